@@ -1,0 +1,185 @@
+#include "autobatch/execution_engine.h"
+
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+#include "autobatch/simple_engine.h"
+
+namespace dynet {
+
+namespace {
+constexpr unsigned kInlineTensors = 4;
+}
+
+ExecutionEngine::~ExecutionEngine() = default;
+
+void ExecutionEngine::bind(ComputationGraph& cg) {
+  cg_ = &cg;
+  evaluated_ = 0;
+  gradients_upto_ = 0;
+  ++generation_;
+  on_bind();
+}
+
+void ExecutionEngine::invalidate() {
+  GraphMemory& mem = cg_->memory();
+  mem.forward.reset();
+  mem.backward.reset();
+  mem.scratch.reset();
+  forget_gradients();
+  evaluated_ = 0;
+  ++generation_;
+  on_bind();
+}
+
+void ExecutionEngine::truncate(VariableIndex n) {
+  cg_->memory().backward.reset();
+  forget_gradients();
+  if (evaluated_ > n) evaluated_ = n;
+}
+
+void ExecutionEngine::forget_gradients() {
+  for (VariableIndex j = 0; j < gradients_upto_ && j < cg_->size(); ++j) cg_->node(j).grad = nullptr;
+  gradients_upto_ = 0;
+}
+
+bool ExecutionEngine::has_gradient(VariableIndex i) const {
+  return i < gradients_upto_ && cg_->node(i).grad != nullptr;
+}
+
+void ExecutionEngine::incremental_forward(VariableIndex last) {
+  if (last < evaluated_) return;
+  forward_nodes(evaluated_, last + 1);
+  evaluated_ = last + 1;
+}
+
+void ExecutionEngine::forward_node(Node& n) {
+  const OpDef& op = *n.op;
+  GraphMemory& mem = cg_->memory();
+  Device* dev = cg_->device();
+  n.value = op.value_alias ? op.value_alias(n.data) : mem.forward.allocate_array<float>(n.dim.size());
+
+  const AlignedMemoryPool::Mark mark = mem.scratch.mark();
+  Tensor inline_xs[kInlineTensors];
+  Tensor* xs = n.nargs <= kInlineTensors ? inline_xs : mem.scratch.allocate_array<Tensor>(n.nargs);
+  const VariableIndex* args = n.args();
+  for (unsigned k = 0; k < n.nargs; ++k) {
+    const Node& a = cg_->node(args[k]);
+    xs[k] = Tensor(a.dim, a.value, dev);
+  }
+  OpCall call;
+  call.xs = xs;
+  call.nargs = n.nargs;
+  call.y = Tensor(n.dim, n.value, dev);
+  call.data = &n.data;
+  call.scratch = &mem.scratch;
+  op.forward(call);
+  mem.scratch.revert(mark);
+  if (mem.forward.debug() && !op.value_alias) check_guard(op, mem.forward, n.value, n.dim, "output");
+}
+
+void ExecutionEngine::backward_node(Node& n, const std::uint8_t* needs) {
+  const OpDef& op = *n.op;
+  GraphMemory& mem = cg_->memory();
+  Device* dev = cg_->device();
+  const AlignedMemoryPool::Mark mark = mem.scratch.mark();
+  Tensor inline_xs[kInlineTensors];
+  Tensor* xs = n.nargs <= kInlineTensors ? inline_xs : mem.scratch.allocate_array<Tensor>(n.nargs);
+  const VariableIndex* args = n.args();
+  for (unsigned k = 0; k < n.nargs; ++k) {
+    const Node& a = cg_->node(args[k]);
+    xs[k] = Tensor(a.dim, a.value, dev);
+  }
+  OpCall call;
+  call.xs = xs;
+  call.nargs = n.nargs;
+  call.y = Tensor(n.dim, n.value, dev);
+  call.dy = Tensor(n.dim, n.grad, dev);
+  call.data = &n.data;
+  call.scratch = &mem.scratch;
+  if (op.leaf_backward) op.leaf_backward(call);
+  if (op.backward) {
+    for (unsigned k = 0; k < n.nargs; ++k) {
+      Node& a = cg_->node(args[k]);
+      if (!needs[args[k]]) continue;
+      call.dx = Tensor(a.dim, a.grad, dev);
+      op.backward(call, k);
+      if (mem.backward.debug() && !a.op->grad_alias)
+        check_guard(op, mem.backward, a.grad, a.dim, "argument gradient");
+    }
+  }
+  mem.scratch.revert(mark);
+}
+
+void ExecutionEngine::check_guard(const OpDef& op, const AlignedMemoryPool& pool,
+                                  const float* values, const Dim& d, const char* what) {
+  if (!pool.guard_intact(values, d.size() * sizeof(float)))
+    throw std::logic_error(std::string("op '") + op.name + "' wrote past the end of its " + what +
+                           " " + to_string(d));
+}
+
+void ExecutionEngine::backward(VariableIndex last, bool full, const float* seed) {
+  incremental_forward(last);
+  ComputationGraph& cg = *cg_;
+  const Node& top = cg.node(last);
+  if (!seed && top.dim.batch_size() != 1)
+    throw std::invalid_argument("backward: the expression has dim " + to_string(top.dim) +
+                                "; backward needs one value per batch element (reduce it first, "
+                                "e.g. with sum_elems)");
+  GraphMemory& mem = cg.memory();
+  mem.backward.reset();
+  forget_gradients();
+
+  // A node needs a gradient when it depends on a trainable parameter and the loss depends on it.
+  std::uint8_t* needs = mem.backward.allocate_array<std::uint8_t>(last + 1);
+  for (VariableIndex j = 0; j <= last; ++j) {
+    const Node& n = cg.node(j);
+    std::uint8_t need = full || n.op->differentiable_leaf();
+    if (!need && n.op->backward) {
+      const VariableIndex* args = n.args();
+      for (unsigned k = 0; k < n.nargs && !need; ++k) need = needs[args[k]];
+    }
+    needs[j] = need;
+  }
+  if (!full) {
+    std::uint8_t* reach = mem.backward.allocate_array<std::uint8_t>(last + 1);
+    std::memset(reach, 0, last + 1);
+    reach[last] = 1;
+    for (VariableIndex j = last + 1; j-- > 0;) {
+      const Node& n = cg.node(j);
+      needs[j] &= reach[j];
+      if (!needs[j] || !n.op->backward) continue;
+      const VariableIndex* args = n.args();
+      for (unsigned k = 0; k < n.nargs; ++k) reach[args[k]] = 1;
+    }
+  }
+
+  for (VariableIndex j = 0; j <= last; ++j) {
+    if (!needs[j]) continue;
+    Node& n = cg.node(j);
+    if (n.op->grad_alias) {
+      n.grad = n.op->grad_alias(n.data);
+    } else {
+      n.grad = mem.backward.allocate_array<float>(n.dim.size());
+      std::memset(n.grad, 0, n.dim.size() * sizeof(float));
+    }
+  }
+  gradients_upto_ = last + 1;
+  if (!needs[last]) return;
+  float* g = cg.node(last).grad;
+  for (unsigned k = 0; k < top.dim.size(); ++k) g[k] += seed ? seed[k] : 1.f;
+  backward_nodes(last, needs);
+}
+
+std::unique_ptr<ExecutionEngine> make_engine(int strategy) {
+  switch (strategy) {
+    case 0:
+      return std::make_unique<SimpleEngine>();
+    default:
+      throw std::invalid_argument("autobatch strategy " + std::to_string(strategy) +
+                                  " is not available in this build");
+  }
+}
+
+}  // namespace dynet

@@ -1,0 +1,64 @@
+#pragma once
+// Execution engines evaluate a ComputationGraph. The base class owns what every engine shares:
+// which nodes are computed, the backward set-up (which nodes need gradients, their memory, the
+// seed) and the calls of single-node kernels. Engines differ in the order and grouping of
+// kernel calls.
+
+#include <cstdint>
+#include <memory>
+
+#include "dynet_core/graph.h"
+
+namespace dynet {
+
+class ExecutionEngine {
+ public:
+  virtual ~ExecutionEngine();
+
+  /// Starts serving `cg`, with nothing computed.
+  void bind(ComputationGraph& cg);
+  /// Forgets every value and gradient.
+  void invalidate();
+  /// Nodes >= n no longer exist (the graph was reverted).
+  void truncate(VariableIndex n);
+  /// Computes every node up to and including `last` that is not computed yet.
+  void incremental_forward(VariableIndex last);
+  /// See ComputationGraph::backward; `seed` (null: ones) is the gradient of the output.
+  void backward(VariableIndex last, bool full, const float* seed = nullptr);
+
+  /// Nodes [0, evaluated()) hold values.
+  VariableIndex evaluated() const { return evaluated_; }
+  /// Changes whenever values are forgotten, so that saved memory marks can be recognised as stale.
+  std::uint64_t generation() const { return generation_; }
+  /// Whether node i received a gradient in the last backward.
+  bool has_gradient(VariableIndex i) const;
+
+ protected:
+  /// Computes nodes [begin, end); every node below begin is computed.
+  virtual void forward_nodes(VariableIndex begin, VariableIndex end) = 0;
+  /// Runs backward kernels for the nodes in [0, last] with needs[j] set, in reverse order of
+  /// their forward computation.
+  virtual void backward_nodes(VariableIndex last, const std::uint8_t* needs) = 0;
+  /// Called by bind(); engines reset their own state.
+  virtual void on_bind() {}
+
+  void forward_node(Node& n);
+  void backward_node(Node& n, const std::uint8_t* needs);
+  /// In debug-memory mode, throws when a kernel wrote past the end of `values`.
+  static void check_guard(const OpDef& op, const AlignedMemoryPool& pool, const float* values,
+                          const Dim& d, const char* what);
+
+  ComputationGraph* cg_ = nullptr;
+
+ private:
+  void forget_gradients();
+
+  VariableIndex evaluated_ = 0;
+  VariableIndex gradients_upto_ = 0;  // nodes [0, gradients_upto_) may hold gradient pointers
+  std::uint64_t generation_ = 0;
+};
+
+/// The engine for a --dynet-autobatch strategy (0 sequential, 1 agenda, 2 depth).
+std::unique_ptr<ExecutionEngine> make_engine(int strategy);
+
+}  // namespace dynet

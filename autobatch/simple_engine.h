@@ -1,0 +1,14 @@
+#pragma once
+// Node by node, in graph order: the reference every other engine is tested against.
+
+#include "autobatch/execution_engine.h"
+
+namespace dynet {
+
+class SimpleEngine : public ExecutionEngine {
+ protected:
+  void forward_nodes(VariableIndex begin, VariableIndex end) override;
+  void backward_nodes(VariableIndex last, const std::uint8_t* needs) override;
+};
+
+}  // namespace dynet

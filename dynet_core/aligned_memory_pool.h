@@ -1,0 +1,86 @@
+#pragma once
+// Bump-pointer memory pool over large aligned blocks.
+// allocate = align + advance; reset and revert move the pointer back. Growing adds a block and
+// never moves live data. A reset after growth coalesces the blocks into one, so a workload
+// settles into a single block whose pages stay resident between graphs.
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace dynet {
+
+class AlignedMemoryPool {
+ public:
+  static constexpr std::size_t kAlign = 64;  // a cache line; also AVX-512 alignment
+
+  /// `initial_bytes` is reserved lazily: address space is taken at once, pages when touched.
+  AlignedMemoryPool(std::string name, std::size_t initial_bytes);
+  ~AlignedMemoryPool();
+  AlignedMemoryPool(const AlignedMemoryPool&) = delete;
+  AlignedMemoryPool& operator=(const AlignedMemoryPool&) = delete;
+
+  /// Returns kAlign-aligned memory; throws std::runtime_error naming the pool when the machine
+  /// has no memory left.
+  void* allocate(std::size_t bytes) {
+    const std::size_t n = footprint(bytes);
+    Block& b = blocks_[current_];
+    if (b.size - b.used >= n) {
+      char* p = b.base + b.used;
+      b.used += n;
+      if (debug_) decorate(p, bytes, n);
+      return p;
+    }
+    return allocate_slow(bytes);
+  }
+  template <class T>
+  T* allocate_array(std::size_t n) {
+    return static_cast<T*>(allocate(n * sizeof(T)));
+  }
+
+  struct Mark {
+    unsigned block;
+    std::size_t used;
+  };
+  Mark mark() const { return {current_, blocks_[current_].used}; }
+  /// Frees everything allocated after `m`.
+  void revert(const Mark& m);
+  /// Frees everything.
+  void reset();
+
+  std::size_t used() const;        ///< bytes handed out (with alignment padding)
+  std::size_t capacity() const;    ///< bytes reserved in all blocks
+  std::size_t high_water() const;  ///< largest used() seen since construction
+  std::size_t blocks() const { return blocks_.size(); }
+  const std::string& name() const { return name_; }
+
+  /// Debug mode: every allocation is filled with NaN and followed by canary bytes.
+  void set_debug(bool on) { debug_ = on; }
+  bool debug() const { return debug_; }
+  /// In debug mode, whether the canary after an allocation of `bytes` at `p` is intact.
+  bool guard_intact(const void* p, std::size_t bytes) const;
+
+ private:
+  struct Block {
+    char* base;
+    std::size_t size;
+    std::size_t used;
+  };
+  static constexpr std::size_t kGuardBytes = 64;
+
+  std::size_t footprint(std::size_t bytes) const {
+    return ((bytes + kAlign - 1) & ~(kAlign - 1)) + (debug_ ? kGuardBytes : 0);
+  }
+  void* allocate_slow(std::size_t bytes);
+  void add_block(std::size_t bytes, std::size_t request);
+  void decorate(char* p, std::size_t bytes, std::size_t footprint) const;
+  void note_high_water();
+
+  std::string name_;
+  std::vector<Block> blocks_;
+  unsigned current_ = 0;
+  std::size_t high_water_ = 0;
+  bool debug_ = false;
+};
+
+}  // namespace dynet

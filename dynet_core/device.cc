@@ -1,0 +1,114 @@
+#include "dynet_core/device.h"
+
+#include "autobatch/execution_engine.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <sstream>
+#include <stdexcept>
+
+namespace dynet {
+
+GraphMemory::GraphMemory(const MemorySizes& sizes)
+    : forward("forward (FXS)", sizes.forward),
+      backward("backward (DEDFS)", sizes.backward),
+      scratch("scratch (SCS)", sizes.scratch),
+      arena("graph arena", std::size_t(1) << 20) {}
+
+GraphMemory::~GraphMemory() {
+  for (Node* chunk : node_chunks) std::free(chunk);
+}
+
+ExecutionEngine& GraphMemory::engine(int strategy) {
+  std::unique_ptr<ExecutionEngine>& e = engines[strategy];
+  if (!e) e = make_engine(strategy);
+  return *e;
+}
+
+void GraphMemory::reset() {
+  forward.reset();
+  backward.reset();
+  scratch.reset();
+  arena.reset();
+}
+
+void GraphMemory::set_debug(bool on) {
+  forward.set_debug(on);
+  backward.set_debug(on);
+  scratch.set_debug(on);
+}
+
+Device::Device(DeviceType t, std::string n, const MemorySizes& sizes, bool debug_memory)
+    : type(t),
+      name(std::move(n)),
+      sizes_(sizes),
+      debug_memory_(debug_memory),
+      parameters_("parameters (PS)", sizes.parameters) {}
+
+Device::~Device() = default;
+
+float* Device::allocate_parameter_floats(std::size_t n) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return parameters_.allocate_array<float>(n);
+}
+
+std::size_t Device::parameter_bytes_used() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return parameters_.used();
+}
+
+std::size_t Device::parameter_bytes_high_water() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return parameters_.high_water();
+}
+
+GraphMemory* Device::acquire_graph_memory() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!free_graph_memory_.empty()) {
+    GraphMemory* m = free_graph_memory_.back();
+    free_graph_memory_.pop_back();
+    return m;
+  }
+  all_graph_memory_.push_back(std::make_unique<GraphMemory>(sizes_));
+  all_graph_memory_.back()->set_debug(debug_memory_);
+  return all_graph_memory_.back().get();
+}
+
+void Device::release_graph_memory(GraphMemory* m) {
+  m->reset();
+  std::lock_guard<std::mutex> lock(mutex_);
+  free_graph_memory_.push_back(m);
+}
+
+MemorySizes parse_memory_descriptor(const std::string& descriptor) {
+  std::vector<std::size_t> mb;
+  std::stringstream ss(descriptor);
+  std::string part;
+  while (std::getline(ss, part, ',')) {
+    std::size_t pos = 0;
+    unsigned long long v = 0;
+    try {
+      v = std::stoull(part, &pos);
+    } catch (const std::exception&) {
+      pos = 0;
+    }
+    if (pos == 0 || pos != part.size() || v == 0 || part[0] == '-')
+      throw std::invalid_argument("--dynet-mem: '" + descriptor +
+                                  "' is not valid; expected a positive size in MB (\"512\") or "
+                                  "three or four comma-separated sizes (\"256,256,512\")");
+    mb.push_back(static_cast<std::size_t>(v));
+  }
+  const std::size_t MB = std::size_t(1) << 20;
+  if (mb.size() == 1) {
+    const std::size_t each = std::max<std::size_t>(1, mb[0] / 4) * MB;
+    return {each, each, each, each};
+  }
+  if (mb.size() == 3) return {mb[0] * MB, mb[1] * MB, mb[2] * MB, mb[0] * MB};
+  if (mb.size() == 4) return {mb[0] * MB, mb[1] * MB, mb[2] * MB, mb[3] * MB};
+  throw std::invalid_argument("--dynet-mem: '" + descriptor + "' has " +
+                              std::to_string(mb.size()) +
+                              " sizes; expected 1, 3 (forward,backward,parameters) or 4 "
+                              "(forward,backward,parameters,scratch)");
+}
+
+}  // namespace dynet

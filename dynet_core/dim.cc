@@ -1,0 +1,95 @@
+#include "dynet_core/dim.h"
+
+#include <ostream>
+#include <sstream>
+#include <stdexcept>
+
+namespace dynet {
+
+namespace {
+
+template <class It>
+void fill_dims(Dim& dim, It begin, It end) {
+  unsigned n = 0;
+  for (It it = begin; it != end; ++it, ++n) {
+    if (n >= Dim::kMaxDims)
+      throw std::invalid_argument("Dim: at most " + std::to_string(Dim::kMaxDims) +
+                                  " dimensions are supported, got " +
+                                  std::to_string(std::distance(begin, end)));
+    if (*it <= 0)
+      throw std::invalid_argument("Dim: dimension " + std::to_string(n) + " has size " +
+                                  std::to_string(static_cast<long>(*it)) + "; sizes must be >= 1");
+    dim.d[n] = static_cast<unsigned>(*it);
+  }
+  dim.nd = n;
+}
+
+}  // namespace
+
+Dim::Dim(std::initializer_list<unsigned> dims, unsigned batch) : bd(batch) {
+  fill_dims(*this, dims.begin(), dims.end());
+  if (batch == 0) throw std::invalid_argument("Dim: batch size must be >= 1");
+}
+
+Dim::Dim(const std::vector<unsigned>& dims, unsigned batch) : bd(batch) {
+  fill_dims(*this, dims.begin(), dims.end());
+  if (batch == 0) throw std::invalid_argument("Dim: batch size must be >= 1");
+}
+
+Dim::Dim(const std::vector<long>& dims) { fill_dims(*this, dims.begin(), dims.end()); }
+
+void Dim::set(unsigned i, unsigned s) {
+  if (i >= kMaxDims)
+    throw std::invalid_argument("Dim::set: dimension index " + std::to_string(i) +
+                                " is out of range (max " + std::to_string(kMaxDims - 1) + ")");
+  if (s == 0) throw std::invalid_argument("Dim::set: sizes must be >= 1");
+  while (nd <= i) d[nd++] = 1;
+  d[i] = s;
+}
+
+Dim Dim::truncate(unsigned keep) const {
+  Dim r = *this;
+  while (r.nd > keep && r.d[r.nd - 1] == 1) --r.nd;
+  return r;
+}
+
+void Dim::delete_dim(unsigned i) {
+  if (i >= nd) return;
+  for (unsigned j = i; j + 1 < nd; ++j) d[j] = d[j + 1];
+  d[--nd] = 1;
+}
+
+Dim Dim::transpose() const {
+  Dim r = *this;
+  r.d[0] = cols();
+  r.d[1] = rows();
+  r.nd = 2;
+  return r;
+}
+
+bool Dim::same_shape(const Dim& o) const {
+  const unsigned n = nd > o.nd ? nd : o.nd;
+  for (unsigned i = 0; i < n; ++i)
+    if ((*this)[i] != o[i]) return false;
+  return true;
+}
+
+bool Dim::operator==(const Dim& o) const { return bd == o.bd && same_shape(o); }
+
+std::ostream& operator<<(std::ostream& os, const Dim& d) {
+  os << '{';
+  for (unsigned i = 0; i < d.nd; ++i) {
+    if (i) os << ',';
+    os << d.d[i];
+  }
+  if (d.bd != 1) os << 'X' << d.bd;
+  return os << '}';
+}
+
+std::string to_string(const Dim& d) {
+  std::ostringstream os;
+  os << d;
+  return os.str();
+}
+
+}  // namespace dynet

@@ -1,0 +1,75 @@
+#pragma once
+// Shape of a tensor: up to 7 dimensions plus a batch dimension.
+// Layout is column-major (Eigen's default) and the batch dimension is outermost, so one batch
+// element is a contiguous block of batch_size() floats and batch elements follow each other.
+
+#include <cstdint>
+#include <initializer_list>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace dynet {
+
+struct Dim {
+  static constexpr unsigned kMaxDims = 7;
+
+  unsigned d[kMaxDims] = {1, 1, 1, 1, 1, 1, 1};
+  unsigned nd = 0;  ///< number of dimensions in use (0 for a scalar)
+  unsigned bd = 1;  ///< batch size
+
+  Dim() = default;
+  /// Dim({3, 4}) is a 3x4 matrix; Dim({3, 4}, 8) a batch of 8 of them. Zero sizes are rejected.
+  Dim(std::initializer_list<unsigned> dims, unsigned batch = 1);
+  Dim(const std::vector<unsigned>& dims, unsigned batch = 1);
+  Dim(const std::vector<long>& dims);  // DyNet accepts {n, m} written with int literals
+
+  unsigned size() const { return batch_size() * bd; }        ///< all elements, all batches
+  unsigned batch_size() const {                               ///< elements of one batch element
+    unsigned s = 1;
+    for (unsigned i = 0; i < nd; ++i) s *= d[i];
+    return s;
+  }
+  unsigned batch_elems() const { return bd; }
+  unsigned ndims() const { return nd; }
+  unsigned rows() const { return d[0]; }
+  unsigned cols() const { return nd > 1 ? d[1] : 1; }
+  /// Size of dimension i; dimensions beyond ndims() have size 1.
+  unsigned operator[](unsigned i) const { return i < nd ? d[i] : 1; }
+  unsigned sum_dims() const {
+    unsigned s = 0;
+    for (unsigned i = 0; i < nd; ++i) s += d[i];
+    return s;
+  }
+
+  /// Sets dimension i (extending ndims() when i is past the end).
+  void set(unsigned i, unsigned s);
+  /// Drops trailing dimensions of size 1, keeping at least `keep`.
+  Dim truncate(unsigned keep = 1) const;
+  /// The same shape with batch size 1.
+  Dim single_batch() const {
+    Dim r = *this;
+    r.bd = 1;
+    return r;
+  }
+  Dim with_batch(unsigned b) const {
+    Dim r = *this;
+    r.bd = b;
+    return r;
+  }
+  /// Removes dimension i, shifting later dimensions down.
+  void delete_dim(unsigned i);
+  Dim transpose() const;
+
+  /// Same shape and batch size; trailing dimensions of size 1 do not count.
+  bool operator==(const Dim& o) const;
+  bool operator!=(const Dim& o) const { return !(*this == o); }
+  /// Same shape ignoring the batch size.
+  bool same_shape(const Dim& o) const;
+};
+
+std::ostream& operator<<(std::ostream& os, const Dim& d);
+/// DyNet's notation: {3,4} for a matrix, {3,4X8} for a batch of 8.
+std::string to_string(const Dim& d);
+
+}  // namespace dynet

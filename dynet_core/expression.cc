@@ -1,0 +1,34 @@
+#include "dynet_core/expression.h"
+
+#include <stdexcept>
+
+#include "dynet_core/graph.h"
+
+namespace dynet {
+
+namespace {
+ComputationGraph& checked_graph(const Expression& e, const char* where) {
+  if (!e.pg)
+    throw std::invalid_argument(std::string(where) +
+                                ": an empty Expression (default-constructed, never assigned) was used");
+  e.pg->check_expression(e, where);
+  return *e.pg;
+}
+}  // namespace
+
+Expression::Expression(ComputationGraph* g, VariableIndex index)
+    : pg(g), i(index), epoch(g->epoch()), graph_id(g->id()) {}
+
+const Dim& Expression::dim() const { return checked_graph(*this, "Expression::dim").node(i).dim; }
+
+Tensor Expression::value() const { return checked_graph(*this, "Expression::value").get_value(i); }
+
+Tensor Expression::gradient() const {
+  return checked_graph(*this, "Expression::gradient").get_gradient(i);
+}
+
+bool Expression::is_stale() const {
+  return !pg || pg->id() != graph_id || i >= pg->size() || pg->node(i).epoch != epoch;
+}
+
+}  // namespace dynet

@@ -1,0 +1,216 @@
+#include "dynet_core/graph.h"
+
+#include <atomic>
+#include <cstdlib>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+#include "autobatch/execution_engine.h"
+#include "dynet_core/init.h"
+
+namespace dynet {
+
+namespace {
+
+std::atomic<std::uint64_t> next_graph_id{1};
+
+constexpr unsigned kInlineDims = 8;
+
+std::string describe_failure(const OpDef& op, const DimArgs& xs, const char* what) {
+  std::ostringstream os;
+  os << op.name << ": " << what << " (argument dims:";
+  for (unsigned k = 0; k < xs.size(); ++k) os << ' ' << xs[k];
+  if (xs.size() == 0) os << " none";
+  os << ')';
+  return os.str();
+}
+
+}  // namespace
+
+ComputationGraph::ComputationGraph() : ComputationGraph(default_device()) {}
+
+ComputationGraph::ComputationGraph(Device* device)
+    : device_(device),
+      memory_(nullptr),
+      id_(next_graph_id.fetch_add(1, std::memory_order_relaxed)),
+      autobatch_(current_params().autobatch) {
+  if (!device_)
+    throw std::invalid_argument("ComputationGraph: no device (was dynet::cleanup() called?)");
+  memory_ = device_->acquire_graph_memory();
+  engine_ = &memory_->engine(autobatch_);
+  engine_->bind(*this);
+}
+
+ComputationGraph::~ComputationGraph() {
+  // A tombstone, so that an Expression that outlives its graph is caught when the memory is read.
+  id_ = 0;
+  device_->release_graph_memory(memory_);
+}
+
+void ComputationGraph::set_autobatch(int strategy) {
+  if (strategy < 0 || strategy > 2)
+    throw std::invalid_argument("set_autobatch: " + std::to_string(strategy) +
+                                " is not a strategy; expected 0 (off), 1 (agenda) or 2 (depth)");
+  if (strategy == autobatch_) return;
+  engine_->invalidate();
+  autobatch_ = strategy;
+  engine_ = &memory_->engine(strategy);
+  engine_->bind(*this);
+}
+
+ExecutionEngine& ComputationGraph::engine() { return *engine_; }
+
+Node& ComputationGraph::push_node() {
+  const unsigned chunk = size_ >> kChunkBits;
+  std::vector<Node*>& chunks = memory_->node_chunks;
+  if (chunk == chunks.size()) {
+    void* p = std::malloc(sizeof(Node) << kChunkBits);
+    if (!p) throw std::runtime_error("dybatch: out of memory for the node records of a graph");
+    chunks.push_back(static_cast<Node*>(p));
+  }
+  return node(size_);
+}
+
+Expression ComputationGraph::append(const OpDef& op, const Expression* args, unsigned n,
+                                    const void* data) {
+  if (op.id == OpDef::kUnregistered)
+    throw std::logic_error(std::string("op '") + op.name +
+                           "' is not registered; add it to its family's register function");
+  if (op.arity >= 0 ? n != static_cast<unsigned>(op.arity) : n == 0)
+    throw std::invalid_argument(std::string(op.name) + ": expected " +
+                                (op.arity >= 0 ? std::to_string(op.arity) : "at least 1") +
+                                " argument(s), got " + std::to_string(n));
+  const Dim* inline_dims[kInlineDims];
+  const Dim** dims = n <= kInlineDims ? inline_dims : memory_->arena.allocate_array<const Dim*>(n);
+  for (unsigned k = 0; k < n; ++k) {
+    check_expression(args[k], op.name);
+    dims[k] = &node(args[k].i).dim;
+  }
+  const DimArgs xs{dims, n};
+  Dim out;
+  try {
+    out = op.infer_dim(xs, data);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(describe_failure(op, xs, e.what()));
+  }
+  Node& nd = push_node();
+  nd.op = &op;
+  nd.data = data;
+  nd.dim = out;
+  nd.nargs = n;
+  nd.epoch = epoch_;
+  nd.value = nullptr;
+  nd.grad = nullptr;
+  VariableIndex* a = nd.inline_args;
+  nd.more_args = nullptr;
+  if (n > Node::kInlineArgs) a = nd.more_args = memory_->arena.allocate_array<VariableIndex>(n);
+  for (unsigned k = 0; k < n; ++k) a[k] = args[k].i;
+  return Expression(this, size_++);
+}
+
+void ComputationGraph::check_expression(const Expression& e, const char* where) const {
+  if (e.pg == this && e.graph_id == id_ && e.i < size_ && node(e.i).epoch == e.epoch) return;
+  std::string why;
+  if (!e.pg)
+    why = "an empty Expression (default-constructed, never assigned) was used";
+  else if (e.pg != this)
+    why = "the Expression belongs to another ComputationGraph; expressions cannot cross graphs";
+  else if (e.graph_id != id_)
+    why = "the Expression is stale: its graph was cleared or destroyed after it was made "
+          "(make expressions anew for every graph, and call new_graph(cg) on builders)";
+  else
+    why = "the Expression is stale: the graph was reverted to a checkpoint taken before it";
+  throw std::invalid_argument(std::string(where) + ": " + why);
+}
+
+Tensor ComputationGraph::forward(const Expression& last) {
+  check_expression(last, "forward");
+  engine_->invalidate();
+  engine_->incremental_forward(last.i);
+  return get_value(last.i);
+}
+
+Tensor ComputationGraph::incremental_forward(const Expression& last) {
+  check_expression(last, "incremental_forward");
+  engine_->incremental_forward(last.i);
+  return get_value(last.i);
+}
+
+Tensor ComputationGraph::get_value(VariableIndex i) {
+  if (i >= size_)
+    throw std::invalid_argument("get_value: node " + std::to_string(i) + " does not exist (graph has " +
+                                std::to_string(size_) + " nodes)");
+  engine_->incremental_forward(i);
+  const Node& n = node(i);
+  return Tensor(n.dim, n.value, device_);
+}
+
+Tensor ComputationGraph::get_value(const Expression& e) {
+  check_expression(e, "get_value");
+  return get_value(e.i);
+}
+
+Tensor ComputationGraph::get_gradient(VariableIndex i) {
+  if (i >= size_ || !engine_->has_gradient(i))
+    throw std::invalid_argument(
+        "get_gradient: node " + std::to_string(i) +
+        " has no gradient; call backward first (with full=true for nodes that do not depend on "
+        "parameters)");
+  const Node& n = node(i);
+  return Tensor(n.dim, n.grad, device_);
+}
+
+Tensor ComputationGraph::get_gradient(const Expression& e) {
+  check_expression(e, "get_gradient");
+  return get_gradient(e.i);
+}
+
+void ComputationGraph::invalidate() { engine_->invalidate(); }
+
+void ComputationGraph::backward(const Expression& last, bool full) {
+  check_expression(last, "backward");
+  engine_->backward(last.i, full);
+}
+
+void ComputationGraph::backward(const Expression& last, const std::vector<float>& output_gradient, bool full) {
+  check_expression(last, "backward");
+  const Dim& d = node(last.i).dim;
+  if (output_gradient.size() != d.size())
+    throw std::invalid_argument("backward: the output gradient has " + std::to_string(output_gradient.size()) +
+                                " values; the expression has dim " + to_string(d) + " (" +
+                                std::to_string(d.size()) + " values)");
+  engine_->backward(last.i, full, output_gradient.data());
+}
+
+void ComputationGraph::checkpoint() {
+  checkpoints_.push_back(
+      {size_, engine_->evaluated(), engine_->generation(), memory_->arena.mark(), memory_->forward.mark()});
+}
+
+void ComputationGraph::revert() {
+  if (checkpoints_.empty()) throw std::invalid_argument("revert: no checkpoint to revert to");
+  const Checkpoint cp = checkpoints_.back();
+  checkpoints_.pop_back();
+  if (cp.size == size_) return;
+  const VariableIndex evaluated = engine_->evaluated();
+  // Values of surviving nodes computed after the checkpoint sit above the mark; keep them then.
+  const bool only_dropped_values_above_mark =
+      cp.generation == engine_->generation() && (evaluated < cp.size ? evaluated : cp.size) <= cp.evaluated;
+  engine_->truncate(cp.size);
+  if (only_dropped_values_above_mark) memory_->forward.revert(cp.forward);
+  memory_->arena.revert(cp.arena);
+  size_ = cp.size;
+  ++epoch_;
+}
+
+void ComputationGraph::clear() {
+  id_ = next_graph_id.fetch_add(1, std::memory_order_relaxed);
+  size_ = 0;
+  epoch_ = 0;
+  checkpoints_.clear();
+  memory_->reset();
+  engine_->bind(*this);
+}
+
+}  // namespace dynet

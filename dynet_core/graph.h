@@ -1,0 +1,125 @@
+#pragma once
+// ComputationGraph: the graph of one example (or minibatch). Each expression appends one Node
+// record to the graph's arena; shapes are checked as nodes are added. Evaluation is handed to
+// the graph's execution engine (sequential, or autobatched per --dynet-autobatch).
+
+#include <cstdint>
+#include <initializer_list>
+#include <new>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "dynet_core/device.h"
+#include "dynet_core/expression.h"
+#include "dynet_core/node.h"
+#include "dynet_core/tensor.h"
+
+namespace dynet {
+
+class ExecutionEngine;
+
+class ComputationGraph {
+ public:
+  /// A graph on the default device, run by the engine --dynet-autobatch selects.
+  ComputationGraph();
+  explicit ComputationGraph(Device* device);
+  ~ComputationGraph();
+  ComputationGraph(const ComputationGraph&) = delete;
+  ComputationGraph& operator=(const ComputationGraph&) = delete;
+
+  /// Recomputes every value up to `last` and returns it.
+  Tensor forward(const Expression& last);
+  /// Computes only nodes not yet computed, up to `last`, and returns its value.
+  Tensor incremental_forward(const Expression& last);
+  Tensor get_value(VariableIndex i);
+  Tensor get_value(const Expression& e);
+  /// The gradient of node i from the last backward; throws if backward gave it none.
+  Tensor get_gradient(VariableIndex i);
+  Tensor get_gradient(const Expression& e);
+  /// Forgets every computed value (inputs read by pointer are re-read by the next forward).
+  void invalidate();
+  /// Backpropagates from `last`, which must hold one value per batch element (the values are
+  /// summed). Gradients accumulate into parameters; with `full`, every node keeps a gradient.
+  void backward(const Expression& last, bool full = false);
+  /// Backpropagates `output_gradient` (one value per element of `last`): a vector-Jacobian product.
+  void backward(const Expression& last, const std::vector<float>& output_gradient, bool full = false);
+
+  /// Remembers the current size; revert() drops every node added after it.
+  void checkpoint();
+  void revert();
+  /// Drops every node; expressions of this graph become stale.
+  void clear();
+
+  unsigned size() const { return size_; }
+  Device* device() const { return device_; }
+  std::uint64_t id() const { return id_; }
+  std::uint32_t epoch() const { return epoch_; }
+
+  /// 0: sequential, 1: agenda autobatching, 2: depth autobatching.
+  void set_autobatch(int strategy);
+  int autobatch() const { return autobatch_; }
+  ExecutionEngine& engine();
+
+  // ---- for op implementations ----
+
+  /// Appends a node of `op` over `args` with op data `data` (already in this graph's arena).
+  Expression append(const OpDef& op, const Expression* args, unsigned n, const void* data);
+  Expression append(const OpDef& op, std::initializer_list<Expression> args,
+                    const void* data = nullptr) {
+    return append(op, args.begin(), static_cast<unsigned>(args.size()), data);
+  }
+  /// A copy of `v` in the graph arena, alive until the graph is cleared.
+  template <class T>
+  const T* store(const T& v) {
+    static_assert(std::is_trivially_destructible<T>::value, "arena data is never destroyed");
+    return new (memory_->arena.allocate(sizeof(T))) T(v);
+  }
+  template <class T>
+  const T* store_array(const T* v, std::size_t n) {
+    static_assert(std::is_trivially_copyable<T>::value, "arena arrays are copied bytewise");
+    T* p = memory_->arena.allocate_array<T>(n ? n : 1);
+    for (std::size_t k = 0; k < n; ++k) p[k] = v[k];
+    return p;
+  }
+
+  Node& node(VariableIndex i) { return memory_->node_chunks[i >> kChunkBits][i & kChunkMask]; }
+  const Node& node(VariableIndex i) const {
+    return memory_->node_chunks[i >> kChunkBits][i & kChunkMask];
+  }
+  /// Throws std::invalid_argument when `e` does not name a live node of this graph.
+  void check_expression(const Expression& e, const char* where) const;
+  GraphMemory& memory() { return *memory_; }
+
+  static constexpr unsigned kChunkBits = 9;
+  static constexpr unsigned kChunkMask = (1u << kChunkBits) - 1;
+
+ private:
+  struct Checkpoint {
+    unsigned size;
+    unsigned evaluated;
+    std::uint64_t generation;
+    AlignedMemoryPool::Mark arena;
+    AlignedMemoryPool::Mark forward;
+  };
+  Node& push_node();
+
+  Device* device_;
+  GraphMemory* memory_;
+  std::uint64_t id_;
+  std::uint32_t epoch_ = 0;
+  unsigned size_ = 0;
+  int autobatch_;
+  ExecutionEngine* engine_ = nullptr;
+  std::vector<Checkpoint> checkpoints_;
+};
+
+/// The graph an argument expression lives in; throws std::invalid_argument naming `op` when the
+/// expression is empty. (append() then checks that it is live.)
+inline ComputationGraph& graph_of(const Expression& e, const char* op) {
+  if (!e.pg) throw std::invalid_argument(std::string(op) + ": an empty Expression was used");
+  return *e.pg;
+}
+
+}  // namespace dynet

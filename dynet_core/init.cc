@@ -1,0 +1,165 @@
+#include "dynet_core/init.h"
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <random>
+#include <stdexcept>
+#include <string>
+
+#include "dynet_core/device.h"
+#include "dynet_core/ops/registry.h"
+#include "dynet_core/rng.h"
+
+namespace dynet {
+
+namespace {
+
+struct Globals {
+  std::mutex mutex;
+  std::atomic<bool> initialized{false};
+  DynetParams params;
+  unsigned seed_in_use = 0;
+  std::unique_ptr<Device> device;
+  RandomEngine rng;
+};
+
+Globals& globals() {
+  static Globals g;
+  return g;
+}
+
+constexpr std::size_t MB = std::size_t(1) << 20;
+const MemorySizes kDefaultSizes = {64 * MB, 64 * MB, 32 * MB, 32 * MB};
+
+int parse_int(const std::string& flag, const std::string& value, int lo, int hi) {
+  std::size_t pos = 0;
+  long v = 0;
+  try {
+    v = std::stol(value, &pos);
+  } catch (const std::exception&) {
+    pos = 0;
+  }
+  if (pos == 0 || pos != value.size() || v < lo || v > hi)
+    throw std::invalid_argument(flag + ": '" + value + "' is not valid; expected an integer from " +
+                                std::to_string(lo) + " to " + std::to_string(hi));
+  return static_cast<int>(v);
+}
+
+float parse_float(const std::string& flag, const std::string& value) {
+  std::size_t pos = 0;
+  float v = 0;
+  try {
+    v = std::stof(value, &pos);
+  } catch (const std::exception&) {
+    pos = 0;
+  }
+  if (pos == 0 || pos != value.size() || !(v >= 0))
+    throw std::invalid_argument(flag + ": '" + value + "' is not valid; expected a number >= 0");
+  return v;
+}
+
+void initialize_locked(Globals& g, const DynetParams& params) {
+  const MemorySizes sizes =
+      params.mem_descriptor.empty() ? kDefaultSizes : parse_memory_descriptor(params.mem_descriptor);
+  if (params.autobatch < 0 || params.autobatch > 2)
+    throw std::invalid_argument("--dynet-autobatch: " + std::to_string(params.autobatch) +
+                                " is not valid; expected 0 (off), 1 (agenda) or 2 (depth)");
+  if (params.profiling < 0 || params.profiling > 2)
+    throw std::invalid_argument("--dynet-profiling: " + std::to_string(params.profiling) +
+                                " is not valid; expected 0, 1 or 2");
+  register_all_ops();
+  if (!g.device) g.device = std::make_unique<Device>(DeviceType::CPU, "CPU", sizes, params.debug_memory);
+  g.params = params;
+  g.seed_in_use = params.random_seed ? params.random_seed : std::random_device{}();
+  g.rng.seed(g.seed_in_use);
+  g.initialized.store(true, std::memory_order_release);
+}
+
+Globals& initialized_globals() {
+  Globals& g = globals();
+  if (!g.initialized.load(std::memory_order_acquire)) {
+    std::lock_guard<std::mutex> lock(g.mutex);
+    if (!g.initialized.load(std::memory_order_relaxed)) initialize_locked(g, DynetParams{});
+  }
+  return g;
+}
+
+}  // namespace
+
+DynetParams extract_dynet_params(int& argc, char**& argv, bool) {
+  DynetParams p;
+  int out = argc > 0 ? 1 : 0;
+  for (int i = out; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg.rfind("--dynet-", 0) != 0) {
+      argv[out++] = argv[i];
+      continue;
+    }
+    std::string name = arg, value;
+    const std::size_t eq = arg.find('=');
+    const bool is_switch = arg == "--dynet-debug-memory" || arg == "--dynet-dynamic-mem";
+    if (eq != std::string::npos) {
+      name = arg.substr(0, eq);
+      value = arg.substr(eq + 1);
+    } else if (!is_switch) {
+      if (i + 1 >= argc) throw std::invalid_argument(name + " needs a value");
+      value = argv[++i];
+    }
+    if (name == "--dynet-mem") {
+      parse_memory_descriptor(value);
+      p.mem_descriptor = value;
+    } else if (name == "--dynet-seed") {
+      p.random_seed = static_cast<unsigned>(parse_int(name, value, 0, 2147483647));
+    } else if (name == "--dynet-autobatch") {
+      p.autobatch = parse_int(name, value, 0, 2);
+    } else if (name == "--dynet-profiling") {
+      p.profiling = parse_int(name, value, 0, 2);
+    } else if (name == "--dynet-weight-decay") {
+      p.weight_decay = parse_float(name, value);
+    } else if (name == "--dynet-debug-memory") {
+      p.debug_memory = value.empty() || parse_int(name, value, 0, 1) == 1;
+    } else if (name == "--dynet-dynamic-mem") {
+      // Pools always grow on demand here; accepted so that DyNet command lines keep working.
+    } else if (name == "--dynet-gpus" || name == "--dynet-gpu-ids" || name == "--dynet-devices") {
+      if (value != "0" && value != "CPU")
+        throw std::invalid_argument(name + " " + value +
+                                    ": this build runs on the CPU only; use --dynet-devices CPU");
+    } else {
+      throw std::invalid_argument("unknown flag " + name +
+                                  " (known: --dynet-mem, --dynet-seed, --dynet-autobatch, "
+                                  "--dynet-profiling, --dynet-weight-decay, --dynet-devices, "
+                                  "--dynet-debug-memory)");
+    }
+  }
+  if (argc > 0) {
+    argc = out;
+    argv[argc] = nullptr;
+  }
+  return p;
+}
+
+void initialize(DynetParams& params) {
+  Globals& g = globals();
+  std::lock_guard<std::mutex> lock(g.mutex);
+  initialize_locked(g, params);
+}
+
+void initialize(int& argc, char**& argv, bool shared_parameters) {
+  DynetParams p = extract_dynet_params(argc, argv, shared_parameters);
+  initialize(p);
+}
+
+void cleanup() {
+  Globals& g = globals();
+  std::lock_guard<std::mutex> lock(g.mutex);
+  g.device.reset();
+  g.initialized.store(false, std::memory_order_release);
+}
+
+const DynetParams& current_params() { return initialized_globals().params; }
+Device* default_device() { return initialized_globals().device.get(); }
+unsigned random_seed_in_use() { return initialized_globals().seed_in_use; }
+RandomEngine& random_engine() { return initialized_globals().rng; }
+
+}  // namespace dynet

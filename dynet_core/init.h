@@ -1,0 +1,37 @@
+#pragma once
+// Process-wide set-up: DyNet's command-line flags, the default device and the random engine.
+// This and the RNG are the only global mutable state; graphs are independent of each other.
+
+#include <string>
+
+namespace dynet {
+
+class Device;
+
+struct DynetParams {
+  std::string mem_descriptor;  ///< --dynet-mem, in MB; empty: defaults (pools grow anyway)
+  unsigned random_seed = 0;    ///< --dynet-seed; 0 draws a seed from the system
+  int autobatch = 0;           ///< --dynet-autobatch: 0 sequential, 1 agenda, 2 depth
+  int profiling = 0;           ///< --dynet-profiling: 0 off, 1 summary, 2 per-signature tables
+  float weight_decay = 0.f;    ///< --dynet-weight-decay: L2 decay applied by trainers
+  bool debug_memory = false;   ///< --dynet-debug-memory: NaN-filled allocations with canaries
+};
+
+/// Reads and removes the --dynet-* flags from argv (both "--flag value" and "--flag=value").
+/// Throws std::invalid_argument on an unknown --dynet- flag or a malformed value.
+DynetParams extract_dynet_params(int& argc, char**& argv, bool shared_parameters = false);
+/// Sets up dybatch. Calling it again re-applies the flags (a new seed, engine, profiling level);
+/// memory sizes take effect at the first call (or the first after cleanup()).
+void initialize(DynetParams& params);
+void initialize(int& argc, char**& argv, bool shared_parameters = false);
+/// Releases the default device. Parameters and graphs must be gone by then.
+void cleanup();
+
+/// The settings in force; initializes with defaults when initialize() was never called.
+const DynetParams& current_params();
+/// The device new graphs and parameters use; initializes with defaults on first use.
+Device* default_device();
+/// Seed actually used by the random engine (the drawn one when --dynet-seed was 0).
+unsigned random_seed_in_use();
+
+}  // namespace dynet

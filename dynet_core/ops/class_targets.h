@@ -1,0 +1,34 @@
+#pragma once
+// Shared by the ops that score one class per batch element of a column vector
+// (pickneglogsoftmax, hinge): the shape rule and the walk over a node group's targets.
+
+#include "dynet_core/op_def.h"
+#include "dynet_core/ops/dims.h"
+#include "dynet_core/ops/index_list.h"
+
+namespace dynet {
+
+/// x must be a column vector per batch element; one class for all of them or one each.
+inline Dim infer_class_targets(const Dim& x, const IndexList& l, const char* op) {
+  if (x.ndims() > 2 || x.cols() != 1) dims::fail("x must be a column vector (one per batch element)");
+  l.check_range(op, x.rows(), "the classes");
+  if (l.count != 1 && l.count != x.bd)
+    dims::fail(std::to_string(l.count) + " classes for a batch of " + std::to_string(x.bd) +
+               " (give one class, or one per batch element)");
+  return Dim({1}, x.bd);
+}
+
+/// Calls f(node, batch element, class) for every output of a node group; list_of(node) gives
+/// the node's IndexList.
+template <class ListOf, class F>
+void for_each_class_target(const OpCall& c, const char* op, ListOf&& list_of, F&& f) {
+  const unsigned per_node = c.y.d.bd / c.nodes;
+  for (unsigned j = 0; j < c.nodes; ++j) {
+    const IndexList& l = list_of(j);
+    const unsigned* v = l.current(op);
+    l.check_range(op, c.xs[0].d.rows(), "the classes");
+    for (unsigned t = 0; t < per_node; ++t) f(j, j * per_node + t, v[l.count == 1 ? 0 : t]);
+  }
+}
+
+}  // namespace dynet

@@ -1,0 +1,55 @@
+#include "dynet_core/ops/dims.h"
+
+#include <stdexcept>
+
+namespace dynet {
+namespace dims {
+
+void fail(const std::string& what) { throw std::invalid_argument(what); }
+
+unsigned batch(const DimArgs& xs) {
+  unsigned b = 1;
+  for (unsigned k = 0; k < xs.size(); ++k) {
+    const unsigned bk = xs[k].bd;
+    if (bk == 1 || bk == b) continue;
+    if (b != 1)
+      fail("batch sizes " + std::to_string(b) + " and " + std::to_string(bk) +
+           " do not match (each must be 1 or the same)");
+    b = bk;
+  }
+  return b;
+}
+
+Dim broadcast(const Dim& a, const Dim& b) {
+  Dim r;
+  r.nd = a.nd > b.nd ? a.nd : b.nd;
+  for (unsigned k = 0; k < r.nd; ++k) {
+    const unsigned sa = a[k], sb = b[k];
+    if (sa != sb && sa != 1 && sb != 1)
+      fail("dimension " + std::to_string(k) + " has sizes " + std::to_string(sa) + " and " +
+           std::to_string(sb) + "; they must be equal or one of them 1");
+    r.d[k] = sa > sb ? sa : sb;
+  }
+  if (a.bd != b.bd && a.bd != 1 && b.bd != 1)
+    fail("batch sizes " + std::to_string(a.bd) + " and " + std::to_string(b.bd) +
+         " do not match (each must be 1 or the same)");
+  r.bd = a.bd > b.bd ? a.bd : b.bd;
+  return r.truncate();
+}
+
+Dim same_shape(const DimArgs& xs) {
+  for (unsigned k = 1; k < xs.size(); ++k)
+    if (!xs[k].same_shape(xs[0]))
+      fail("all arguments must have the same shape; argument " + std::to_string(k) + " is " +
+           to_string(xs[k].single_batch()) + ", argument 0 is " + to_string(xs[0].single_batch()));
+  return xs[0].with_batch(batch(xs));
+}
+
+void require_dim_index(unsigned d) {
+  if (d >= Dim::kMaxDims)
+    fail("dimension index " + std::to_string(d) + " is out of range (at most " +
+         std::to_string(Dim::kMaxDims - 1) + ")");
+}
+
+}  // namespace dims
+}  // namespace dynet

@@ -1,0 +1,28 @@
+#pragma once
+// Shape rules shared by the ops' infer_dim functions. Each throws std::invalid_argument saying
+// what was expected; the graph adds the op name and the argument dims.
+
+#include <string>
+
+#include "dynet_core/op_def.h"
+
+namespace dynet {
+namespace dims {
+
+[[noreturn]] void fail(const std::string& what);
+inline void require(bool ok, const char* what) {
+  if (!ok) fail(what);
+}
+
+/// The batch size of a result over xs: every batch size is 1 or the same n.
+unsigned batch(const DimArgs& xs);
+/// Elementwise broadcasting: every dimension (and the batch) equal or 1 on one side.
+Dim broadcast(const Dim& a, const Dim& b);
+/// All arguments have the same shape (batch sizes may differ as batch() allows); returns the
+/// shape with the common batch size.
+Dim same_shape(const DimArgs& xs);
+/// A dimension index an op was given must be below Dim::kMaxDims.
+void require_dim_index(unsigned d);
+
+}  // namespace dims
+}  // namespace dynet

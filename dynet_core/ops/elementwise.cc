@@ -1,0 +1,136 @@
+#include "dynet_core/ops/elementwise.h"
+
+#include <type_traits>
+
+#include "dynet_core/graph.h"
+#include "dynet_core/ops/check_case.h"
+#include "dynet_core/ops/registry.h"
+
+namespace dynet {
+
+namespace {
+
+template <class R>
+R rule_of(const OpCall& c) {
+  if constexpr (std::is_empty<R>::value)
+    return R{};
+  else
+    return c.op_data<R>();
+}
+
+Dim same_dim(const DimArgs& xs, const void*) { return xs[0]; }
+
+template <class R>
+void unary_forward(const OpCall& c) {
+  const R r = rule_of<R>(c);
+  const float* x = c.xs[0].v;
+  float* y = c.y.v;
+  const unsigned n = c.y.d.size();
+  for (unsigned i = 0; i < n; ++i) y[i] = r.f(x[i]);
+}
+
+template <class R>
+void unary_backward(const OpCall& c, unsigned) {
+  const R r = rule_of<R>(c);
+  const float* x = c.xs[0].v;
+  const float* y = c.y.v;
+  const float* dy = c.dy.v;
+  float* dx = c.dx.v;
+  const unsigned n = c.y.d.size();
+  for (unsigned i = 0; i < n; ++i) dx[i] += dy[i] * r.df(x[i], y[i]);
+}
+
+/// One row per rule; a rule with fields is the op data and selects the kernel.
+template <class R>
+OpDef unary_op(const char* name, Saves saves, Expression (*check)(CheckCase&)) {
+  constexpr std::uint8_t data_bytes = std::is_empty<R>::value ? 0 : sizeof(R);
+  return OpDef{name, 1, same_dim, unary_forward<R>, unary_backward<R>, saves,
+               {BatchRule::Concat, 0, false, data_bytes}, {check}};
+}
+
+template <class R>
+Expression unary(const OpDef& op, const Expression& x, const R& r = R{}) {
+  ComputationGraph& g = graph_of(x, op.name);
+  if constexpr (std::is_empty<R>::value)
+    return g.append(op, {x});
+  else
+    return g.append(op, {x}, g.store(r));
+}
+
+Expression any_input(CheckCase& c, float lo = -1.5f, float hi = 1.5f) {
+  return c.input(c.shape(0, 3, c.batch()), lo, hi);
+}
+
+OpDef NegateOp = unary_op<rules::Negate>("negate", kSavesNothing, [](CheckCase& c) { return -any_input(c); });
+OpDef TanhOp = unary_op<rules::Tanh>("tanh", kSavesOutput, [](CheckCase& c) { return tanh(any_input(c)); });
+OpDef LogisticOp = unary_op<rules::Logistic>("logistic", kSavesOutput,
+                                             [](CheckCase& c) { return logistic(any_input(c, -3, 3)); });
+OpDef RectifyOp = unary_op<rules::Rectify>("rectify", kSavesInputs,
+                                           [](CheckCase& c) { return rectify(any_input(c)); });
+OpDef EluOp = unary_op<rules::Elu>("elu", kSavesBoth,
+                                   [](CheckCase& c) { return elu(any_input(c), c.real(0.5f, 2.f)); });
+OpDef SeluOp = unary_op<rules::Selu>("selu", kSavesBoth, [](CheckCase& c) { return selu(any_input(c)); });
+OpDef SiluOp = unary_op<rules::Silu>("silu", kSavesInputs,
+                                     [](CheckCase& c) { return silu(any_input(c), c.real(0.5f, 2.f)); });
+OpDef SoftsignOp = unary_op<rules::Softsign>("softsign", kSavesInputs,
+                                             [](CheckCase& c) { return softsign(any_input(c)); });
+OpDef ExpOp = unary_op<rules::Exp>("exp", kSavesOutput, [](CheckCase& c) { return exp(any_input(c)); });
+OpDef LogOp = unary_op<rules::Log>("log", kSavesInputs,
+                                   [](CheckCase& c) { return log(any_input(c, 0.3f, 2.f)); });
+OpDef LogSigmoidOp = unary_op<rules::LogSigmoid>("log_sigmoid", kSavesOutput,
+                                                 [](CheckCase& c) { return log_sigmoid(any_input(c, -3, 3)); });
+OpDef SquareOp = unary_op<rules::Square>("square", kSavesInputs,
+                                         [](CheckCase& c) { return square(any_input(c)); });
+OpDef CubeOp = unary_op<rules::Cube>("cube", kSavesInputs, [](CheckCase& c) { return cube(any_input(c)); });
+OpDef SqrtOp = unary_op<rules::Sqrt>("sqrt", kSavesOutput,
+                                     [](CheckCase& c) { return sqrt(any_input(c, 0.3f, 2.f)); });
+OpDef AbsOp = unary_op<rules::Abs>("abs", kSavesInputs, [](CheckCase& c) { return abs(any_input(c)); });
+OpDef SinOp = unary_op<rules::Sin>("sin", kSavesInputs, [](CheckCase& c) { return sin(any_input(c)); });
+OpDef CosOp = unary_op<rules::Cos>("cos", kSavesInputs, [](CheckCase& c) { return cos(any_input(c)); });
+OpDef ErfOp = unary_op<rules::Erf>("erf", kSavesInputs, [](CheckCase& c) { return erf(any_input(c)); });
+OpDef AddConstOp = unary_op<rules::AddConst>("add_constant", kSavesNothing,
+                                             [](CheckCase& c) { return any_input(c) + c.real(-2, 2); });
+OpDef ConstMinusOp = unary_op<rules::ConstMinus>("constant_minus", kSavesNothing,
+                                                 [](CheckCase& c) { return c.real(-2, 2) - any_input(c); });
+OpDef MulConstOp = unary_op<rules::MulConst>("multiply_constant", kSavesNothing,
+                                             [](CheckCase& c) { return any_input(c) * c.real(-2, 2); });
+
+}  // namespace
+
+Expression operator-(const Expression& x) { return unary<rules::Negate>(NegateOp, x); }
+Expression tanh(const Expression& x) { return unary<rules::Tanh>(TanhOp, x); }
+Expression logistic(const Expression& x) { return unary<rules::Logistic>(LogisticOp, x); }
+Expression rectify(const Expression& x) { return unary<rules::Rectify>(RectifyOp, x); }
+Expression elu(const Expression& x, float alpha) { return unary(EluOp, x, rules::Elu{alpha}); }
+Expression selu(const Expression& x) { return unary<rules::Selu>(SeluOp, x); }
+Expression silu(const Expression& x, float beta) { return unary(SiluOp, x, rules::Silu{beta}); }
+Expression softsign(const Expression& x) { return unary<rules::Softsign>(SoftsignOp, x); }
+Expression exp(const Expression& x) { return unary<rules::Exp>(ExpOp, x); }
+Expression log(const Expression& x) { return unary<rules::Log>(LogOp, x); }
+Expression log_sigmoid(const Expression& x) { return unary<rules::LogSigmoid>(LogSigmoidOp, x); }
+Expression square(const Expression& x) { return unary<rules::Square>(SquareOp, x); }
+Expression cube(const Expression& x) { return unary<rules::Cube>(CubeOp, x); }
+Expression sqrt(const Expression& x) { return unary<rules::Sqrt>(SqrtOp, x); }
+Expression abs(const Expression& x) { return unary<rules::Abs>(AbsOp, x); }
+Expression sin(const Expression& x) { return unary<rules::Sin>(SinOp, x); }
+Expression cos(const Expression& x) { return unary<rules::Cos>(CosOp, x); }
+Expression erf(const Expression& x) { return unary<rules::Erf>(ErfOp, x); }
+
+Expression operator+(const Expression& x, float c) { return unary(AddConstOp, x, rules::AddConst{c}); }
+Expression operator+(float c, const Expression& x) { return x + c; }
+Expression operator-(const Expression& x, float c) { return x + (-c); }
+Expression operator-(float c, const Expression& x) { return unary(ConstMinusOp, x, rules::ConstMinus{c}); }
+Expression operator*(const Expression& x, float c) { return unary(MulConstOp, x, rules::MulConst{c}); }
+Expression operator*(float c, const Expression& x) { return x * c; }
+Expression operator/(const Expression& x, float c) {
+  if (c == 0.f) throw std::invalid_argument("operator/: division of an expression by the constant 0");
+  return x * (1.f / c);
+}
+
+void register_elementwise_ops() {
+  register_ops({&NegateOp, &TanhOp, &LogisticOp, &RectifyOp, &EluOp, &SeluOp, &SiluOp, &SoftsignOp,
+                &ExpOp, &LogOp, &LogSigmoidOp, &SquareOp, &CubeOp, &SqrtOp, &AbsOp, &SinOp, &CosOp,
+                &ErfOp, &AddConstOp, &ConstMinusOp, &MulConstOp});
+}
+
+}  // namespace dynet

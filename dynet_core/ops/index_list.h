@@ -1,0 +1,35 @@
+#pragma once
+// Indices an op was given: copied into the graph when the node was built, or read from the
+// caller's vector at every forward (DyNet's pointer overloads).
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace dynet {
+
+struct IndexList {
+  const unsigned* indices;
+  unsigned count;
+  const std::vector<unsigned>* pindices;
+
+  /// The indices now; throws if the caller's vector changed size since the node was built.
+  const unsigned* current(const char* op) const {
+    if (!pindices) return indices;
+    if (pindices->size() != count)
+      throw std::invalid_argument(std::string(op) + ": the index vector behind this node now holds " +
+                                  std::to_string(pindices->size()) + " indices; it was built with " +
+                                  std::to_string(count));
+    return pindices->data();
+  }
+  /// Throws std::invalid_argument unless every index is below `limit`.
+  void check_range(const char* op, unsigned limit, const std::string& what) const {
+    const unsigned* idx = current(op);
+    for (unsigned k = 0; k < count; ++k)
+      if (idx[k] >= limit)
+        throw std::invalid_argument(std::string(op) + ": index " + std::to_string(idx[k]) +
+                                    " is out of range for " + what + " of size " + std::to_string(limit));
+  }
+};
+
+}  // namespace dynet

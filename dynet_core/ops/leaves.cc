@@ -1,0 +1,279 @@
+#include "dynet_core/ops/leaves.h"
+
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+#include "dynet_core/graph.h"
+#include "dynet_core/ops/check_case.h"
+#include "dynet_core/ops/dims.h"
+#include "dynet_core/ops/registry.h"
+#include "dynet_core/tensor_eigen.h"
+
+namespace dynet {
+
+namespace {
+
+struct InputData {
+  Dim dim;
+  const float* values;               // copied into the arena, or the caller's scalar
+  const std::vector<float>* pvalues;  // read at every forward when set
+};
+
+struct LookupData {
+  LookupParameterStorage* table;  // first: the signature bytes
+  const unsigned* indices;         // copied into the arena, or the caller's index
+  const std::vector<unsigned>* pindices;
+  unsigned count;
+};
+
+Dim infer_input(const DimArgs&, const void* data) { return static_cast<const InputData*>(data)->dim; }
+
+void input_forward(const OpCall& c) {
+  const unsigned per_node = c.y.d.size() / c.nodes;
+  for (unsigned j = 0; j < c.nodes; ++j) {
+    const InputData& d = c.op_data<InputData>(j);
+    const float* src = d.values;
+    if (d.pvalues) {
+      if (d.pvalues->size() != per_node)
+        throw std::invalid_argument("input: the vector behind this input now holds " +
+                                    std::to_string(d.pvalues->size()) +
+                                    " values; the input was declared with dim " + to_string(d.dim) +
+                                    " (" + std::to_string(per_node) + " values)");
+      src = d.pvalues->data();
+    }
+    std::memcpy(c.y.v + std::size_t(j) * per_node, src, per_node * sizeof(float));
+  }
+}
+
+Expression check_input(CheckCase& c) { return c.input(c.shape(0, 3, c.batch())); }
+
+OpDef InputOp{"input", 0, infer_input, input_forward, nullptr, kSavesNothing,
+              {BatchRule::Concat}, {check_input}};
+
+Dim infer_parameter(const DimArgs&, const void* data) {
+  return static_cast<const ParameterStorage*>(data)->dim;
+}
+void no_kernel(const OpCall&) {}
+float* parameter_values(const void* data) { return static_cast<const ParameterStorage*>(data)->values.v; }
+float* parameter_grads(const void* data) { return static_cast<const ParameterStorage*>(data)->g.v; }
+
+Expression check_parameter(CheckCase& c) { return c.parameter(c.shape(0, 3)); }
+Expression check_const_parameter(CheckCase& c) {
+  return const_parameter(c.cg, c.constant_parameter(c.shape(0, 3)));
+}
+
+OpDef ParameterOp{"parameter", 0, infer_parameter, no_kernel, nullptr, kSavesNothing,
+                  {}, {check_parameter}, parameter_values, parameter_grads};
+OpDef ConstParameterOp{"const_parameter", 0, infer_parameter, no_kernel, nullptr, kSavesNothing,
+                       {}, {check_const_parameter}, parameter_values};
+
+Dim infer_table(const DimArgs&, const void* data) {
+  return static_cast<const LookupParameterStorage*>(data)->all_values.d;
+}
+float* table_values(const void* data) {
+  return static_cast<const LookupParameterStorage*>(data)->all_values.v;
+}
+float* table_grads(const void* data) { return static_cast<const LookupParameterStorage*>(data)->all_grads.v; }
+void table_touch_all(const OpCall& c) {
+  // The node refers to the (mutable) table; its op data pointer is const only by type.
+  static_cast<LookupParameterStorage*>(const_cast<void*>(c.data[0]))->all_touched = true;
+}
+
+Expression check_table(CheckCase& c) {
+  return parameter(c.cg, c.lookup_parameter(c.uniform(1, 4), c.shape(1, 2)));
+}
+Expression check_const_table(CheckCase& c) {
+  return const_parameter(c.cg, c.lookup_parameter(c.uniform(1, 4), c.shape(1, 2), false));
+}
+
+OpDef TableParameterOp{"lookup_table_parameter", 0, infer_table, no_kernel, nullptr, kSavesNothing,
+                       {}, {check_table}, table_values, table_grads, table_touch_all};
+OpDef ConstTableParameterOp{"const_lookup_table_parameter", 0, infer_table, no_kernel, nullptr,
+                            kSavesNothing, {}, {check_const_table}, table_values};
+
+Dim infer_lookup(const DimArgs&, const void* data) {
+  const LookupData& d = *static_cast<const LookupData*>(data);
+  return d.table->dim.with_batch(d.count);
+}
+
+const unsigned* checked_indices(const LookupData& d) {
+  const unsigned* idx = d.indices;
+  if (d.pindices) {
+    if (d.pindices->size() != d.count)
+      throw std::invalid_argument("lookup: the index vector behind this lookup now holds " +
+                                  std::to_string(d.pindices->size()) + " indices; it was built with " +
+                                  std::to_string(d.count));
+    idx = d.pindices->data();
+  }
+  for (unsigned k = 0; k < d.count; ++k)
+    if (idx[k] >= d.table->n)
+      throw std::invalid_argument("lookup: index " + std::to_string(idx[k]) + " is out of range for " +
+                                  d.table->name + ", which has " + std::to_string(d.table->n) + " rows");
+  return idx;
+}
+
+void lookup_forward(const OpCall& c) {
+  float* out = c.y.v;
+  for (unsigned j = 0; j < c.nodes; ++j) {
+    const LookupData& d = c.op_data<LookupData>(j);
+    const unsigned* idx = checked_indices(d);
+    const std::size_t row = d.table->row_size();
+    for (unsigned k = 0; k < d.count; ++k, out += row)
+      std::memcpy(out, d.table->row(idx[k]), row * sizeof(float));
+  }
+}
+
+void lookup_leaf_backward(const OpCall& c) {
+  const float* dy = c.dy.v;
+  for (unsigned j = 0; j < c.nodes; ++j) {
+    const LookupData& d = c.op_data<LookupData>(j);
+    const unsigned* idx = d.pindices ? d.pindices->data() : d.indices;
+    const std::size_t row = d.table->row_size();
+    for (unsigned k = 0; k < d.count; ++k, dy += row) {
+      float* g = d.table->grad_row(idx[k]);
+      for (std::size_t e = 0; e < row; ++e) g[e] += dy[e];
+      d.table->mark_touched(idx[k]);
+    }
+  }
+}
+
+Expression check_lookup(CheckCase& c) {
+  const unsigned rows = c.uniform(2, 5);
+  LookupParameter p = c.lookup_parameter(rows, c.shape(1, 2));
+  std::vector<unsigned> idx(c.batch());
+  for (unsigned& i : idx) i = c.uniform(0, rows - 1);  // repeats exercise accumulation
+  return lookup(c.cg, p, idx);
+}
+Expression check_const_lookup(CheckCase& c) {
+  LookupParameter p = c.lookup_parameter(3, c.shape(1, 2), false);
+  return const_lookup(c.cg, p, c.uniform(0, 2));
+}
+
+constexpr BatchTraits kLookupBatch{BatchRule::Concat, 0, false, sizeof(LookupParameterStorage*)};
+OpDef LookupOp{"lookup", 0, infer_lookup, lookup_forward, nullptr, kSavesNothing, kLookupBatch,
+               {check_lookup}, nullptr, nullptr, lookup_leaf_backward};
+OpDef ConstLookupOp{"const_lookup", 0, infer_lookup, lookup_forward, nullptr, kSavesNothing,
+                    kLookupBatch, {check_const_lookup}};
+
+struct ConstantData {
+  float value;
+  Dim dim;
+};
+Dim infer_constant(const DimArgs&, const void* data) { return static_cast<const ConstantData*>(data)->dim; }
+void constant_forward(const OpCall& c) { eig::arr(c.y).setConstant(c.op_data<ConstantData>().value); }
+Expression check_constant(CheckCase& c) { return constant(c.cg, c.shape(0, 3, c.batch()), c.real(-2, 2)); }
+
+OpDef ConstantOp{"constant", 0, infer_constant, constant_forward, nullptr, kSavesNothing,
+                 {BatchRule::Concat, 0, false, sizeof(float)}, {check_constant}};
+
+LookupParameterStorage& table_of(const LookupParameter& p, const char* op) {
+  if (!p.p) throw std::invalid_argument(std::string(op) + ": the LookupParameter handle is empty");
+  return *p.p;
+}
+
+Expression lookup_node(ComputationGraph& g, const OpDef& op, const LookupParameter& p,
+                       const unsigned* indices, unsigned count, const std::vector<unsigned>* pindices) {
+  LookupData d{&table_of(p, op.name), indices, pindices, count};
+  if (count == 0) throw std::invalid_argument(std::string(op.name) + ": no indices given");
+  checked_indices(d);
+  return g.append(op, {}, g.store(d));
+}
+
+Expression parameter_node(ComputationGraph& g, const OpDef& op, const Parameter& p) {
+  if (!p.p) throw std::invalid_argument(std::string(op.name) + ": the Parameter handle is empty");
+  return g.append(op, {}, p.p.get());
+}
+
+Expression table_node(ComputationGraph& g, const OpDef& op, const LookupParameter& p) {
+  return g.append(op, {}, &table_of(p, op.name));
+}
+
+Expression input_node(ComputationGraph& g, const Dim& d, const float* values,
+                      const std::vector<float>* pvalues) {
+  return g.append(InputOp, {}, g.store(InputData{d, values, pvalues}));
+}
+
+}  // namespace
+
+Expression input(ComputationGraph& g, float s) {
+  return input_node(g, Dim({1}), g.store(s), nullptr);
+}
+
+Expression input(ComputationGraph& g, const float* ps) {
+  if (!ps) throw std::invalid_argument("input: null pointer");
+  return input_node(g, Dim({1}), ps, nullptr);
+}
+
+Expression input(ComputationGraph& g, const Dim& d, const std::vector<float>& data) {
+  if (data.size() != d.size())
+    throw std::invalid_argument("input: dim " + to_string(d) + " holds " + std::to_string(d.size()) +
+                                " values, but " + std::to_string(data.size()) + " were given");
+  return input_node(g, d, g.store_array(data.data(), data.size()), nullptr);
+}
+
+Expression input(ComputationGraph& g, const Dim& d, const std::vector<float>* pdata) {
+  if (!pdata) throw std::invalid_argument("input: null pointer");
+  if (pdata->size() != d.size())
+    throw std::invalid_argument("input: dim " + to_string(d) + " holds " + std::to_string(d.size()) +
+                                " values, but the vector has " + std::to_string(pdata->size()));
+  return input_node(g, d, nullptr, pdata);
+}
+
+Expression parameter(ComputationGraph& g, const Parameter& p) { return parameter_node(g, ParameterOp, p); }
+Expression const_parameter(ComputationGraph& g, const Parameter& p) {
+  return parameter_node(g, ConstParameterOp, p);
+}
+Expression parameter(ComputationGraph& g, const LookupParameter& p) {
+  return table_node(g, TableParameterOp, p);
+}
+Expression const_parameter(ComputationGraph& g, const LookupParameter& p) {
+  return table_node(g, ConstTableParameterOp, p);
+}
+
+Expression lookup(ComputationGraph& g, const LookupParameter& p, unsigned index) {
+  return lookup_node(g, LookupOp, p, g.store(index), 1, nullptr);
+}
+Expression lookup(ComputationGraph& g, const LookupParameter& p, const unsigned* pindex) {
+  if (!pindex) throw std::invalid_argument("lookup: null pointer");
+  return lookup_node(g, LookupOp, p, pindex, 1, nullptr);
+}
+Expression lookup(ComputationGraph& g, const LookupParameter& p, const std::vector<unsigned>& indices) {
+  return lookup_node(g, LookupOp, p, g.store_array(indices.data(), indices.size()),
+                     static_cast<unsigned>(indices.size()), nullptr);
+}
+Expression lookup(ComputationGraph& g, const LookupParameter& p, const std::vector<unsigned>* pindices) {
+  if (!pindices) throw std::invalid_argument("lookup: null pointer");
+  return lookup_node(g, LookupOp, p, pindices->data(), static_cast<unsigned>(pindices->size()), pindices);
+}
+Expression const_lookup(ComputationGraph& g, const LookupParameter& p, unsigned index) {
+  return lookup_node(g, ConstLookupOp, p, g.store(index), 1, nullptr);
+}
+Expression const_lookup(ComputationGraph& g, const LookupParameter& p, const unsigned* pindex) {
+  if (!pindex) throw std::invalid_argument("const_lookup: null pointer");
+  return lookup_node(g, ConstLookupOp, p, pindex, 1, nullptr);
+}
+Expression const_lookup(ComputationGraph& g, const LookupParameter& p, const std::vector<unsigned>& indices) {
+  return lookup_node(g, ConstLookupOp, p, g.store_array(indices.data(), indices.size()),
+                     static_cast<unsigned>(indices.size()), nullptr);
+}
+Expression const_lookup(ComputationGraph& g, const LookupParameter& p,
+                        const std::vector<unsigned>* pindices) {
+  if (!pindices) throw std::invalid_argument("const_lookup: null pointer");
+  return lookup_node(g, ConstLookupOp, p, pindices->data(), static_cast<unsigned>(pindices->size()),
+                     pindices);
+}
+
+Expression constant(ComputationGraph& g, const Dim& d, float value) {
+  return g.append(ConstantOp, {}, g.store(ConstantData{value, d}));
+}
+Expression zeros(ComputationGraph& g, const Dim& d) { return constant(g, d, 0.f); }
+Expression ones(ComputationGraph& g, const Dim& d) { return constant(g, d, 1.f); }
+
+void register_leaf_ops() {
+  register_ops({&InputOp, &ParameterOp, &ConstParameterOp, &TableParameterOp, &ConstTableParameterOp,
+                &LookupOp, &ConstLookupOp, &ConstantOp});
+}
+
+}  // namespace dynet

@@ -1,0 +1,48 @@
+#pragma once
+// Leaves: inputs, parameters, lookups and constants.
+
+#include <vector>
+
+#include "dynet_core/expression.h"
+#include "dynet_core/parameters.h"
+
+namespace dynet {
+
+class ComputationGraph;
+
+/// A scalar input, copied now.
+Expression input(ComputationGraph& g, float s);
+/// A scalar read from *ps at every forward (change it and call forward again).
+Expression input(ComputationGraph& g, const float* ps);
+/// Values copied now; data.size() must equal d.size() (batch elements included).
+Expression input(ComputationGraph& g, const Dim& d, const std::vector<float>& data);
+/// Values read from *pdata at every forward.
+Expression input(ComputationGraph& g, const Dim& d, const std::vector<float>* pdata);
+
+/// A parameter (its gradient is accumulated by backward); y = p.
+Expression parameter(ComputationGraph& g, const Parameter& p);
+/// The whole lookup table as one tensor (its gradient touches every row).
+Expression parameter(ComputationGraph& g, const LookupParameter& p);
+/// A parameter treated as a constant.
+Expression const_parameter(ComputationGraph& g, const Parameter& p);
+Expression const_parameter(ComputationGraph& g, const LookupParameter& p);
+
+/// Row `index` of a lookup table.
+Expression lookup(ComputationGraph& g, const LookupParameter& p, unsigned index);
+/// Row *pindex, read at every forward.
+Expression lookup(ComputationGraph& g, const LookupParameter& p, const unsigned* pindex);
+/// One row per batch element.
+Expression lookup(ComputationGraph& g, const LookupParameter& p, const std::vector<unsigned>& indices);
+/// Rows read from *pindices at every forward (its size must stay the same).
+Expression lookup(ComputationGraph& g, const LookupParameter& p, const std::vector<unsigned>* pindices);
+Expression const_lookup(ComputationGraph& g, const LookupParameter& p, unsigned index);
+Expression const_lookup(ComputationGraph& g, const LookupParameter& p, const unsigned* pindex);
+Expression const_lookup(ComputationGraph& g, const LookupParameter& p, const std::vector<unsigned>& indices);
+Expression const_lookup(ComputationGraph& g, const LookupParameter& p, const std::vector<unsigned>* pindices);
+
+/// A tensor of dim d with every element equal to `value`.
+Expression constant(ComputationGraph& g, const Dim& d, float value);
+Expression zeros(ComputationGraph& g, const Dim& d);
+Expression ones(ComputationGraph& g, const Dim& d);
+
+}  // namespace dynet

@@ -1,0 +1,220 @@
+#include "dynet_core/ops/linalg.h"
+
+#include <algorithm>
+
+#include "dynet_core/graph.h"
+#include "dynet_core/ops/check_case.h"
+#include "dynet_core/ops/dims.h"
+#include "dynet_core/ops/gemm.h"
+#include "dynet_core/ops/registry.h"
+#include "dynet_core/tensor_eigen.h"
+
+namespace dynet {
+
+namespace {
+
+void require_matrix(const Dim& d, const char* which) {
+  if (d.ndims() > 2) dims::fail(std::string(which) + " must be a vector or matrix");
+}
+
+Dim product_dim(const Dim& a, const Dim& b) {
+  require_matrix(a, "the left operand");
+  require_matrix(b, "the right operand");
+  if (a.cols() != b.rows())
+    dims::fail("the left operand has " + std::to_string(a.cols()) + " columns but the right one has " +
+               std::to_string(b.rows()) + " rows");
+  if (a.bd != b.bd && a.bd != 1 && b.bd != 1)
+    dims::fail("batch sizes " + std::to_string(a.bd) + " and " + std::to_string(b.bd) +
+               " do not match (each must be 1 or the same)");
+  return Dim({a.rows(), b.cols()}, std::max(a.bd, b.bd)).truncate();
+}
+
+Dim infer_matmul(const DimArgs& xs, const void*) { return product_dim(xs[0], xs[1]); }
+
+void matmul_forward(const OpCall& c) { gemm(c.y, c.xs[0], false, c.xs[1], false, false); }
+
+void matmul_backward(const OpCall& c, unsigned i) {
+  if (i == 0)
+    gemm(c.dx, c.dy, false, c.xs[1], true, true);
+  else
+    gemm(c.dx, c.xs[0], true, c.dy, false, true);
+}
+
+Expression check_matmul(CheckCase& c) {
+  const unsigned n = c.uniform(1, 4), k = c.uniform(1, 4), m = c.uniform(1, 3), bd = c.batch();
+  const unsigned which = c.uniform(0, 2);  // batch on the left, the right, or both
+  return c.input(Dim({n, k}, which == 1 ? 1 : bd)) * c.input(Dim({k, m}, which == 0 ? 1 : bd));
+}
+
+OpDef MatMulOp{"matmul", 2, infer_matmul, matmul_forward, matmul_backward, kSavesInputs,
+               {BatchRule::Concat, 1u}, {check_matmul}};
+
+Dim infer_affine(const DimArgs& xs, const void*) {
+  if (xs.size() % 2 == 0)
+    dims::fail("expects an odd number of arguments {b, W1, x1, W2, x2, ...}, got " +
+               std::to_string(xs.size()));
+  const Dim& b = xs[0];
+  require_matrix(b, "the bias");
+  Dim y = b.with_batch(dims::batch(xs));
+  for (unsigned k = 1; k < xs.size(); k += 2) {
+    const Dim p = product_dim(xs[k], xs[k + 1]);
+    if (p.rows() != b.rows() || (b.cols() != p.cols() && b.cols() != 1))
+      dims::fail("product " + std::to_string(k / 2 + 1) + " has dim " + to_string(p.single_batch()) +
+                 ", which does not fit the bias " + to_string(b.single_batch()));
+    if (k == 1 || p.cols() > y.cols()) y = Dim({p.rows(), p.cols()}, y.bd).truncate();
+  }
+  return y;
+}
+
+void affine_forward(const OpCall& c) {
+  const Tensor& b = c.xs[0];
+  const unsigned rows = c.y.d.rows(), cols = c.y.d.cols();
+  for (unsigned bi = 0; bi < c.y.d.bd; ++bi) {
+    eig::Matrix y = eig::mat(c.y, bi);
+    if (b.d.cols() == cols)
+      y = eig::mat(b, bi);
+    else
+      y = eig::Vector(b.batch_ptr(bi), rows).replicate(1, cols);
+  }
+  for (unsigned k = 1; k < c.nargs; k += 2) gemm(c.y, c.xs[k], false, c.xs[k + 1], false, true);
+}
+
+void affine_backward(const OpCall& c, unsigned i) {
+  if (i == 0) {
+    const Tensor& b = c.dx;
+    for (unsigned bi = 0; bi < c.y.d.bd; ++bi) {
+      eig::Matrix db = eig::mat(b, bi);
+      if (b.d.cols() == c.y.d.cols())
+        db += eig::mat(c.dy, bi);
+      else
+        db += eig::mat(c.dy, bi).rowwise().sum();
+    }
+  } else if (i % 2 == 1) {
+    gemm(c.dx, c.dy, false, c.xs[i + 1], true, true);
+  } else {
+    gemm(c.dx, c.xs[i - 1], true, c.dy, false, true);
+  }
+}
+
+Expression check_affine(CheckCase& c) {
+  const unsigned n = c.uniform(1, 4), m = c.uniform(1, 2), bd = c.batch();
+  std::vector<Expression> xs{c.input(Dim({n, c.uniform(0, 1) ? m : 1}, c.uniform(0, 1) ? bd : 1))};
+  for (unsigned pairs = c.uniform(1, 2); pairs-- > 0;) {
+    const unsigned k = c.uniform(1, 4);
+    xs.push_back(c.input(Dim({n, k})));
+    xs.push_back(c.input(Dim({k, m}, bd)));
+  }
+  return affine_transform(xs);
+}
+
+OpDef AffineTransformOp{"affine_transform", -1, infer_affine, affine_forward, affine_backward,
+                        kSavesInputs, {BatchRule::Concat, 0, true}, {check_affine}};
+
+struct Permutation {
+  unsigned n;
+  unsigned perm[Dim::kMaxDims];
+};
+
+Dim infer_transpose(const DimArgs& xs, const void* data) {
+  const Permutation& p = *static_cast<const Permutation*>(data);
+  const Dim& x = xs[0];
+  if (p.n < x.ndims())
+    dims::fail("the permutation has " + std::to_string(p.n) + " entries; x has " +
+               std::to_string(x.ndims()) + " dimensions");
+  Dim y;
+  for (unsigned k = 0; k < p.n; ++k) y.set(k, x[p.perm[k]]);
+  y.bd = x.bd;
+  return y;
+}
+
+/// Calls f(iy, ix) for every element of y = x with permuted dimensions.
+template <class F>
+void for_each_permuted(const Dim& y, const Dim& x, const Permutation& p, F&& f) {
+  unsigned xstride[Dim::kMaxDims];
+  unsigned s = 1;
+  for (unsigned k = 0; k < Dim::kMaxDims; ++k) {
+    xstride[k] = s;
+    s *= x[k];
+  }
+  const unsigned per_batch = y.batch_size();
+  unsigned idx[Dim::kMaxDims] = {};
+  for (unsigned e = 0; e < per_batch; ++e) {
+    unsigned off = 0;
+    for (unsigned k = 0; k < p.n; ++k) off += idx[k] * xstride[p.perm[k]];
+    for (unsigned bi = 0; bi < y.bd; ++bi) f(bi * per_batch + e, bi * per_batch + off);
+    for (unsigned k = 0; k < p.n && ++idx[k] == y[k]; ++k) idx[k] = 0;
+  }
+}
+
+bool is_matrix_transpose(const Permutation& p) { return p.n == 2 && p.perm[0] == 1; }
+
+void transpose_forward(const OpCall& c) {
+  const Permutation& p = c.op_data<Permutation>();
+  if (is_matrix_transpose(p)) {
+    for (unsigned bi = 0; bi < c.y.d.bd; ++bi) eig::mat(c.y, bi) = eig::mat(c.xs[0], bi).transpose();
+    return;
+  }
+  const float* x = c.xs[0].v;
+  float* y = c.y.v;
+  for_each_permuted(c.y.d, c.xs[0].d, p, [&](unsigned iy, unsigned ix) { y[iy] = x[ix]; });
+}
+
+void transpose_backward(const OpCall& c, unsigned) {
+  const Permutation& p = c.op_data<Permutation>();
+  if (is_matrix_transpose(p)) {
+    for (unsigned bi = 0; bi < c.y.d.bd; ++bi) eig::mat(c.dx, bi) += eig::mat(c.dy, bi).transpose();
+    return;
+  }
+  const float* dy = c.dy.v;
+  float* dx = c.dx.v;
+  for_each_permuted(c.y.d, c.xs[0].d, p, [&](unsigned iy, unsigned ix) { dx[ix] += dy[iy]; });
+}
+
+Expression check_transpose(CheckCase& c) {
+  if (c.uniform(0, 1)) return transpose(c.input(c.shape(1, 2, c.batch())));
+  const Expression x = c.input(c.shape(1, 3, c.batch()));
+  std::vector<unsigned> perm{0, 1, 2};
+  std::shuffle(perm.begin(), perm.end(), std::mt19937(c.uniform(0, 1000)));
+  return transpose(x, perm);
+}
+
+OpDef TransposeOp{"transpose", 1, infer_transpose, transpose_forward, transpose_backward, kSavesNothing,
+                  {BatchRule::Concat, 0, false, sizeof(Permutation)}, {check_transpose}};
+
+}  // namespace
+
+Expression operator*(const Expression& a, const Expression& b) {
+  return graph_of(a, "matmul").append(MatMulOp, {a, b});
+}
+
+Expression affine_transform(const std::vector<Expression>& xs) {
+  if (xs.empty()) throw std::invalid_argument("affine_transform: needs at least the bias");
+  if (xs.size() == 1) return xs[0];
+  return graph_of(xs[0], "affine_transform")
+      .append(AffineTransformOp, xs.data(), static_cast<unsigned>(xs.size()), nullptr);
+}
+Expression affine_transform(std::initializer_list<Expression> xs) {
+  return affine_transform(std::vector<Expression>(xs));
+}
+
+Expression transpose(const Expression& x, const std::vector<unsigned>& dims) {
+  if (dims.empty() || dims.size() > Dim::kMaxDims)
+    throw std::invalid_argument("transpose: the permutation must have 1 to " +
+                                std::to_string(Dim::kMaxDims) + " entries");
+  Permutation p{static_cast<unsigned>(dims.size()), {}};
+  std::vector<bool> seen(dims.size(), false);
+  for (unsigned k = 0; k < dims.size(); ++k) {
+    if (dims[k] >= dims.size() || seen[dims[k]])
+      throw std::invalid_argument("transpose: entry " + std::to_string(k) + " (" +
+                                  std::to_string(dims[k]) + ") makes the list no permutation of 0.." +
+                                  std::to_string(dims.size() - 1));
+    seen[dims[k]] = true;
+    p.perm[k] = dims[k];
+  }
+  ComputationGraph& g = graph_of(x, "transpose");
+  return g.append(TransposeOp, {x}, g.store(p));
+}
+
+void register_linalg_ops() { register_ops({&MatMulOp, &AffineTransformOp, &TransposeOp}); }
+
+}  // namespace dynet

@@ -1,0 +1,164 @@
+#include "dynet_core/ops/random.h"
+
+#include <stdexcept>
+#include <string>
+
+#include "dynet_core/graph.h"
+#include "dynet_core/ops/check_case.h"
+#include "dynet_core/ops/counter_rng.h"
+#include "dynet_core/ops/registry.h"
+#include "dynet_core/rng.h"
+
+namespace dynet {
+
+namespace {
+
+struct RandomData {
+  float a, b;          // first: the signature bytes (p, stddev, range...)
+  std::uint64_t seed;  // one per node
+  Dim dim;             // leaves only
+};
+
+/// Calls f(first element, elements, seed, data) for each node of a group.
+template <class F>
+void for_each_node(const OpCall& c, F&& f) {
+  const unsigned n = c.y.d.size() / c.nodes;
+  for (unsigned j = 0; j < c.nodes; ++j) {
+    const RandomData& d = c.op_data<RandomData>(j);
+    f(std::size_t(j) * n, n, d);
+  }
+}
+
+/// The multiplier of element e (of n, in batch elements of `per_batch`) for each dropout kind.
+struct ElementMask {
+  static float at(const RandomData& d, unsigned e, unsigned) {
+    return counter_rng::uniform(d.seed, e) >= d.a ? 1.f / (1.f - d.a) : 0.f;
+  }
+};
+struct BatchMask {
+  static float at(const RandomData& d, unsigned e, unsigned per_batch) {
+    return counter_rng::uniform(d.seed, e / per_batch) >= d.a ? 1.f / (1.f - d.a) : 0.f;
+  }
+};
+struct BlockMask {
+  static float at(const RandomData& d, unsigned, unsigned) {
+    return counter_rng::uniform(d.seed, 0) >= d.a ? 1.f / (1.f - d.a) : 0.f;
+  }
+};
+
+template <class Mask>
+void mask_forward(const OpCall& c) {
+  const unsigned per_batch = c.y.d.batch_size();
+  for_each_node(c, [&](std::size_t off, unsigned n, const RandomData& d) {
+    for (unsigned e = 0; e < n; ++e) c.y.v[off + e] = c.xs[0].v[off + e] * Mask::at(d, e, per_batch);
+  });
+}
+template <class Mask>
+void mask_backward(const OpCall& c, unsigned) {
+  const unsigned per_batch = c.y.d.batch_size();
+  for_each_node(c, [&](std::size_t off, unsigned n, const RandomData& d) {
+    for (unsigned e = 0; e < n; ++e) c.dx.v[off + e] += c.dy.v[off + e] * Mask::at(d, e, per_batch);
+  });
+}
+
+Dim same_dim(const DimArgs& xs, const void*) { return xs[0]; }
+constexpr BatchTraits kRandomBatch{BatchRule::Concat, 0, false, 2 * sizeof(float)};
+
+Expression any_input(CheckCase& c) { return c.input(c.shape(0, 3, c.batch())); }
+
+OpDef DropoutOp{"dropout", 1, same_dim, mask_forward<ElementMask>, mask_backward<ElementMask>, kSavesNothing,
+                kRandomBatch, {[](CheckCase& c) { return dropout(any_input(c), c.real(0.f, 0.7f)); }}};
+OpDef DropoutBatchOp{"dropout_batch", 1, same_dim, mask_forward<BatchMask>, mask_backward<BatchMask>,
+                     kSavesNothing, kRandomBatch,
+                     {[](CheckCase& c) { return dropout_batch(any_input(c), c.real(0.f, 0.7f)); }}};
+OpDef BlockDropoutOp{"block_dropout", 1, same_dim, mask_forward<BlockMask>, mask_backward<BlockMask>,
+                     kSavesNothing, kRandomBatch,
+                     {[](CheckCase& c) { return block_dropout(any_input(c), c.real(0.f, 0.7f)); }}};
+
+void noise_forward(const OpCall& c) {
+  for_each_node(c, [&](std::size_t off, unsigned n, const RandomData& d) {
+    for (unsigned e = 0; e < n; ++e) c.y.v[off + e] = c.xs[0].v[off + e] + d.a * counter_rng::normal(d.seed, e);
+  });
+}
+void noise_backward(const OpCall& c, unsigned) {
+  for (unsigned e = 0; e < c.y.d.size(); ++e) c.dx.v[e] += c.dy.v[e];
+}
+OpDef NoiseOp{"noise", 1, same_dim, noise_forward, noise_backward, kSavesNothing, kRandomBatch,
+              {[](CheckCase& c) { return noise(any_input(c), c.real(0.1f, 1.f)); }}};
+
+Dim leaf_dim(const DimArgs&, const void* data) { return static_cast<const RandomData*>(data)->dim; }
+
+template <class Sample>
+void sample_forward(const OpCall& c) {
+  for_each_node(c, [&](std::size_t off, unsigned n, const RandomData& d) {
+    for (unsigned e = 0; e < n; ++e) c.y.v[off + e] = Sample::at(d, e);
+  });
+}
+struct Normal {
+  static float at(const RandomData& d, unsigned e) { return d.a + d.b * counter_rng::normal(d.seed, e); }
+};
+struct Uniform {
+  static float at(const RandomData& d, unsigned e) { return d.a + (d.b - d.a) * counter_rng::uniform(d.seed, e); }
+};
+struct Bernoulli {
+  static float at(const RandomData& d, unsigned e) { return counter_rng::uniform(d.seed, e) < d.a ? d.b : 0.f; }
+};
+
+OpDef RandomNormalOp{"random_normal", 0, leaf_dim, sample_forward<Normal>, nullptr, kSavesNothing, kRandomBatch,
+                     {[](CheckCase& c) { return random_normal(c.cg, c.shape(0, 3, c.batch()), c.real(-1, 1), 2.f); }}};
+OpDef RandomUniformOp{"random_uniform", 0, leaf_dim, sample_forward<Uniform>, nullptr, kSavesNothing,
+                      kRandomBatch,
+                      {[](CheckCase& c) { return random_uniform(c.cg, c.shape(0, 3, c.batch()), -1.f, 2.f); }}};
+OpDef RandomBernoulliOp{"random_bernoulli", 0, leaf_dim, sample_forward<Bernoulli>, nullptr, kSavesNothing,
+                        kRandomBatch,
+                        {[](CheckCase& c) { return random_bernoulli(c.cg, c.shape(0, 3, c.batch()), 0.3f, 2.f); }}};
+
+void check_probability(const char* op, float p) {
+  if (!(p >= 0.f && p < 1.f))
+    throw std::invalid_argument(std::string(op) + ": probability " + std::to_string(p) + " must be in [0, 1)");
+}
+
+Expression random_node(ComputationGraph& g, const OpDef& op, const Expression* x, float a, float b, const Dim& d) {
+  const RandomData* data = g.store(RandomData{a, b, random_engine().next(), d});
+  return x ? g.append(op, {*x}, data) : g.append(op, {}, data);
+}
+
+Expression masked(const OpDef& op, const Expression& x, float p) {
+  check_probability(op.name, p);
+  return random_node(graph_of(x, op.name), op, &x, p, 0.f, Dim());
+}
+
+}  // namespace
+
+Expression dropout(const Expression& x, float p) { return masked(DropoutOp, x, p); }
+Expression dropout_batch(const Expression& x, float p) { return masked(DropoutBatchOp, x, p); }
+Expression block_dropout(const Expression& x, float p) { return masked(BlockDropoutOp, x, p); }
+Expression noise(const Expression& x, float stddev) {
+  if (!(stddev >= 0.f))
+    throw std::invalid_argument("noise: stddev " + std::to_string(stddev) + " must be >= 0");
+  return random_node(graph_of(x, "noise"), NoiseOp, &x, stddev, 0.f, Dim());
+}
+
+Expression random_normal(ComputationGraph& g, const Dim& d, float mean, float stddev) {
+  if (!(stddev >= 0.f))
+    throw std::invalid_argument("random_normal: stddev " + std::to_string(stddev) + " must be >= 0");
+  return random_node(g, RandomNormalOp, nullptr, mean, stddev, d);
+}
+Expression random_uniform(ComputationGraph& g, const Dim& d, float left, float right) {
+  if (!(left <= right))
+    throw std::invalid_argument("random_uniform: left " + std::to_string(left) + " exceeds right " +
+                                std::to_string(right));
+  return random_node(g, RandomUniformOp, nullptr, left, right, d);
+}
+Expression random_bernoulli(ComputationGraph& g, const Dim& d, float p, float scale) {
+  if (!(p >= 0.f && p <= 1.f))
+    throw std::invalid_argument("random_bernoulli: probability " + std::to_string(p) + " must be in [0, 1]");
+  return random_node(g, RandomBernoulliOp, nullptr, p, scale, d);
+}
+
+void register_random_ops() {
+  register_ops({&DropoutOp, &DropoutBatchOp, &BlockDropoutOp, &NoiseOp, &RandomNormalOp, &RandomUniformOp,
+                &RandomBernoulliOp});
+}
+
+}  // namespace dynet

@@ -1,0 +1,299 @@
+#include "dynet_core/ops/reductions.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "dynet_core/graph.h"
+#include "dynet_core/ops/arithmetic.h"
+#include "dynet_core/ops/broadcast.h"
+#include "dynet_core/ops/check_case.h"
+#include "dynet_core/ops/dims.h"
+#include "dynet_core/ops/elementwise.h"
+#include "dynet_core/ops/registry.h"
+#include "dynet_core/tensor_eigen.h"
+
+namespace dynet {
+
+namespace {
+
+Expression any_input(CheckCase& c) { return c.input(c.shape(0, 3, c.batch())); }
+
+Dim scalar_per_batch(const DimArgs& xs, const void*) { return Dim({1}, dims::batch(xs)); }
+
+void sum_elems_forward(const OpCall& c) { eig::vec(c.y) = eig::batch_cols(c.xs[0]).colwise().sum().transpose(); }
+void sum_elems_backward(const OpCall& c, unsigned) {
+  eig::batch_cols(c.dx).rowwise() += eig::vec(c.dy).transpose();
+}
+OpDef SumElemsOp{"sum_elems", 1, scalar_per_batch, sum_elems_forward, sum_elems_backward, kSavesNothing,
+                 {BatchRule::Concat}, {[](CheckCase& c) { return sum_elems(any_input(c)); }}};
+
+// A group of n nodes reduces n runs of batch elements: y_j = sum of x over run j.
+Dim infer_sum_batches(const DimArgs& xs, const void*) { return xs[0].with_batch(1); }
+void sum_batches_forward(const OpCall& c) {
+  const unsigned run = c.xs[0].d.bd / c.y.d.bd, n = c.y.d.batch_size();
+  for (unsigned j = 0; j < c.y.d.bd; ++j)
+    eig::Vector(c.y.v + j * n, n) = eig::Matrix(c.xs[0].v + j * n * run, n, run).rowwise().sum();
+}
+void sum_batches_backward(const OpCall& c, unsigned) {
+  const unsigned run = c.xs[0].d.bd / c.y.d.bd, n = c.y.d.batch_size();
+  for (unsigned j = 0; j < c.y.d.bd; ++j)
+    eig::Matrix(c.dx.v + j * n * run, n, run).colwise() += eig::Vector(c.dy.v + j * n, n);
+}
+OpDef SumBatchesOp{"sum_batches", 1, infer_sum_batches, sum_batches_forward, sum_batches_backward,
+                   kSavesNothing, {BatchRule::Concat},
+                   {[](CheckCase& c) { return sum_batches(c.input(c.shape(0, 3, c.uniform(1, 4)))); }}};
+
+struct SumDimData {
+  unsigned mask;  // bit k: dimension k is summed
+  bool batch;
+};
+
+Dim infer_sum_dim(const DimArgs& xs, const void* data) {
+  const SumDimData& s = *static_cast<const SumDimData*>(data);
+  Dim y = xs[0];
+  for (unsigned k = Dim::kMaxDims; k-- > 0;)
+    if ((s.mask >> k) & 1u) y.delete_dim(k);
+  if (s.batch) y.bd = 1;
+  return y;
+}
+
+/// Calls f(ix, iy) for every element of x, iy being the element of y it sums into. A group of
+/// nodes that sums over the batch maps run j of batch elements to y's batch element j.
+template <class F>
+void for_each_summed(const Dim& x, const Dim& y, unsigned mask, F&& f) {
+  unsigned ystride[Dim::kMaxDims];
+  unsigned s = 1;
+  for (unsigned k = 0; k < Dim::kMaxDims; ++k) {
+    ystride[k] = ((mask >> k) & 1u) ? 0 : s;
+    if (!((mask >> k) & 1u)) s *= x[k];
+  }
+  const unsigned per_batch = x.batch_size(), run = x.bd / y.bd;
+  unsigned idx[Dim::kMaxDims] = {};
+  unsigned off = 0;
+  for (unsigned e = 0; e < per_batch; ++e) {
+    for (unsigned bi = 0; bi < x.bd; ++bi) f(bi * per_batch + e, (bi / run) * y.batch_size() + off);
+    for (unsigned k = 0; k < Dim::kMaxDims; ++k) {
+      off += ystride[k];
+      if (++idx[k] < x[k]) break;
+      off -= ystride[k] * x[k];
+      idx[k] = 0;
+    }
+  }
+}
+
+void sum_dim_forward(const OpCall& c) {
+  const float* x = c.xs[0].v;
+  float* y = c.y.v;
+  std::memset(y, 0, c.y.d.size() * sizeof(float));
+  for_each_summed(c.xs[0].d, c.y.d, c.op_data<SumDimData>().mask, [&](unsigned ix, unsigned iy) { y[iy] += x[ix]; });
+}
+void sum_dim_backward(const OpCall& c, unsigned) {
+  const float* dy = c.dy.v;
+  float* dx = c.dx.v;
+  for_each_summed(c.xs[0].d, c.y.d, c.op_data<SumDimData>().mask, [&](unsigned ix, unsigned iy) { dx[ix] += dy[iy]; });
+}
+OpDef SumDimOp{"sum_dim", 1, infer_sum_dim, sum_dim_forward, sum_dim_backward, kSavesNothing,
+               {BatchRule::Concat, 0, false, sizeof(SumDimData)},
+               {[](CheckCase& c) {
+                 const Expression x = c.input(c.shape(2, 3, c.batch()));
+                 std::vector<unsigned> dims{c.uniform(0, 1)};
+                 if (c.uniform(0, 1)) dims.push_back(2);
+                 return sum_dim(x, dims, c.uniform(0, 1) == 1);
+               }}};
+
+void squared_norm_forward(const OpCall& c) {
+  eig::vec(c.y) = eig::batch_cols(c.xs[0]).colwise().squaredNorm().transpose();
+}
+void squared_norm_backward(const OpCall& c, unsigned) {
+  eig::Matrix dx = eig::batch_cols(c.dx);
+  dx += 2.f * (eig::batch_cols(c.xs[0]).array().rowwise() * eig::vec(c.dy).transpose().array()).matrix();
+}
+OpDef SquaredNormOp{"squared_norm", 1, scalar_per_batch, squared_norm_forward, squared_norm_backward,
+                    kSavesInputs, {BatchRule::Concat},
+                    {[](CheckCase& c) { return squared_norm(any_input(c)); }}};
+
+Dim infer_dot(const DimArgs& xs, const void*) {
+  dims::same_shape(xs);
+  return Dim({1}, dims::batch(xs));
+}
+void dot_forward(const OpCall& c) {
+  for (unsigned bi = 0; bi < c.y.d.bd; ++bi)
+    c.y.v[bi] = eig::Vector(c.xs[0].batch_ptr(bi), c.xs[0].d.batch_size())
+                    .dot(eig::Vector(c.xs[1].batch_ptr(bi), c.xs[1].d.batch_size()));
+}
+void dot_backward(const OpCall& c, unsigned i) {
+  const Tensor& other = c.xs[1 - i];
+  const unsigned n = other.d.batch_size();
+  for (unsigned bi = 0; bi < c.y.d.bd; ++bi)
+    eig::Vector(c.dx.batch_ptr(bi), n) += c.dy.v[bi] * eig::Vector(other.batch_ptr(bi), n);
+}
+OpDef DotProductOp{"dot_product", 2, infer_dot, dot_forward, dot_backward, kSavesInputs,
+                   {BatchRule::Concat},
+                   {[](CheckCase& c) {
+                     const unsigned bd = c.batch();
+                     const Dim d = c.shape(1, 2);
+                     return dot_product(c.input(d.with_batch(bd)), c.input(d.with_batch(c.uniform(0, 1) ? bd : 1)));
+                   }}};
+
+Dim infer_logsumexp(const DimArgs& xs, const void*) { return dims::same_shape(xs); }
+void logsumexp_forward(const OpCall& c) {
+  const unsigned n = c.y.d.batch_size();
+  for (unsigned bi = 0; bi < c.y.d.bd; ++bi) {
+    float* y = c.y.v + bi * n;
+    for (unsigned e = 0; e < n; ++e) {
+      float m = c.xs[0].batch_ptr(bi)[e];
+      for (unsigned k = 1; k < c.nargs; ++k) m = std::max(m, c.xs[k].batch_ptr(bi)[e]);
+      float s = 0;
+      for (unsigned k = 0; k < c.nargs; ++k) s += std::exp(c.xs[k].batch_ptr(bi)[e] - m);
+      y[e] = m + std::log(s);
+    }
+  }
+}
+void logsumexp_backward(const OpCall& c, unsigned i) {
+  const unsigned n = c.y.d.batch_size();
+  for (unsigned bi = 0; bi < c.y.d.bd; ++bi) {
+    const float* x = c.xs[i].batch_ptr(bi);
+    float* dx = c.dx.batch_ptr(bi);
+    for (unsigned e = 0; e < n; ++e) dx[e] += c.dy.v[bi * n + e] * std::exp(x[e] - c.y.v[bi * n + e]);
+  }
+}
+OpDef LogSumExpOp{"logsumexp", -1, infer_logsumexp, logsumexp_forward, logsumexp_backward, kSavesBoth,
+                  {BatchRule::Concat},
+                  {[](CheckCase& c) {
+                    const unsigned bd = c.batch();
+                    const Dim d = c.shape(0, 2);
+                    std::vector<Expression> xs(c.uniform(2, 3));
+                    for (Expression& x : xs) x = c.input(d.with_batch(c.uniform(0, 1) ? bd : 1), -3, 3);
+                    return logsumexp(xs);
+                  }}};
+
+Dim remove_dim(const DimArgs& xs, const void* data) {
+  const unsigned d = *static_cast<const unsigned*>(data);
+  dims::require_dim_index(d);
+  Dim y = xs[0];
+  y.delete_dim(d);
+  return y;
+}
+
+void logsumexp_dim_forward(const OpCall& c) {
+  const AlongDim a(c.xs[0].d, c.op_data<unsigned>());
+  const float* x = c.xs[0].v;
+  for (unsigned k = 0; k < a.post; ++k)
+    for (unsigned i = 0; i < a.pre; ++i) {
+      float m = x[a.at(i, 0, k)];
+      for (unsigned j = 1; j < a.len; ++j) m = std::max(m, x[a.at(i, j, k)]);
+      float s = 0;
+      for (unsigned j = 0; j < a.len; ++j) s += std::exp(x[a.at(i, j, k)] - m);
+      c.y.v[i + a.pre * k] = m + std::log(s);
+    }
+}
+void logsumexp_dim_backward(const OpCall& c, unsigned) {
+  const AlongDim a(c.xs[0].d, c.op_data<unsigned>());
+  const float* x = c.xs[0].v;
+  for (unsigned k = 0; k < a.post; ++k)
+    for (unsigned i = 0; i < a.pre; ++i) {
+      const unsigned iy = i + a.pre * k;
+      for (unsigned j = 0; j < a.len; ++j)
+        c.dx.v[a.at(i, j, k)] += c.dy.v[iy] * std::exp(x[a.at(i, j, k)] - c.y.v[iy]);
+    }
+}
+OpDef LogSumExpDimOp{"logsumexp_dim", 1, remove_dim, logsumexp_dim_forward, logsumexp_dim_backward,
+                     kSavesBoth, {BatchRule::Concat, 0, false, sizeof(unsigned)},
+                     {[](CheckCase& c) {
+                       const Dim d = c.shape(1, 3, c.batch());
+                       return logsumexp_dim(c.input(d, -3, 3), c.uniform(0, d.ndims() - 1));
+                     }}};
+
+/// The index along the reduced dimension of the first element equal to the output.
+template <class Better>
+unsigned extreme_index(const float* x, const AlongDim& a, unsigned i, unsigned k, Better better) {
+  unsigned best = 0;
+  for (unsigned j = 1; j < a.len; ++j)
+    if (better(x[a.at(i, j, k)], x[a.at(i, best, k)])) best = j;
+  return best;
+}
+
+template <class Better>
+void extreme_forward(const OpCall& c) {
+  const AlongDim a(c.xs[0].d, c.op_data<unsigned>());
+  for (unsigned k = 0; k < a.post; ++k)
+    for (unsigned i = 0; i < a.pre; ++i)
+      c.y.v[i + a.pre * k] = c.xs[0].v[a.at(i, extreme_index(c.xs[0].v, a, i, k, Better()), k)];
+}
+template <class Better>
+void extreme_backward(const OpCall& c, unsigned) {
+  const AlongDim a(c.xs[0].d, c.op_data<unsigned>());
+  for (unsigned k = 0; k < a.post; ++k)
+    for (unsigned i = 0; i < a.pre; ++i)
+      c.dx.v[a.at(i, extreme_index(c.xs[0].v, a, i, k, Better()), k)] += c.dy.v[i + a.pre * k];
+}
+struct Greater {
+  bool operator()(float a, float b) const { return a > b; }
+};
+struct Less {
+  bool operator()(float a, float b) const { return a < b; }
+};
+OpDef MaxDimOp{"max_dim", 1, remove_dim, extreme_forward<Greater>, extreme_backward<Greater>, kSavesInputs,
+               {BatchRule::Concat, 0, false, sizeof(unsigned)},
+               {[](CheckCase& c) {
+                 const Dim d = c.shape(1, 3, c.batch());
+                 return max_dim(c.input(d), c.uniform(0, d.ndims() - 1));
+               }}};
+OpDef MinDimOp{"min_dim", 1, remove_dim, extreme_forward<Less>, extreme_backward<Less>, kSavesInputs,
+               {BatchRule::Concat, 0, false, sizeof(unsigned)},
+               {[](CheckCase& c) {
+                 const Dim d = c.shape(1, 3, c.batch());
+                 return min_dim(c.input(d), c.uniform(0, d.ndims() - 1));
+               }}};
+
+Expression unary(const OpDef& op, const Expression& x) { return graph_of(x, op.name).append(op, {x}); }
+Expression along_dim(const OpDef& op, const Expression& x, unsigned d) {
+  ComputationGraph& g = graph_of(x, op.name);
+  return g.append(op, {x}, g.store(d));
+}
+
+}  // namespace
+
+Expression sum_elems(const Expression& x) { return unary(SumElemsOp, x); }
+Expression mean_elems(const Expression& x) {
+  return sum_elems(x) * (1.f / static_cast<float>(x.dim().batch_size()));
+}
+Expression sum_batches(const Expression& x) { return unary(SumBatchesOp, x); }
+Expression mean_batches(const Expression& x) {
+  return sum_batches(x) * (1.f / static_cast<float>(x.dim().bd));
+}
+
+Expression sum_dim(const Expression& x, const std::vector<unsigned>& dims, bool include_batch_dim) {
+  SumDimData s{0, include_batch_dim};
+  for (unsigned d : dims) {
+    if (d >= Dim::kMaxDims)
+      throw std::invalid_argument("sum_dim: dimension index " + std::to_string(d) + " is out of range");
+    s.mask |= 1u << d;
+  }
+  ComputationGraph& g = graph_of(x, "sum_dim");
+  return g.append(SumDimOp, {x}, g.store(s));
+}
+
+Expression squared_norm(const Expression& x) { return unary(SquaredNormOp, x); }
+Expression l2_norm(const Expression& x) { return sqrt(squared_norm(x)); }
+Expression dot_product(const Expression& a, const Expression& b) {
+  return graph_of(a, "dot_product").append(DotProductOp, {a, b});
+}
+Expression squared_distance(const Expression& a, const Expression& b) { return squared_norm(a - b); }
+
+Expression logsumexp(const std::vector<Expression>& xs) {
+  if (xs.empty()) throw std::invalid_argument("logsumexp: needs at least one expression");
+  return graph_of(xs[0], "logsumexp").append(LogSumExpOp, xs.data(), static_cast<unsigned>(xs.size()), nullptr);
+}
+Expression logsumexp(std::initializer_list<Expression> xs) { return logsumexp(std::vector<Expression>(xs)); }
+Expression logsumexp_dim(const Expression& x, unsigned d) { return along_dim(LogSumExpDimOp, x, d); }
+Expression max_dim(const Expression& x, unsigned d) { return along_dim(MaxDimOp, x, d); }
+Expression min_dim(const Expression& x, unsigned d) { return along_dim(MinDimOp, x, d); }
+
+void register_reduction_ops() {
+  register_ops({&SumElemsOp, &SumBatchesOp, &SumDimOp, &SquaredNormOp, &DotProductOp, &LogSumExpOp,
+                &LogSumExpDimOp, &MaxDimOp, &MinDimOp});
+}
+
+}  // namespace dynet

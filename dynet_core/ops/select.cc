@@ -1,0 +1,209 @@
+#include "dynet_core/ops/select.h"
+
+#include <cstring>
+
+#include "dynet_core/graph.h"
+#include "dynet_core/ops/broadcast.h"
+#include "dynet_core/ops/check_case.h"
+#include "dynet_core/ops/dims.h"
+#include "dynet_core/ops/index_list.h"
+#include "dynet_core/ops/registry.h"
+
+namespace dynet {
+
+namespace {
+
+/// y[i, j, k] = x[i, index(j), k] along dimension `dim`, with `per_batch` index lists of m entries
+/// (one list for every output batch element) or one list shared by all.
+struct SelectData {
+  unsigned dim;  // first: the signature bytes
+  unsigned m;
+  bool per_batch;
+  IndexList list;
+};
+
+/// Calls f(y offset, x offset, floats) for every contiguous block that the selection copies.
+template <class F>
+void for_each_selected(const OpCall& c, const char* op, F&& f) {
+  const Tensor& x = c.xs[0];
+  const unsigned yb = c.y.d.bd / c.nodes, xb = x.d.bd / c.nodes;
+  for (unsigned j = 0; j < c.nodes; ++j) {
+    const SelectData& s = c.op_data<SelectData>(j);
+    const unsigned* idx = s.list.current(op);
+    const AlongDim xa(x.d.single_batch(), s.dim);
+    s.list.check_range(op, xa.len, "the selected dimension");
+    for (unsigned t = 0; t < yb; ++t) {
+      const unsigned xbatch = x.d.bd == 1 ? 0 : j * xb + (xb == 1 ? 0 : t);
+      const unsigned* list = idx + (s.per_batch ? t * s.m : 0);
+      const std::size_t ybase = std::size_t(j * yb + t) * c.y.d.batch_size();
+      const std::size_t xbase = std::size_t(xbatch) * x.d.batch_size();
+      for (unsigned o = 0; o < xa.post; ++o)
+        for (unsigned q = 0; q < s.m; ++q) f(ybase + xa.pre * (q + s.m * o), xbase + xa.at(0, list[q], o), xa.pre);
+    }
+  }
+}
+
+template <const char* Name>
+void select_forward(const OpCall& c) {
+  for_each_selected(c, Name, [&](std::size_t iy, std::size_t ix, unsigned n) {
+    std::memcpy(c.y.v + iy, c.xs[0].v + ix, n * sizeof(float));
+  });
+}
+template <const char* Name>
+void select_backward(const OpCall& c, unsigned) {
+  for_each_selected(c, Name, [&](std::size_t iy, std::size_t ix, unsigned n) {
+    for (unsigned e = 0; e < n; ++e) c.dx.v[ix + e] += c.dy.v[iy + e];
+  });
+}
+
+Dim infer_pick(const DimArgs& xs, const void* data) {
+  const SelectData& s = *static_cast<const SelectData*>(data);
+  const Dim& x = xs[0];
+  s.list.check_range("pick", x[s.dim], "dimension " + std::to_string(s.dim));
+  Dim y = x;
+  y.delete_dim(s.dim);
+  const unsigned n = s.list.count;
+  if (n == 1) return y;
+  if (x.bd != 1 && x.bd != n)
+    dims::fail("pick: " + std::to_string(n) + " indices for a batch of " + std::to_string(x.bd) +
+               " (give one index, or one per batch element)");
+  return y.with_batch(n);
+}
+
+Dim infer_select(const DimArgs& xs, const void* data) {
+  const SelectData& s = *static_cast<const SelectData*>(data);
+  const Dim& x = xs[0];
+  s.list.check_range(s.dim == 0 ? "select_rows" : "select_cols", x[s.dim],
+                     s.dim == 0 ? "the rows" : "the columns");
+  Dim y = x;
+  y.set(s.dim, s.m);
+  return y;
+}
+
+constexpr char kPick[] = "pick";
+constexpr char kSelect[] = "select";
+constexpr BatchTraits kSelectBatch{BatchRule::Concat, 0, false, sizeof(unsigned)};
+
+Expression check_pick(CheckCase& c) {
+  const Dim d = c.shape(1, 3, c.batch());
+  const unsigned dim = c.uniform(0, d.ndims() - 1);
+  if (d.bd == 1 && c.uniform(0, 1)) return pick(c.input(d), c.uniform(0, d[dim] - 1), dim);
+  std::vector<unsigned> v(d.bd == 1 ? c.uniform(2, 3) : d.bd);
+  for (unsigned& i : v) i = c.uniform(0, d[dim] - 1);
+  return pick(c.input(d), v, dim);
+}
+Expression check_pick_range(CheckCase& c) {
+  const Dim d = c.shape(1, 3, c.batch());
+  const unsigned dim = c.uniform(0, d.ndims() - 1);
+  const unsigned s = c.uniform(0, d[dim] - 1);
+  return pick_range(c.input(d), s, c.uniform(s + 1, d[dim]), dim);
+}
+Expression check_select(CheckCase& c) {
+  const Dim d = c.shape(2, 3, c.batch());
+  const bool rows = c.uniform(0, 1);
+  std::vector<unsigned> v(c.uniform(1, 4));
+  for (unsigned& i : v) i = c.uniform(0, d[rows ? 0 : 1] - 1);
+  return rows ? select_rows(c.input(d), v) : select_cols(c.input(d), v);
+}
+
+OpDef PickOp{"pick", 1, infer_pick, select_forward<kPick>, select_backward<kPick>, kSavesNothing,
+             kSelectBatch, {check_pick}};
+OpDef PickRangeOp{"pick_range", 1, infer_select, select_forward<kSelect>, select_backward<kSelect>,
+                  kSavesNothing, kSelectBatch, {check_pick_range}};
+OpDef SelectOp{"select_rows_cols", 1, infer_select, select_forward<kSelect>, select_backward<kSelect>,
+               kSavesNothing, kSelectBatch, {check_select}};
+
+Dim infer_pick_batch(const DimArgs& xs, const void* data) {
+  const IndexList& l = *static_cast<const IndexList*>(data);
+  l.check_range("pick_batch_elems", xs[0].bd, "the batch");
+  return xs[0].with_batch(l.count);
+}
+
+template <class F>
+void for_each_picked_batch(const OpCall& c, F&& f) {
+  const unsigned n = c.y.d.batch_size();
+  const IndexList& l = c.op_data<IndexList>();
+  for (unsigned t = 0; t < l.count; ++t) f(std::size_t(t) * n, std::size_t(l.indices[t]) * n, n);
+}
+void pick_batch_forward(const OpCall& c) {
+  for_each_picked_batch(c, [&](std::size_t iy, std::size_t ix, unsigned n) {
+    std::memcpy(c.y.v + iy, c.xs[0].v + ix, n * sizeof(float));
+  });
+}
+void pick_batch_backward(const OpCall& c, unsigned) {
+  for_each_picked_batch(c, [&](std::size_t iy, std::size_t ix, unsigned n) {
+    for (unsigned e = 0; e < n; ++e) c.dx.v[ix + e] += c.dy.v[iy + e];
+  });
+}
+// Not batched: which batch elements a node reads depends on whether its argument is shared.
+OpDef PickBatchElemsOp{"pick_batch_elems", 1, infer_pick_batch, pick_batch_forward, pick_batch_backward,
+                       kSavesNothing, {},
+                       {[](CheckCase& c) {
+                         const Expression x = c.input(c.shape(0, 2, c.uniform(2, 4)));
+                         std::vector<unsigned> v(c.uniform(1, 3));
+                         for (unsigned& i : v) i = c.uniform(0, x.dim().bd - 1);
+                         return pick_batch_elems(x, v);
+                       }}};
+
+Expression select_node(const OpDef& op, const Expression& x, unsigned dim, unsigned m, bool per_batch,
+                       const unsigned* indices, unsigned count, const std::vector<unsigned>* pindices) {
+  ComputationGraph& g = graph_of(x, op.name);
+  if (count == 0) throw std::invalid_argument(std::string(op.name) + ": no indices given");
+  if (dim >= Dim::kMaxDims)
+    throw std::invalid_argument(std::string(op.name) + ": dimension " + std::to_string(dim) + " is out of range");
+  return g.append(op, {x}, g.store(SelectData{dim, m, per_batch, {indices, count, pindices}}));
+}
+
+Expression pick_node(const Expression& x, const unsigned* indices, unsigned count,
+                     const std::vector<unsigned>* pindices, unsigned d) {
+  return select_node(PickOp, x, d, 1, count > 1, indices, count, pindices);
+}
+
+}  // namespace
+
+Expression pick(const Expression& x, unsigned v, unsigned d) {
+  return pick_node(x, graph_of(x, "pick").store(v), 1, nullptr, d);
+}
+Expression pick(const Expression& x, const std::vector<unsigned>& v, unsigned d) {
+  return pick_node(x, graph_of(x, "pick").store_array(v.data(), v.size()), static_cast<unsigned>(v.size()),
+                   nullptr, d);
+}
+Expression pick(const Expression& x, const unsigned* pv, unsigned d) {
+  if (!pv) throw std::invalid_argument("pick: null pointer");
+  return pick_node(x, pv, 1, nullptr, d);
+}
+Expression pick(const Expression& x, const std::vector<unsigned>* pv, unsigned d) {
+  if (!pv) throw std::invalid_argument("pick: null pointer");
+  return pick_node(x, pv->data(), static_cast<unsigned>(pv->size()), pv, d);
+}
+
+Expression pick_range(const Expression& x, unsigned s, unsigned e, unsigned d) {
+  if (s >= e)
+    throw std::invalid_argument("pick_range: the range [" + std::to_string(s) + ", " + std::to_string(e) +
+                                ") is empty");
+  ComputationGraph& g = graph_of(x, "pick_range");
+  std::vector<unsigned> idx(e - s);
+  for (unsigned k = 0; k < idx.size(); ++k) idx[k] = s + k;
+  return select_node(PickRangeOp, x, d, e - s, false, g.store_array(idx.data(), idx.size()), e - s, nullptr);
+}
+
+Expression pick_batch_elem(const Expression& x, unsigned v) { return pick_batch_elems(x, {v}); }
+Expression pick_batch_elems(const Expression& x, const std::vector<unsigned>& v) {
+  if (v.empty()) throw std::invalid_argument("pick_batch_elems: no indices given");
+  ComputationGraph& g = graph_of(x, "pick_batch_elems");
+  return g.append(PickBatchElemsOp, {x},
+                  g.store(IndexList{g.store_array(v.data(), v.size()), static_cast<unsigned>(v.size()), nullptr}));
+}
+
+Expression select_rows(const Expression& x, const std::vector<unsigned>& rows) {
+  const unsigned n = static_cast<unsigned>(rows.size());
+  return select_node(SelectOp, x, 0, n, false, graph_of(x, "select_rows").store_array(rows.data(), n), n, nullptr);
+}
+Expression select_cols(const Expression& x, const std::vector<unsigned>& cols) {
+  const unsigned n = static_cast<unsigned>(cols.size());
+  return select_node(SelectOp, x, 1, n, false, graph_of(x, "select_cols").store_array(cols.data(), n), n, nullptr);
+}
+
+void register_select_ops() { register_ops({&PickOp, &PickRangeOp, &SelectOp, &PickBatchElemsOp}); }
+
+}  // namespace dynet

@@ -1,0 +1,27 @@
+#pragma once
+// Selecting parts of a tensor: elements along a dimension, ranges, rows, columns, batch elements.
+// Index vectors given by pointer are read again at every forward.
+
+#include <vector>
+
+#include "dynet_core/expression.h"
+
+namespace dynet {
+
+/// Element v along dimension d (which is removed); y_b = x_b[.., v, ..].
+Expression pick(const Expression& x, unsigned v, unsigned d = 0);
+/// One index per batch element (or per output batch element when x has batch size 1).
+Expression pick(const Expression& x, const std::vector<unsigned>& v, unsigned d = 0);
+Expression pick(const Expression& x, const unsigned* pv, unsigned d = 0);
+Expression pick(const Expression& x, const std::vector<unsigned>* pv, unsigned d = 0);
+/// Elements [s, e) along dimension d.
+Expression pick_range(const Expression& x, unsigned s, unsigned e, unsigned d = 0);
+/// Batch element v of x (batch size 1).
+Expression pick_batch_elem(const Expression& x, unsigned v);
+/// Batch elements v[0], v[1], ... of x.
+Expression pick_batch_elems(const Expression& x, const std::vector<unsigned>& v);
+/// Rows (dimension 0) or columns (dimension 1) in the given order; repeats allowed.
+Expression select_rows(const Expression& x, const std::vector<unsigned>& rows);
+Expression select_cols(const Expression& x, const std::vector<unsigned>& cols);
+
+}  // namespace dynet

@@ -1,0 +1,155 @@
+#include "dynet_core/ops/shape.h"
+
+#include <cstring>
+
+#include "dynet_core/graph.h"
+#include "dynet_core/ops/broadcast.h"
+#include "dynet_core/ops/check_case.h"
+#include "dynet_core/ops/dims.h"
+#include "dynet_core/ops/registry.h"
+
+namespace dynet {
+
+namespace {
+
+Dim infer_reshape(const DimArgs& xs, const void* data) {
+  const Dim& to = *static_cast<const Dim*>(data);
+  const Dim& x = xs[0];
+  if (to.size() == x.size()) return to;
+  if (to.bd == 1 && to.batch_size() == x.batch_size()) return to.with_batch(x.bd);
+  dims::fail("cannot reshape to " + to_string(to) + ": it must hold " + std::to_string(x.size()) +
+             " values, or " + std::to_string(x.batch_size()) + " per batch element");
+}
+void copy_forward(const OpCall& c) { std::memcpy(c.y.v, c.xs[0].v, c.y.d.size() * sizeof(float)); }
+void add_backward(const OpCall& c, unsigned) {
+  for (unsigned e = 0; e < c.y.d.size(); ++e) c.dx.v[e] += c.dy.v[e];
+}
+OpDef ReshapeOp{"reshape", 1, infer_reshape, copy_forward, add_backward, kSavesNothing, {BatchRule::Concat},
+                {[](CheckCase& c) {
+                  const unsigned r = c.uniform(1, 3), k = c.uniform(1, 3), bd = c.batch();
+                  const Expression x = c.input(Dim({r * k}, bd));
+                  return c.uniform(0, 1) ? reshape(x, Dim({k, r})) : reshape(x, Dim({r, k}, bd));
+                }}};
+
+Dim infer_concatenate(const DimArgs& xs, const void* data) {
+  const unsigned d = *static_cast<const unsigned*>(data);
+  dims::require_dim_index(d);
+  Dim y = xs[0];
+  unsigned total = 0;
+  for (unsigned k = 0; k < xs.size(); ++k) {
+    for (unsigned j = 0; j < Dim::kMaxDims; ++j)
+      if (j != d && xs[k][j] != xs[0][j])
+        dims::fail("argument " + std::to_string(k) + " differs from argument 0 in dimension " +
+                   std::to_string(j) + " (only dimension " + std::to_string(d) + " may differ)");
+    total += xs[k][d];
+  }
+  y.set(d, total);
+  y.bd = dims::batch(xs);
+  return y;
+}
+
+/// Calls f(k, y block, x_k block, floats) for each contiguous block of argument k inside y.
+template <class F>
+void for_each_concat_block(const OpCall& c, F&& f) {
+  const unsigned d = c.op_data<unsigned>();
+  const AlongDim ya(c.y.d.single_batch(), d);
+  for (unsigned bi = 0; bi < c.y.d.bd; ++bi) {
+    unsigned offset = 0;
+    for (unsigned k = 0; k < c.nargs; ++k) {
+      const unsigned len = c.xs[k].d[d];
+      const unsigned block = ya.pre * len;
+      for (unsigned o = 0; o < ya.post; ++o)
+        f(k, bi * c.y.d.batch_size() + ya.at(0, offset, o), c.xs[k].batch_ptr(bi) - c.xs[k].v + o * block, block);
+      offset += len;
+    }
+  }
+}
+
+void concatenate_forward(const OpCall& c) {
+  for_each_concat_block(c, [&](unsigned k, unsigned iy, std::size_t ix, unsigned n) {
+    std::memcpy(c.y.v + iy, c.xs[k].v + ix, n * sizeof(float));
+  });
+}
+void concatenate_backward(const OpCall& c, unsigned i) {
+  for_each_concat_block(c, [&](unsigned k, unsigned iy, std::size_t ix, unsigned n) {
+    if (k != i) return;
+    for (unsigned e = 0; e < n; ++e) c.dx.v[ix + e] += c.dy.v[iy + e];
+  });
+}
+OpDef ConcatenateOp{"concatenate", -1, infer_concatenate, concatenate_forward, concatenate_backward,
+                    kSavesNothing, {BatchRule::Concat, 0, false, sizeof(unsigned)},
+                    {[](CheckCase& c) {
+                      const unsigned d = c.uniform(0, 2), bd = c.batch();
+                      Dim base = c.shape(2, 3);
+                      std::vector<Expression> xs(c.uniform(2, 3));
+                      for (Expression& x : xs) {
+                        Dim xd = base;
+                        xd.set(d, c.uniform(1, 3));
+                        x = c.input(xd.with_batch(c.uniform(0, 1) ? bd : 1));
+                      }
+                      return concatenate(xs, d);
+                    }}};
+
+Dim infer_concatenate_to_batch(const DimArgs& xs, const void*) {
+  unsigned bd = 0;
+  for (unsigned k = 0; k < xs.size(); ++k) {
+    if (!xs[k].same_shape(xs[0]))
+      dims::fail("argument " + std::to_string(k) + " has shape " + to_string(xs[k].single_batch()) +
+                 ", argument 0 has " + to_string(xs[0].single_batch()));
+    bd += xs[k].bd;
+  }
+  return xs[0].with_batch(bd);
+}
+void concatenate_to_batch_forward(const OpCall& c) {
+  float* y = c.y.v;
+  for (unsigned k = 0; k < c.nargs; ++k) {
+    std::memcpy(y, c.xs[k].v, c.xs[k].d.size() * sizeof(float));
+    y += c.xs[k].d.size();
+  }
+}
+void concatenate_to_batch_backward(const OpCall& c, unsigned i) {
+  std::size_t offset = 0;
+  for (unsigned k = 0; k < i; ++k) offset += c.xs[k].d.size();
+  for (unsigned e = 0; e < c.dx.d.size(); ++e) c.dx.v[e] += c.dy.v[offset + e];
+}
+OpDef ConcatenateToBatchOp{"concatenate_to_batch", -1, infer_concatenate_to_batch,
+                           concatenate_to_batch_forward, concatenate_to_batch_backward, kSavesNothing,
+                           {},
+                           {[](CheckCase& c) {
+                             const Dim d = c.shape(0, 2);
+                             std::vector<Expression> xs(c.uniform(2, 3));
+                             for (Expression& x : xs) x = c.input(d.with_batch(c.batch()));
+                             return concatenate_to_batch(xs);
+                           }}};
+
+}  // namespace
+
+Expression reshape(const Expression& x, const Dim& d) {
+  ComputationGraph& g = graph_of(x, "reshape");
+  return g.append(ReshapeOp, {x}, g.store(d));
+}
+
+Expression concatenate(const std::vector<Expression>& xs, unsigned d) {
+  if (xs.empty()) throw std::invalid_argument("concatenate: needs at least one expression");
+  if (xs.size() == 1) return xs[0];
+  ComputationGraph& g = graph_of(xs[0], "concatenate");
+  return g.append(ConcatenateOp, xs.data(), static_cast<unsigned>(xs.size()), g.store(d));
+}
+Expression concatenate(std::initializer_list<Expression> xs, unsigned d) {
+  return concatenate(std::vector<Expression>(xs), d);
+}
+Expression concatenate_cols(const std::vector<Expression>& xs) { return concatenate(xs, 1); }
+Expression concatenate_cols(std::initializer_list<Expression> xs) { return concatenate(xs, 1); }
+Expression concatenate_to_batch(const std::vector<Expression>& xs) {
+  if (xs.empty()) throw std::invalid_argument("concatenate_to_batch: needs at least one expression");
+  if (xs.size() == 1) return xs[0];
+  return graph_of(xs[0], "concatenate_to_batch")
+      .append(ConcatenateToBatchOp, xs.data(), static_cast<unsigned>(xs.size()), nullptr);
+}
+Expression concatenate_to_batch(std::initializer_list<Expression> xs) {
+  return concatenate_to_batch(std::vector<Expression>(xs));
+}
+
+void register_shape_ops() { register_ops({&ReshapeOp, &ConcatenateOp, &ConcatenateToBatchOp}); }
+
+}  // namespace dynet

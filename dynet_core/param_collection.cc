@@ -1,0 +1,149 @@
+#include "dynet_core/param_collection.h"
+
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <stdexcept>
+
+#include "dynet_core/device.h"
+#include "dynet_core/init.h"
+
+namespace dynet {
+
+struct ParameterCollection::State {
+  std::string name;
+  std::shared_ptr<State> parent;
+  std::vector<std::shared_ptr<ParameterStorage>> params;
+  std::vector<std::shared_ptr<LookupParameterStorage>> lookup_params;
+  std::map<std::string, unsigned> names_used;
+  unsigned unnamed = 0;
+  float weight_decay = 0.f;
+};
+
+ParameterCollection::ParameterCollection() : state_(std::make_shared<State>()) {
+  state_->name = "/";
+  state_->weight_decay = current_params().weight_decay;
+}
+
+std::string ParameterCollection::unique_name(const std::string& requested, const char* what) {
+  if (requested.find('/') != std::string::npos)
+    throw std::invalid_argument(std::string(what) + ": the name '" + requested +
+                                "' contains '/', which separates collection levels");
+  std::string base = requested.empty() ? "_" + std::to_string(state_->unnamed++) : requested;
+  unsigned& count = state_->names_used[base];
+  std::string name = count == 0 ? base : base + "_" + std::to_string(count);
+  ++count;
+  return state_->name + name;
+}
+
+void ParameterCollection::check_room(const Dim& d, const char* what) const {
+  if (d.bd != 1)
+    throw std::invalid_argument(std::string(what) + ": parameters have no batch dimension, got " +
+                                to_string(d));
+}
+
+Parameter ParameterCollection::add_parameters(const Dim& d, float scale, const std::string& name,
+                                              Device* device) {
+  if (scale == 0.f) return add_parameters(d, ParameterInitGlorot(), name, device);
+  return add_parameters(d, ParameterInitUniform(scale), name, device);
+}
+
+Parameter ParameterCollection::add_parameters(const Dim& d, const ParameterInit& init,
+                                              const std::string& name, Device* device) {
+  check_room(d, "add_parameters");
+  if (!device) device = default_device();
+  auto s = std::make_shared<ParameterStorage>();
+  s->dim = d;
+  s->device = device;
+  s->values = Tensor(d, device->allocate_parameter_floats(d.size()), device);
+  s->g = Tensor(d, device->allocate_parameter_floats(d.size()), device);
+  init.initialize_params(s->values, false);
+  s->zero_grad();
+  s->name = unique_name(name, "add_parameters");
+  for (State* c = state_.get(); c; c = c->parent.get()) c->params.push_back(s);
+  return Parameter(s);
+}
+
+LookupParameter ParameterCollection::add_lookup_parameters(unsigned n, const Dim& d,
+                                                           const std::string& name, Device* device) {
+  return add_lookup_parameters(n, d, ParameterInitGlorot(true), name, device);
+}
+
+LookupParameter ParameterCollection::add_lookup_parameters(unsigned n, const Dim& d,
+                                                           const ParameterInit& init,
+                                                           const std::string& name, Device* device) {
+  check_room(d, "add_lookup_parameters");
+  if (n == 0) throw std::invalid_argument("add_lookup_parameters: a table needs at least one row");
+  if (d.ndims() >= Dim::kMaxDims)
+    throw std::invalid_argument("add_lookup_parameters: rows may have at most " +
+                                std::to_string(Dim::kMaxDims - 1) + " dimensions, got " + to_string(d));
+  if (!device) device = default_device();
+  Dim all = d;
+  all.set(d.ndims(), n);
+  auto s = std::make_shared<LookupParameterStorage>();
+  s->dim = d;
+  s->n = n;
+  s->device = device;
+  s->all_values = Tensor(all, device->allocate_parameter_floats(all.size()), device);
+  s->all_grads = Tensor(all, device->allocate_parameter_floats(all.size()), device);
+  init.initialize_params(s->all_values, true);
+  std::memset(s->all_grads.v, 0, all.size() * sizeof(float));
+  s->touched_mask.assign(n, 0);
+  s->name = unique_name(name, "add_lookup_parameters");
+  for (State* c = state_.get(); c; c = c->parent.get()) c->lookup_params.push_back(s);
+  return LookupParameter(s);
+}
+
+ParameterCollection ParameterCollection::add_subcollection(const std::string& name) {
+  auto child = std::make_shared<State>();
+  child->name = unique_name(name, "add_subcollection") + "/";
+  child->parent = state_;
+  child->weight_decay = state_->weight_decay;
+  return ParameterCollection(child);
+}
+
+const std::vector<std::shared_ptr<ParameterStorage>>& ParameterCollection::parameters_list() const {
+  return state_->params;
+}
+
+const std::vector<std::shared_ptr<LookupParameterStorage>>&
+ParameterCollection::lookup_parameters_list() const {
+  return state_->lookup_params;
+}
+
+const std::string& ParameterCollection::get_fullname() const { return state_->name; }
+
+std::size_t ParameterCollection::parameter_count() const {
+  std::size_t n = 0;
+  for (const auto& p : state_->params) n += p->size();
+  for (const auto& p : state_->lookup_params) n += p->all_values.d.size();
+  return n;
+}
+
+float ParameterCollection::gradient_l2_norm() const {
+  double sq = 0;
+  for (const auto& p : state_->params)
+    for (std::size_t k = 0; k < p->size(); ++k) sq += double(p->g.v[k]) * p->g.v[k];
+  for (const auto& p : state_->lookup_params)
+    for (std::size_t k = 0; k < p->all_grads.d.size(); ++k) sq += double(p->all_grads.v[k]) * p->all_grads.v[k];
+  return static_cast<float>(std::sqrt(sq));
+}
+
+void ParameterCollection::reset_gradient() {
+  for (const auto& p : state_->params) p->zero_grad();
+  for (const auto& p : state_->lookup_params) {
+    p->all_touched = true;
+    p->zero_grad();
+  }
+}
+
+float ParameterCollection::weight_decay_lambda() const { return state_->weight_decay; }
+
+void ParameterCollection::set_weight_decay_lambda(float lambda) {
+  if (!(lambda >= 0))
+    throw std::invalid_argument("set_weight_decay_lambda: lambda " + std::to_string(lambda) +
+                                " must be >= 0");
+  state_->weight_decay = lambda;
+}
+
+}  // namespace dynet

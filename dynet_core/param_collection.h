@@ -1,0 +1,59 @@
+#pragma once
+// A named, hierarchical set of parameters: what a model is, what a trainer updates and what is
+// saved. A ParameterCollection is a handle: copies refer to the same collection.
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "dynet_core/param_init.h"
+#include "dynet_core/parameters.h"
+
+namespace dynet {
+
+class Device;
+
+class ParameterCollection {
+ public:
+  /// A new root collection, named "/".
+  ParameterCollection();
+
+  /// `scale` 0 means Glorot initialization, otherwise uniform on [-scale, scale].
+  Parameter add_parameters(const Dim& d, float scale = 0.f, const std::string& name = "",
+                           Device* device = nullptr);
+  Parameter add_parameters(const Dim& d, const ParameterInit& init, const std::string& name = "",
+                           Device* device = nullptr);
+  /// `n` rows of shape `d` (Glorot by default).
+  LookupParameter add_lookup_parameters(unsigned n, const Dim& d, const std::string& name = "",
+                                        Device* device = nullptr);
+  LookupParameter add_lookup_parameters(unsigned n, const Dim& d, const ParameterInit& init,
+                                        const std::string& name = "", Device* device = nullptr);
+  /// A child collection named "<this name><name>/"; its parameters also belong to this one.
+  ParameterCollection add_subcollection(const std::string& name = "");
+
+  /// Every parameter of this collection and its descendants, in creation order.
+  const std::vector<std::shared_ptr<ParameterStorage>>& parameters_list() const;
+  const std::vector<std::shared_ptr<LookupParameterStorage>>& lookup_parameters_list() const;
+  /// "/" for a root, "/name/" for a subcollection.
+  const std::string& get_fullname() const;
+  /// Number of trainable values.
+  std::size_t parameter_count() const;
+  /// L2 norm of all gradients (lookup rows included).
+  float gradient_l2_norm() const;
+  /// Zeroes every gradient.
+  void reset_gradient();
+
+  /// L2 weight decay applied by trainers (--dynet-weight-decay sets the default).
+  float weight_decay_lambda() const;
+  void set_weight_decay_lambda(float lambda);
+
+ private:
+  struct State;
+  explicit ParameterCollection(std::shared_ptr<State> s) : state_(std::move(s)) {}
+  std::string unique_name(const std::string& requested, const char* what);
+  void check_room(const Dim& d, const char* what) const;
+
+  std::shared_ptr<State> state_;
+};
+
+}  // namespace dynet

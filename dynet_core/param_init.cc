@@ -1,0 +1,98 @@
+#include "dynet_core/param_init.h"
+
+#include <Eigen/QR>
+#include <cmath>
+#include <fstream>
+#include <random>
+#include <stdexcept>
+
+#include "dynet_core/rng.h"
+#include "dynet_core/tensor_eigen.h"
+
+namespace dynet {
+
+namespace {
+template <class Dist>
+void fill_random(Tensor& t, Dist dist) {
+  random_engine().with([&](std::mt19937_64& g) {
+    for (unsigned k = 0; k < t.d.size(); ++k) t.v[k] = dist(g);
+  });
+}
+}  // namespace
+
+ParameterInitNormal::ParameterInitNormal(float m, float v) : mean_(m), variance_(v) {
+  if (!(v >= 0))
+    throw std::invalid_argument("ParameterInitNormal: variance " + std::to_string(v) + " must be >= 0");
+}
+
+void ParameterInitNormal::initialize_params(Tensor& values, bool) const {
+  fill_random(values, std::normal_distribution<float>(mean_, std::sqrt(variance_)));
+}
+
+ParameterInitUniform::ParameterInitUniform(float left, float right) : left_(left), right_(right) {
+  if (!(left < right))
+    throw std::invalid_argument("ParameterInitUniform: the range [" + std::to_string(left) + ", " +
+                                std::to_string(right) + "] is empty");
+}
+
+void ParameterInitUniform::initialize_params(Tensor& values, bool) const {
+  fill_random(values, std::uniform_real_distribution<float>(left_, right_));
+}
+
+void ParameterInitConst::initialize_params(Tensor& values, bool) const {
+  eig::arr(values).setConstant(c_);
+}
+
+void ParameterInitIdentity::initialize_params(Tensor& values, bool) const {
+  if (values.d.ndims() != 2 || values.d.rows() != values.d.cols())
+    throw std::invalid_argument("ParameterInitIdentity: the parameter must be a square matrix, got " +
+                                to_string(values.d));
+  eig::mat(values).setIdentity();
+}
+
+void ParameterInitGlorot::initialize_params(Tensor& values, bool is_lookup) const {
+  const bool lookup = lookup_ || is_lookup;
+  unsigned sum = values.d.sum_dims();
+  if (lookup && values.d.ndims() > 1) sum -= values.d[values.d.ndims() - 1];
+  if (values.d.ndims() == 0) sum = 1;
+  const float scale = gain_ * std::sqrt(6.f / static_cast<float>(sum));
+  fill_random(values, std::uniform_real_distribution<float>(-scale, scale));
+}
+
+void ParameterInitSaxe::initialize_params(Tensor& values, bool) const {
+  if (values.d.ndims() > 2)
+    throw std::invalid_argument("ParameterInitSaxe: needs a vector or matrix, got " + to_string(values.d));
+  const unsigned r = values.d.rows(), c = values.d.cols();
+  const unsigned n = std::max(r, c);
+  Eigen::MatrixXf a(n, n);
+  random_engine().with([&](std::mt19937_64& g) {
+    std::normal_distribution<float> dist(0.f, 1.f);
+    for (unsigned k = 0; k < n * n; ++k) a.data()[k] = dist(g);
+  });
+  Eigen::HouseholderQR<Eigen::MatrixXf> qr(a);
+  Eigen::MatrixXf q = qr.householderQ();
+  eig::mat(values) = gain_ * q.topLeftCorner(r, c);
+}
+
+void ParameterInitFromVector::initialize_params(Tensor& values, bool) const {
+  if (v_.size() != values.d.size())
+    throw std::invalid_argument("ParameterInitFromVector: the parameter has dim " + to_string(values.d) +
+                                " (" + std::to_string(values.d.size()) + " values), the vector has " +
+                                std::to_string(v_.size()));
+  std::copy(v_.begin(), v_.end(), values.v);
+}
+
+void ParameterInitFromFile::initialize_params(Tensor& values, bool is_lookup) const {
+  std::ifstream in(path_);
+  if (!in) throw std::runtime_error("ParameterInitFromFile: cannot open '" + path_ + "'");
+  std::vector<float> v;
+  float x;
+  while (in >> x) v.push_back(x);
+  if (!in.eof())
+    throw std::invalid_argument("ParameterInitFromFile: '" + path_ +
+                                "' holds something that is not a number after " +
+                                std::to_string(v.size()) + " values");
+  ParameterInitFromVector(std::move(v)).initialize_params(values, is_lookup);
+}
+
+}  // namespace dynet

@@ -1,0 +1,94 @@
+#include "dynet_core/parameters.h"
+
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+
+namespace dynet {
+
+void ParameterStorage::zero_grad() { std::memset(g.v, 0, size() * sizeof(float)); }
+
+void LookupParameterStorage::zero_grad() {
+  if (all_touched) {
+    std::memset(all_grads.v, 0, std::size_t(n) * row_size() * sizeof(float));
+  } else {
+    for (unsigned i : touched) std::memset(grad_row(i), 0, row_size() * sizeof(float));
+  }
+  for (unsigned i : touched) touched_mask[i] = 0;
+  touched.clear();
+  all_touched = false;
+}
+
+ParameterStorage& Parameter::get_storage() const {
+  if (!p)
+    throw std::invalid_argument(
+        "Parameter: this handle is empty; create parameters with ParameterCollection::add_parameters");
+  return *p;
+}
+
+void Parameter::set_value(const std::vector<float>& v) {
+  ParameterStorage& s = get_storage();
+  if (v.size() != s.size())
+    throw std::invalid_argument("Parameter::set_value: " + s.name + " has dim " + to_string(s.dim) +
+                                " (" + std::to_string(s.size()) + " values), got " +
+                                std::to_string(v.size()) + " values");
+  std::copy(v.begin(), v.end(), s.values.v);
+}
+
+void Parameter::zero() {
+  ParameterStorage& s = get_storage();
+  std::fill(s.values.v, s.values.v + s.size(), 0.f);
+}
+
+void Parameter::scale(float a) {
+  ParameterStorage& s = get_storage();
+  for (std::size_t k = 0; k < s.size(); ++k) s.values.v[k] *= a;
+}
+
+void Parameter::scale_gradient(float a) {
+  ParameterStorage& s = get_storage();
+  for (std::size_t k = 0; k < s.size(); ++k) s.g.v[k] *= a;
+}
+
+void Parameter::clip_inplace(float left, float right) {
+  if (!(left <= right))
+    throw std::invalid_argument("Parameter::clip_inplace: left " + std::to_string(left) +
+                                " must not exceed right " + std::to_string(right));
+  ParameterStorage& s = get_storage();
+  for (std::size_t k = 0; k < s.size(); ++k) s.values.v[k] = std::min(right, std::max(left, s.values.v[k]));
+}
+
+LookupParameterStorage& LookupParameter::get_storage() const {
+  if (!p)
+    throw std::invalid_argument(
+        "LookupParameter: this handle is empty; create it with "
+        "ParameterCollection::add_lookup_parameters");
+  return *p;
+}
+
+Tensor LookupParameter::row_value(unsigned i) const {
+  LookupParameterStorage& s = get_storage();
+  if (i >= s.n)
+    throw std::invalid_argument("LookupParameter::row_value: index " + std::to_string(i) +
+                                " is out of range for " + s.name + " with " + std::to_string(s.n) + " rows");
+  return Tensor(s.dim, s.row(i), s.device);
+}
+
+void LookupParameter::initialize(unsigned i, const std::vector<float>& v) {
+  LookupParameterStorage& s = get_storage();
+  if (i >= s.n)
+    throw std::invalid_argument("LookupParameter::initialize: index " + std::to_string(i) +
+                                " is out of range for " + s.name + " with " + std::to_string(s.n) + " rows");
+  if (v.size() != s.row_size())
+    throw std::invalid_argument("LookupParameter::initialize: rows of " + s.name + " have dim " +
+                                to_string(s.dim) + " (" + std::to_string(s.row_size()) +
+                                " values), got " + std::to_string(v.size()) + " values");
+  std::copy(v.begin(), v.end(), s.row(i));
+}
+
+void LookupParameter::zero() {
+  LookupParameterStorage& s = get_storage();
+  std::fill(s.all_values.v, s.all_values.v + s.all_values.d.size(), 0.f);
+}
+
+}  // namespace dynet

@@ -1,0 +1,29 @@
+#pragma once
+// A view of device memory with a shape. Tensors never own memory: pools do.
+
+#include <vector>
+
+#include "dynet_core/dim.h"
+
+namespace dynet {
+
+class Device;
+
+struct Tensor {
+  Dim d;
+  float* v = nullptr;
+  Device* device = nullptr;
+
+  Tensor() = default;
+  Tensor(const Dim& dim, float* values, Device* dev) : d(dim), v(values), device(dev) {}
+
+  /// Start of batch element b; a tensor with one batch element broadcasts to every b.
+  float* batch_ptr(unsigned b) const { return d.bd == 1 ? v : v + b * d.batch_size(); }
+};
+
+/// Copies all values to the host (every batch element, in order).
+std::vector<float> as_vector(const Tensor& t);
+/// The single value of a tensor with exactly one element; throws otherwise.
+float as_scalar(const Tensor& t);
+
+}  // namespace dynet

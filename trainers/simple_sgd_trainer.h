@@ -1,0 +1,19 @@
+#pragma once
+// Stochastic gradient descent: w -= learning_rate * g.
+
+#include "trainers/trainer.h"
+
+namespace dynet {
+
+class SimpleSGDTrainer : public Trainer {
+ public:
+  explicit SimpleSGDTrainer(ParameterCollection& model, float learning_rate = 0.1f)
+      : Trainer(model, learning_rate) {}
+
+ protected:
+  unsigned state_per_value() const override { return 0; }
+  void update_values(float* values, const float* grads, float* state, std::size_t stride, std::size_t n,
+                     float gscale) override;
+};
+
+}  // namespace dynet
