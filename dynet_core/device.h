@@ -47,10 +47,9 @@ struct GraphMemory {
 
 class Device {
  public:
-  Device(DeviceType type, std::string name, const MemorySizes& sizes, bool debug_memory);
   Device(const Device&) = delete;
   Device& operator=(const Device&) = delete;
-  ~Device();
+  virtual ~Device();
 
   const DeviceType type;
   const std::string name;
@@ -66,6 +65,9 @@ class Device {
 
   bool debug_memory() const { return debug_memory_; }
 
+ protected:
+  Device(DeviceType type, std::string name, const MemorySizes& sizes, bool debug_memory);
+
  private:
   MemorySizes sizes_;
   bool debug_memory_;
@@ -73,6 +75,12 @@ class Device {
   AlignedMemoryPool parameters_;
   std::vector<std::unique_ptr<GraphMemory>> all_graph_memory_;
   std::vector<GraphMemory*> free_graph_memory_;
+};
+
+/// The CPU: host memory, Eigen kernels.
+class Device_CPU : public Device {
+ public:
+  Device_CPU(const MemorySizes& sizes, bool debug_memory) : Device(DeviceType::CPU, "CPU", sizes, debug_memory) {}
 };
 
 /// Parses DyNet's --dynet-mem syntax (megabytes): "N" splits N over the four pools;

@@ -4,6 +4,8 @@
 // graph is reported instead of silently reading another node.
 
 #include <cstdint>
+#include <initializer_list>
+#include <vector>
 
 #include "dynet_core/node.h"
 #include "dynet_core/tensor.h"
@@ -28,6 +30,32 @@ struct Expression {
   Tensor gradient() const;
   /// True when the graph was cleared, reverted past this node, or replaced.
   bool is_stale() const;
+};
+
+/// Several expressions, for the n-ary ops: a std::vector or a braced list, without copying.
+class ExpressionSpan {
+ public:
+  ExpressionSpan(const std::vector<Expression>& v) : p_(v.data()), n_(v.size()) {}
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Winit-list-lifetime"
+#endif
+  // Safe: a span is only a parameter, and the braced list lives until the call returns.
+  ExpressionSpan(std::initializer_list<Expression> l) : p_(l.begin()), n_(l.size()) {}
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+  ExpressionSpan(const Expression* p, std::size_t n) : p_(p), n_(n) {}
+  const Expression* begin() const { return p_; }
+  const Expression* end() const { return p_ + n_; }
+  const Expression* data() const { return p_; }
+  std::size_t size() const { return n_; }
+  bool empty() const { return n_ == 0; }
+  const Expression& operator[](std::size_t i) const { return p_[i]; }
+
+ private:
+  const Expression* p_;
+  std::size_t n_;
 };
 
 }  // namespace dynet

@@ -69,7 +69,7 @@ void initialize_locked(Globals& g, const DynetParams& params) {
     throw std::invalid_argument("--dynet-profiling: " + std::to_string(params.profiling) +
                                 " is not valid; expected 0, 1 or 2");
   register_all_ops();
-  if (!g.device) g.device = std::make_unique<Device>(DeviceType::CPU, "CPU", sizes, params.debug_memory);
+  if (!g.device) g.device = std::make_unique<Device_CPU>(sizes, params.debug_memory);
   g.params = params;
   g.seed_in_use = params.random_seed ? params.random_seed : std::random_device{}();
   g.rng.seed(g.seed_in_use);

@@ -145,18 +145,16 @@ Expression colwise_add(const Expression& x, const Expression& bias) {
   return x + bias;
 }
 
-Expression sum(const std::vector<Expression>& xs) {
+Expression sum(ExpressionSpan xs) {
   if (xs.empty()) throw std::invalid_argument("sum: needs at least one expression");
   if (xs.size() == 1) return xs[0];
   return graph_of(xs[0], "sum").append(SumOp, xs.data(), static_cast<unsigned>(xs.size()), nullptr);
 }
-Expression sum(std::initializer_list<Expression> xs) { return sum(std::vector<Expression>(xs)); }
 
-Expression average(const std::vector<Expression>& xs) {
+Expression average(ExpressionSpan xs) {
   if (xs.empty()) throw std::invalid_argument("average: needs at least one expression");
   return sum(xs) * (1.f / static_cast<float>(xs.size()));
 }
-Expression average(std::initializer_list<Expression> xs) { return average(std::vector<Expression>(xs)); }
 
 void register_arithmetic_ops() {
   register_ops({&AddOp, &SubtractOp, &MultiplyOp, &DivideOp, &MinOp, &MaxOp, &PowOp, &SumOp});

@@ -3,7 +3,6 @@
 // side), and n-ary sums. Binary rules are shared by the CPU and CUDA kernels:
 // f(a, b), da(a, b, y) and db(a, b, y).
 
-#include <initializer_list>
 #include <math.h>
 #include <vector>
 
@@ -23,11 +22,9 @@ Expression pow(const Expression& a, const Expression& b);        ///< y = a^b (a
 Expression colwise_add(const Expression& x, const Expression& bias);
 
 /// y = sum of xs, all of one shape (batch sizes 1 or the same).
-Expression sum(const std::vector<Expression>& xs);
-Expression sum(std::initializer_list<Expression> xs);
+Expression sum(ExpressionSpan xs);
 /// y = sum(xs) / |xs|
-Expression average(const std::vector<Expression>& xs);
-Expression average(std::initializer_list<Expression> xs);
+Expression average(ExpressionSpan xs);
 
 namespace rules {
 

@@ -187,14 +187,11 @@ Expression operator*(const Expression& a, const Expression& b) {
   return graph_of(a, "matmul").append(MatMulOp, {a, b});
 }
 
-Expression affine_transform(const std::vector<Expression>& xs) {
+Expression affine_transform(ExpressionSpan xs) {
   if (xs.empty()) throw std::invalid_argument("affine_transform: needs at least the bias");
   if (xs.size() == 1) return xs[0];
   return graph_of(xs[0], "affine_transform")
       .append(AffineTransformOp, xs.data(), static_cast<unsigned>(xs.size()), nullptr);
-}
-Expression affine_transform(std::initializer_list<Expression> xs) {
-  return affine_transform(std::vector<Expression>(xs));
 }
 
 Expression transpose(const Expression& x, const std::vector<unsigned>& dims) {

@@ -282,11 +282,10 @@ Expression dot_product(const Expression& a, const Expression& b) {
 }
 Expression squared_distance(const Expression& a, const Expression& b) { return squared_norm(a - b); }
 
-Expression logsumexp(const std::vector<Expression>& xs) {
+Expression logsumexp(ExpressionSpan xs) {
   if (xs.empty()) throw std::invalid_argument("logsumexp: needs at least one expression");
   return graph_of(xs[0], "logsumexp").append(LogSumExpOp, xs.data(), static_cast<unsigned>(xs.size()), nullptr);
 }
-Expression logsumexp(std::initializer_list<Expression> xs) { return logsumexp(std::vector<Expression>(xs)); }
 Expression logsumexp_dim(const Expression& x, unsigned d) { return along_dim(LogSumExpDimOp, x, d); }
 Expression max_dim(const Expression& x, unsigned d) { return along_dim(MaxDimOp, x, d); }
 Expression min_dim(const Expression& x, unsigned d) { return along_dim(MinDimOp, x, d); }

@@ -1,7 +1,6 @@
 #pragma once
 // Reductions: over elements, over the batch, along dimensions.
 
-#include <initializer_list>
 #include <vector>
 
 #include "dynet_core/expression.h"
@@ -19,8 +18,7 @@ Expression l2_norm(const Expression& x);       ///< y_b = sqrt(squared_norm(x)_b
 Expression dot_product(const Expression& a, const Expression& b);  ///< y_b = sum of a_b * b_b
 Expression squared_distance(const Expression& a, const Expression& b);  ///< y_b = |a_b - b_b|^2
 /// Elementwise y = log sum_k exp(x_k) over expressions of one shape (stable).
-Expression logsumexp(const std::vector<Expression>& xs);
-Expression logsumexp(std::initializer_list<Expression> xs);
+Expression logsumexp(ExpressionSpan xs);
 /// y = log sum_j exp(x[.., j, ..]) along dimension d, which is removed.
 Expression logsumexp_dim(const Expression& x, unsigned d = 0);
 /// Largest / smallest element along dimension d, which is removed (gradient to the first arg max).

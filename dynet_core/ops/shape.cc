@@ -129,25 +129,18 @@ Expression reshape(const Expression& x, const Dim& d) {
   return g.append(ReshapeOp, {x}, g.store(d));
 }
 
-Expression concatenate(const std::vector<Expression>& xs, unsigned d) {
+Expression concatenate(ExpressionSpan xs, unsigned d) {
   if (xs.empty()) throw std::invalid_argument("concatenate: needs at least one expression");
   if (xs.size() == 1) return xs[0];
   ComputationGraph& g = graph_of(xs[0], "concatenate");
   return g.append(ConcatenateOp, xs.data(), static_cast<unsigned>(xs.size()), g.store(d));
 }
-Expression concatenate(std::initializer_list<Expression> xs, unsigned d) {
-  return concatenate(std::vector<Expression>(xs), d);
-}
-Expression concatenate_cols(const std::vector<Expression>& xs) { return concatenate(xs, 1); }
-Expression concatenate_cols(std::initializer_list<Expression> xs) { return concatenate(xs, 1); }
-Expression concatenate_to_batch(const std::vector<Expression>& xs) {
+Expression concatenate_cols(ExpressionSpan xs) { return concatenate(xs, 1); }
+Expression concatenate_to_batch(ExpressionSpan xs) {
   if (xs.empty()) throw std::invalid_argument("concatenate_to_batch: needs at least one expression");
   if (xs.size() == 1) return xs[0];
   return graph_of(xs[0], "concatenate_to_batch")
       .append(ConcatenateToBatchOp, xs.data(), static_cast<unsigned>(xs.size()), nullptr);
-}
-Expression concatenate_to_batch(std::initializer_list<Expression> xs) {
-  return concatenate_to_batch(std::vector<Expression>(xs));
 }
 
 void register_shape_ops() { register_ops({&ReshapeOp, &ConcatenateOp, &ConcatenateToBatchOp}); }

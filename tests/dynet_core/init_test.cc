@@ -1,0 +1,55 @@
+#include <catch2/catch.hpp>
+
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "dynet_core/init.h"
+
+using namespace dynet;
+
+namespace {
+struct Argv {
+  explicit Argv(std::vector<std::string> a) : args(std::move(a)) {
+    for (auto& s : args) ptrs.push_back(&s[0]);
+    ptrs.push_back(nullptr);
+    argc = static_cast<int>(args.size());
+    argv = ptrs.data();
+  }
+  std::vector<std::string> args;
+  std::vector<char*> ptrs;
+  int argc;
+  char** argv;
+};
+}  // namespace
+
+TEST_CASE("DyNet flags are read and removed from argv", "[flags]") {
+  Argv a({"prog", "--dynet-mem", "256,256,512", "--epochs", "3", "--dynet-seed=42", "--dynet-autobatch", "1",
+          "--dynet-profiling", "2", "--dynet-weight-decay", "1e-4", "file.txt"});
+  const DynetParams p = extract_dynet_params(a.argc, a.argv);
+  CHECK(p.mem_descriptor == "256,256,512");
+  CHECK(p.random_seed == 42);
+  CHECK(p.autobatch == 1);
+  CHECK(p.profiling == 2);
+  CHECK(p.weight_decay == Approx(1e-4));
+  REQUIRE(a.argc == 4);
+  CHECK(std::string(a.argv[0]) == "prog");
+  CHECK(std::string(a.argv[1]) == "--epochs");
+  CHECK(std::string(a.argv[2]) == "3");
+  CHECK(std::string(a.argv[3]) == "file.txt");
+  CHECK(a.argv[4] == nullptr);
+}
+
+TEST_CASE("bad DyNet flags are rejected with the flag named", "[flags][errors]") {
+  Argv unknown({"prog", "--dynet-autobach", "1"});
+  CHECK_THROWS_WITH(extract_dynet_params(unknown.argc, unknown.argv), Catch::Contains("--dynet-autobach"));
+  Argv range({"prog", "--dynet-autobatch", "7"});
+  CHECK_THROWS_WITH(extract_dynet_params(range.argc, range.argv), Catch::Contains("--dynet-autobatch"));
+  Argv missing({"prog", "--dynet-seed"});
+  CHECK_THROWS_WITH(extract_dynet_params(missing.argc, missing.argv), Catch::Contains("needs a value"));
+  Argv mem({"prog", "--dynet-mem", "lots"});
+  CHECK_THROWS_WITH(extract_dynet_params(mem.argc, mem.argv), Catch::Contains("--dynet-mem"));
+  Argv gpu({"prog", "--dynet-gpus", "1"});
+  CHECK_THROWS_WITH(extract_dynet_params(gpu.argc, gpu.argv), Catch::Contains("CPU"));
+}

@@ -1,0 +1,87 @@
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <fstream>
+#include <stdexcept>
+
+#include "dynet_core/param_collection.h"
+#include "dynet_core/tensor_eigen.h"
+
+using namespace dynet;
+
+TEST_CASE("parameter names are hierarchical and unique", "[parameters]") {
+  ParameterCollection m;
+  Parameter a = m.add_parameters({2}, 0.f, "W");
+  Parameter b = m.add_parameters({2}, 0.f, "W");
+  Parameter c = m.add_parameters({2});
+  ParameterCollection enc = m.add_subcollection("encoder");
+  Parameter d = enc.add_parameters({3}, 0.f, "W");
+  LookupParameter e = enc.add_lookup_parameters(10, {4}, "emb");
+  CHECK(a.get_fullname() == "/W");
+  CHECK(b.get_fullname() == "/W_1");
+  CHECK(c.get_fullname() == "/_0");
+  CHECK(enc.get_fullname() == "/encoder/");
+  CHECK(d.get_fullname() == "/encoder/W");
+  CHECK(e.get_fullname() == "/encoder/emb");
+  CHECK(m.parameters_list().size() == 4);
+  CHECK(enc.parameters_list().size() == 1);
+  CHECK(m.lookup_parameters_list().size() == 1);
+  CHECK(m.parameter_count() == 2 + 2 + 2 + 3 + 40);
+  CHECK_THROWS_WITH(m.add_parameters({2}, 0.f, "a/b"), Catch::Contains("'/'"));
+  CHECK(m.parameters_list().size() == 4);
+}
+
+TEST_CASE("initializers", "[parameters]") {
+  ParameterCollection m;
+  CHECK(as_vector(*m.add_parameters({2, 2}, ParameterInitIdentity()).values()) == std::vector<float>{1, 0, 0, 1});
+  CHECK(as_vector(*m.add_parameters({3}, ParameterInitConst(0.5f)).values()) == std::vector<float>(3, 0.5f));
+  CHECK(as_vector(*m.add_parameters({2}, ParameterInitFromVector({1.f, 2.f})).values()) ==
+        std::vector<float>{1.f, 2.f});
+  for (float v : as_vector(*m.add_parameters({10, 20}, ParameterInitUniform(-0.1f, 0.1f)).values()))
+    CHECK(std::fabs(v) <= 0.1f);
+  const float glorot = std::sqrt(6.f / 30.f);
+  for (float v : as_vector(*m.add_parameters({10, 20}).values())) CHECK(std::fabs(v) <= glorot);
+  Parameter q = m.add_parameters({5, 3}, ParameterInitSaxe());
+  const Eigen::MatrixXf mq = eig::mat(*q.values());
+  CHECK((mq.transpose() * mq - Eigen::MatrixXf::Identity(3, 3)).norm() < 1e-4f);
+  std::vector<float> normal = as_vector(*m.add_parameters({4000}, ParameterInitNormal(1.f, 4.f)).values());
+  double mean = 0, var = 0;
+  for (float v : normal) mean += v / normal.size();
+  for (float v : normal) var += (v - mean) * (v - mean) / normal.size();
+  CHECK(mean == Approx(1.0).margin(0.15));
+  CHECK(var == Approx(4.0).epsilon(0.1));
+
+  const std::size_t before = m.parameters_list().size();
+  CHECK_THROWS_WITH(m.add_parameters({2, 3}, ParameterInitIdentity()), Catch::Contains("square"));
+  CHECK_THROWS_WITH(m.add_parameters({3}, ParameterInitFromVector({1.f})), Catch::Contains("{3}"));
+  CHECK_THROWS_AS(ParameterInitUniform(1.f, -1.f), std::invalid_argument);
+  CHECK_THROWS_AS(m.add_parameters(Dim({2}, 2)), std::invalid_argument);
+  CHECK(m.parameters_list().size() == before);
+}
+
+TEST_CASE("initializing from a file", "[parameters]") {
+  const std::string path = "dybatch_init_test_values.txt";
+  std::ofstream(path) << "1 2 3\n4\n";
+  ParameterCollection m;
+  CHECK(as_vector(*m.add_parameters({2, 2}, ParameterInitFromFile(path)).values()) ==
+        std::vector<float>{1, 2, 3, 4});
+  CHECK_THROWS_WITH(m.add_parameters({3}, ParameterInitFromFile(path)), Catch::Contains("has 4"));
+  std::ofstream(path) << "1 2 x";
+  CHECK_THROWS_WITH(m.add_parameters({3}, ParameterInitFromFile(path)), Catch::Contains("not a number"));
+  CHECK_THROWS_WITH(m.add_parameters({3}, ParameterInitFromFile("/nonexistent/file")), Catch::Contains("cannot open"));
+  std::remove(path.c_str());
+}
+
+TEST_CASE("parameter and lookup handles validate their arguments", "[parameters][errors]") {
+  ParameterCollection m;
+  Parameter p = m.add_parameters({2});
+  CHECK_THROWS_WITH(p.set_value({1.f, 2.f, 3.f}), Catch::Contains("{2}"));
+  LookupParameter t = m.add_lookup_parameters(3, {2});
+  CHECK_THROWS_WITH(t.initialize(3, {1.f, 2.f}), Catch::Contains("index 3"));
+  CHECK_THROWS_WITH(t.initialize(0, {1.f}), Catch::Contains("{2}"));
+  t.initialize(1, {5.f, 6.f});
+  CHECK(as_vector(t.row_value(1)) == std::vector<float>{5.f, 6.f});
+  Parameter empty;
+  CHECK_THROWS_WITH(empty.dim(), Catch::Contains("empty"));
+  CHECK_THROWS_WITH(m.add_lookup_parameters(0, {2}), Catch::Contains("at least one row"));
+}
