@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "autobatch/batched_engine.h"
 #include "autobatch/simple_engine.h"
 
 namespace dynet {
@@ -19,7 +20,7 @@ void ExecutionEngine::bind(ComputationGraph& cg) {
   evaluated_ = 0;
   gradients_upto_ = 0;
   ++generation_;
-  on_bind();
+  on_forget();
 }
 
 void ExecutionEngine::invalidate() {
@@ -30,14 +31,16 @@ void ExecutionEngine::invalidate() {
   forget_gradients();
   evaluated_ = 0;
   ++generation_;
-  on_bind();
+  on_forget();
 }
 
 void ExecutionEngine::truncate(VariableIndex n) {
   cg_->memory().backward.reset();
   forget_gradients();
-  if (evaluated_ > n) evaluated_ = n;
+  if (evaluated_ > n) on_truncate(n);
 }
+
+void ExecutionEngine::on_truncate(VariableIndex n) { evaluated_ = n; }
 
 void ExecutionEngine::forget_gradients() {
   for (VariableIndex j = 0; j < gradients_upto_ && j < cg_->size(); ++j) cg_->node(j).grad = nullptr;
@@ -76,6 +79,10 @@ void ExecutionEngine::forward_node(Node& n) {
   call.scratch = &mem.scratch;
   op.forward(call);
   mem.scratch.revert(mark);
+  if (!op.value_alias) {
+    ++stats_.nodes;
+    ++stats_.batches;
+  }
   if (mem.forward.debug() && !op.value_alias) check_guard(op, mem.forward, n.value, n.dim, "output");
 }
 
@@ -105,6 +112,7 @@ void ExecutionEngine::backward_node(Node& n, const std::uint8_t* needs) {
       if (!needs[args[k]]) continue;
       call.dx = Tensor(a.dim, a.grad, dev);
       op.backward(call, k);
+      ++stats_.backward_batches;
       if (mem.backward.debug() && !a.op->grad_alias)
         check_guard(op, mem.backward, a.grad, a.dim, "argument gradient");
     }
@@ -155,16 +163,7 @@ void ExecutionEngine::backward(VariableIndex last, bool full, const float* seed)
     }
   }
 
-  for (VariableIndex j = 0; j <= last; ++j) {
-    if (!needs[j]) continue;
-    Node& n = cg.node(j);
-    if (n.op->grad_alias) {
-      n.grad = n.op->grad_alias(n.data);
-    } else {
-      n.grad = mem.backward.allocate_array<float>(n.dim.size());
-      std::memset(n.grad, 0, n.dim.size() * sizeof(float));
-    }
-  }
+  allocate_gradients(last, needs);
   gradients_upto_ = last + 1;
   if (!needs[last]) return;
   float* g = cg.node(last).grad;
@@ -172,10 +171,28 @@ void ExecutionEngine::backward(VariableIndex last, bool full, const float* seed)
   backward_nodes(last, needs);
 }
 
+float* ExecutionEngine::zeroed_gradient(const Node& n) {
+  float* g = cg_->memory().backward.allocate_array<float>(n.dim.size());
+  std::memset(g, 0, n.dim.size() * sizeof(float));
+  return g;
+}
+
+void ExecutionEngine::allocate_gradients(VariableIndex last, const std::uint8_t* needs) {
+  for (VariableIndex j = 0; j <= last; ++j) {
+    if (!needs[j]) continue;
+    Node& n = cg_->node(j);
+    n.grad = n.op->grad_alias ? n.op->grad_alias(n.data) : zeroed_gradient(n);
+  }
+}
+
 std::unique_ptr<ExecutionEngine> make_engine(int strategy) {
   switch (strategy) {
     case 0:
       return std::make_unique<SimpleEngine>();
+    case 1:
+      return std::make_unique<BatchedEngine>(BatchedEngine::Policy::Agenda);
+    case 2:
+      return std::make_unique<BatchedEngine>(BatchedEngine::Policy::Depth);
     default:
       throw std::invalid_argument("autobatch strategy " + std::to_string(strategy) +
                                   " is not available in this build");

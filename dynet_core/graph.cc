@@ -7,6 +7,7 @@
 #include <string>
 
 #include "autobatch/execution_engine.h"
+#include "autobatch/signature.h"
 #include "dynet_core/init.h"
 
 namespace dynet {
@@ -82,10 +83,16 @@ Expression ComputationGraph::append(const OpDef& op, const Expression* args, uns
                                 (op.arity >= 0 ? std::to_string(op.arity) : "at least 1") +
                                 " argument(s), got " + std::to_string(n));
   const Dim* inline_dims[kInlineDims];
-  const Dim** dims = n <= kInlineDims ? inline_dims : memory_->arena.allocate_array<const Dim*>(n);
+  const Node* inline_nodes[kInlineDims];
+  const bool inline_args = n <= kInlineDims;
+  const Dim** dims = inline_args ? inline_dims : memory_->arena.allocate_array<const Dim*>(n);
+  const Node** arg_nodes = inline_args ? inline_nodes : memory_->arena.allocate_array<const Node*>(n);
+  std::uint32_t depth = 0;
   for (unsigned k = 0; k < n; ++k) {
     check_expression(args[k], op.name);
-    dims[k] = &node(args[k].i).dim;
+    arg_nodes[k] = &node(args[k].i);
+    dims[k] = &arg_nodes[k]->dim;
+    if (arg_nodes[k]->depth >= depth) depth = arg_nodes[k]->depth + 1;
   }
   const DimArgs xs{dims, n};
   Dim out;
@@ -106,6 +113,8 @@ Expression ComputationGraph::append(const OpDef& op, const Expression* args, uns
   nd.more_args = nullptr;
   if (n > Node::kInlineArgs) a = nd.more_args = memory_->arena.allocate_array<VariableIndex>(n);
   for (unsigned k = 0; k < n; ++k) a[k] = args[k].i;
+  nd.signature = node_signature(op, data, out, arg_nodes, a, n);
+  nd.depth = depth;
   return Expression(this, size_++);
 }
 

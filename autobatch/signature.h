@@ -1,0 +1,27 @@
+#pragma once
+// Batching signatures. Nodes with equal signatures run as one kernel call: same op, same output
+// shape, same kernel-selecting op data, and argument by argument either the same shape (the
+// arguments are concatenated along the batch) or the same node (a shared argument: a declared
+// shared one such as a weight, or one broadcast along the batch). Parameter leaves count as
+// "the same node" when they refer to the same parameter, so writing parameter() at every use
+// batches exactly like writing it once per graph.
+
+#include <cstdint>
+
+#include "dynet_core/node.h"
+
+namespace dynet {
+
+/// Whether argument i (of shape `arg`) of a node of `op` with output `out` is shared by a group.
+inline bool shared_argument(const OpDef& op, unsigned i, const Dim& arg, const Dim& out) {
+  return op.batch.is_shared(i) || arg.bd < out.bd;
+}
+
+/// The identity a shared argument contributes to a signature.
+std::uint64_t argument_identity(const Node& a, VariableIndex index);
+
+/// The signature of a node about to be added with these arguments; 0 means never batched.
+std::uint64_t node_signature(const OpDef& op, const void* data, const Dim& out, const Node* const* args,
+                             const VariableIndex* arg_indices, unsigned nargs);
+
+}  // namespace dynet
