@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "autobatch/signature.h"
+#include "dynet_core/ops/accumulate.h"
 
 namespace dynet {
 
@@ -345,9 +346,7 @@ void BatchedEngine::backward_nodes(VariableIndex last, const std::uint8_t* needs
           for (std::uint32_t j = 0; j < b.count; ++j) {
             const VariableIndex a = cg_->node(nodes[j]).arg(i);
             if (!wanted(a)) continue;
-            float* dst = cg_->node(a).grad;
-            const float* src = g + j * asize;
-            for (std::size_t e = 0; e < asize; ++e) dst[e] += src[e];
+            accumulate(cg_->node(a).grad, g + j * asize, asize);
           }
           stats_.bytes_scattered += b.count * asize * sizeof(float);
         }

@@ -12,13 +12,13 @@ inline std::uint64_t mix(std::uint64_t h, std::uint64_t v) {
   return h ^ (h >> 29);
 }
 
-std::uint64_t mix_dim(std::uint64_t h, const Dim& d) {
-  h = mix(h, (std::uint64_t(d.nd) << 32) | d.bd);
+}  // namespace
+
+std::uint64_t dim_hash(const Dim& d) {
+  std::uint64_t h = mix(0xA5A5A5A5ull, (std::uint64_t(d.nd) << 32) | d.bd);
   for (unsigned k = 0; k < d.nd; ++k) h = mix(h, d.d[k]);
   return h;
 }
-
-}  // namespace
 
 std::uint64_t argument_identity(const Node& a, VariableIndex index) {
   // Parameter leaves alias their parameter's memory: that memory (and whether the leaf is
@@ -28,11 +28,10 @@ std::uint64_t argument_identity(const Node& a, VariableIndex index) {
   return mix(0x51ED, index);
 }
 
-std::uint64_t node_signature(const OpDef& op, const void* data, const Dim& out, const Node* const* args,
-                             const VariableIndex* arg_indices, unsigned nargs) {
+std::uint64_t node_signature(const OpDef& op, const void* data, const Dim& out, std::uint64_t out_hash,
+                             const Node* const* args, const VariableIndex* arg_indices, unsigned nargs) {
   if (op.batch.rule == BatchRule::None || op.value_alias) return 0;
-  std::uint64_t h = mix(0xD1B54A32D192ED03ull, op.id);
-  h = mix_dim(h, out);
+  std::uint64_t h = mix(out_hash, op.id);
   if (op.batch.sig_bytes) {
     const unsigned char* bytes = static_cast<const unsigned char*>(data);
     for (unsigned k = 0; k < op.batch.sig_bytes; k += 8) {
@@ -43,8 +42,8 @@ std::uint64_t node_signature(const OpDef& op, const void* data, const Dim& out, 
   }
   h = mix(h, nargs);
   for (unsigned i = 0; i < nargs; ++i)
-    h = shared_argument(op, i, args[i]->dim, out) ? mix(h, argument_identity(*args[i], arg_indices[i]))
-                                                  : mix_dim(mix(h, 0xA5), args[i]->dim);
+    h = mix(h, shared_argument(op, i, args[i]->dim, out) ? argument_identity(*args[i], arg_indices[i])
+                                                         : args[i]->dim_hash);
   return h ? h : 1;
 }
 

@@ -20,8 +20,12 @@ inline bool shared_argument(const OpDef& op, unsigned i, const Dim& arg, const D
 /// The identity a shared argument contributes to a signature.
 std::uint64_t argument_identity(const Node& a, VariableIndex index);
 
-/// The signature of a node about to be added with these arguments; 0 means never batched.
-std::uint64_t node_signature(const OpDef& op, const void* data, const Dim& out, const Node* const* args,
-                             const VariableIndex* arg_indices, unsigned nargs);
+/// A hash of a shape (batch size included); nodes keep theirs for their consumers' signatures.
+std::uint64_t dim_hash(const Dim& d);
+
+/// The signature of a node about to be added with these arguments (out_hash = dim_hash(out));
+/// 0 means never batched.
+std::uint64_t node_signature(const OpDef& op, const void* data, const Dim& out, std::uint64_t out_hash,
+                             const Node* const* args, const VariableIndex* arg_indices, unsigned nargs);
 
 }  // namespace dynet

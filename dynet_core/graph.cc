@@ -113,13 +113,13 @@ Expression ComputationGraph::append(const OpDef& op, const Expression* args, uns
   nd.more_args = nullptr;
   if (n > Node::kInlineArgs) a = nd.more_args = memory_->arena.allocate_array<VariableIndex>(n);
   for (unsigned k = 0; k < n; ++k) a[k] = args[k].i;
-  nd.signature = node_signature(op, data, out, arg_nodes, a, n);
+  nd.dim_hash = dim_hash(out);
+  nd.signature = node_signature(op, data, out, nd.dim_hash, arg_nodes, a, n);
   nd.depth = depth;
   return Expression(this, size_++);
 }
 
-void ComputationGraph::check_expression(const Expression& e, const char* where) const {
-  if (e.pg == this && e.graph_id == id_ && e.i < size_ && node(e.i).epoch == e.epoch) return;
+void ComputationGraph::reject_expression(const Expression& e, const char* where) const {
   std::string why;
   if (!e.pg)
     why = "an empty Expression (default-constructed, never assigned) was used";

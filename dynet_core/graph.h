@@ -89,7 +89,10 @@ class ComputationGraph {
     return memory_->node_chunks[i >> kChunkBits][i & kChunkMask];
   }
   /// Throws std::invalid_argument when `e` does not name a live node of this graph.
-  void check_expression(const Expression& e, const char* where) const;
+  void check_expression(const Expression& e, const char* where) const {
+    if (e.pg != this || e.graph_id != id_ || e.i >= size_ || node(e.i).epoch != e.epoch)
+      reject_expression(e, where);
+  }
   GraphMemory& memory() { return *memory_; }
 
   static constexpr unsigned kChunkBits = 9;
@@ -104,6 +107,7 @@ class ComputationGraph {
     AlignedMemoryPool::Mark forward;
   };
   Node& push_node();
+  [[noreturn]] void reject_expression(const Expression& e, const char* where) const;
 
   Device* device_;
   GraphMemory* memory_;
