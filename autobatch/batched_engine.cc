@@ -13,6 +13,7 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 constexpr std::uint32_t kUnbatchable = 0xFFFFFFFEu;
+constexpr VariableIndex kNoNode = 0xFFFFFFFFu;
 constexpr std::uint32_t kEmptySlot = 0xFFFFFFFFu;
 
 inline std::uint64_t spread(std::uint64_t k) {
@@ -33,6 +34,7 @@ Tensor BatchedEngine::batched(const Dim& d, std::uint32_t count, float* v) const
 }
 
 void BatchedEngine::on_forget() {
+  node_batch_.clear();
   batches_.clear();
   batch_nodes_.clear();
   batch_args_.clear();
@@ -118,6 +120,7 @@ void BatchedEngine::forward_nodes(VariableIndex begin, VariableIndex end) {
   const std::uint64_t kernel_ns_before = kernel_ns_;
   const std::uint32_t n = end - begin;
   key_of_.assign(n, kNotScheduled);
+  node_batch_.resize(end, kNotScheduled);
   pending_.assign(n, 0);
   consumer_start_.assign(n + 1, 0);
   clear_keys();
@@ -255,6 +258,8 @@ void BatchedEngine::run_group(std::uint32_t first, std::uint32_t count) {
   mem.scratch.revert(mark);
   if (mem.forward.debug()) check_guard(op, mem.forward, out, call.y.d, "output");
 
+  const std::uint32_t batch_index = static_cast<std::uint32_t>(batches_.size());
+  for (std::uint32_t j = 0; j < count; ++j) node_batch_[nodes[j]] = batch_index;
   batches_.push_back({first, count, first_arg});
   stats_.nodes += count;
   ++stats_.batches;
@@ -262,15 +267,21 @@ void BatchedEngine::run_group(std::uint32_t first, std::uint32_t count) {
 }
 
 void BatchedEngine::allocate_gradients(VariableIndex last, const std::uint8_t* needs) {
+  // Each group's gradients are one block laid out like its values; a block is zeroed only when
+  // a gradient is first added to it (in cache, right before use), and a group whose block was
+  // never written has a zero gradient and is skipped.
   AlignedMemoryPool& pool = cg_->memory().backward;
-  for (const Batch& b : batches_) {
+  batch_grad_.assign(batches_.size(), nullptr);
+  batch_zeroed_.assign(batches_.size(), 0);
+  for (std::size_t bi = 0; bi < batches_.size(); ++bi) {
+    const Batch& b = batches_[bi];
     const VariableIndex* nodes = batch_nodes_.data() + b.first_node;
     bool any = false;
     for (std::uint32_t j = 0; j < b.count && !any; ++j) any = nodes[j] <= last && needs[nodes[j]];
     if (!any) continue;
     const std::size_t size = cg_->node(nodes[0]).dim.size();
     float* g = pool.allocate_array<float>(size * b.count);
-    std::memset(g, 0, size * b.count * sizeof(float));
+    batch_grad_[bi] = g;
     for (std::uint32_t j = 0; j < b.count; ++j) cg_->node(nodes[j]).grad = g + j * size;
   }
   // Parameter leaves are in no group: their gradient is the parameter's, or (for constants
@@ -279,6 +290,15 @@ void BatchedEngine::allocate_gradients(VariableIndex last, const std::uint8_t* n
     Node& n = cg_->node(j);
     if (needs[j] && n.op->value_alias) n.grad = n.op->grad_alias ? n.op->grad_alias(n.data) : zeroed_gradient(n);
   }
+  zero_gradient_block(last);  // about to be seeded
+}
+
+void BatchedEngine::zero_gradient_block(VariableIndex node) {
+  const std::uint32_t b = node_batch_[node];
+  if (b == kNotScheduled || batch_zeroed_[b] || !batch_grad_[b]) return;
+  const Batch& batch = batches_[b];
+  std::memset(batch_grad_[b], 0, cg_->node(batch_nodes_[batch.first_node]).dim.size() * batch.count * sizeof(float));
+  batch_zeroed_[b] = 1;
 }
 
 void BatchedEngine::backward_nodes(VariableIndex last, const std::uint8_t* needs) {
@@ -289,7 +309,7 @@ void BatchedEngine::backward_nodes(VariableIndex last, const std::uint8_t* needs
     const Batch& b = batches_[bi];
     const VariableIndex* nodes = batch_nodes_.data() + b.first_node;
     const Node& n0 = cg_->node(nodes[0]);
-    if (!n0.grad) continue;
+    if (!batch_grad_[bi] || !batch_zeroed_[bi]) continue;  // no gradient reached this group
     const OpDef& op = *n0.op;
     xs_.resize(n0.nargs);
     for (unsigned i = 0; i < n0.nargs; ++i) {
@@ -316,13 +336,14 @@ void BatchedEngine::backward_nodes(VariableIndex last, const std::uint8_t* needs
         if (b.count == 1 || shared_argument(op, i, a0.dim, n0.dim)) {
           // Every node of the group refers to the same argument (or parameter): find one that
           // receives a gradient.
-          const Node* target = nullptr;
-          for (std::uint32_t j = 0; j < b.count && !target; ++j) {
+          VariableIndex target = kNoNode;
+          for (std::uint32_t j = 0; j < b.count && target == kNoNode; ++j) {
             const VariableIndex a = cg_->node(nodes[j]).arg(i);
-            if (wanted(a)) target = &cg_->node(a);
+            if (wanted(a)) target = a;
           }
-          if (!target) continue;
-          call.dx = Tensor(target->dim, target->grad, dev);
+          if (target == kNoNode) continue;
+          zero_gradient_block(target);
+          call.dx = Tensor(cg_->node(target).dim, cg_->node(target).grad, dev);
           op.backward(call, i);
           ++stats_.backward_batches;
           continue;
@@ -336,6 +357,7 @@ void BatchedEngine::backward_nodes(VariableIndex last, const std::uint8_t* needs
         }
         if (!any) continue;
         if (in_place) {
+          for (std::uint32_t j = 0; j < b.count; ++j) zero_gradient_block(cg_->node(nodes[j]).arg(i));
           call.dx = batched(a0.dim, b.count, a0.grad);
           op.backward(call, i);
         } else {
@@ -346,6 +368,7 @@ void BatchedEngine::backward_nodes(VariableIndex last, const std::uint8_t* needs
           for (std::uint32_t j = 0; j < b.count; ++j) {
             const VariableIndex a = cg_->node(nodes[j]).arg(i);
             if (!wanted(a)) continue;
+            zero_gradient_block(a);
             accumulate(cg_->node(a).grad, g + j * asize, asize);
           }
           stats_.bytes_scattered += b.count * asize * sizeof(float);
@@ -355,6 +378,9 @@ void BatchedEngine::backward_nodes(VariableIndex last, const std::uint8_t* needs
     }
     mem.scratch.revert(mark);
   }
+  // Gradients nothing reached are zero.
+  for (std::size_t bi = 0; bi < batches_.size(); ++bi)
+    if (batch_grad_[bi]) zero_gradient_block(batch_nodes_[batches_[bi].first_node]);
 }
 
 }  // namespace dynet

@@ -49,6 +49,8 @@ class BatchedEngine : public ExecutionEngine {
   void run_group(std::uint32_t first, std::uint32_t count);
   void release_consumers(std::uint32_t first, std::uint32_t count, VariableIndex begin);
   Tensor batched(const Dim& d, std::uint32_t count, float* v) const;
+  /// Zeroes the gradient block of the group holding `node` unless it already is.
+  void zero_gradient_block(VariableIndex node);
 
   Policy policy_;
 
@@ -56,6 +58,9 @@ class BatchedEngine : public ExecutionEngine {
   std::vector<Batch> batches_;
   std::vector<VariableIndex> batch_nodes_;
   std::vector<float*> batch_args_;
+  std::vector<std::uint32_t> node_batch_;  // the group of each computed node
+  std::vector<float*> batch_grad_;         // each group's gradient block (backward)
+  std::vector<std::uint8_t> batch_zeroed_;
 
   // Scheduling state of one forward call, indexed by node - begin; reused between calls.
   std::vector<std::uint32_t> key_of_;

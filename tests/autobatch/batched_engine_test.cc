@@ -83,7 +83,7 @@ TEST_CASE("batched engines agree with the sequential one on chains", "[autobatch
     m.pc.reset_gradient();
     ComputationGraph cg;
     cg.set_autobatch(strategy);
-    Expression loss = chains(cg, m, 5, 6);
+    Expression loss = chains(cg, m, 30, 20);  // over a thousand nodes: several node chunks
     const float value = as_scalar(cg.forward(loss));
     cg.backward(loss);
     std::vector<float> g{value};
