@@ -5,6 +5,7 @@
 
 #include "autobatch/signature.h"
 #include "dynet_core/ops/accumulate.h"
+#include "dynet_core/profiler.h"
 
 namespace dynet {
 
@@ -194,7 +195,9 @@ void BatchedEngine::forward_nodes(VariableIndex begin, VariableIndex end) {
     run_group(first, count);
     release_consumers(first, count, begin);
   }
-  stats_.scheduling_ns += elapsed_ns(start) - (kernel_ns_ - kernel_ns_before);
+  const std::uint64_t scheduling = elapsed_ns(start) - (kernel_ns_ - kernel_ns_before);
+  stats_.scheduling_ns += scheduling;
+  if (profiling_) profile::add_time(profile::Phase::Scheduling, scheduling);
 }
 
 void BatchedEngine::release_consumers(std::uint32_t first, std::uint32_t count, VariableIndex begin) {
@@ -218,6 +221,7 @@ void BatchedEngine::run_group(std::uint32_t first, std::uint32_t count) {
   for (std::uint32_t j = 0; j < count; ++j) cg_->node(nodes[j]).value = out + j * size;
 
   const std::uint32_t first_arg = static_cast<std::uint32_t>(batch_args_.size());
+  std::uint64_t gathered = 0, in_place = 0;
   xs_.resize(n0.nargs);
   for (unsigned i = 0; i < n0.nargs; ++i) {
     const Node& a0 = cg_->node(n0.arg(i));
@@ -226,19 +230,25 @@ void BatchedEngine::run_group(std::uint32_t first, std::uint32_t count) {
       xs_[i] = Tensor(a0.dim, a0.value, cg_->device());
       batch_args_.push_back(a0.value);
       stats_.bytes_in_place += asize * sizeof(float);
+      in_place += asize * sizeof(float);
       continue;
     }
     bool contiguous = true;
     for (std::uint32_t j = 1; j < count && contiguous; ++j)
       contiguous = cg_->node(cg_->node(nodes[j]).arg(i)).value == a0.value + j * asize;
     float* v = a0.value;
+    const std::uint64_t bytes = count * asize * sizeof(float);
     if (contiguous) {
-      stats_.bytes_in_place += count * asize * sizeof(float);
+      stats_.bytes_in_place += bytes;
+      in_place += bytes;
     } else {
+      const std::uint64_t gather_start = profiling_ ? profile::now_ns() : 0;
       v = mem.forward.allocate_array<float>(count * asize);
       for (std::uint32_t j = 0; j < count; ++j)
         std::memcpy(v + j * asize, cg_->node(cg_->node(nodes[j]).arg(i)).value, asize * sizeof(float));
-      stats_.bytes_gathered += count * asize * sizeof(float);
+      stats_.bytes_gathered += bytes;
+      gathered += bytes;
+      if (profiling_) profile::add_time(profile::Phase::Memory, profile::now_ns() - gather_start);
     }
     xs_[i] = batched(a0.dim, count, v);
     batch_args_.push_back(v);
@@ -254,7 +264,12 @@ void BatchedEngine::run_group(std::uint32_t first, std::uint32_t count) {
   call.nodes = count;
   call.scratch = &mem.scratch;
   const AlignedMemoryPool::Mark mark = mem.scratch.mark();
+  const std::uint64_t kernel_start = profiling_ ? profile::now_ns() : 0;
   op.forward(call);
+  if (profiling_) {
+    profile::kernel(kernel_key(n0), op, n0.dim, count, false, kernel_start, profile::now_ns() - kernel_start);
+    profile::add_bytes(gathered, in_place, 0);
+  }
   mem.scratch.revert(mark);
   if (mem.forward.debug()) check_guard(op, mem.forward, out, call.y.d, "output");
 
@@ -329,6 +344,8 @@ void BatchedEngine::backward_nodes(VariableIndex last, const std::uint8_t* needs
     call.nodes = b.count;
     call.scratch = &mem.scratch;
     const AlignedMemoryPool::Mark mark = mem.scratch.mark();
+    const std::uint64_t batch_start = profiling_ ? profile::now_ns() : 0;
+    std::uint64_t scatter_ns = 0, scattered = 0;
     if (op.leaf_backward) op.leaf_backward(call);
     if (op.backward) {
       for (unsigned i = 0; i < n0.nargs; ++i) {
@@ -365,16 +382,25 @@ void BatchedEngine::backward_nodes(VariableIndex last, const std::uint8_t* needs
           std::memset(g, 0, asize * b.count * sizeof(float));
           call.dx = batched(a0.dim, b.count, g);
           op.backward(call, i);
+          const std::uint64_t scatter_start = profiling_ ? profile::now_ns() : 0;
           for (std::uint32_t j = 0; j < b.count; ++j) {
             const VariableIndex a = cg_->node(nodes[j]).arg(i);
             if (!wanted(a)) continue;
             zero_gradient_block(a);
             accumulate(cg_->node(a).grad, g + j * asize, asize);
           }
+          if (profiling_) scatter_ns += profile::now_ns() - scatter_start;
           stats_.bytes_scattered += b.count * asize * sizeof(float);
+          scattered += b.count * asize * sizeof(float);
         }
         ++stats_.backward_batches;
       }
+    }
+    if (profiling_) {
+      profile::kernel(kernel_key(n0), op, n0.dim, b.count, true, batch_start,
+                      profile::now_ns() - batch_start - scatter_ns);
+      profile::add_time(profile::Phase::Memory, scatter_ns);
+      profile::add_bytes(0, 0, scattered);
     }
     mem.scratch.revert(mark);
   }

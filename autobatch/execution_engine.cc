@@ -5,7 +5,9 @@
 #include <string>
 
 #include "autobatch/batched_engine.h"
+#include "autobatch/signature.h"
 #include "autobatch/simple_engine.h"
+#include "dynet_core/profiler.h"
 
 namespace dynet {
 
@@ -17,6 +19,7 @@ ExecutionEngine::~ExecutionEngine() = default;
 
 void ExecutionEngine::bind(ComputationGraph& cg) {
   cg_ = &cg;
+  profiling_ = profile::enabled();
   evaluated_ = 0;
   gradients_upto_ = 0;
   ++generation_;
@@ -77,7 +80,10 @@ void ExecutionEngine::forward_node(Node& n) {
   call.y = Tensor(n.dim, n.value, dev);
   call.data = &n.data;
   call.scratch = &mem.scratch;
+  const std::uint64_t start = profiling_ ? profile::now_ns() : 0;
   op.forward(call);
+  if (profiling_ && !op.value_alias)
+    profile::kernel(kernel_key(n), op, n.dim, 1, false, start, profile::now_ns() - start);
   mem.scratch.revert(mark);
   if (!op.value_alias) {
     ++stats_.nodes;
@@ -105,6 +111,7 @@ void ExecutionEngine::backward_node(Node& n, const std::uint8_t* needs) {
   call.dy = Tensor(n.dim, n.grad, dev);
   call.data = &n.data;
   call.scratch = &mem.scratch;
+  const std::uint64_t start = profiling_ ? profile::now_ns() : 0;
   if (op.leaf_backward) op.leaf_backward(call);
   if (op.backward) {
     for (unsigned k = 0; k < n.nargs; ++k) {
@@ -117,6 +124,7 @@ void ExecutionEngine::backward_node(Node& n, const std::uint8_t* needs) {
         check_guard(op, mem.backward, a.grad, a.dim, "argument gradient");
     }
   }
+  if (profiling_) profile::kernel(kernel_key(n), op, n.dim, 1, true, start, profile::now_ns() - start);
   mem.scratch.revert(mark);
 }
 

@@ -61,6 +61,7 @@ class ExecutionEngine {
 
   ComputationGraph* cg_ = nullptr;
   EngineStats stats_;
+  bool profiling_ = false;  // --dynet-profiling, read when a graph is bound
 
  private:
   void forget_gradients();

@@ -28,4 +28,10 @@ std::uint64_t dim_hash(const Dim& d);
 std::uint64_t node_signature(const OpDef& op, const void* data, const Dim& out, std::uint64_t out_hash,
                              const Node* const* args, const VariableIndex* arg_indices, unsigned nargs);
 
+/// The key kernels of a node are profiled under: its signature, or for nodes that are never
+/// batched, its op and shape.
+inline std::uint64_t kernel_key(const Node& n) {
+  return n.signature ? n.signature : n.dim_hash ^ (std::uint64_t(n.op->id) * 0x9E3779B97F4A7C15ull);
+}
+
 }  // namespace dynet

@@ -9,5 +9,6 @@
 #include "dynet_core/param_collection.h"
 #include "dynet_core/param_init.h"
 #include "dynet_core/parameters.h"
+#include "dynet_core/profiler.h"
 #include "dynet_core/tensor.h"
 #include "trainers/simple_sgd_trainer.h"

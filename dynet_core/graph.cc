@@ -9,6 +9,7 @@
 #include "autobatch/execution_engine.h"
 #include "autobatch/signature.h"
 #include "dynet_core/init.h"
+#include "dynet_core/profiler.h"
 
 namespace dynet {
 
@@ -35,7 +36,8 @@ ComputationGraph::ComputationGraph(Device* device)
     : device_(device),
       memory_(nullptr),
       id_(next_graph_id.fetch_add(1, std::memory_order_relaxed)),
-      autobatch_(current_params().autobatch) {
+      autobatch_(current_params().autobatch),
+      profiling_(profile::enabled()) {
   if (!device_)
     throw std::invalid_argument("ComputationGraph: no device (was dynet::cleanup() called?)");
   memory_ = device_->acquire_graph_memory();
@@ -44,6 +46,7 @@ ComputationGraph::ComputationGraph(Device* device)
 }
 
 ComputationGraph::~ComputationGraph() {
+  end_profiled_step();
   // A tombstone, so that an Expression that outlives its graph is caught when the memory is read.
   id_ = 0;
   device_->release_graph_memory(memory_);
@@ -73,8 +76,53 @@ Node& ComputationGraph::push_node() {
   return node(size_);
 }
 
+void ComputationGraph::start_building() {
+  building_ = true;
+  build_start_ns_ = profile::now_ns();
+  profile::touch_step();
+}
+
+void ComputationGraph::finish_building() {
+  if (!building_) return;
+  building_ = false;
+  profile::add_time(profile::Phase::Construction, profile::now_ns() - build_start_ns_);
+}
+
+void ComputationGraph::end_profiled_step() {
+  if (!profiling_) return;
+  finish_building();
+  profile::end_step(device_);
+}
+
+void ComputationGraph::evaluate(VariableIndex i, bool recompute) {
+  if (!profiling_) {
+    if (recompute) engine_->invalidate();
+    engine_->incremental_forward(i);
+    return;
+  }
+  finish_building();
+  const std::uint64_t start = profile::now_ns();
+  if (recompute) engine_->invalidate();
+  engine_->incremental_forward(i);
+  profile::add_time(profile::Phase::Forward, profile::now_ns() - start);
+  profile::note_pools(*memory_);
+}
+
+void ComputationGraph::differentiate(VariableIndex i, bool full, const float* seed) {
+  if (!profiling_) {
+    engine_->backward(i, full, seed);
+    return;
+  }
+  finish_building();
+  const std::uint64_t start = profile::now_ns();
+  engine_->backward(i, full, seed);
+  profile::add_time(profile::Phase::Backward, profile::now_ns() - start);
+  profile::note_pools(*memory_);
+}
+
 Expression ComputationGraph::append(const OpDef& op, const Expression* args, unsigned n,
                                     const void* data) {
+  if (profiling_ && !building_) start_building();
   if (op.id == OpDef::kUnregistered)
     throw std::logic_error(std::string("op '") + op.name +
                            "' is not registered; add it to its family's register function");
@@ -135,14 +183,12 @@ void ComputationGraph::reject_expression(const Expression& e, const char* where)
 
 Tensor ComputationGraph::forward(const Expression& last) {
   check_expression(last, "forward");
-  engine_->invalidate();
-  engine_->incremental_forward(last.i);
+  evaluate(last.i, true);
   return get_value(last.i);
 }
 
 Tensor ComputationGraph::incremental_forward(const Expression& last) {
   check_expression(last, "incremental_forward");
-  engine_->incremental_forward(last.i);
   return get_value(last.i);
 }
 
@@ -150,7 +196,7 @@ Tensor ComputationGraph::get_value(VariableIndex i) {
   if (i >= size_)
     throw std::invalid_argument("get_value: node " + std::to_string(i) + " does not exist (graph has " +
                                 std::to_string(size_) + " nodes)");
-  engine_->incremental_forward(i);
+  if (i >= engine_->evaluated()) evaluate(i, false);
   const Node& n = node(i);
   return Tensor(n.dim, n.value, device_);
 }
@@ -179,7 +225,7 @@ void ComputationGraph::invalidate() { engine_->invalidate(); }
 
 void ComputationGraph::backward(const Expression& last, bool full) {
   check_expression(last, "backward");
-  engine_->backward(last.i, full);
+  differentiate(last.i, full, nullptr);
 }
 
 void ComputationGraph::backward(const Expression& last, const std::vector<float>& output_gradient, bool full) {
@@ -189,7 +235,7 @@ void ComputationGraph::backward(const Expression& last, const std::vector<float>
     throw std::invalid_argument("backward: the output gradient has " + std::to_string(output_gradient.size()) +
                                 " values; the expression has dim " + to_string(d) + " (" +
                                 std::to_string(d.size()) + " values)");
-  engine_->backward(last.i, full, output_gradient.data());
+  differentiate(last.i, full, output_gradient.data());
 }
 
 void ComputationGraph::checkpoint() {
@@ -214,6 +260,7 @@ void ComputationGraph::revert() {
 }
 
 void ComputationGraph::clear() {
+  end_profiled_step();
   id_ = next_graph_id.fetch_add(1, std::memory_order_relaxed);
   size_ = 0;
   epoch_ = 0;

@@ -108,6 +108,12 @@ class ComputationGraph {
   };
   Node& push_node();
   [[noreturn]] void reject_expression(const Expression& e, const char* where) const;
+  /// Computes up to i through the engine (from scratch with `recompute`), timed when profiling.
+  void evaluate(VariableIndex i, bool recompute);
+  void differentiate(VariableIndex i, bool full, const float* seed);
+  void start_building();
+  void finish_building();
+  void end_profiled_step();
 
   Device* device_;
   GraphMemory* memory_;
@@ -115,6 +121,9 @@ class ComputationGraph {
   std::uint32_t epoch_ = 0;
   unsigned size_ = 0;
   int autobatch_;
+  bool profiling_;
+  bool building_ = false;  // nodes added since the last evaluation (profiling only)
+  std::uint64_t build_start_ns_ = 0;
   ExecutionEngine* engine_ = nullptr;
   std::vector<Checkpoint> checkpoints_;
 };
