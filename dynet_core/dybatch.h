@@ -6,6 +6,7 @@
 #include "dynet_core/expr.h"
 #include "dynet_core/graph.h"
 #include "dynet_core/init.h"
+#include "dynet_core/io.h"
 #include "dynet_core/param_collection.h"
 #include "dynet_core/param_init.h"
 #include "dynet_core/parameters.h"
