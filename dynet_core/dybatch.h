@@ -11,4 +11,4 @@
 #include "dynet_core/param_init.h"
 #include "dynet_core/parameters.h"
 #include "dynet_core/tensor.h"
-#include "trainers/simple_sgd_trainer.h"
+#include "trainers/training.h"
