@@ -11,10 +11,6 @@
 
 namespace dynet {
 
-namespace {
-constexpr unsigned kInlineTensors = 4;
-}
-
 ExecutionEngine::~ExecutionEngine() = default;
 
 void ExecutionEngine::bind(ComputationGraph& cg) {
@@ -60,14 +56,9 @@ void ExecutionEngine::incremental_forward(VariableIndex last) {
   evaluated_ = last + 1;
 }
 
-void ExecutionEngine::forward_node(Node& n) {
-  const OpDef& op = *n.op;
+OpCall ExecutionEngine::node_call(Node& n, Tensor* inline_xs) {
   GraphMemory& mem = cg_->memory();
   Device* dev = cg_->device();
-  n.value = op.value_alias ? op.value_alias(n.data) : mem.forward.allocate_array<float>(n.dim.size());
-
-  const AlignedMemoryPool::Mark mark = mem.scratch.mark();
-  Tensor inline_xs[kInlineTensors];
   Tensor* xs = n.nargs <= kInlineTensors ? inline_xs : mem.scratch.allocate_array<Tensor>(n.nargs);
   const VariableIndex* args = n.args();
   for (unsigned k = 0; k < n.nargs; ++k) {
@@ -78,8 +69,19 @@ void ExecutionEngine::forward_node(Node& n) {
   call.xs = xs;
   call.nargs = n.nargs;
   call.y = Tensor(n.dim, n.value, dev);
+  call.dy = Tensor(n.dim, n.grad, dev);
   call.data = &n.data;
   call.scratch = &mem.scratch;
+  return call;
+}
+
+void ExecutionEngine::forward_node(Node& n) {
+  const OpDef& op = *n.op;
+  GraphMemory& mem = cg_->memory();
+  n.value = op.value_alias ? op.value_alias(n.data) : mem.forward.allocate_array<float>(n.dim.size());
+  const AlignedMemoryPool::Mark mark = mem.scratch.mark();
+  Tensor inline_xs[kInlineTensors];
+  const OpCall call = node_call(n, inline_xs);
   const std::uint64_t start = profiling_ ? profile::now_ns() : 0;
   op.forward(call);
   if (profiling_ && !op.value_alias)
@@ -95,29 +97,17 @@ void ExecutionEngine::forward_node(Node& n) {
 void ExecutionEngine::backward_node(Node& n, const std::uint8_t* needs) {
   const OpDef& op = *n.op;
   GraphMemory& mem = cg_->memory();
-  Device* dev = cg_->device();
   const AlignedMemoryPool::Mark mark = mem.scratch.mark();
   Tensor inline_xs[kInlineTensors];
-  Tensor* xs = n.nargs <= kInlineTensors ? inline_xs : mem.scratch.allocate_array<Tensor>(n.nargs);
-  const VariableIndex* args = n.args();
-  for (unsigned k = 0; k < n.nargs; ++k) {
-    const Node& a = cg_->node(args[k]);
-    xs[k] = Tensor(a.dim, a.value, dev);
-  }
-  OpCall call;
-  call.xs = xs;
-  call.nargs = n.nargs;
-  call.y = Tensor(n.dim, n.value, dev);
-  call.dy = Tensor(n.dim, n.grad, dev);
-  call.data = &n.data;
-  call.scratch = &mem.scratch;
+  OpCall call = node_call(n, inline_xs);
   const std::uint64_t start = profiling_ ? profile::now_ns() : 0;
   if (op.leaf_backward) op.leaf_backward(call);
   if (op.backward) {
+    const VariableIndex* args = n.args();
     for (unsigned k = 0; k < n.nargs; ++k) {
       Node& a = cg_->node(args[k]);
       if (!needs[args[k]]) continue;
-      call.dx = Tensor(a.dim, a.grad, dev);
+      call.dx = Tensor(a.dim, a.grad, cg_->device());
       op.backward(call, k);
       ++stats_.backward_batches;
       if (mem.backward.debug() && !a.op->grad_alias)

@@ -51,6 +51,10 @@ class ExecutionEngine {
   /// Called by truncate() when values of nodes >= n exist.
   virtual void on_truncate(VariableIndex n);
 
+  /// The kernel call of one node; argument tensors go to inline_xs (kInlineTensors of them) or,
+  /// for more arguments, to scratch memory.
+  OpCall node_call(Node& n, Tensor* inline_xs);
+  static constexpr unsigned kInlineTensors = 4;
   void forward_node(Node& n);
   /// A zeroed gradient for n from the backward pool.
   float* zeroed_gradient(const Node& n);

@@ -37,7 +37,7 @@ double seconds_since(Clock::time_point t) { return std::chrono::duration<double>
 Result run_treelstm(int engine, bool per_use, const Options& o) {
   ParameterCollection pc;
   bench::TreeLstmModel model(pc, 1000, 128, 128);
-  SimpleSGDTrainer trainer(pc, 0.001f);
+  AdamTrainer trainer(pc, 0.001f);
   const std::vector<bench::Tree> trees = bench::random_trees(o.trees, 16, 1000, 42);
   double flops_per_epoch = 0;
   for (const bench::Tree& t : trees) flops_per_epoch += model.flops(t);
