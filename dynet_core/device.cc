@@ -1,6 +1,7 @@
 #include "dynet_core/device.h"
 
 #include "autobatch/execution_engine.h"
+#include "dynet_core/thread_pool.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -46,6 +47,11 @@ Device::Device(DeviceType t, std::string n, const MemorySizes& sizes, bool debug
       parameters_("parameters (PS)", sizes.parameters) {}
 
 Device::~Device() = default;
+
+Device_CPU::Device_CPU(const MemorySizes& sizes, bool debug_memory, unsigned threads)
+    : Device(DeviceType::CPU, "CPU", sizes, debug_memory) {
+  if (threads > 1) pool_ = std::make_unique<ThreadPool>(threads, true);
+}
 
 float* Device::allocate_parameter_floats(std::size_t n) {
   std::lock_guard<std::mutex> lock(mutex_);

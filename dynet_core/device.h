@@ -26,6 +26,7 @@ struct MemorySizes {
 
 struct Node;
 class ExecutionEngine;
+class ThreadPool;
 
 /// What one ComputationGraph uses while it is alive. Recycled between graphs, so that a graph per
 /// example reaches a steady state with no calls to the system allocator.
@@ -64,9 +65,12 @@ class Device {
   void release_graph_memory(GraphMemory* m);
 
   bool debug_memory() const { return debug_memory_; }
+  /// Threads that large kernels may split over (--dynet-threads); null for one thread.
+  ThreadPool* thread_pool() const { return pool_.get(); }
 
  protected:
   Device(DeviceType type, std::string name, const MemorySizes& sizes, bool debug_memory);
+  std::unique_ptr<ThreadPool> pool_;
 
  private:
   MemorySizes sizes_;
@@ -80,7 +84,8 @@ class Device {
 /// The CPU: host memory, Eigen kernels.
 class Device_CPU : public Device {
  public:
-  Device_CPU(const MemorySizes& sizes, bool debug_memory) : Device(DeviceType::CPU, "CPU", sizes, debug_memory) {}
+  /// With threads > 1, large GEMMs are split over that many threads, pinned to cores 0..n-1.
+  Device_CPU(const MemorySizes& sizes, bool debug_memory, unsigned threads = 1);
 };
 
 /// Parses DyNet's --dynet-mem syntax (megabytes): "N" splits N over the four pools;

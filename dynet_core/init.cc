@@ -54,7 +54,7 @@ void initialize_locked(Globals& g, const DynetParams& params) {
     throw std::invalid_argument("--dynet-profiling: " + std::to_string(params.profiling) +
                                 " is not valid; expected 0, 1 or 2");
   register_all_ops();
-  if (!g.device) g.device = std::make_unique<Device_CPU>(sizes, params.debug_memory);
+  if (!g.device) g.device = std::make_unique<Device_CPU>(sizes, params.debug_memory, params.threads);
   g.params = params;
   g.seed_in_use = params.random_seed ? params.random_seed : std::random_device{}();
   g.rng.seed(g.seed_in_use);
@@ -102,6 +102,8 @@ DynetParams extract_dynet_params(int& argc, char**& argv, bool) {
       p.profiling = parse_number(name, value, 0, 2);
     } else if (name == "--dynet-weight-decay") {
       p.weight_decay = parse_number(name, value, 0.f, 1.f);
+    } else if (name == "--dynet-threads") {
+      p.threads = static_cast<unsigned>(parse_number(name, value, 1, 64));
     } else if (name == "--dynet-debug-memory") {
       p.debug_memory = value.empty() || parse_number(name, value, 0, 1) == 1;
     } else if (name == "--dynet-dynamic-mem") {
@@ -113,8 +115,8 @@ DynetParams extract_dynet_params(int& argc, char**& argv, bool) {
     } else {
       throw std::invalid_argument("unknown flag " + name +
                                   " (known: --dynet-mem, --dynet-seed, --dynet-autobatch, "
-                                  "--dynet-profiling, --dynet-weight-decay, --dynet-devices, "
-                                  "--dynet-debug-memory)");
+                                  "--dynet-profiling, --dynet-weight-decay, --dynet-threads, "
+                                  "--dynet-devices, --dynet-debug-memory)");
     }
   }
   if (argc > 0) {

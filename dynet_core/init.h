@@ -15,6 +15,7 @@ struct DynetParams {
   int profiling = 0;           ///< --dynet-profiling: 0 off, 1 summary, 2 per-signature tables
   float weight_decay = 0.f;    ///< --dynet-weight-decay: L2 decay applied by trainers
   bool debug_memory = false;   ///< --dynet-debug-memory: NaN-filled allocations with canaries
+  unsigned threads = 1;        ///< --dynet-threads: cores that large GEMMs split over
 };
 
 /// Reads and removes the --dynet-* flags from argv (both "--flag value" and "--flag=value").

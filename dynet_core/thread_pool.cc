@@ -1,0 +1,70 @@
+#include "dynet_core/thread_pool.h"
+
+#include <pthread.h>
+#include <sched.h>
+
+namespace dynet {
+
+namespace {
+void pin_to_core(std::thread::native_handle_type t, unsigned core) {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  CPU_SET(core, &set);
+  pthread_setaffinity_np(t, sizeof set, &set);  // best effort: a refused pin leaves the thread free
+}
+}  // namespace
+
+ThreadPool::ThreadPool(unsigned threads, bool pin) {
+  for (unsigned part = 1; part < threads; ++part) {
+    workers_.emplace_back([this, part] { work(part); });
+    if (pin) pin_to_core(workers_.back().native_handle(), part);
+  }
+  if (pin && threads > 1) pin_to_core(pthread_self(), 0);
+}
+
+ThreadPool::~ThreadPool() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  for (std::thread& t : workers_) t.join();
+}
+
+void ThreadPool::run_erased(void* fn, Invoke invoke) {
+  if (workers_.empty()) {
+    invoke(fn, 0);
+    return;
+  }
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    fn_ = fn;
+    invoke_ = invoke;
+    pending_.store(static_cast<unsigned>(workers_.size()), std::memory_order_relaxed);
+    ++generation_;
+  }
+  wake_.notify_all();
+  invoke(fn, 0);
+  // The parts are about equal, so the others finish soon: wait without sleeping.
+  while (pending_.load(std::memory_order_acquire) != 0) std::this_thread::yield();
+}
+
+void ThreadPool::work(unsigned part) {
+  std::uint64_t seen = 0;
+  for (;;) {
+    void* fn;
+    Invoke invoke;
+    {
+      std::unique_lock<std::mutex> lock(mutex_);
+      wake_.wait(lock, [&] { return stopping_ || generation_ != seen; });
+      if (stopping_) return;
+      seen = generation_;
+      fn = fn_;
+      invoke = invoke_;
+    }
+    invoke(fn, part);
+    pending_.fetch_sub(1, std::memory_order_acq_rel);
+  }
+}
+
+}  // namespace dynet

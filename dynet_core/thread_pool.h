@@ -1,0 +1,46 @@
+#pragma once
+// A small pool for splitting one large kernel (a GEMM) across cores: the calling thread runs the
+// first part, workers the others, and run() returns when all parts are done. Workers sleep on a
+// condition variable between calls, so an idle pool costs nothing on a shared machine.
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace dynet {
+
+class ThreadPool {
+ public:
+  /// `threads` counts the calling thread; with `pin`, thread k is bound to core k.
+  ThreadPool(unsigned threads, bool pin);
+  ~ThreadPool();
+  ThreadPool(const ThreadPool&) = delete;
+  ThreadPool& operator=(const ThreadPool&) = delete;
+
+  unsigned threads() const { return static_cast<unsigned>(workers_.size()) + 1; }
+
+  /// Calls f(part) for part in [0, threads()), in parallel; f must not throw.
+  template <class F>
+  void run(F& f) {
+    run_erased(&f, [](void* fn, unsigned part) { (*static_cast<F*>(fn))(part); });
+  }
+
+ private:
+  using Invoke = void (*)(void*, unsigned);
+  void run_erased(void* fn, Invoke invoke);
+  void work(unsigned part);
+
+  std::vector<std::thread> workers_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::uint64_t generation_ = 0;
+  bool stopping_ = false;
+  void* fn_ = nullptr;
+  Invoke invoke_ = nullptr;
+  std::atomic<unsigned> pending_{0};
+};
+
+}  // namespace dynet
