@@ -102,6 +102,7 @@ DynetParams extract_dynet_params(int& argc, char**& argv, bool) {
       p.profiling = parse_number(name, value, 0, 2);
     } else if (name == "--dynet-weight-decay") {
       p.weight_decay = parse_number(name, value, 0.f, 1.f);
+      if (p.weight_decay == 1.f) throw std::invalid_argument(name + ": 1 would zero every parameter; use less");
     } else if (name == "--dynet-threads") {
       p.threads = static_cast<unsigned>(parse_number(name, value, 1, 64));
     } else if (name == "--dynet-debug-memory") {

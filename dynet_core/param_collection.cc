@@ -140,9 +140,9 @@ void ParameterCollection::reset_gradient() {
 float ParameterCollection::weight_decay_lambda() const { return state_->weight_decay; }
 
 void ParameterCollection::set_weight_decay_lambda(float lambda) {
-  if (!(lambda >= 0))
+  if (!(lambda >= 0 && lambda < 1))
     throw std::invalid_argument("set_weight_decay_lambda: lambda " + std::to_string(lambda) +
-                                " must be >= 0");
+                                " must be in [0, 1)");
   state_->weight_decay = lambda;
 }
 
