@@ -46,7 +46,6 @@ std::vector<Trainer::Hyperparameter> Trainer::settings() {
 
 void Trainer::check_settings() {
   for (const Hyperparameter& h : settings()) check_setting(name(), h.name, *h.value, h.range);
-  check_setting(name(), "the model's weight decay lambda", model_.weight_decay_lambda(), Range::Fraction);
 }
 
 void Trainer::allocate_state() {
