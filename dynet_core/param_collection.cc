@@ -7,6 +7,7 @@
 
 #include "dynet_core/device.h"
 #include "dynet_core/init.h"
+#include "dynet_core/tensor_eigen.h"
 
 namespace dynet {
 
@@ -122,10 +123,15 @@ std::size_t ParameterCollection::parameter_count() const {
 
 float ParameterCollection::gradient_l2_norm() const {
   double sq = 0;
-  for (const auto& p : state_->params)
-    for (std::size_t k = 0; k < p->size(); ++k) sq += double(p->g.v[k]) * p->g.v[k];
-  for (const auto& p : state_->lookup_params)
-    for (std::size_t k = 0; k < p->all_grads.d.size(); ++k) sq += double(p->all_grads.v[k]) * p->all_grads.v[k];
+  for (const auto& p : state_->params) sq += eig::vec(p->g).squaredNorm();
+  // Only touched rows of a lookup table have a gradient: a sparse table costs its touched rows.
+  for (const auto& p : state_->lookup_params) {
+    if (p->all_touched) {
+      sq += eig::vec(p->all_grads).squaredNorm();
+      continue;
+    }
+    for (unsigned r : p->touched) sq += eig::Vector(p->grad_row(r), p->row_size()).squaredNorm();
+  }
   return static_cast<float>(std::sqrt(sq));
 }
 

@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <stdexcept>
 #include <thread>
 #include <vector>
@@ -119,6 +120,7 @@ TEST_CASE("lookup gradients mark the touched rows", "[graph][parameters]") {
   CHECK(s.touched.size() == 2);
   CHECK(as_vector(Tensor(Dim({2}), s.grad_row(3), nullptr)) == std::vector<float>{2.f, 2.f});
   CHECK(s.grad_row(0)[0] == 0.f);
+  CHECK(m.gradient_l2_norm() == Approx(std::sqrt(2.f * 2 * 2 + 2 * 1)));
   s.zero_grad();
   CHECK(s.touched.empty());
   CHECK(s.grad_row(3)[0] == 0.f);
