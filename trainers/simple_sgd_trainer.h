@@ -7,10 +7,11 @@ namespace dynet {
 
 class SimpleSGDTrainer : public Trainer {
  public:
-  explicit SimpleSGDTrainer(ParameterCollection& model, float learning_rate = 0.1f)
-      : Trainer(model, learning_rate) {}
+  explicit SimpleSGDTrainer(ParameterCollection& model, float learning_rate = 0.1f);
+  const char* name() const override { return "SimpleSGDTrainer"; }
 
  protected:
+  std::vector<Hyperparameter> hyperparameters() override { return {}; }
   unsigned state_per_value() const override { return 0; }
   void update_values(float* values, const float* grads, float* state, std::size_t stride, std::size_t n,
                      float gscale) override;

@@ -8,12 +8,44 @@
 
 namespace dynet {
 
+namespace {
+
+using Range = Trainer::Hyperparameter::Range;
+
+void check_setting(const char* trainer, const std::string& setting, float v, Range range) {
+  if (const char* why = Trainer::Hyperparameter::violation(v, range))
+    throw std::invalid_argument(std::string(trainer) + ": " + setting + " = " + std::to_string(v) + " " + why);
+}
+
+}  // namespace
+
+const char* Trainer::Hyperparameter::violation(float v, Range range) {
+  switch (range) {
+    case Range::Positive:
+      return v > 0.f && std::isfinite(v) ? nullptr : "must be finite and > 0";
+    case Range::Fraction:
+      return v >= 0.f && v < 1.f ? nullptr : "must be in [0, 1)";
+  }
+  return "has an unknown range";
+}
+
 Trainer::Trainer(ParameterCollection& model, float lr) : learning_rate(lr), model_(model) {
-  if (!(lr > 0.f))
-    throw std::invalid_argument("Trainer: the learning rate " + std::to_string(lr) + " must be > 0");
+  check_setting("Trainer", "learning_rate", lr, Range::Positive);
 }
 
 Trainer::~Trainer() = default;
+
+std::vector<Trainer::Hyperparameter> Trainer::settings() {
+  std::vector<Hyperparameter> all{{"learning_rate", &learning_rate, Range::Positive},
+                                  {"clip_threshold", &clip_threshold, Range::Positive}};
+  for (const Hyperparameter& h : hyperparameters()) all.push_back(h);
+  return all;
+}
+
+void Trainer::check_settings() {
+  for (const Hyperparameter& h : settings()) check_setting(name(), h.name, *h.value, h.range);
+  check_setting(name(), "the model's weight decay lambda", model_.weight_decay_lambda(), Range::Fraction);
+}
 
 void Trainer::allocate_state() {
   const unsigned k = state_per_value();
@@ -34,19 +66,34 @@ float Trainer::gradient_scale() const {
   if (!clipping_enabled) return 1.f;
   const float norm = model_.gradient_l2_norm();
   if (!std::isfinite(norm))
-    throw std::runtime_error("Trainer::update: the gradient norm is " + std::to_string(norm) +
+    throw std::runtime_error(std::string(name()) + "::update: the gradient norm is " + std::to_string(norm) +
                              "; a NaN or infinity reached the gradients (lower the learning rate or "
                              "check the model); the parameters were not changed");
   return norm > clip_threshold ? clip_threshold / norm : 1.f;
 }
 
+void Trainer::step(float* values, const float* grads, float* state, std::size_t stride, std::size_t n, float gscale,
+                   float decay) {
+  update_values(values, grads, state, stride, n, gscale);
+  if (decay != 1.f)
+    for (std::size_t i = 0; i < n; ++i) values[i] *= decay;
+}
+
 void Trainer::update() {
+  if (learning_rate_schedule) {
+    const float lr = learning_rate_schedule(updates);
+    check_setting(name(), "the learning rate the schedule gives after " + std::to_string(updates) + " updates", lr,
+                  Range::Positive);
+    learning_rate = lr;
+  }
+  check_settings();
   allocate_state();
   const float gscale = gradient_scale();
+  const float decay = 1.f - model_.weight_decay_lambda();
   const auto& params = model_.parameters_list();
   for (std::size_t i = 0; i < params.size(); ++i) {
     ParameterStorage& p = *params[i];
-    if (p.updated) update_values(p.values.v, p.g.v, param_state_[i].data, param_state_[i].stride, p.size(), gscale);
+    if (p.updated) step(p.values.v, p.g.v, param_state_[i].data, param_state_[i].stride, p.size(), gscale, decay);
     p.zero_grad();
   }
   const auto& tables = model_.lookup_parameters_list();
@@ -57,9 +104,9 @@ void Trainer::update() {
       if (sparse_updates_enabled && !t.all_touched) {
         const std::size_t row = t.row_size();
         for (unsigned r : t.touched)
-          update_values(t.row(r), t.grad_row(r), s.data ? s.data + r * row : nullptr, s.stride, row, gscale);
+          step(t.row(r), t.grad_row(r), s.data ? s.data + r * row : nullptr, s.stride, row, gscale, decay);
       } else {
-        update_values(t.all_values.v, t.all_grads.v, s.data, s.stride, t.all_values.d.size(), gscale);
+        step(t.all_values.v, t.all_grads.v, s.data, s.stride, t.all_values.d.size(), gscale, decay);
       }
     }
     t.zero_grad();
@@ -77,8 +124,7 @@ void Trainer::restart() {
 }
 
 void Trainer::restart(float lr) {
-  if (!(lr > 0.f))
-    throw std::invalid_argument("Trainer::restart: the learning rate " + std::to_string(lr) + " must be > 0");
+  check_setting(name(), "restart: learning_rate", lr, Range::Positive);
   learning_rate = lr;
   restart();
 }

@@ -1,11 +1,15 @@
 #pragma once
-// The trainer loop shared by every update rule: gradient clipping by global norm, sparse updates
-// of lookup tables, per-value optimizer state, and zeroing gradients after an update.
+// The trainer loop shared by every update rule: an optional learning-rate schedule, gradient
+// clipping by global norm, sparse updates of lookup tables, L2 weight decay, per-value optimizer
+// state in the parameter pool, zeroing gradients after an update, and checkpoints of all of it.
 
 #include <cstddef>
+#include <iosfwd>
+#include <string>
 #include <vector>
 
 #include "dynet_core/param_collection.h"
+#include "trainers/learning_rate_schedule.h"
 
 namespace dynet {
 
@@ -16,19 +20,62 @@ class Trainer {
   Trainer(const Trainer&) = delete;
   Trainer& operator=(const Trainer&) = delete;
 
-  /// Applies the accumulated gradients to every updated parameter, then zeroes the gradients.
+  /// Applies the accumulated gradients to every updated parameter (only the rows touched since
+  /// the last update of lookup tables, with sparse updates), then zeroes the gradients. With weight
+  /// decay lambda (ParameterCollection::weight_decay_lambda, --dynet-weight-decay), every value
+  /// updated is then multiplied by 1 - lambda, as DyNet's decay does; rows a sparse update skips
+  /// are not decayed. Throws, changing nothing, when a setting is out of range or (with clipping)
+  /// the gradients hold a NaN or infinity.
   void update();
-  /// Forgets the optimizer state (moments, step counts); optionally sets a new learning rate.
+  /// Forgets the optimizer state (moments, step count); optionally sets a new learning rate.
   void restart();
   void restart(float lr);
 
+  /// Writes a checkpoint of the trainer: its settings (learning rate, clipping, constants of the
+  /// rule), the update count and the optimizer state of every parameter of the model. Together
+  /// with the model's values it lets training resume exactly where it stopped. The schedule, a
+  /// function, is not saved: set it again after populate().
+  void save(std::ostream& os);
+  /// The same, into a file replaced atomically.
+  void save(const std::string& path);
+  /// Restores a checkpoint written by save(), after checking all of it: intact, written by the
+  /// same kind of trainer, for a model with the same parameters (names and sizes, in order).
+  /// Throws std::runtime_error naming the first problem otherwise, changing nothing.
+  void populate(std::istream& is);
+  void populate(const std::string& path);
+
+  /// A constant of an update rule (a momentum, an epsilon) with its valid range, so that
+  /// constructors, update() and populate() check it alike.
+  struct Hyperparameter {
+    enum class Range {
+      Positive,  ///< finite and > 0
+      Fraction,  ///< in [0, 1)
+    };
+    const char* name;
+    float* value;
+    Range range;
+
+    /// What is wrong with `v` for a constant of `range` ("must be ..."), or nullptr when it fits.
+    static const char* violation(float v, Range range);
+  };
+
+  /// The class name, e.g. "AdamTrainer"; checkpoints record it.
+  virtual const char* name() const = 0;
+
   float learning_rate;
+  /// When set, update() takes learning_rate from it before each update.
+  LearningRateSchedule learning_rate_schedule;
   bool clipping_enabled = true;
-  float clip_threshold = 5.f;       ///< gradients are rescaled when their global L2 norm exceeds it
+  float clip_threshold = 5.f;          ///< gradients are rescaled when their global L2 norm exceeds it
   bool sparse_updates_enabled = true;  ///< update only lookup rows touched since the last update
-  unsigned updates = 0;             ///< number of update() calls since the last restart
+  unsigned updates = 0;                ///< number of update() calls since the last restart
 
  protected:
+  virtual std::vector<Hyperparameter> hyperparameters() = 0;
+  /// Throws std::invalid_argument naming the first setting out of its range; derived
+  /// constructors call it once their constants are set.
+  void check_settings();
+
   /// Floats of optimizer state per parameter value.
   virtual unsigned state_per_value() const = 0;
   /// Updates n values in place from their gradients (times gscale). State component c of value i
@@ -43,8 +90,16 @@ class Trainer {
     float* data;
     std::size_t stride;
   };
+  /// The learning rate and clip threshold, then the rule's hyperparameters().
+  std::vector<Hyperparameter> settings();
   void allocate_state();
   float gradient_scale() const;
+  void step(float* values, const float* grads, float* state, std::size_t stride, std::size_t n, float gscale,
+            float decay);
+  /// The bytes of a checkpoint file.
+  std::string checkpoint();
+  /// Checks the checkpoint `bytes` read from `source`, then applies it.
+  void restore(const std::string& bytes, const std::string& source);
 
   std::vector<StateBlock> param_state_;
   std::vector<StateBlock> lookup_state_;

@@ -1,0 +1,22 @@
+#pragma once
+// Adagrad (Duchi et al., 2011): h += g^2;  w -= learning_rate * g / sqrt(h + epsilon).
+
+#include "trainers/trainer.h"
+
+namespace dynet {
+
+class AdagradTrainer : public Trainer {
+ public:
+  explicit AdagradTrainer(ParameterCollection& model, float learning_rate = 0.1f, float eps = 1e-20f);
+  const char* name() const override { return "AdagradTrainer"; }
+
+  float epsilon;  ///< > 0
+
+ protected:
+  std::vector<Hyperparameter> hyperparameters() override;
+  unsigned state_per_value() const override { return 1; }
+  void update_values(float* values, const float* grads, float* state, std::size_t stride, std::size_t n,
+                     float gscale) override;
+};
+
+}  // namespace dynet

@@ -1,0 +1,39 @@
+#include "trainers/adam_trainer.h"
+
+#include <cmath>
+
+namespace dynet {
+
+AdamTrainer::AdamTrainer(ParameterCollection& model, float learning_rate, float beta_1, float beta_2, float eps)
+    : AdamTrainer(Variant{}, model, learning_rate, beta_1, beta_2, eps) {
+  check_settings();
+}
+
+AdamTrainer::AdamTrainer(Variant, ParameterCollection& model, float learning_rate, float beta_1, float beta_2,
+                         float eps)
+    : Trainer(model, learning_rate), beta_1(beta_1), beta_2(beta_2), epsilon(eps) {}
+
+std::vector<Trainer::Hyperparameter> AdamTrainer::hyperparameters() {
+  return {{"beta_1", &beta_1, Hyperparameter::Range::Fraction},
+          {"beta_2", &beta_2, Hyperparameter::Range::Fraction},
+          {"epsilon", &epsilon, Hyperparameter::Range::Positive}};
+}
+
+float AdamTrainer::bias_corrected_rate() const {
+  const double t = double(updates) + 1;
+  return static_cast<float>(learning_rate * std::sqrt(1 - std::pow(double(beta_2), t)) /
+                            (1 - std::pow(double(beta_1), t)));
+}
+
+void AdamTrainer::update_values(float* values, const float* grads, float* state, std::size_t stride, std::size_t n,
+                                float gscale) {
+  const float rate = bias_corrected_rate();
+  float* m = state;
+  float* v = state + stride;
+  for (std::size_t i = 0; i < n; ++i) {
+    update_moments(m[i], v[i], gscale * grads[i]);
+    values[i] -= rate * m[i] / (std::sqrt(v[i]) + epsilon);
+  }
+}
+
+}  // namespace dynet

@@ -1,0 +1,18 @@
+#pragma once
+// Learning-rate schedules for Trainer::learning_rate_schedule: the learning rate of the next
+// update as a function of the number of updates done since the trainer's last restart().
+
+#include <functional>
+
+namespace dynet {
+
+/// Must return a finite value > 0 (update() refuses anything else, changing nothing).
+using LearningRateSchedule = std::function<float(unsigned updates)>;
+
+/// eta_t = eta_0 / (1 + decay * t): the rule of DyNet's former `eta_decay` trainer argument.
+LearningRateSchedule inverse_time_decay(float eta_0, float decay);
+
+/// eta_t = eta_0 * factor^floor(t / every): the rate is multiplied by `factor` every `every` updates.
+LearningRateSchedule step_decay(float eta_0, float factor, unsigned every);
+
+}  // namespace dynet

@@ -1,0 +1,22 @@
+#pragma once
+// SGD with momentum: v = momentum * v - learning_rate * g;  w += v.
+
+#include "trainers/trainer.h"
+
+namespace dynet {
+
+class MomentumSGDTrainer : public Trainer {
+ public:
+  explicit MomentumSGDTrainer(ParameterCollection& model, float learning_rate = 0.01f, float mom = 0.9f);
+  const char* name() const override { return "MomentumSGDTrainer"; }
+
+  float momentum;  ///< in [0, 1)
+
+ protected:
+  std::vector<Hyperparameter> hyperparameters() override;
+  unsigned state_per_value() const override { return 1; }
+  void update_values(float* values, const float* grads, float* state, std::size_t stride, std::size_t n,
+                     float gscale) override;
+};
+
+}  // namespace dynet
