@@ -50,7 +50,7 @@ TEST_CASE("gradients flow through a two-layer BiLSTM", "[builders][birnn]") {
   for (unsigned k = 0; k < 3; ++k) xs.push_back(lookup(cg, table, std::vector<unsigned>{k, 3 - k}));
   const auto pairs = bi.add_inputs(xs);
   CHECK(pairs[0].first.dim() == Dim({2}, 2));
-  builder_tests::check_gradients(model, cg, builder_tests::weighted_sum(cg, bi.transduce(xs), 5));
+  test_support::check_gradients(model, cg, test_support::weighted_sum(cg, bi.transduce(xs), 5));
 }
 
 TEST_CASE("a BiRNN needs an even hidden size and a factory", "[builders][birnn]") {

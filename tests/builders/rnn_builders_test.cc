@@ -16,8 +16,8 @@
 #include "dynet_core/graph.h"
 
 using namespace dynet;
-using builder_tests::check_gradients;
-using builder_tests::weighted_sum;
+using test_support::check_gradients;
+using test_support::weighted_sum;
 
 namespace {
 

@@ -12,7 +12,7 @@
 #include "support/temp_file.h"
 
 using namespace dynet;
-using builder_tests::TempFile;
+using test_support::TempFile;
 
 namespace {
 
@@ -49,7 +49,7 @@ TEST_CASE("the standard softmax builder scores every class", "[builders][softmax
   const std::vector<float> losses = as_vector(cg.incremental_forward(sm.neg_log_softmax(batch, {2, 4})));
   CHECK(losses[0] == Approx(-log_p[2]));
   CHECK(losses[1] == Approx(as_scalar(cg.incremental_forward(sm.neg_log_softmax(lookup(cg, reps, 1u), 4)))));
-  builder_tests::check_gradients(model, cg, sum_batches(sm.neg_log_softmax(batch, {2, 4})));
+  test_support::check_gradients(model, cg, sum_batches(sm.neg_log_softmax(batch, {2, 4})));
 
   CHECK_THROWS_WITH(sm.neg_log_softmax(rep, 5), Catch::Contains("class 5"));
   CHECK_THROWS_WITH(sm.neg_log_softmax(batch, std::vector<unsigned>{1}), Catch::Contains("batch size 2, expected 1"));
@@ -98,7 +98,7 @@ TEST_CASE("the class-factored softmax is a distribution over the clustered words
   CHECK(v[0] == Approx(-log_p[targets[0]]));
   CHECK(v[2] == Approx(-log_p[targets[2]]));
   CHECK(v[1] == Approx(as_scalar(cg.incremental_forward(sm.neg_log_softmax(lookup(cg, reps, 0u), 0)))));
-  builder_tests::check_gradients(model, cg, sum_batches(losses));
+  test_support::check_gradients(model, cg, sum_batches(losses));
 
   std::vector<unsigned> counts(6, 0);
   for (int k = 0; k < 3000; ++k) ++counts[sm.sample(rep)];

@@ -68,7 +68,7 @@ TEST_CASE("gradients flow through the tree builders", "[builders][tree]") {
   const std::vector<std::vector<unsigned>> leaves =
       batched ? std::vector<std::vector<unsigned>>{{0, 3}, {1, 2}, {2, 0}} : std::vector<std::vector<unsigned>>{{0}, {1}, {2}};
   const std::vector<Expression> seen = build_tree(tree, cg, table, leaves);
-  builder_tests::check_gradients(model, cg, builder_tests::weighted_sum(cg, seen, 13));
+  test_support::check_gradients(model, cg, test_support::weighted_sum(cg, seen, 13));
 }
 
 TEST_CASE("an N-ary TreeLSTM node follows Tai et al.'s equations, one U per child position", "[builders][tree]") {

@@ -33,7 +33,7 @@ TEST_CASE("layer_norm gradients", "[ops][layer_norm]") {
   LookupParameter x = model.add_lookup_parameters(2, {5});
   ComputationGraph cg;
   const Expression y = layer_norm(lookup(cg, x, std::vector<unsigned>{0, 1}), parameter(cg, g), parameter(cg, b));
-  builder_tests::check_gradients(model, cg, builder_tests::weighted_sum(cg, {y}, 3));
+  test_support::check_gradients(model, cg, test_support::weighted_sum(cg, {y}, 3));
 }
 
 TEST_CASE("layer_norm rejects a gain or bias of another size", "[ops][layer_norm]") {

@@ -16,7 +16,7 @@
 #include "dynet_core/graph.h"
 #include "dynet_core/param_collection.h"
 
-namespace builder_tests {
+namespace test_support {
 
 using namespace dynet;
 
@@ -72,4 +72,4 @@ inline void check_gradients(ParameterCollection& model, ComputationGraph& cg, co
   cg.forward(loss);
 }
 
-}  // namespace builder_tests
+}  // namespace test_support

@@ -7,7 +7,7 @@
 #include <fstream>
 #include <string>
 
-namespace builder_tests {
+namespace test_support {
 
 class TempFile {
  public:
@@ -28,4 +28,4 @@ class TempFile {
   std::string path_;
 };
 
-}  // namespace builder_tests
+}  // namespace test_support

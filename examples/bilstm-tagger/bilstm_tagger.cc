@@ -1,0 +1,116 @@
+// bilstm-tagger: a BiLSTM named-entity tagger on WikiNER sentences, with word embeddings or,
+// with --char-embedding, character BiLSTMs for rare words (DyNet's bilstm-tagger-withchar);
+// reports development tag accuracy after every epoch.
+
+#include <cstdio>
+#include <iostream>
+#include <vector>
+
+#include "dynet_core/init.h"
+#include "dynet_core/param_collection.h"
+#include "examples/bilstm-tagger/bilstm_tagger_model.h"
+#include "examples/common/command_line.h"
+#include "examples/common/data_file.h"
+#include "examples/common/example_main.h"
+#include "examples/common/minibatches.h"
+#include "examples/common/model_file.h"
+#include "examples/common/trainer_choice.h"
+#include "examples/common/training_epoch.h"
+
+using namespace examples;
+
+namespace {
+
+struct Settings {
+  std::string train = default_data_path("tags/train.txt"), dev = default_data_path("tags/dev.txt");
+  unsigned max_train = 0, max_dev = 0;
+  unsigned epochs = 3, batch = 32, min_count = 0;
+  float seconds = 0.f;
+  TaggerShape shape;
+  std::string trainer = "adam";
+  float learning_rate = 0.001f;
+  std::string save, load;
+};
+
+int run(int argc, char** argv) {
+  Settings s;
+  CommandLine cl("bilstm-tagger", "Trains a BiLSTM tagger on word|TAG sentences; reports development tag accuracy.");
+  cl.add("train", &s.train, "training sentences");
+  cl.add("dev", &s.dev, "development sentences");
+  cl.add("max-train", &s.max_train, "use only the first N training sentences (0: all)");
+  cl.add("max-dev", &s.max_dev, "use only the first N development sentences (0: all)");
+  cl.add("epochs", &s.epochs, "passes over the training sentences (0: evaluate only)");
+  cl.add("seconds", &s.seconds, "stop training after this many seconds (0: no limit)");
+  cl.add("batch", &s.batch, "sentences per graph and update");
+  cl.add("embedding", &s.shape.embedding, "word embedding size (even)");
+  cl.add("hidden", &s.shape.hidden, "state size of each direction of the BiLSTM");
+  cl.add("mlp", &s.shape.mlp, "hidden size of the tag scorer");
+  cl.add("char-embedding", &s.shape.char_embedding, "character embedding size; > 0 spells rare words with a char BiLSTM");
+  cl.add("min-count", &s.min_count, "words seen fewer times are rare (0: 5 with characters, else 2)");
+  cl.add("trainer", &s.trainer, "update rule: " + trainer_names());
+  cl.add("learning-rate", &s.learning_rate, "learning rate");
+  cl.add("save", &s.save, "write the trained model (and its vocabularies, to FILE.vocab) to this file");
+  cl.add("load", &s.load, "start from the model (and vocabularies) in this file");
+  if (!cl.parse(argc, argv)) return 0;
+  if (s.batch == 0) throw UsageError("--batch must be positive");
+  const bool spell = s.shape.char_embedding > 0;
+  if (s.min_count == 0) s.min_count = spell ? 5 : 2;
+
+  std::vector<TaggedSentence> train_text = read_tagged_sentences(s.train), dev_text = read_tagged_sentences(s.dev);
+  if (s.max_train && train_text.size() > s.max_train) train_text.resize(s.max_train);
+  if (s.max_dev && dev_text.size() > s.max_dev) dev_text.resize(s.max_dev);
+  if (train_text.empty()) throw std::runtime_error("the training sentences must not be empty");
+
+  TaggerVocabulary vocabulary;
+  if (!s.load.empty()) {
+    load_model_vocabularies(s.load, {{"words", &vocabulary.words}, {"tags", &vocabulary.tags}, {"chars", &vocabulary.chars}});
+    vocabulary.spell_rare = spell;
+  } else {
+    vocabulary = TaggerVocabulary(train_text, s.min_count, spell);
+  }
+  std::vector<EncodedSentence> train, dev;
+  std::size_t spelled = 0, train_words = 0;
+  for (const TaggedSentence& t : train_text) {
+    train.push_back(vocabulary.encode(t));
+    train_words += t.words.size();
+    for (const auto& letters : train.back().spellings) spelled += !letters.empty();
+  }
+  for (const TaggedSentence& t : dev_text) dev.push_back(vocabulary.encode(t));
+
+  dynet::ParameterCollection model;
+  BiLSTMTagger tagger(model, s.shape, vocabulary);
+  if (!s.load.empty()) load_model_parameters(s.load, model);
+  auto trainer = make_trainer(s.trainer, model, s.learning_rate);
+  std::cout << "bilstm-tagger: " << train.size() << " training sentences (" << train_words << " words, " << spelled
+            << " spelled by characters), " << dev.size() << " development sentences; " << vocabulary.words.size()
+            << " words, " << vocabulary.tags.size() << " tags; autobatch " << dynet::current_params().autobatch << "\n";
+
+  std::mt19937 rng(1);
+  std::printf("learning curve\n%6s %12s %10s %10s\n", "epoch", "train loss", "words/s", "dev acc");
+  std::printf("%6u %12s %10s %10.4f\n", 0u, "-", "-", tagger.evaluate(dev, 64).value());
+  TimeBudget budget(s.seconds);
+  for (unsigned epoch = 1; epoch <= s.epochs && !budget.exhausted(); ++epoch) {
+    const std::vector<Minibatch> batches = shuffled_minibatches(train.size(), s.batch, rng);
+    const EpochSummary e = train_epoch("epoch " + std::to_string(epoch), batches, "sent", [&](const Minibatch& b) {
+      std::vector<const EncodedSentence*> group;
+      std::size_t words = 0;
+      for (unsigned i : b) {
+        group.push_back(&train[i]);
+        words += train[i].words.size();
+      }
+      return BatchLoss{tagger.train(group, *trainer), group.size(), words};
+    }, budget.left());
+    budget.spend(e.seconds);
+    std::printf("%6u %12.4f %10.1f %10.4f\n", epoch, e.mean_loss(), e.units_per_second(), tagger.evaluate(dev, 64).value());
+    std::fflush(stdout);
+  }
+  if (!s.save.empty()) {
+    save_model(s.save, model, {{"words", &vocabulary.words}, {"tags", &vocabulary.tags}, {"chars", &vocabulary.chars}});
+    std::cout << "saved the model to " << s.save << "\n";
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) { return run_example("bilstm-tagger", argc, argv, run); }

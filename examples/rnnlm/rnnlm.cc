@@ -1,0 +1,132 @@
+// rnnlm: an LSTM language model on the Penn Treebank (Mikolov's text), trained on minibatches
+// of sentences of similar length; reports development perplexity after every epoch.
+
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <vector>
+
+#include "dynet_core/dict.h"
+#include "dynet_core/init.h"
+#include "dynet_core/param_collection.h"
+#include "examples/common/command_line.h"
+#include "examples/common/data_file.h"
+#include "examples/common/example_main.h"
+#include "examples/common/minibatches.h"
+#include "examples/common/model_file.h"
+#include "examples/common/text_corpus.h"
+#include "examples/common/trainer_choice.h"
+#include "examples/common/training_epoch.h"
+#include "examples/rnnlm/rnn_language_model.h"
+
+using namespace examples;
+
+namespace {
+
+const char* const kBoundary = "<s>";
+const char* const kUnknown = "<unk>";
+
+struct Settings {
+  std::string train = default_data_path("text/train.txt"), dev = default_data_path("text/dev.txt");
+  unsigned max_train = 0, max_dev = 0;
+  unsigned epochs = 5, batch = 32;
+  float seconds = 0.f;
+  LanguageModelShape shape;
+  std::string trainer = "adam";
+  float learning_rate = 0.001f;
+  std::string save, load;
+};
+
+std::vector<WordIds> to_ids(const std::vector<Sentence>& sentences, dynet::Dict& words, std::size_t& count) {
+  std::vector<WordIds> ids;
+  count = 0;
+  for (const Sentence& s : sentences) {
+    WordIds w;
+    for (const std::string& token : s) w.push_back(static_cast<unsigned>(words.convert(token)));
+    count += RNNLanguageModel::predicted_words(w);
+    ids.push_back(std::move(w));
+  }
+  return ids;
+}
+
+int run(int argc, char** argv) {
+  Settings s;
+  s.shape.dropout = 0.2f;
+  CommandLine cl("rnnlm", "Trains an LSTM language model on one-sentence-a-line text; reports development perplexity.");
+  cl.add("train", &s.train, "training text");
+  cl.add("dev", &s.dev, "development text");
+  cl.add("max-train", &s.max_train, "use only the first N training sentences (0: all)");
+  cl.add("max-dev", &s.max_dev, "use only the first N development sentences (0: all)");
+  cl.add("epochs", &s.epochs, "passes over the training text (0: evaluate only)");
+  cl.add("seconds", &s.seconds, "stop training after this many seconds (0: no limit)");
+  cl.add("batch", &s.batch, "sentences per minibatch (of similar length, run as one batch)");
+  cl.add("layers", &s.shape.layers, "LSTM layers");
+  cl.add("embedding", &s.shape.embedding, "word embedding size");
+  cl.add("hidden", &s.shape.hidden, "LSTM state size");
+  cl.add("dropout", &s.shape.dropout, "variational dropout on the LSTM's inputs and state");
+  cl.add("clusters", &s.shape.cluster_file, "class-factored softmax from this 'class word' file (default: full softmax)");
+  cl.add("trainer", &s.trainer, "update rule: " + trainer_names());
+  cl.add("learning-rate", &s.learning_rate, "learning rate");
+  cl.add("save", &s.save, "write the trained model (and its vocabulary, to FILE.vocab) to this file");
+  cl.add("load", &s.load, "start from the model (and vocabulary) in this file");
+  if (!cl.parse(argc, argv)) return 0;
+  if (s.batch == 0) throw UsageError("--batch must be positive");
+
+  std::vector<Sentence> train_text = read_sentences(s.train), dev_text = read_sentences(s.dev);
+  if (s.max_train && train_text.size() > s.max_train) train_text.resize(s.max_train);
+  if (s.max_dev && dev_text.size() > s.max_dev) dev_text.resize(s.max_dev);
+  if (train_text.empty() || dev_text.empty()) throw std::runtime_error("the training and development texts must not be empty");
+
+  dynet::Dict words;
+  if (!s.load.empty()) {
+    load_model_vocabularies(s.load, {{"words", &words}});
+  } else {
+    words.convert(kBoundary);
+    for (const Sentence& sentence : train_text)
+      for (const std::string& w : sentence) words.convert(w);
+    words.set_unk(kUnknown);
+    words.freeze();
+  }
+  std::size_t train_words = 0, dev_words = 0;
+  const std::vector<WordIds> train = to_ids(train_text, words, train_words), dev = to_ids(dev_text, words, dev_words);
+
+  dynet::ParameterCollection model;
+  RNNLanguageModel lm(model, s.shape, words, kBoundary);
+  if (!s.load.empty()) load_model_parameters(s.load, model);
+  auto trainer = make_trainer(s.trainer, model, s.learning_rate);
+  std::cout << "rnnlm: " << train.size() << " training sentences (" << train_words << " words), " << dev.size()
+            << " development sentences; vocabulary " << words.size() << "; autobatch "
+            << dynet::current_params().autobatch << "\n";
+
+  std::vector<unsigned> lengths;
+  for (const WordIds& w : train) lengths.push_back(static_cast<unsigned>(w.size()));
+  std::mt19937 rng(1);
+  std::printf("learning curve\n%6s %12s %10s %10s\n", "epoch", "train ppl", "words/s", "dev ppl");
+  std::printf("%6u %12s %10s %10.1f\n", 0u, "-", "-", std::exp(lm.evaluate(dev, 64) / dev_words));
+  TimeBudget budget(s.seconds);
+  for (unsigned epoch = 1; epoch <= s.epochs && !budget.exhausted(); ++epoch) {
+    const std::vector<Minibatch> batches = length_sorted_minibatches(lengths, s.batch, rng);
+    const EpochSummary e = train_epoch("epoch " + std::to_string(epoch), batches, "sent", [&](const Minibatch& b) {
+      std::vector<const WordIds*> group;
+      std::size_t predicted = 0;
+      for (unsigned i : b) {
+        group.push_back(&train[i]);
+        predicted += RNNLanguageModel::predicted_words(train[i]);
+      }
+      return BatchLoss{lm.train(group, *trainer), group.size(), predicted};
+    }, budget.left());
+    budget.spend(e.seconds);
+    std::printf("%6u %12.1f %10.1f %10.1f\n", epoch, std::exp(e.mean_loss()), e.units_per_second(),
+                std::exp(lm.evaluate(dev, 64) / dev_words));
+    std::fflush(stdout);
+  }
+  if (!s.save.empty()) {
+    save_model(s.save, model, {{"words", &words}});
+    std::cout << "saved the model to " << s.save << "\n";
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) { return run_example("rnnlm", argc, argv, run); }

@@ -1,0 +1,107 @@
+// treelstm-sentiment: a TreeLSTM sentiment classifier on the Stanford Sentiment Treebank
+// (Tai et al., 2015): five classes at every node of binarized parse trees; reports development
+// accuracy at the roots (the sentences) and over all nodes after every epoch.
+
+#include <cstdio>
+#include <iostream>
+#include <vector>
+
+#include "dynet_core/dict.h"
+#include "dynet_core/init.h"
+#include "dynet_core/param_collection.h"
+#include "examples/common/command_line.h"
+#include "examples/common/data_file.h"
+#include "examples/common/example_main.h"
+#include "examples/common/model_file.h"
+#include "examples/common/sentiment_treebank.h"
+#include "examples/common/trainer_choice.h"
+#include "examples/common/tree_lstm_classifier.h"
+#include "examples/common/tree_training.h"
+#include "examples/common/word_counter.h"
+
+using namespace examples;
+
+namespace {
+
+constexpr unsigned kSentimentClasses = 5;
+
+struct Settings {
+  std::string train = default_data_path("trees/train.txt"), dev = default_data_path("trees/dev.txt");
+  unsigned max_train = 0, min_count = 2;
+  TreeClassifierShape shape;
+  TreeTrainingSettings training;
+  std::string cell = "binary", trainer = "adam";
+  float learning_rate = 0.001f;
+  std::string save, load;
+};
+
+void assign_tokens(std::vector<LabeledTree>& trees, dynet::Dict& words) {
+  for (LabeledTree& t : trees)
+    for (LabeledTree::Node& n : t.nodes)
+      if (!n.word.empty()) n.token = words.convert(n.word);
+}
+
+int run(int argc, char** argv) {
+  Settings s;
+  s.shape.dropout = 0.3f;
+  s.training.epochs = 5;
+  s.training.batch = 16;
+  CommandLine cl("treelstm-sentiment", "Trains a TreeLSTM sentiment classifier on SST trees; reports development accuracy.");
+  cl.add("train", &s.train, "training trees");
+  cl.add("dev", &s.dev, "development trees");
+  cl.add("max-train", &s.max_train, "use only the first N training trees (0: all)");
+  cl.add("epochs", &s.training.epochs, "passes over the training trees (0: evaluate only)");
+  cl.add("seconds", &s.training.seconds, "stop training after this many seconds (0: no limit)");
+  cl.add("batch", &s.training.batch, "trees per graph and update");
+  cl.add("embedding", &s.shape.embedding, "word embedding size");
+  cl.add("hidden", &s.shape.hidden, "TreeLSTM state size");
+  cl.add("dropout", &s.shape.dropout, "dropout on the word embeddings while training");
+  cl.add("min-count", &s.min_count, "words seen fewer times in training share the unknown word");
+  cl.add("cell", &s.cell, "TreeLSTM cell: binary (N-ary, N = 2) or child-sum");
+  cl.add("trainer", &s.trainer, "update rule: " + trainer_names());
+  cl.add("learning-rate", &s.learning_rate, "learning rate");
+  cl.add("root-loss", &s.training.root_loss, "learn from the roots' labels only (default: every node's)");
+  cl.add("save", &s.save, "write the trained model (and its vocabulary, to FILE.vocab) to this file");
+  cl.add("load", &s.load, "start from the model (and vocabulary) in this file");
+  if (!cl.parse(argc, argv)) return 0;
+  if (s.training.batch == 0) throw UsageError("--batch must be positive");
+
+  std::vector<LabeledTree> train = read_sentiment_trees(s.train), dev = read_sentiment_trees(s.dev);
+  if (s.max_train && train.size() > s.max_train) train.resize(s.max_train);
+  if (train.empty()) throw std::runtime_error("the training trees must not be empty");
+  dynet::Dict words;
+  if (!s.load.empty()) {
+    load_model_vocabularies(s.load, {{"words", &words}});
+  } else {
+    WordCounter counter;
+    for (const LabeledTree& t : train)
+      for (const LabeledTree::Node& n : t.nodes)
+        if (!n.word.empty()) counter.add(n.word);
+    words = counter.frequent(s.min_count, "<unk>");
+  }
+  assign_tokens(train, words);
+  assign_tokens(dev, words);
+
+  dynet::ParameterCollection model;
+  s.shape.vocabulary = words.size();
+  s.shape.classes = kSentimentClasses;
+  s.shape.cell = parse_tree_cell(s.cell);
+  TreeLSTMClassifier classifier(model, s.shape);
+  if (!s.load.empty()) load_model_parameters(s.load, model);
+  auto trainer = make_trainer(s.trainer, model, s.learning_rate);
+  std::cout << "treelstm-sentiment: " << train.size() << " training trees, " << dev.size() << " development trees; vocabulary "
+            << words.size() << "; autobatch " << dynet::current_params().autobatch << "\n";
+
+  std::printf("learning curve (development accuracy, 5 classes)\n");
+  std::mt19937 rng(1);
+  train_tree_classifier(classifier, train, dev, *trainer, s.training, rng);
+  if (!s.save.empty()) {
+    save_model(s.save, model, {{"words", &words}});
+    std::cout << "saved the model to " << s.save << "\n";
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) { return run_example("treelstm-sentiment", argc, argv, run); }
