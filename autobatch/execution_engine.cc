@@ -4,22 +4,22 @@
 #include <stdexcept>
 #include <string>
 
+#include "autobatch/batched_engine.h"
+#include "autobatch/signature.h"
 #include "autobatch/simple_engine.h"
+#include "dynet_core/profiler.h"
 
 namespace dynet {
-
-namespace {
-constexpr unsigned kInlineTensors = 4;
-}
 
 ExecutionEngine::~ExecutionEngine() = default;
 
 void ExecutionEngine::bind(ComputationGraph& cg) {
   cg_ = &cg;
+  profiling_ = profile::enabled();
   evaluated_ = 0;
   gradients_upto_ = 0;
   ++generation_;
-  on_bind();
+  on_forget();
 }
 
 void ExecutionEngine::invalidate() {
@@ -30,14 +30,16 @@ void ExecutionEngine::invalidate() {
   forget_gradients();
   evaluated_ = 0;
   ++generation_;
-  on_bind();
+  on_forget();
 }
 
 void ExecutionEngine::truncate(VariableIndex n) {
   cg_->memory().backward.reset();
   forget_gradients();
-  if (evaluated_ > n) evaluated_ = n;
+  if (evaluated_ > n) on_truncate(n);
 }
+
+void ExecutionEngine::on_truncate(VariableIndex n) { evaluated_ = n; }
 
 void ExecutionEngine::forget_gradients() {
   for (VariableIndex j = 0; j < gradients_upto_ && j < cg_->size(); ++j) cg_->node(j).grad = nullptr;
@@ -54,37 +56,9 @@ void ExecutionEngine::incremental_forward(VariableIndex last) {
   evaluated_ = last + 1;
 }
 
-void ExecutionEngine::forward_node(Node& n) {
-  const OpDef& op = *n.op;
+OpCall ExecutionEngine::node_call(Node& n, Tensor* inline_xs) {
   GraphMemory& mem = cg_->memory();
   Device* dev = cg_->device();
-  n.value = op.value_alias ? op.value_alias(n.data) : mem.forward.allocate_array<float>(n.dim.size());
-
-  const AlignedMemoryPool::Mark mark = mem.scratch.mark();
-  Tensor inline_xs[kInlineTensors];
-  Tensor* xs = n.nargs <= kInlineTensors ? inline_xs : mem.scratch.allocate_array<Tensor>(n.nargs);
-  const VariableIndex* args = n.args();
-  for (unsigned k = 0; k < n.nargs; ++k) {
-    const Node& a = cg_->node(args[k]);
-    xs[k] = Tensor(a.dim, a.value, dev);
-  }
-  OpCall call;
-  call.xs = xs;
-  call.nargs = n.nargs;
-  call.y = Tensor(n.dim, n.value, dev);
-  call.data = &n.data;
-  call.scratch = &mem.scratch;
-  op.forward(call);
-  mem.scratch.revert(mark);
-  if (mem.forward.debug() && !op.value_alias) check_guard(op, mem.forward, n.value, n.dim, "output");
-}
-
-void ExecutionEngine::backward_node(Node& n, const std::uint8_t* needs) {
-  const OpDef& op = *n.op;
-  GraphMemory& mem = cg_->memory();
-  Device* dev = cg_->device();
-  const AlignedMemoryPool::Mark mark = mem.scratch.mark();
-  Tensor inline_xs[kInlineTensors];
   Tensor* xs = n.nargs <= kInlineTensors ? inline_xs : mem.scratch.allocate_array<Tensor>(n.nargs);
   const VariableIndex* args = n.args();
   for (unsigned k = 0; k < n.nargs; ++k) {
@@ -98,17 +72,49 @@ void ExecutionEngine::backward_node(Node& n, const std::uint8_t* needs) {
   call.dy = Tensor(n.dim, n.grad, dev);
   call.data = &n.data;
   call.scratch = &mem.scratch;
+  return call;
+}
+
+void ExecutionEngine::forward_node(Node& n) {
+  const OpDef& op = *n.op;
+  GraphMemory& mem = cg_->memory();
+  n.value = op.value_alias ? op.value_alias(n.data) : mem.forward.allocate_array<float>(n.dim.size());
+  const AlignedMemoryPool::Mark mark = mem.scratch.mark();
+  Tensor inline_xs[kInlineTensors];
+  const OpCall call = node_call(n, inline_xs);
+  const std::uint64_t start = profiling_ ? profile::now_ns() : 0;
+  op.forward(call);
+  if (profiling_ && !op.value_alias)
+    profile::kernel(kernel_key(n), op, n.dim, 1, false, start, profile::now_ns() - start);
+  mem.scratch.revert(mark);
+  if (!op.value_alias) {
+    ++stats_.nodes;
+    ++stats_.batches;
+  }
+  if (mem.forward.debug() && !op.value_alias) check_guard(op, mem.forward, n.value, n.dim, "output");
+}
+
+void ExecutionEngine::backward_node(Node& n, const std::uint8_t* needs) {
+  const OpDef& op = *n.op;
+  GraphMemory& mem = cg_->memory();
+  const AlignedMemoryPool::Mark mark = mem.scratch.mark();
+  Tensor inline_xs[kInlineTensors];
+  OpCall call = node_call(n, inline_xs);
+  const std::uint64_t start = profiling_ ? profile::now_ns() : 0;
   if (op.leaf_backward) op.leaf_backward(call);
   if (op.backward) {
+    const VariableIndex* args = n.args();
     for (unsigned k = 0; k < n.nargs; ++k) {
       Node& a = cg_->node(args[k]);
       if (!needs[args[k]]) continue;
-      call.dx = Tensor(a.dim, a.grad, dev);
+      call.dx = Tensor(a.dim, a.grad, cg_->device());
       op.backward(call, k);
+      ++stats_.backward_batches;
       if (mem.backward.debug() && !a.op->grad_alias)
         check_guard(op, mem.backward, a.grad, a.dim, "argument gradient");
     }
   }
+  if (profiling_) profile::kernel(kernel_key(n), op, n.dim, 1, true, start, profile::now_ns() - start);
   mem.scratch.revert(mark);
 }
 
@@ -155,16 +161,7 @@ void ExecutionEngine::backward(VariableIndex last, bool full, const float* seed)
     }
   }
 
-  for (VariableIndex j = 0; j <= last; ++j) {
-    if (!needs[j]) continue;
-    Node& n = cg.node(j);
-    if (n.op->grad_alias) {
-      n.grad = n.op->grad_alias(n.data);
-    } else {
-      n.grad = mem.backward.allocate_array<float>(n.dim.size());
-      std::memset(n.grad, 0, n.dim.size() * sizeof(float));
-    }
-  }
+  allocate_gradients(last, needs);
   gradients_upto_ = last + 1;
   if (!needs[last]) return;
   float* g = cg.node(last).grad;
@@ -172,10 +169,28 @@ void ExecutionEngine::backward(VariableIndex last, bool full, const float* seed)
   backward_nodes(last, needs);
 }
 
+float* ExecutionEngine::zeroed_gradient(const Node& n) {
+  float* g = cg_->memory().backward.allocate_array<float>(n.dim.size());
+  std::memset(g, 0, n.dim.size() * sizeof(float));
+  return g;
+}
+
+void ExecutionEngine::allocate_gradients(VariableIndex last, const std::uint8_t* needs) {
+  for (VariableIndex j = 0; j <= last; ++j) {
+    if (!needs[j]) continue;
+    Node& n = cg_->node(j);
+    n.grad = n.op->grad_alias ? n.op->grad_alias(n.data) : zeroed_gradient(n);
+  }
+}
+
 std::unique_ptr<ExecutionEngine> make_engine(int strategy) {
   switch (strategy) {
     case 0:
       return std::make_unique<SimpleEngine>();
+    case 1:
+      return std::make_unique<BatchedEngine>(BatchedEngine::Policy::Agenda);
+    case 2:
+      return std::make_unique<BatchedEngine>(BatchedEngine::Policy::Depth);
     default:
       throw std::invalid_argument("autobatch strategy " + std::to_string(strategy) +
                                   " is not available in this build");

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "autobatch/engine_stats.h"
 #include "dynet_core/graph.h"
 
 namespace dynet {
@@ -33,22 +34,38 @@ class ExecutionEngine {
   /// Whether node i received a gradient in the last backward.
   bool has_gradient(VariableIndex i) const;
 
+  const EngineStats& stats() const { return stats_; }
+  void reset_stats() { stats_ = EngineStats(); }
+
  protected:
   /// Computes nodes [begin, end); every node below begin is computed.
   virtual void forward_nodes(VariableIndex begin, VariableIndex end) = 0;
   /// Runs backward kernels for the nodes in [0, last] with needs[j] set, in reverse order of
   /// their forward computation.
   virtual void backward_nodes(VariableIndex last, const std::uint8_t* needs) = 0;
-  /// Called by bind(); engines reset their own state.
-  virtual void on_bind() {}
+  /// Gives every node in [0, last] with needs[j] set a zeroed gradient (parameter leaves: the
+  /// parameter gradient itself).
+  virtual void allocate_gradients(VariableIndex last, const std::uint8_t* needs);
+  /// Called whenever every value is forgotten (bind, invalidate); engines reset their own state.
+  virtual void on_forget() {}
+  /// Called by truncate() when values of nodes >= n exist.
+  virtual void on_truncate(VariableIndex n);
 
+  /// The kernel call of one node; argument tensors go to inline_xs (kInlineTensors of them) or,
+  /// for more arguments, to scratch memory.
+  OpCall node_call(Node& n, Tensor* inline_xs);
+  static constexpr unsigned kInlineTensors = 4;
   void forward_node(Node& n);
+  /// A zeroed gradient for n from the backward pool.
+  float* zeroed_gradient(const Node& n);
   void backward_node(Node& n, const std::uint8_t* needs);
   /// In debug-memory mode, throws when a kernel wrote past the end of `values`.
   static void check_guard(const OpDef& op, const AlignedMemoryPool& pool, const float* values,
                           const Dim& d, const char* what);
 
   ComputationGraph* cg_ = nullptr;
+  EngineStats stats_;
+  bool profiling_ = false;  // --dynet-profiling, read when a graph is bound
 
  private:
   void forget_gradients();

@@ -47,12 +47,6 @@ void Dim::set(unsigned i, unsigned s) {
   d[i] = s;
 }
 
-Dim Dim::truncate(unsigned keep) const {
-  Dim r = *this;
-  while (r.nd > keep && r.d[r.nd - 1] == 1) --r.nd;
-  return r;
-}
-
 void Dim::delete_dim(unsigned i) {
   if (i >= nd) return;
   for (unsigned j = i; j + 1 < nd; ++j) d[j] = d[j + 1];

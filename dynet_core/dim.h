@@ -45,7 +45,11 @@ struct Dim {
   /// Sets dimension i (extending ndims() when i is past the end).
   void set(unsigned i, unsigned s);
   /// Drops trailing dimensions of size 1, keeping at least `keep`.
-  Dim truncate(unsigned keep = 1) const;
+  Dim truncate(unsigned keep = 1) const {
+    Dim r = *this;
+    while (r.nd > keep && r.d[r.nd - 1] == 1) --r.nd;
+    return r;
+  }
   /// The same shape with batch size 1.
   Dim single_batch() const {
     Dim r = *this;

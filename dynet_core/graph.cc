@@ -7,7 +7,9 @@
 #include <string>
 
 #include "autobatch/execution_engine.h"
+#include "autobatch/signature.h"
 #include "dynet_core/init.h"
+#include "dynet_core/profiler.h"
 
 namespace dynet {
 
@@ -34,7 +36,8 @@ ComputationGraph::ComputationGraph(Device* device)
     : device_(device),
       memory_(nullptr),
       id_(next_graph_id.fetch_add(1, std::memory_order_relaxed)),
-      autobatch_(current_params().autobatch) {
+      autobatch_(current_params().autobatch),
+      profiling_(profile::enabled()) {
   if (!device_)
     throw std::invalid_argument("ComputationGraph: no device (was dynet::cleanup() called?)");
   memory_ = device_->acquire_graph_memory();
@@ -43,6 +46,7 @@ ComputationGraph::ComputationGraph(Device* device)
 }
 
 ComputationGraph::~ComputationGraph() {
+  end_profiled_step();
   // A tombstone, so that an Expression that outlives its graph is caught when the memory is read.
   id_ = 0;
   device_->release_graph_memory(memory_);
@@ -72,8 +76,53 @@ Node& ComputationGraph::push_node() {
   return node(size_);
 }
 
+void ComputationGraph::start_building() {
+  building_ = true;
+  build_start_ns_ = profile::now_ns();
+  profile::touch_step();
+}
+
+void ComputationGraph::finish_building() {
+  if (!building_) return;
+  building_ = false;
+  profile::add_time(profile::Phase::Construction, profile::now_ns() - build_start_ns_);
+}
+
+void ComputationGraph::end_profiled_step() {
+  if (!profiling_) return;
+  finish_building();
+  profile::end_step(device_);
+}
+
+void ComputationGraph::evaluate(VariableIndex i, bool recompute) {
+  if (!profiling_) {
+    if (recompute) engine_->invalidate();
+    engine_->incremental_forward(i);
+    return;
+  }
+  finish_building();
+  const std::uint64_t start = profile::now_ns();
+  if (recompute) engine_->invalidate();
+  engine_->incremental_forward(i);
+  profile::add_time(profile::Phase::Forward, profile::now_ns() - start);
+  profile::note_pools(*memory_);
+}
+
+void ComputationGraph::differentiate(VariableIndex i, bool full, const float* seed) {
+  if (!profiling_) {
+    engine_->backward(i, full, seed);
+    return;
+  }
+  finish_building();
+  const std::uint64_t start = profile::now_ns();
+  engine_->backward(i, full, seed);
+  profile::add_time(profile::Phase::Backward, profile::now_ns() - start);
+  profile::note_pools(*memory_);
+}
+
 Expression ComputationGraph::append(const OpDef& op, const Expression* args, unsigned n,
                                     const void* data) {
+  if (profiling_ && !building_) start_building();
   if (op.id == OpDef::kUnregistered)
     throw std::logic_error(std::string("op '") + op.name +
                            "' is not registered; add it to its family's register function");
@@ -82,10 +131,16 @@ Expression ComputationGraph::append(const OpDef& op, const Expression* args, uns
                                 (op.arity >= 0 ? std::to_string(op.arity) : "at least 1") +
                                 " argument(s), got " + std::to_string(n));
   const Dim* inline_dims[kInlineDims];
-  const Dim** dims = n <= kInlineDims ? inline_dims : memory_->arena.allocate_array<const Dim*>(n);
+  const Node* inline_nodes[kInlineDims];
+  const bool inline_args = n <= kInlineDims;
+  const Dim** dims = inline_args ? inline_dims : memory_->arena.allocate_array<const Dim*>(n);
+  const Node** arg_nodes = inline_args ? inline_nodes : memory_->arena.allocate_array<const Node*>(n);
+  std::uint32_t depth = 0;
   for (unsigned k = 0; k < n; ++k) {
     check_expression(args[k], op.name);
-    dims[k] = &node(args[k].i).dim;
+    arg_nodes[k] = &node(args[k].i);
+    dims[k] = &arg_nodes[k]->dim;
+    if (arg_nodes[k]->depth >= depth) depth = arg_nodes[k]->depth + 1;
   }
   const DimArgs xs{dims, n};
   Dim out;
@@ -106,11 +161,13 @@ Expression ComputationGraph::append(const OpDef& op, const Expression* args, uns
   nd.more_args = nullptr;
   if (n > Node::kInlineArgs) a = nd.more_args = memory_->arena.allocate_array<VariableIndex>(n);
   for (unsigned k = 0; k < n; ++k) a[k] = args[k].i;
+  nd.dim_hash = dim_hash(out);
+  nd.signature = node_signature(op, data, out, nd.dim_hash, arg_nodes, a, n);
+  nd.depth = depth;
   return Expression(this, size_++);
 }
 
-void ComputationGraph::check_expression(const Expression& e, const char* where) const {
-  if (e.pg == this && e.graph_id == id_ && e.i < size_ && node(e.i).epoch == e.epoch) return;
+void ComputationGraph::reject_expression(const Expression& e, const char* where) const {
   std::string why;
   if (!e.pg)
     why = "an empty Expression (default-constructed, never assigned) was used";
@@ -126,14 +183,12 @@ void ComputationGraph::check_expression(const Expression& e, const char* where) 
 
 Tensor ComputationGraph::forward(const Expression& last) {
   check_expression(last, "forward");
-  engine_->invalidate();
-  engine_->incremental_forward(last.i);
+  evaluate(last.i, true);
   return get_value(last.i);
 }
 
 Tensor ComputationGraph::incremental_forward(const Expression& last) {
   check_expression(last, "incremental_forward");
-  engine_->incremental_forward(last.i);
   return get_value(last.i);
 }
 
@@ -141,7 +196,7 @@ Tensor ComputationGraph::get_value(VariableIndex i) {
   if (i >= size_)
     throw std::invalid_argument("get_value: node " + std::to_string(i) + " does not exist (graph has " +
                                 std::to_string(size_) + " nodes)");
-  engine_->incremental_forward(i);
+  if (i >= engine_->evaluated()) evaluate(i, false);
   const Node& n = node(i);
   return Tensor(n.dim, n.value, device_);
 }
@@ -170,7 +225,7 @@ void ComputationGraph::invalidate() { engine_->invalidate(); }
 
 void ComputationGraph::backward(const Expression& last, bool full) {
   check_expression(last, "backward");
-  engine_->backward(last.i, full);
+  differentiate(last.i, full, nullptr);
 }
 
 void ComputationGraph::backward(const Expression& last, const std::vector<float>& output_gradient, bool full) {
@@ -180,7 +235,7 @@ void ComputationGraph::backward(const Expression& last, const std::vector<float>
     throw std::invalid_argument("backward: the output gradient has " + std::to_string(output_gradient.size()) +
                                 " values; the expression has dim " + to_string(d) + " (" +
                                 std::to_string(d.size()) + " values)");
-  engine_->backward(last.i, full, output_gradient.data());
+  differentiate(last.i, full, output_gradient.data());
 }
 
 void ComputationGraph::checkpoint() {
@@ -205,6 +260,7 @@ void ComputationGraph::revert() {
 }
 
 void ComputationGraph::clear() {
+  end_profiled_step();
   id_ = next_graph_id.fetch_add(1, std::memory_order_relaxed);
   size_ = 0;
   epoch_ = 0;

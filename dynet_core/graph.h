@@ -89,7 +89,10 @@ class ComputationGraph {
     return memory_->node_chunks[i >> kChunkBits][i & kChunkMask];
   }
   /// Throws std::invalid_argument when `e` does not name a live node of this graph.
-  void check_expression(const Expression& e, const char* where) const;
+  void check_expression(const Expression& e, const char* where) const {
+    if (e.pg != this || e.graph_id != id_ || e.i >= size_ || node(e.i).epoch != e.epoch)
+      reject_expression(e, where);
+  }
   GraphMemory& memory() { return *memory_; }
 
   static constexpr unsigned kChunkBits = 9;
@@ -104,6 +107,13 @@ class ComputationGraph {
     AlignedMemoryPool::Mark forward;
   };
   Node& push_node();
+  [[noreturn]] void reject_expression(const Expression& e, const char* where) const;
+  /// Computes up to i through the engine (from scratch with `recompute`), timed when profiling.
+  void evaluate(VariableIndex i, bool recompute);
+  void differentiate(VariableIndex i, bool full, const float* seed);
+  void start_building();
+  void finish_building();
+  void end_profiled_step();
 
   Device* device_;
   GraphMemory* memory_;
@@ -111,6 +121,9 @@ class ComputationGraph {
   std::uint32_t epoch_ = 0;
   unsigned size_ = 0;
   int autobatch_;
+  bool profiling_;
+  bool building_ = false;  // nodes added since the last evaluation (profiling only)
+  std::uint64_t build_start_ns_ = 0;
   ExecutionEngine* engine_ = nullptr;
   std::vector<Checkpoint> checkpoints_;
 };

@@ -1,6 +1,7 @@
 #include "dynet_core/init.h"
 
 #include <atomic>
+#include <sstream>
 #include <memory>
 #include <mutex>
 #include <random>
@@ -32,30 +33,14 @@ Globals& globals() {
 constexpr std::size_t MB = std::size_t(1) << 20;
 const MemorySizes kDefaultSizes = {64 * MB, 64 * MB, 32 * MB, 32 * MB};
 
-int parse_int(const std::string& flag, const std::string& value, int lo, int hi) {
-  std::size_t pos = 0;
-  long v = 0;
-  try {
-    v = std::stol(value, &pos);
-  } catch (const std::exception&) {
-    pos = 0;
-  }
-  if (pos == 0 || pos != value.size() || v < lo || v > hi)
-    throw std::invalid_argument(flag + ": '" + value + "' is not valid; expected an integer from " +
+/// A number of type T in [lo, hi] from a flag's value; throws naming the flag otherwise.
+template <class T>
+T parse_number(const std::string& flag, const std::string& value, T lo, T hi) {
+  std::istringstream in(value);
+  T v{};
+  if (!(in >> v) || !in.eof() || v < lo || v > hi)
+    throw std::invalid_argument(flag + ": '" + value + "' is not valid; expected a number from " +
                                 std::to_string(lo) + " to " + std::to_string(hi));
-  return static_cast<int>(v);
-}
-
-float parse_float(const std::string& flag, const std::string& value) {
-  std::size_t pos = 0;
-  float v = 0;
-  try {
-    v = std::stof(value, &pos);
-  } catch (const std::exception&) {
-    pos = 0;
-  }
-  if (pos == 0 || pos != value.size() || !(v >= 0))
-    throw std::invalid_argument(flag + ": '" + value + "' is not valid; expected a number >= 0");
   return v;
 }
 
@@ -110,15 +95,15 @@ DynetParams extract_dynet_params(int& argc, char**& argv, bool) {
       parse_memory_descriptor(value);
       p.mem_descriptor = value;
     } else if (name == "--dynet-seed") {
-      p.random_seed = static_cast<unsigned>(parse_int(name, value, 0, 2147483647));
+      p.random_seed = static_cast<unsigned>(parse_number<long>(name, value, 0, 2147483647));
     } else if (name == "--dynet-autobatch") {
-      p.autobatch = parse_int(name, value, 0, 2);
+      p.autobatch = parse_number(name, value, 0, 2);
     } else if (name == "--dynet-profiling") {
-      p.profiling = parse_int(name, value, 0, 2);
+      p.profiling = parse_number(name, value, 0, 2);
     } else if (name == "--dynet-weight-decay") {
-      p.weight_decay = parse_float(name, value);
+      p.weight_decay = parse_number(name, value, 0.f, 1.f);
     } else if (name == "--dynet-debug-memory") {
-      p.debug_memory = value.empty() || parse_int(name, value, 0, 1) == 1;
+      p.debug_memory = value.empty() || parse_number(name, value, 0, 1) == 1;
     } else if (name == "--dynet-dynamic-mem") {
       // Pools always grow on demand here; accepted so that DyNet command lines keep working.
     } else if (name == "--dynet-gpus" || name == "--dynet-gpu-ids" || name == "--dynet-devices") {

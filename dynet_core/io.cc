@@ -87,6 +87,25 @@ void copy_values(const SavedParameter& r, const Target& t) {
 
 std::string basename_of(const std::string& key) { return key.substr(key.rfind('/') + 1); }
 
+// The record named `key` of the file, which must be of `kind`.
+SavedParameter find_record(const std::string& path, ArchiveFormat format, const std::string& key, Kind kind) {
+  std::vector<SavedParameter> records = read_parameter_file(path, format);
+  const std::string file = describe_file(FileContent::Parameters, path);
+  for (SavedParameter& r : records)
+    if (r.name == key) {
+      if (r.kind != kind)
+        throw std::runtime_error(file + " holds '" + key + "' as a " + kind_name(r.kind) + ", not a " + kind_name(kind));
+      return std::move(r);
+    }
+  throw std::runtime_error(file + " has no record named '" + key + "'");
+}
+
+void populate_target(const std::string& path, ArchiveFormat format, const Target& t, const std::string& key) {
+  const SavedParameter r = find_record(path, format, parameter_key(t.name, key, "populate"), t.kind);
+  check_match(r, t, describe_file(FileContent::Parameters, path));
+  copy_values(r, t);
+}
+
 bool file_exists(const std::string& path) {
   struct stat st;
   if (::stat(path.c_str(), &st) == 0) return true;
@@ -166,41 +185,21 @@ void FileLoader::populate(ParameterCollection& model, const std::string& key) {
 }
 
 void FileLoader::populate(Parameter& param, const std::string& key) {
-  ParameterStorage& p = param.get_storage();
-  const SavedParameter r = find(parameter_key(p.name, key, "populate"), Kind::Parameter);
-  const Target t = target_of(p);
-  check_match(r, t, describe_file(FileContent::Parameters, path_));
-  copy_values(r, t);
+  populate_target(path_, format_, target_of(param.get_storage()), key);
 }
 
 void FileLoader::populate(LookupParameter& param, const std::string& key) {
-  LookupParameterStorage& p = param.get_storage();
-  const SavedParameter r = find(parameter_key(p.name, key, "populate"), Kind::Lookup);
-  const Target t = target_of(p);
-  check_match(r, t, describe_file(FileContent::Parameters, path_));
-  copy_values(r, t);
+  populate_target(path_, format_, target_of(param.get_storage()), key);
 }
 
 Parameter FileLoader::load_param(ParameterCollection& model, const std::string& key) {
-  SavedParameter r = find(required_key(key, "load_param"), Kind::Parameter);
+  SavedParameter r = find_record(path_, format_, required_key(key, "load_param"), Kind::Parameter);
   return model.add_parameters(r.dim, ParameterInitFromVector(std::move(r.values)), basename_of(key));
 }
 
 LookupParameter FileLoader::load_lookup_param(ParameterCollection& model, const std::string& key) {
-  SavedParameter r = find(required_key(key, "load_lookup_param"), Kind::Lookup);
+  SavedParameter r = find_record(path_, format_, required_key(key, "load_lookup_param"), Kind::Lookup);
   return model.add_lookup_parameters(r.rows, r.dim, ParameterInitFromVector(std::move(r.values)), basename_of(key));
-}
-
-SavedParameter FileLoader::find(const std::string& key, Kind kind) const {
-  std::vector<SavedParameter> records = read_parameter_file(path_, format_);
-  const std::string file = describe_file(FileContent::Parameters, path_);
-  for (SavedParameter& r : records)
-    if (r.name == key) {
-      if (r.kind != kind)
-        throw std::runtime_error(file + " holds '" + key + "' as a " + kind_name(r.kind) + ", not a " + kind_name(kind));
-      return std::move(r);
-    }
-  throw std::runtime_error(file + " has no record named '" + key + "'");
 }
 
 }  // namespace dynet

@@ -75,8 +75,6 @@ class FileLoader : public Loader {
   LookupParameter load_lookup_param(ParameterCollection& model, const std::string& key) override;
 
  private:
-  SavedParameter find(const std::string& key, SavedParameter::Kind kind) const;
-
   std::string path_;
   ArchiveFormat format_;
 };

@@ -28,13 +28,28 @@ const std::locale& archive_locale() {
   return locale;
 }
 
-// Boost would otherwise replace the stream's locale (and with it the facets above).
-constexpr unsigned kArchiveFlags = boost::archive::no_codecvt;
+// no_codecvt: Boost would otherwise replace the stream's locale (and with it the facets above).
+// no_header: Boost reads its own header with an unchecked string length (a corrupt one allocates
+// whatever it says); the envelope around the payload already identifies the format and version.
+constexpr unsigned kArchiveFlags = boost::archive::no_codecvt | boost::archive::no_header;
+
+// Binary archives hold numbers in the writer's native layout. Without Boost's header, a probe
+// written first tells a reader on a machine with another byte order or float format.
+constexpr std::uint64_t kIntegerProbe = 0x0102030405060708ull;
+constexpr float kRealProbe = -1.5f;
+template <class Archive>
+constexpr bool is_binary = std::is_same<Archive, boost::archive::binary_oarchive>::value ||
+                           std::is_same<Archive, boost::archive::binary_iarchive>::value;
 
 template <class OArchive>
 class BoostWriter : public ArchiveWriter {
  public:
-  explicit BoostWriter(std::ostream& os) : ar_(os, kArchiveFlags) {}
+  explicit BoostWriter(std::ostream& os) : ar_(os, kArchiveFlags) {
+    if (is_binary<OArchive>) {
+      integer(kIntegerProbe);
+      real(kRealProbe);
+    }
+  }
   void integer(std::uint64_t v) override { ar_ << v; }
   void real(float v) override { ar_ << v; }
   void reals(const float* v, std::size_t n) override { ar_ << boost::serialization::make_array(v, n); }
@@ -51,7 +66,10 @@ template <class IArchive>
 class BoostReader : public ArchiveReader {
  public:
   BoostReader(std::istream& is, std::size_t payload_size)
-      : ArchiveReader(payload_size), is_(is), ar_(is, kArchiveFlags) {}
+      : ArchiveReader(payload_size), is_(is), ar_(is, kArchiveFlags) {
+    if (is_binary<IArchive> && (integer() != kIntegerProbe || real() != kRealProbe))
+      throw std::runtime_error("it was written on a machine with another byte order or float format");
+  }
   std::uint64_t integer() override {
     std::uint64_t v;
     ar_ >> v;
@@ -74,7 +92,7 @@ class BoostReader : public ArchiveReader {
     return s;
   }
   void finish() override {
-    if (std::is_same<IArchive, boost::archive::text_iarchive>::value) is_ >> std::ws;
+    if (!is_binary<IArchive>) is_ >> std::ws;
     if (is_.peek() != std::char_traits<char>::eof())
       throw std::runtime_error("data follows the end of the archive");
   }

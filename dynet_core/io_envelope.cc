@@ -76,23 +76,19 @@ bool parse_hex8(std::string_view s, std::uint32_t& v) {
   return true;
 }
 
-bool parse_content(std::string_view s, FileContent& c) {
-  for (FileContent k : {FileContent::Parameters, FileContent::TrainerState})
-    if (s == content_name(k)) {
-      c = k;
+// The value among `all` whose name() is s; false when there is none.
+template <class E, std::size_t N>
+bool parse_name(std::string_view s, const E (&all)[N], const char* (*name)(E), E& value) {
+  for (E candidate : all)
+    if (s == name(candidate)) {
+      value = candidate;
       return true;
     }
   return false;
 }
 
-bool parse_format(std::string_view s, ArchiveFormat& f) {
-  for (ArchiveFormat k : {ArchiveFormat::Text, ArchiveFormat::Binary})
-    if (s == archive_format_name(k)) {
-      f = k;
-      return true;
-    }
-  return false;
-}
+const FileContent kContents[] = {FileContent::Parameters, FileContent::TrainerState};
+const ArchiveFormat kFormats[] = {ArchiveFormat::Text, ArchiveFormat::Binary};
 
 [[noreturn]] void throw_file_error(const std::string& file, const std::string& why) {
   throw std::runtime_error(file + " " + why);
@@ -133,7 +129,7 @@ std::string_view open_envelope(std::string_view bytes, const std::string& source
 
   const std::vector<std::string_view> fields = split_spaces(header);
   FileContent found_content = content;
-  if (fields.size() < 3 || !parse_content(fields[1], found_content)) malformed("content");
+  if (fields.size() < 3 || !parse_name(fields[1], kContents, content_name, found_content)) malformed("content");
   if (found_content != content)
     fail("holds " + std::string(content_noun(found_content)) + ", not " + content_noun(content));
   std::uint64_t version = 0;
@@ -143,7 +139,7 @@ std::string_view open_envelope(std::string_view bytes, const std::string& source
     fail("has format version " + std::to_string(version) + "; this build of dybatch reads version " +
          std::to_string(kFileFormatVersion));
   ArchiveFormat found_format = format;
-  if (fields.size() != 6 || !parse_format(fields[3], found_format)) malformed("archive format");
+  if (fields.size() != 6 || !parse_name(fields[3], kFormats, archive_format_name, found_format)) malformed("archive format");
   if (found_format != format)
     fail("holds a " + std::string(archive_format_name(found_format)) + " archive, not a " +
          archive_format_name(format) + " one");

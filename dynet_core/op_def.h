@@ -51,11 +51,11 @@ enum class BatchRule : std::uint8_t {
 struct BatchTraits {
   BatchRule rule = BatchRule::None;
   std::uint32_t shared = 0;   ///< bit i: argument i is the same node for the whole group
-  bool shared_even = false;   ///< every even argument is shared (affine_transform's b, W1, W2...)
+  bool shared_odd = false;    ///< every odd argument is shared too (affine_transform's W1, W2...)
   std::uint8_t sig_bytes = 0; ///< leading bytes of the op data that select the kernel
 
   bool is_shared(unsigned i) const {
-    return (i < 32 && ((shared >> i) & 1u)) || (shared_even && (i % 2 == 0));
+    return (i < 32 && ((shared >> i) & 1u)) || (shared_odd && (i % 2 == 1));
   }
 };
 

@@ -5,6 +5,8 @@
 #include <stdexcept>
 
 #include "dynet_core/device.h"
+#include "dynet_core/init.h"
+#include "dynet_core/profiler.h"
 
 namespace dynet {
 
@@ -80,6 +82,8 @@ void Trainer::step(float* values, const float* grads, float* state, std::size_t 
 }
 
 void Trainer::update() {
+  const bool profiling = profile::enabled();
+  const std::uint64_t start = profiling ? profile::now_ns() : 0;
   if (learning_rate_schedule) {
     const float lr = learning_rate_schedule(updates);
     check_setting(name(), "the learning rate the schedule gives after " + std::to_string(updates) + " updates", lr,
@@ -112,6 +116,10 @@ void Trainer::update() {
     t.zero_grad();
   }
   ++updates;
+  if (profiling) {
+    profile::add_time(profile::Phase::Update, profile::now_ns() - start);
+    profile::end_step(params.empty() ? default_device() : params[0]->device);
+  }
 }
 
 void Trainer::restart() {

@@ -40,7 +40,8 @@ class Trainer {
   void save(const std::string& path);
   /// Restores a checkpoint written by save(), after checking all of it: intact, written by the
   /// same kind of trainer, for a model with the same parameters (names and sizes, in order).
-  /// Throws std::runtime_error naming the first problem otherwise, changing nothing.
+  /// Throws std::runtime_error naming the first problem otherwise, changing nothing. The stream
+  /// is read to its end.
   void populate(std::istream& is);
   void populate(const std::string& path);
 

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "dynet_core/graph.h"
+#include "dynet_core/ops/accumulate.h"
 #include "dynet_core/ops/broadcast.h"
 #include "dynet_core/ops/check_case.h"
 #include "dynet_core/ops/dims.h"
@@ -15,12 +16,19 @@ namespace {
 
 Dim infer_broadcast(const DimArgs& xs, const void*) { return dims::broadcast(xs[0], xs[1]); }
 
+// Without broadcasting (both arguments the size of y), plain loops over restrict pointers, which
+// the compiler vectorizes; broadcast_each otherwise.
 template <class R>
 void binary_forward(const OpCall& c) {
   const R r{};
-  const float* a = c.xs[0].v;
-  const float* b = c.xs[1].v;
-  float* y = c.y.v;
+  const float* __restrict a = c.xs[0].v;
+  const float* __restrict b = c.xs[1].v;
+  float* __restrict y = c.y.v;
+  const unsigned n = c.y.d.size();
+  if (c.xs[0].d.size() == n && c.xs[1].d.size() == n) {
+    for (unsigned i = 0; i < n; ++i) y[i] = r.f(a[i], b[i]);
+    return;
+  }
   broadcast_each(c.y.d, c.xs[0].d, c.xs[1].d,
                  [&](unsigned iy, unsigned ia, unsigned ib) { y[iy] = r.f(a[ia], b[ib]); });
 }
@@ -28,11 +36,19 @@ void binary_forward(const OpCall& c) {
 template <class R>
 void binary_backward(const OpCall& c, unsigned i) {
   const R r{};
-  const float* a = c.xs[0].v;
-  const float* b = c.xs[1].v;
-  const float* y = c.y.v;
-  const float* dy = c.dy.v;
-  float* dx = c.dx.v;
+  const float* __restrict a = c.xs[0].v;
+  const float* __restrict b = c.xs[1].v;
+  const float* __restrict y = c.y.v;
+  const float* __restrict dy = c.dy.v;
+  float* __restrict dx = c.dx.v;
+  const unsigned n = c.y.d.size();
+  if (c.xs[0].d.size() == n && c.xs[1].d.size() == n) {
+    if (i == 0)
+      for (unsigned e = 0; e < n; ++e) dx[e] += dy[e] * r.da(a[e], b[e], y[e]);
+    else
+      for (unsigned e = 0; e < n; ++e) dx[e] += dy[e] * r.db(a[e], b[e], y[e]);
+    return;
+  }
   if (i == 0)
     broadcast_each(c.y.d, c.xs[0].d, c.xs[1].d, [&](unsigned iy, unsigned ia, unsigned ib) {
       dx[ia] += dy[iy] * r.da(a[ia], b[ib], y[iy]);
@@ -95,25 +111,31 @@ OpDef PowOp = binary_op<rules::Pow>("pow", kSavesBoth, [](CheckCase& c) {
 
 Dim infer_sum(const DimArgs& xs, const void*) { return dims::same_shape(xs); }
 
-void sum_forward(const OpCall& c) {
-  const unsigned per_batch = c.y.d.batch_size();
-  for (unsigned bi = 0; bi < c.y.d.bd; ++bi) {
-    float* y = c.y.v + bi * per_batch;
-    std::memcpy(y, c.xs[0].batch_ptr(bi), per_batch * sizeof(float));
-    for (unsigned k = 1; k < c.nargs; ++k) {
-      const float* x = c.xs[k].batch_ptr(bi);
-      for (unsigned e = 0; e < per_batch; ++e) y[e] += x[e];
-    }
+/// y += x, or y = x; the batch of x broadcasts when it has one element.
+void accumulate_batches(const Tensor& y, const Tensor& x, bool overwrite) {
+  const unsigned per_batch = y.d.batch_size();
+  const unsigned runs = x.d.bd == y.d.bd ? 1 : y.d.bd, run = x.d.bd == y.d.bd ? y.d.size() : per_batch;
+  for (unsigned k = 0; k < runs; ++k) {
+    float* out = y.v + std::size_t(k) * run;
+    if (overwrite)
+      std::memcpy(out, x.v, run * sizeof(float));
+    else
+      accumulate(out, x.v, run);
   }
 }
 
+void sum_forward(const OpCall& c) {
+  for (unsigned k = 0; k < c.nargs; ++k) accumulate_batches(c.y, c.xs[k], k == 0);
+}
+
 void sum_backward(const OpCall& c, unsigned) {
-  const unsigned per_batch = c.y.d.batch_size();
-  for (unsigned bi = 0; bi < c.y.d.bd; ++bi) {
-    const float* dy = c.dy.v + bi * per_batch;
-    float* dx = c.dx.batch_ptr(bi);
-    for (unsigned e = 0; e < per_batch; ++e) dx[e] += dy[e];
+  // dx += dy, summed over the batch when x was broadcast.
+  if (c.dx.d.bd == c.dy.d.bd) {
+    accumulate_batches(c.dx, c.dy, false);
+    return;
   }
+  const unsigned per_batch = c.dx.d.size();
+  for (unsigned bi = 0; bi < c.dy.d.bd; ++bi) accumulate(c.dx.v, c.dy.v + std::size_t(bi) * per_batch, per_batch);
 }
 
 OpDef SumOp{"sum", -1, infer_sum, sum_forward, sum_backward, kSavesNothing, {BatchRule::Concat},

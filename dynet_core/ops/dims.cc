@@ -21,6 +21,7 @@ unsigned batch(const DimArgs& xs) {
 }
 
 Dim broadcast(const Dim& a, const Dim& b) {
+  if (a == b) return a;
   Dim r;
   r.nd = a.nd > b.nd ? a.nd : b.nd;
   for (unsigned k = 0; k < r.nd; ++k) {

@@ -2,9 +2,16 @@
 
 #include <type_traits>
 
+// Eigen's AVX-512 tanh and logistic make GCC 12 warn about an intrinsic's unused operand
+// (a false positive inside avx512fintrin.h).
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+
 #include "dynet_core/graph.h"
 #include "dynet_core/ops/check_case.h"
 #include "dynet_core/ops/registry.h"
+#include "dynet_core/tensor_eigen.h"
 
 namespace dynet {
 
@@ -20,13 +27,46 @@ R rule_of(const OpCall& c) {
 
 Dim same_dim(const DimArgs& xs, const void*) { return xs[0]; }
 
+// The scalar rule defines each op (and is what CUDA runs). On the CPU, rules whose scalar form
+// calls a libm function get Eigen's vectorized version of the same function instead: tanh and
+// logistic alone were a fifth of a TreeLSTM step in scalar form. The gradient check and the
+// device agreement test run through these.
+template <class R>
+struct VectorForm {
+  static constexpr bool exists = false;
+};
+template <>
+struct VectorForm<rules::Tanh> {
+  static constexpr bool exists = true;
+  static auto apply(const eig::Array& x) { return x.tanh(); }
+};
+template <>
+struct VectorForm<rules::Logistic> {
+  static constexpr bool exists = true;
+  static auto apply(const eig::Array& x) { return x.logistic(); }
+};
+template <>
+struct VectorForm<rules::Exp> {
+  static constexpr bool exists = true;
+  static auto apply(const eig::Array& x) { return x.exp(); }
+};
+template <>
+struct VectorForm<rules::Log> {
+  static constexpr bool exists = true;
+  static auto apply(const eig::Array& x) { return x.log(); }
+};
+
 template <class R>
 void unary_forward(const OpCall& c) {
-  const R r = rule_of<R>(c);
-  const float* x = c.xs[0].v;
-  float* y = c.y.v;
-  const unsigned n = c.y.d.size();
-  for (unsigned i = 0; i < n; ++i) y[i] = r.f(x[i]);
+  if constexpr (VectorForm<R>::exists) {
+    eig::arr(c.y) = VectorForm<R>::apply(eig::arr(c.xs[0]));
+  } else {
+    const R r = rule_of<R>(c);
+    const float* x = c.xs[0].v;
+    float* y = c.y.v;
+    const unsigned n = c.y.d.size();
+    for (unsigned i = 0; i < n; ++i) y[i] = r.f(x[i]);
+  }
 }
 
 template <class R>

@@ -181,6 +181,26 @@ Expression lookup_node(ComputationGraph& g, const OpDef& op, const LookupParamet
   return g.append(op, {}, g.store(d));
 }
 
+// DyNet's four ways to give the rows: one index, a pointer to one read at every forward, a vector
+// (one row per batch element), a pointer to a vector read at every forward.
+Expression lookup_index(ComputationGraph& g, const OpDef& op, const LookupParameter& p, unsigned index) {
+  return lookup_node(g, op, p, g.store(index), 1, nullptr);
+}
+Expression lookup_pointer(ComputationGraph& g, const OpDef& op, const LookupParameter& p, const unsigned* pindex) {
+  if (!pindex) throw std::invalid_argument(std::string(op.name) + ": null pointer");
+  return lookup_node(g, op, p, pindex, 1, nullptr);
+}
+Expression lookup_indices(ComputationGraph& g, const OpDef& op, const LookupParameter& p,
+                          const std::vector<unsigned>& indices) {
+  return lookup_node(g, op, p, g.store_array(indices.data(), indices.size()), static_cast<unsigned>(indices.size()),
+                     nullptr);
+}
+Expression lookup_vector_pointer(ComputationGraph& g, const OpDef& op, const LookupParameter& p,
+                                 const std::vector<unsigned>* pindices) {
+  if (!pindices) throw std::invalid_argument(std::string(op.name) + ": null pointer");
+  return lookup_node(g, op, p, pindices->data(), static_cast<unsigned>(pindices->size()), pindices);
+}
+
 Expression parameter_node(ComputationGraph& g, const OpDef& op, const Parameter& p) {
   if (!p.p) throw std::invalid_argument(std::string(op.name) + ": the Parameter handle is empty");
   return g.append(op, {}, p.p.get());
@@ -233,36 +253,28 @@ Expression const_parameter(ComputationGraph& g, const LookupParameter& p) {
 }
 
 Expression lookup(ComputationGraph& g, const LookupParameter& p, unsigned index) {
-  return lookup_node(g, LookupOp, p, g.store(index), 1, nullptr);
+  return lookup_index(g, LookupOp, p, index);
 }
 Expression lookup(ComputationGraph& g, const LookupParameter& p, const unsigned* pindex) {
-  if (!pindex) throw std::invalid_argument("lookup: null pointer");
-  return lookup_node(g, LookupOp, p, pindex, 1, nullptr);
+  return lookup_pointer(g, LookupOp, p, pindex);
 }
 Expression lookup(ComputationGraph& g, const LookupParameter& p, const std::vector<unsigned>& indices) {
-  return lookup_node(g, LookupOp, p, g.store_array(indices.data(), indices.size()),
-                     static_cast<unsigned>(indices.size()), nullptr);
+  return lookup_indices(g, LookupOp, p, indices);
 }
 Expression lookup(ComputationGraph& g, const LookupParameter& p, const std::vector<unsigned>* pindices) {
-  if (!pindices) throw std::invalid_argument("lookup: null pointer");
-  return lookup_node(g, LookupOp, p, pindices->data(), static_cast<unsigned>(pindices->size()), pindices);
+  return lookup_vector_pointer(g, LookupOp, p, pindices);
 }
 Expression const_lookup(ComputationGraph& g, const LookupParameter& p, unsigned index) {
-  return lookup_node(g, ConstLookupOp, p, g.store(index), 1, nullptr);
+  return lookup_index(g, ConstLookupOp, p, index);
 }
 Expression const_lookup(ComputationGraph& g, const LookupParameter& p, const unsigned* pindex) {
-  if (!pindex) throw std::invalid_argument("const_lookup: null pointer");
-  return lookup_node(g, ConstLookupOp, p, pindex, 1, nullptr);
+  return lookup_pointer(g, ConstLookupOp, p, pindex);
 }
 Expression const_lookup(ComputationGraph& g, const LookupParameter& p, const std::vector<unsigned>& indices) {
-  return lookup_node(g, ConstLookupOp, p, g.store_array(indices.data(), indices.size()),
-                     static_cast<unsigned>(indices.size()), nullptr);
+  return lookup_indices(g, ConstLookupOp, p, indices);
 }
-Expression const_lookup(ComputationGraph& g, const LookupParameter& p,
-                        const std::vector<unsigned>* pindices) {
-  if (!pindices) throw std::invalid_argument("const_lookup: null pointer");
-  return lookup_node(g, ConstLookupOp, p, pindices->data(), static_cast<unsigned>(pindices->size()),
-                     pindices);
+Expression const_lookup(ComputationGraph& g, const LookupParameter& p, const std::vector<unsigned>* pindices) {
+  return lookup_vector_pointer(g, ConstLookupOp, p, pindices);
 }
 
 Expression constant(ComputationGraph& g, const Dim& d, float value) {

@@ -108,7 +108,7 @@ Expression check_affine(CheckCase& c) {
 }
 
 OpDef AffineTransformOp{"affine_transform", -1, infer_affine, affine_forward, affine_backward,
-                        kSavesInputs, {BatchRule::Concat, 0, true}, {check_affine}};
+                        kSavesInputs, {BatchRule::Concat, 1u, true}, {check_affine}};
 
 struct Permutation {
   unsigned n;

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "dynet_core/graph.h"
+#include "dynet_core/ops/accumulate.h"
 #include "dynet_core/ops/check_case.h"
 #include "dynet_core/ops/counter_rng.h"
 #include "dynet_core/ops/registry.h"
@@ -81,7 +82,7 @@ void noise_forward(const OpCall& c) {
   });
 }
 void noise_backward(const OpCall& c, unsigned) {
-  for (unsigned e = 0; e < c.y.d.size(); ++e) c.dx.v[e] += c.dy.v[e];
+  accumulate(c.dx.v, c.dy.v, c.y.d.size());
 }
 OpDef NoiseOp{"noise", 1, same_dim, noise_forward, noise_backward, kSavesNothing, kRandomBatch,
               {[](CheckCase& c) { return noise(any_input(c), c.real(0.1f, 1.f)); }}};

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "dynet_core/graph.h"
+#include "dynet_core/ops/accumulate.h"
 #include "dynet_core/ops/broadcast.h"
 #include "dynet_core/ops/check_case.h"
 #include "dynet_core/ops/dims.h"
@@ -31,7 +32,7 @@ void for_each_selected(const OpCall& c, const char* op, F&& f) {
     const SelectData& s = c.op_data<SelectData>(j);
     const unsigned* idx = s.list.current(op);
     const AlongDim xa(x.d.single_batch(), s.dim);
-    s.list.check_range(op, xa.len, "the selected dimension");
+    if (s.list.pindices) s.list.check_range(op, xa.len, "the selected dimension");
     for (unsigned t = 0; t < yb; ++t) {
       const unsigned xbatch = x.d.bd == 1 ? 0 : j * xb + (xb == 1 ? 0 : t);
       const unsigned* list = idx + (s.per_batch ? t * s.m : 0);
@@ -43,18 +44,26 @@ void for_each_selected(const OpCall& c, const char* op, F&& f) {
   }
 }
 
-template <const char* Name>
-void select_forward(const OpCall& c) {
-  for_each_selected(c, Name, [&](std::size_t iy, std::size_t ix, unsigned n) {
+/// Ops that copy blocks of their argument: Blocks::each(c, f) calls f(y offset, x offset, floats)
+/// for every block; forward copies them, backward adds the gradient back.
+template <class Blocks>
+void copy_blocks(const OpCall& c) {
+  Blocks::each(c, [&](std::size_t iy, std::size_t ix, unsigned n) {
     std::memcpy(c.y.v + iy, c.xs[0].v + ix, n * sizeof(float));
   });
 }
-template <const char* Name>
-void select_backward(const OpCall& c, unsigned) {
-  for_each_selected(c, Name, [&](std::size_t iy, std::size_t ix, unsigned n) {
-    for (unsigned e = 0; e < n; ++e) c.dx.v[ix + e] += c.dy.v[iy + e];
-  });
+template <class Blocks>
+void add_blocks_back(const OpCall& c, unsigned) {
+  Blocks::each(c, [&](std::size_t iy, std::size_t ix, unsigned n) { accumulate(c.dx.v + ix, c.dy.v + iy, n); });
 }
+
+template <const char* Name>
+struct SelectedBlocks {
+  template <class F>
+  static void each(const OpCall& c, F&& f) {
+    for_each_selected(c, Name, f);
+  }
+};
 
 Dim infer_pick(const DimArgs& xs, const void* data) {
   const SelectData& s = *static_cast<const SelectData*>(data);
@@ -106,12 +115,39 @@ Expression check_select(CheckCase& c) {
   return rows ? select_rows(c.input(d), v) : select_cols(c.input(d), v);
 }
 
-OpDef PickOp{"pick", 1, infer_pick, select_forward<kPick>, select_backward<kPick>, kSavesNothing,
+OpDef PickOp{"pick", 1, infer_pick, copy_blocks<SelectedBlocks<kPick>>, add_blocks_back<SelectedBlocks<kPick>>, kSavesNothing,
              kSelectBatch, {check_pick}};
-OpDef PickRangeOp{"pick_range", 1, infer_select, select_forward<kSelect>, select_backward<kSelect>,
-                  kSavesNothing, kSelectBatch, {check_pick_range}};
-OpDef SelectOp{"select_rows_cols", 1, infer_select, select_forward<kSelect>, select_backward<kSelect>,
+OpDef SelectOp{"select_rows_cols", 1, infer_select, copy_blocks<SelectedBlocks<kSelect>>, add_blocks_back<SelectedBlocks<kSelect>>,
                kSavesNothing, kSelectBatch, {check_select}};
+
+/// Elements [start, end) along `dim`: every range is in the signature, so a group copies the same
+/// slice of every node, block by block.
+struct RangeData {
+  unsigned dim, start, end;
+};
+
+Dim infer_pick_range(const DimArgs& xs, const void* data) {
+  const RangeData& r = *static_cast<const RangeData*>(data);
+  dims::require_dim_index(r.dim);
+  if (r.end > xs[0][r.dim])
+    dims::fail("the range [" + std::to_string(r.start) + ", " + std::to_string(r.end) + ") exceeds dimension " +
+               std::to_string(r.dim) + " of size " + std::to_string(xs[0][r.dim]));
+  Dim y = xs[0];
+  y.set(r.dim, r.end - r.start);
+  return y;
+}
+
+struct RangeBlocks {
+  template <class F>
+  static void each(const OpCall& c, F&& f) {
+    const RangeData& r = c.op_data<RangeData>();
+    const AlongDim xa(c.xs[0].d, r.dim);
+    const unsigned block = xa.pre * (r.end - r.start);
+    for (unsigned k = 0; k < xa.post; ++k) f(std::size_t(k) * block, xa.at(0, r.start, k), block);
+  }
+};
+OpDef PickRangeOp{"pick_range", 1, infer_pick_range, copy_blocks<RangeBlocks>, add_blocks_back<RangeBlocks>, kSavesNothing,
+                  {BatchRule::Concat, 0, false, sizeof(RangeData)}, {check_pick_range}};
 
 Dim infer_pick_batch(const DimArgs& xs, const void* data) {
   const IndexList& l = *static_cast<const IndexList*>(data);
@@ -119,24 +155,16 @@ Dim infer_pick_batch(const DimArgs& xs, const void* data) {
   return xs[0].with_batch(l.count);
 }
 
-template <class F>
-void for_each_picked_batch(const OpCall& c, F&& f) {
-  const unsigned n = c.y.d.batch_size();
-  const IndexList& l = c.op_data<IndexList>();
-  for (unsigned t = 0; t < l.count; ++t) f(std::size_t(t) * n, std::size_t(l.indices[t]) * n, n);
-}
-void pick_batch_forward(const OpCall& c) {
-  for_each_picked_batch(c, [&](std::size_t iy, std::size_t ix, unsigned n) {
-    std::memcpy(c.y.v + iy, c.xs[0].v + ix, n * sizeof(float));
-  });
-}
-void pick_batch_backward(const OpCall& c, unsigned) {
-  for_each_picked_batch(c, [&](std::size_t iy, std::size_t ix, unsigned n) {
-    for (unsigned e = 0; e < n; ++e) c.dx.v[ix + e] += c.dy.v[iy + e];
-  });
-}
+struct PickedBatchBlocks {
+  template <class F>
+  static void each(const OpCall& c, F&& f) {
+    const unsigned n = c.y.d.batch_size();
+    const IndexList& l = c.op_data<IndexList>();
+    for (unsigned t = 0; t < l.count; ++t) f(std::size_t(t) * n, std::size_t(l.indices[t]) * n, n);
+  }
+};
 // Not batched: which batch elements a node reads depends on whether its argument is shared.
-OpDef PickBatchElemsOp{"pick_batch_elems", 1, infer_pick_batch, pick_batch_forward, pick_batch_backward,
+OpDef PickBatchElemsOp{"pick_batch_elems", 1, infer_pick_batch, copy_blocks<PickedBatchBlocks>, add_blocks_back<PickedBatchBlocks>,
                        kSavesNothing, {},
                        {[](CheckCase& c) {
                          const Expression x = c.input(c.shape(0, 2, c.uniform(2, 4)));
@@ -182,9 +210,7 @@ Expression pick_range(const Expression& x, unsigned s, unsigned e, unsigned d) {
     throw std::invalid_argument("pick_range: the range [" + std::to_string(s) + ", " + std::to_string(e) +
                                 ") is empty");
   ComputationGraph& g = graph_of(x, "pick_range");
-  std::vector<unsigned> idx(e - s);
-  for (unsigned k = 0; k < idx.size(); ++k) idx[k] = s + k;
-  return select_node(PickRangeOp, x, d, e - s, false, g.store_array(idx.data(), idx.size()), e - s, nullptr);
+  return g.append(PickRangeOp, {x}, g.store(RangeData{d, s, e}));
 }
 
 Expression pick_batch_elem(const Expression& x, unsigned v) { return pick_batch_elems(x, {v}); }

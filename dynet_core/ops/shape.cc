@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "dynet_core/graph.h"
+#include "dynet_core/ops/accumulate.h"
 #include "dynet_core/ops/broadcast.h"
 #include "dynet_core/ops/check_case.h"
 #include "dynet_core/ops/dims.h"
@@ -22,7 +23,7 @@ Dim infer_reshape(const DimArgs& xs, const void* data) {
 }
 void copy_forward(const OpCall& c) { std::memcpy(c.y.v, c.xs[0].v, c.y.d.size() * sizeof(float)); }
 void add_backward(const OpCall& c, unsigned) {
-  for (unsigned e = 0; e < c.y.d.size(); ++e) c.dx.v[e] += c.dy.v[e];
+  accumulate(c.dx.v, c.dy.v, c.y.d.size());
 }
 OpDef ReshapeOp{"reshape", 1, infer_reshape, copy_forward, add_backward, kSavesNothing, {BatchRule::Concat},
                 {[](CheckCase& c) {
@@ -73,7 +74,7 @@ void concatenate_forward(const OpCall& c) {
 void concatenate_backward(const OpCall& c, unsigned i) {
   for_each_concat_block(c, [&](unsigned k, unsigned iy, std::size_t ix, unsigned n) {
     if (k != i) return;
-    for (unsigned e = 0; e < n; ++e) c.dx.v[ix + e] += c.dy.v[iy + e];
+    accumulate(c.dx.v + ix, c.dy.v + iy, n);
   });
 }
 OpDef ConcatenateOp{"concatenate", -1, infer_concatenate, concatenate_forward, concatenate_backward,
@@ -110,7 +111,7 @@ void concatenate_to_batch_forward(const OpCall& c) {
 void concatenate_to_batch_backward(const OpCall& c, unsigned i) {
   std::size_t offset = 0;
   for (unsigned k = 0; k < i; ++k) offset += c.xs[k].d.size();
-  for (unsigned e = 0; e < c.dx.d.size(); ++e) c.dx.v[e] += c.dy.v[offset + e];
+  accumulate(c.dx.v, c.dy.v + offset, c.dx.d.size());
 }
 OpDef ConcatenateToBatchOp{"concatenate_to_batch", -1, infer_concatenate_to_batch,
                            concatenate_to_batch_forward, concatenate_to_batch_backward, kSavesNothing,

@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cctype>
 #include <fstream>
 #include <functional>
@@ -164,7 +165,11 @@ TEST_CASE("payloads that pass the checksum but break the layout are refused", "[
                           }),
                Catch::Contains("data follows the end of the archive"));
   }
-  write_bytes(path, seal(FileContent::Parameters, ArchiveFormat::Text, "22 serialization::archive 19 1 0 x"));
+  std::string swapped = write_archive(ArchiveFormat::Binary, [](ArchiveWriter& w) { w.integer(0); });
+  std::reverse(swapped.begin(), swapped.begin() + 8);
+  write_bytes(path, seal(FileContent::Parameters, ArchiveFormat::Binary, swapped));
+  CHECK_THAT(refusal(ArchiveFormat::Binary, path, target.model), Catch::Contains("another byte order"));
+  write_bytes(path, seal(FileContent::Parameters, ArchiveFormat::Text, "1 0 x"));
   CHECK_THAT(refusal(ArchiveFormat::Text, path, target.model), Catch::Contains("text archive cannot be read"));
 }
 

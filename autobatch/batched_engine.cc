@@ -1,0 +1,412 @@
+#include "autobatch/batched_engine.h"
+
+#include <chrono>
+#include <cstring>
+
+#include "autobatch/signature.h"
+#include "dynet_core/ops/accumulate.h"
+#include "dynet_core/profiler.h"
+
+namespace dynet {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr std::uint32_t kUnbatchable = 0xFFFFFFFEu;
+constexpr VariableIndex kNoNode = 0xFFFFFFFFu;
+constexpr std::uint32_t kEmptySlot = 0xFFFFFFFFu;
+
+inline std::uint64_t spread(std::uint64_t k) {
+  k ^= k >> 33;
+  k *= 0xFF51AFD7ED558CCDull;
+  return k ^ (k >> 33);
+}
+
+std::uint64_t elapsed_ns(Clock::time_point since) {
+  return static_cast<std::uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - since).count());
+}
+
+}  // namespace
+
+Tensor BatchedEngine::batched(const Dim& d, std::uint32_t count, float* v) const {
+  return Tensor(d.with_batch(d.bd * count), v, cg_->device());
+}
+
+void BatchedEngine::on_forget() {
+  node_batch_.clear();
+  batches_.clear();
+  batch_nodes_.clear();
+  batch_args_.clear();
+}
+
+void BatchedEngine::on_truncate(VariableIndex) {
+  // Groups may mix surviving and dropped nodes; recomputing is simpler than splitting them.
+  invalidate();
+}
+
+void BatchedEngine::clear_keys() {
+  for (std::uint32_t pos : used_slots_) table_[pos].id = kEmptySlot;
+  used_slots_.clear();
+  keys_ = 0;
+}
+
+std::uint32_t BatchedEngine::key_id(std::uint64_t key) {
+  if (table_.size() < 2 * (std::size_t(keys_) + 1)) {
+    std::vector<KeySlot> old;
+    old.swap(table_);
+    table_.assign(old.empty() ? 1024 : 2 * old.size(), KeySlot{0, kEmptySlot});
+    const std::size_t mask = table_.size() - 1;
+    used_slots_.clear();
+    for (const KeySlot& s : old) {
+      if (s.id == kEmptySlot) continue;
+      std::size_t pos = spread(s.key) & mask;
+      while (table_[pos].id != kEmptySlot) pos = (pos + 1) & mask;
+      table_[pos] = s;
+      used_slots_.push_back(static_cast<std::uint32_t>(pos));
+    }
+  }
+  const std::size_t mask = table_.size() - 1;
+  std::size_t pos = spread(key) & mask;
+  while (table_[pos].id != kEmptySlot) {
+    if (table_[pos].key == key) return table_[pos].id;
+    pos = (pos + 1) & mask;
+  }
+  const std::uint32_t id = keys_++;
+  table_[pos] = {key, id};
+  used_slots_.push_back(static_cast<std::uint32_t>(pos));
+  if (ready_.size() <= id) {
+    ready_.resize(id + 1);
+    remaining_.resize(id + 1);
+    key_nodes_.resize(id + 1);
+    key_depth_sum_.resize(id + 1);
+  }
+  ready_[id].clear();
+  remaining_[id] = 0;
+  key_nodes_[id] = 0;
+  key_depth_sum_[id] = 0;
+  return id;
+}
+
+void BatchedEngine::make_ready(VariableIndex node, std::uint32_t local) {
+  const std::uint32_t k = key_of_[local];
+  if (k == kUnbatchable) {
+    immediate_.push_back(node);
+    return;
+  }
+  std::vector<VariableIndex>& r = ready_[k];
+  if (r.empty()) active_.push_back(k);
+  r.push_back(node);
+}
+
+std::uint32_t BatchedEngine::pick_key() const {
+  std::uint32_t best = active_[0];
+  auto better = [&](std::uint32_t a, std::uint32_t b) {
+    if (policy_ == Policy::Agenda) {
+      const bool complete_a = ready_[a].size() == remaining_[a], complete_b = ready_[b].size() == remaining_[b];
+      if (complete_a != complete_b) return complete_a;
+    }
+    const double depth_a = key_depth_sum_[a] / key_nodes_[a], depth_b = key_depth_sum_[b] / key_nodes_[b];
+    if (depth_a != depth_b) return depth_a < depth_b;
+    return ready_[a].size() > ready_[b].size();
+  };
+  for (std::uint32_t k : active_)
+    if (better(k, best)) best = k;
+  return best;
+}
+
+void BatchedEngine::forward_nodes(VariableIndex begin, VariableIndex end) {
+  const Clock::time_point start = Clock::now();
+  const std::uint64_t kernel_ns_before = kernel_ns_;
+  const std::uint32_t n = end - begin;
+  key_of_.assign(n, kNotScheduled);
+  node_batch_.resize(end, kNotScheduled);
+  pending_.assign(n, 0);
+  consumer_start_.assign(n + 1, 0);
+  clear_keys();
+  active_.clear();
+  immediate_.clear();
+
+  // Keys, dependency counts and the number of consumers of each node.
+  for (std::uint32_t j = 0; j < n; ++j) {
+    Node& nd = cg_->node(begin + j);
+    if (nd.op->value_alias) {
+      nd.value = nd.op->value_alias(nd.data);
+      continue;
+    }
+    if (nd.signature == 0) {
+      key_of_[j] = kUnbatchable;
+    } else {
+      const std::uint64_t key = policy_ == Policy::Depth ? spread(nd.signature ^ spread(nd.depth + 1)) : nd.signature;
+      const std::uint32_t k = key_id(key);
+      key_of_[j] = k;
+      ++remaining_[k];
+      ++key_nodes_[k];
+      key_depth_sum_[k] += nd.depth;
+    }
+    const VariableIndex* args = nd.args();
+    for (unsigned i = 0; i < nd.nargs; ++i) {
+      const VariableIndex a = args[i];
+      if (a < begin || key_of_[a - begin] == kNotScheduled) continue;
+      ++pending_[j];
+      ++consumer_start_[a - begin + 1];
+    }
+  }
+  for (std::uint32_t j = 0; j < n; ++j) consumer_start_[j + 1] += consumer_start_[j];
+  consumers_.resize(consumer_start_[n]);
+  for (std::uint32_t j = 0; j < n; ++j) {
+    if (key_of_[j] == kNotScheduled) continue;
+    const Node& nd = cg_->node(begin + j);
+    const VariableIndex* args = nd.args();
+    for (unsigned i = 0; i < nd.nargs; ++i) {
+      const VariableIndex a = args[i];
+      if (a < begin || key_of_[a - begin] == kNotScheduled) continue;
+      consumers_[consumer_start_[a - begin]++] = begin + j;
+    }
+  }
+  for (std::uint32_t j = n; j > 0; --j) consumer_start_[j] = consumer_start_[j - 1];
+  consumer_start_[0] = 0;
+
+  for (std::uint32_t j = 0; j < n; ++j)
+    if (key_of_[j] != kNotScheduled && pending_[j] == 0) make_ready(begin + j, j);
+
+  for (;;) {
+    while (!immediate_.empty()) {
+      const std::uint32_t first = static_cast<std::uint32_t>(batch_nodes_.size());
+      batch_nodes_.push_back(immediate_.back());
+      immediate_.pop_back();
+      run_group(first, 1);
+      release_consumers(first, 1, begin);
+    }
+    if (active_.empty()) break;
+    const std::uint32_t k = pick_key();
+    for (std::size_t a = 0; a < active_.size(); ++a)
+      if (active_[a] == k) {
+        active_[a] = active_.back();
+        active_.pop_back();
+        break;
+      }
+    const std::uint32_t first = static_cast<std::uint32_t>(batch_nodes_.size());
+    const std::uint32_t count = static_cast<std::uint32_t>(ready_[k].size());
+    batch_nodes_.insert(batch_nodes_.end(), ready_[k].begin(), ready_[k].end());
+    ready_[k].clear();
+    remaining_[k] -= count;
+    run_group(first, count);
+    release_consumers(first, count, begin);
+  }
+  const std::uint64_t scheduling = elapsed_ns(start) - (kernel_ns_ - kernel_ns_before);
+  stats_.scheduling_ns += scheduling;
+  if (profiling_) profile::add_time(profile::Phase::Scheduling, scheduling);
+}
+
+void BatchedEngine::release_consumers(std::uint32_t first, std::uint32_t count, VariableIndex begin) {
+  for (std::uint32_t b = first; b < first + count; ++b) {
+    const std::uint32_t local = batch_nodes_[b] - begin;
+    for (std::uint32_t c = consumer_start_[local]; c < consumer_start_[local + 1]; ++c) {
+      const VariableIndex consumer = consumers_[c];
+      if (--pending_[consumer - begin] == 0) make_ready(consumer, consumer - begin);
+    }
+  }
+}
+
+void BatchedEngine::run_group(std::uint32_t first, std::uint32_t count) {
+  const Clock::time_point start = Clock::now();
+  GraphMemory& mem = cg_->memory();
+  const VariableIndex* nodes = batch_nodes_.data() + first;
+  Node& n0 = cg_->node(nodes[0]);
+  const OpDef& op = *n0.op;
+  const std::size_t size = n0.dim.size();
+  float* out = mem.forward.allocate_array<float>(size * count);
+  for (std::uint32_t j = 0; j < count; ++j) cg_->node(nodes[j]).value = out + j * size;
+
+  const std::uint32_t first_arg = static_cast<std::uint32_t>(batch_args_.size());
+  std::uint64_t gathered = 0, in_place = 0;
+  xs_.resize(n0.nargs);
+  for (unsigned i = 0; i < n0.nargs; ++i) {
+    const Node& a0 = cg_->node(n0.arg(i));
+    const std::size_t asize = a0.dim.size();
+    if (count == 1 || shared_argument(op, i, a0.dim, n0.dim)) {
+      xs_[i] = Tensor(a0.dim, a0.value, cg_->device());
+      batch_args_.push_back(a0.value);
+      stats_.bytes_in_place += asize * sizeof(float);
+      in_place += asize * sizeof(float);
+      continue;
+    }
+    bool contiguous = true;
+    for (std::uint32_t j = 1; j < count && contiguous; ++j)
+      contiguous = cg_->node(cg_->node(nodes[j]).arg(i)).value == a0.value + j * asize;
+    float* v = a0.value;
+    const std::uint64_t bytes = count * asize * sizeof(float);
+    if (contiguous) {
+      stats_.bytes_in_place += bytes;
+      in_place += bytes;
+    } else {
+      const std::uint64_t gather_start = profiling_ ? profile::now_ns() : 0;
+      v = mem.forward.allocate_array<float>(count * asize);
+      for (std::uint32_t j = 0; j < count; ++j)
+        std::memcpy(v + j * asize, cg_->node(cg_->node(nodes[j]).arg(i)).value, asize * sizeof(float));
+      stats_.bytes_gathered += bytes;
+      gathered += bytes;
+      if (profiling_) profile::add_time(profile::Phase::Memory, profile::now_ns() - gather_start);
+    }
+    xs_[i] = batched(a0.dim, count, v);
+    batch_args_.push_back(v);
+  }
+  data_.resize(count);
+  for (std::uint32_t j = 0; j < count; ++j) data_[j] = cg_->node(nodes[j]).data;
+
+  OpCall call;
+  call.xs = xs_.data();
+  call.nargs = n0.nargs;
+  call.y = batched(n0.dim, count, out);
+  call.data = data_.data();
+  call.nodes = count;
+  call.scratch = &mem.scratch;
+  const AlignedMemoryPool::Mark mark = mem.scratch.mark();
+  const std::uint64_t kernel_start = profiling_ ? profile::now_ns() : 0;
+  op.forward(call);
+  if (profiling_) {
+    profile::kernel(kernel_key(n0), op, n0.dim, count, false, kernel_start, profile::now_ns() - kernel_start);
+    profile::add_bytes(gathered, in_place, 0);
+  }
+  mem.scratch.revert(mark);
+  if (mem.forward.debug()) check_guard(op, mem.forward, out, call.y.d, "output");
+
+  const std::uint32_t batch_index = static_cast<std::uint32_t>(batches_.size());
+  for (std::uint32_t j = 0; j < count; ++j) node_batch_[nodes[j]] = batch_index;
+  batches_.push_back({first, count, first_arg});
+  stats_.nodes += count;
+  ++stats_.batches;
+  kernel_ns_ += elapsed_ns(start);
+}
+
+void BatchedEngine::allocate_gradients(VariableIndex last, const std::uint8_t* needs) {
+  // Each group's gradients are one block laid out like its values; a block is zeroed only when
+  // a gradient is first added to it (in cache, right before use), and a group whose block was
+  // never written has a zero gradient and is skipped.
+  AlignedMemoryPool& pool = cg_->memory().backward;
+  batch_grad_.assign(batches_.size(), nullptr);
+  batch_zeroed_.assign(batches_.size(), 0);
+  for (std::size_t bi = 0; bi < batches_.size(); ++bi) {
+    const Batch& b = batches_[bi];
+    const VariableIndex* nodes = batch_nodes_.data() + b.first_node;
+    bool any = false;
+    for (std::uint32_t j = 0; j < b.count && !any; ++j) any = nodes[j] <= last && needs[nodes[j]];
+    if (!any) continue;
+    const std::size_t size = cg_->node(nodes[0]).dim.size();
+    float* g = pool.allocate_array<float>(size * b.count);
+    batch_grad_[bi] = g;
+    for (std::uint32_t j = 0; j < b.count; ++j) cg_->node(nodes[j]).grad = g + j * size;
+  }
+  // Parameter leaves are in no group: their gradient is the parameter's, or (for constants
+  // whose gradient a full backward asks for) their own.
+  for (VariableIndex j = 0; j <= last; ++j) {
+    Node& n = cg_->node(j);
+    if (needs[j] && n.op->value_alias) n.grad = n.op->grad_alias ? n.op->grad_alias(n.data) : zeroed_gradient(n);
+  }
+  zero_gradient_block(last);  // about to be seeded
+}
+
+void BatchedEngine::zero_gradient_block(VariableIndex node) {
+  const std::uint32_t b = node_batch_[node];
+  if (b == kNotScheduled || batch_zeroed_[b] || !batch_grad_[b]) return;
+  const Batch& batch = batches_[b];
+  std::memset(batch_grad_[b], 0, cg_->node(batch_nodes_[batch.first_node]).dim.size() * batch.count * sizeof(float));
+  batch_zeroed_[b] = 1;
+}
+
+void BatchedEngine::backward_nodes(VariableIndex last, const std::uint8_t* needs) {
+  GraphMemory& mem = cg_->memory();
+  Device* dev = cg_->device();
+  auto wanted = [&](VariableIndex a) { return a <= last && needs[a]; };
+  for (std::size_t bi = batches_.size(); bi-- > 0;) {
+    const Batch& b = batches_[bi];
+    const VariableIndex* nodes = batch_nodes_.data() + b.first_node;
+    const Node& n0 = cg_->node(nodes[0]);
+    if (!batch_grad_[bi] || !batch_zeroed_[bi]) continue;  // no gradient reached this group
+    const OpDef& op = *n0.op;
+    xs_.resize(n0.nargs);
+    for (unsigned i = 0; i < n0.nargs; ++i) {
+      const Node& a0 = cg_->node(n0.arg(i));
+      const bool shared = b.count == 1 || shared_argument(op, i, a0.dim, n0.dim);
+      xs_[i] = shared ? Tensor(a0.dim, batch_args_[b.first_arg + i], dev)
+                      : batched(a0.dim, b.count, batch_args_[b.first_arg + i]);
+    }
+    data_.resize(b.count);
+    for (std::uint32_t j = 0; j < b.count; ++j) data_[j] = cg_->node(nodes[j]).data;
+    OpCall call;
+    call.xs = xs_.data();
+    call.nargs = n0.nargs;
+    call.y = batched(n0.dim, b.count, n0.value);
+    call.dy = batched(n0.dim, b.count, n0.grad);
+    call.data = data_.data();
+    call.nodes = b.count;
+    call.scratch = &mem.scratch;
+    const AlignedMemoryPool::Mark mark = mem.scratch.mark();
+    const std::uint64_t batch_start = profiling_ ? profile::now_ns() : 0;
+    std::uint64_t scatter_ns = 0, scattered = 0;
+    if (op.leaf_backward) op.leaf_backward(call);
+    if (op.backward) {
+      for (unsigned i = 0; i < n0.nargs; ++i) {
+        const Node& a0 = cg_->node(n0.arg(i));
+        if (b.count == 1 || shared_argument(op, i, a0.dim, n0.dim)) {
+          // Every node of the group refers to the same argument (or parameter): find one that
+          // receives a gradient.
+          VariableIndex target = kNoNode;
+          for (std::uint32_t j = 0; j < b.count && target == kNoNode; ++j) {
+            const VariableIndex a = cg_->node(nodes[j]).arg(i);
+            if (wanted(a)) target = a;
+          }
+          if (target == kNoNode) continue;
+          zero_gradient_block(target);
+          call.dx = Tensor(cg_->node(target).dim, cg_->node(target).grad, dev);
+          op.backward(call, i);
+          ++stats_.backward_batches;
+          continue;
+        }
+        const std::size_t asize = a0.dim.size();
+        bool any = false, in_place = a0.grad != nullptr;
+        for (std::uint32_t j = 0; j < b.count; ++j) {
+          const VariableIndex a = cg_->node(nodes[j]).arg(i);
+          any = any || wanted(a);
+          in_place = in_place && cg_->node(a).grad == a0.grad + j * asize;
+        }
+        if (!any) continue;
+        if (in_place) {
+          for (std::uint32_t j = 0; j < b.count; ++j) zero_gradient_block(cg_->node(nodes[j]).arg(i));
+          call.dx = batched(a0.dim, b.count, a0.grad);
+          op.backward(call, i);
+        } else {
+          float* g = mem.scratch.allocate_array<float>(asize * b.count);
+          std::memset(g, 0, asize * b.count * sizeof(float));
+          call.dx = batched(a0.dim, b.count, g);
+          op.backward(call, i);
+          const std::uint64_t scatter_start = profiling_ ? profile::now_ns() : 0;
+          for (std::uint32_t j = 0; j < b.count; ++j) {
+            const VariableIndex a = cg_->node(nodes[j]).arg(i);
+            if (!wanted(a)) continue;
+            zero_gradient_block(a);
+            accumulate(cg_->node(a).grad, g + j * asize, asize);
+          }
+          if (profiling_) scatter_ns += profile::now_ns() - scatter_start;
+          stats_.bytes_scattered += b.count * asize * sizeof(float);
+          scattered += b.count * asize * sizeof(float);
+        }
+        ++stats_.backward_batches;
+      }
+    }
+    if (profiling_) {
+      profile::kernel(kernel_key(n0), op, n0.dim, b.count, true, batch_start,
+                      profile::now_ns() - batch_start - scatter_ns);
+      profile::add_time(profile::Phase::Memory, scatter_ns);
+      profile::add_bytes(0, 0, scattered);
+    }
+    mem.scratch.revert(mark);
+  }
+  // Gradients nothing reached are zero.
+  for (std::size_t bi = 0; bi < batches_.size(); ++bi)
+    if (batch_grad_[bi]) zero_gradient_block(batch_nodes_[batches_[bi].first_node]);
+}
+
+}  // namespace dynet

@@ -1,0 +1,88 @@
+#pragma once
+// The autobatching engine. Nodes that are ready (all arguments computed) are grouped by batching
+// signature, and each group runs as one kernel call over a batch dimension that spans the group.
+// Two policies pick the next group:
+//  - Agenda (--dynet-autobatch 1): a group whose every remaining node is ready runs first (waiting
+//    cannot make it larger); otherwise the signature of smallest average depth, as in DyNet, so
+//    that signatures that still wait on many of their nodes are delayed.
+//  - Depth (--dynet-autobatch 2): TensorFlow Fold's rule, one group per signature and depth.
+// Memory continuity: a group's outputs are one block in group order, so a later group whose
+// inputs are that block (in order) reads them in place; only otherwise are inputs gathered.
+// Backward runs the same groups in reverse, with gradients laid out like the values.
+
+#include <cstdint>
+#include <vector>
+
+#include "autobatch/execution_engine.h"
+
+namespace dynet {
+
+class BatchedEngine : public ExecutionEngine {
+ public:
+  enum class Policy { Agenda, Depth };
+  explicit BatchedEngine(Policy policy) : policy_(policy) {}
+
+ protected:
+  void forward_nodes(VariableIndex begin, VariableIndex end) override;
+  void backward_nodes(VariableIndex last, const std::uint8_t* needs) override;
+  void allocate_gradients(VariableIndex last, const std::uint8_t* needs) override;
+  void on_forget() override;
+  void on_truncate(VariableIndex n) override;
+
+ private:
+  struct Batch {
+    std::uint32_t first_node;  // into batch_nodes_
+    std::uint32_t count;
+    std::uint32_t first_arg;   // into batch_args_: each argument position's batched values
+  };
+  struct KeySlot {
+    std::uint64_t key;
+    std::uint32_t id;
+  };
+  static constexpr std::uint32_t kNotScheduled = 0xFFFFFFFFu;
+
+  std::uint32_t key_id(std::uint64_t key);
+  void clear_keys();
+  void make_ready(VariableIndex node, std::uint32_t local);
+  std::uint32_t pick_key() const;
+  /// Runs the group batch_nodes_[first, first + count) as one kernel call.
+  void run_group(std::uint32_t first, std::uint32_t count);
+  void release_consumers(std::uint32_t first, std::uint32_t count, VariableIndex begin);
+  Tensor batched(const Dim& d, std::uint32_t count, float* v) const;
+  /// Zeroes the gradient block of the group holding `node` unless it already is.
+  void zero_gradient_block(VariableIndex node);
+
+  Policy policy_;
+
+  // Groups run so far (kept for backward).
+  std::vector<Batch> batches_;
+  std::vector<VariableIndex> batch_nodes_;
+  std::vector<float*> batch_args_;
+  std::vector<std::uint32_t> node_batch_;  // the group of each computed node
+  std::vector<float*> batch_grad_;         // each group's gradient block (backward)
+  std::vector<std::uint8_t> batch_zeroed_;
+
+  // Scheduling state of one forward call, indexed by node - begin; reused between calls.
+  std::vector<std::uint32_t> key_of_;
+  std::vector<std::uint32_t> pending_;
+  std::vector<std::uint32_t> consumer_start_;
+  std::vector<VariableIndex> consumers_;
+  std::vector<VariableIndex> immediate_;
+  // Per key id.
+  std::vector<std::vector<VariableIndex>> ready_;
+  std::vector<std::uint32_t> remaining_;
+  std::vector<std::uint32_t> key_nodes_;
+  std::vector<double> key_depth_sum_;
+  std::vector<std::uint32_t> active_;
+  std::vector<KeySlot> table_;
+  std::vector<std::uint32_t> used_slots_;
+  std::uint32_t keys_ = 0;
+
+  std::uint64_t kernel_ns_ = 0;  // time inside run_group, so scheduling time can be told apart
+
+  // Kernel call buffers.
+  std::vector<Tensor> xs_;
+  std::vector<const void*> data_;
+};
+
+}  // namespace dynet

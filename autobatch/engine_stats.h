@@ -1,0 +1,25 @@
+#pragma once
+// What an engine did, summed since the last reset: the numbers the profiler and the benchmarks
+// report.
+
+#include <cstdint>
+
+namespace dynet {
+
+struct EngineStats {
+  std::uint64_t nodes = 0;             ///< nodes computed (parameter leaves excluded)
+  std::uint64_t batches = 0;           ///< forward kernel calls
+  std::uint64_t backward_batches = 0;  ///< backward kernel calls (one per group and argument)
+  std::uint64_t bytes_in_place = 0;    ///< batch inputs read where they already were
+  std::uint64_t bytes_gathered = 0;    ///< batch inputs copied into one block first
+  std::uint64_t bytes_scattered = 0;   ///< gradients added back from such blocks in backward
+  std::uint64_t scheduling_ns = 0;     ///< time spent grouping nodes, outside kernels
+
+  double mean_batch_size() const { return batches ? double(nodes) / double(batches) : 0.0; }
+  double gathered_share() const {
+    const double total = double(bytes_in_place + bytes_gathered);
+    return total > 0 ? double(bytes_gathered) / total : 0.0;
+  }
+};
+
+}  // namespace dynet

@@ -1,0 +1,50 @@
+#include "autobatch/signature.h"
+
+#include <cstring>
+
+namespace dynet {
+
+namespace {
+
+inline std::uint64_t mix(std::uint64_t h, std::uint64_t v) {
+  h ^= v;
+  h *= 0x9E3779B97F4A7C15ull;
+  return h ^ (h >> 29);
+}
+
+}  // namespace
+
+std::uint64_t dim_hash(const Dim& d) {
+  std::uint64_t h = mix(0xA5A5A5A5ull, (std::uint64_t(d.nd) << 32) | d.bd);
+  for (unsigned k = 0; k < d.nd; ++k) h = mix(h, d.d[k]);
+  return h;
+}
+
+std::uint64_t argument_identity(const Node& a, VariableIndex index) {
+  // Parameter leaves alias their parameter's memory: that memory (and whether the leaf is
+  // trainable) identifies them. Anything else is identified by its node.
+  if (a.op->value_alias)
+    return mix(reinterpret_cast<std::uintptr_t>(a.op->value_alias(a.data)), a.op->grad_alias ? 1 : 2);
+  return mix(0x51ED, index);
+}
+
+std::uint64_t node_signature(const OpDef& op, const void* data, const Dim& out, std::uint64_t out_hash,
+                             const Node* const* args, const VariableIndex* arg_indices, unsigned nargs) {
+  if (op.batch.rule == BatchRule::None || op.value_alias) return 0;
+  std::uint64_t h = mix(out_hash, op.id);
+  if (op.batch.sig_bytes) {
+    const unsigned char* bytes = static_cast<const unsigned char*>(data);
+    for (unsigned k = 0; k < op.batch.sig_bytes; k += 8) {
+      std::uint64_t word = 0;
+      std::memcpy(&word, bytes + k, op.batch.sig_bytes - k < 8 ? op.batch.sig_bytes - k : 8);
+      h = mix(h, word);
+    }
+  }
+  h = mix(h, nargs);
+  for (unsigned i = 0; i < nargs; ++i)
+    h = mix(h, shared_argument(op, i, args[i]->dim, out) ? argument_identity(*args[i], arg_indices[i])
+                                                         : args[i]->dim_hash);
+  return h ? h : 1;
+}
+
+}  // namespace dynet

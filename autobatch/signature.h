@@ -1,0 +1,37 @@
+#pragma once
+// Batching signatures. Nodes with equal signatures run as one kernel call: same op, same output
+// shape, same kernel-selecting op data, and argument by argument either the same shape (the
+// arguments are concatenated along the batch) or the same node (a shared argument: a declared
+// shared one such as a weight, or one broadcast along the batch). Parameter leaves count as
+// "the same node" when they refer to the same parameter, so writing parameter() at every use
+// batches exactly like writing it once per graph.
+
+#include <cstdint>
+
+#include "dynet_core/node.h"
+
+namespace dynet {
+
+/// Whether argument i (of shape `arg`) of a node of `op` with output `out` is shared by a group.
+inline bool shared_argument(const OpDef& op, unsigned i, const Dim& arg, const Dim& out) {
+  return op.batch.is_shared(i) || arg.bd < out.bd;
+}
+
+/// The identity a shared argument contributes to a signature.
+std::uint64_t argument_identity(const Node& a, VariableIndex index);
+
+/// A hash of a shape (batch size included); nodes keep theirs for their consumers' signatures.
+std::uint64_t dim_hash(const Dim& d);
+
+/// The signature of a node about to be added with these arguments (out_hash = dim_hash(out));
+/// 0 means never batched.
+std::uint64_t node_signature(const OpDef& op, const void* data, const Dim& out, std::uint64_t out_hash,
+                             const Node* const* args, const VariableIndex* arg_indices, unsigned nargs);
+
+/// The key kernels of a node are profiled under: its signature, or for nodes that are never
+/// batched, its op and shape.
+inline std::uint64_t kernel_key(const Node& n) {
+  return n.signature ? n.signature : n.dim_hash ^ (std::uint64_t(n.op->id) * 0x9E3779B97F4A7C15ull);
+}
+
+}  // namespace dynet

@@ -1,0 +1,90 @@
+#include <cstdio>
+#include <string>
+
+#include "dynet_core/profiler.h"
+
+namespace dynet {
+namespace profile {
+
+namespace {
+
+std::string format(const char* fmt, double a) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, fmt, a);
+  return buf;
+}
+
+std::string duration(std::uint64_t ns) {
+  if (ns >= 10000000000ull) return format("%.1f s", ns / 1e9);
+  if (ns >= 1000000ull) return format("%.2f ms", ns / 1e6);
+  return format("%.1f us", ns / 1e3);
+}
+
+std::string bytes(std::uint64_t b) {
+  if (b >= (1ull << 30)) return format("%.2f GiB", b / double(1ull << 30));
+  if (b >= (1ull << 20)) return format("%.1f MiB", b / double(1ull << 20));
+  return format("%.1f KiB", b / 1024.0);
+}
+
+void row(std::string& out, const char* name, std::uint64_t ns, std::uint64_t steps, std::uint64_t step_ns) {
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "  %-28s %12s %12s %9.1f%%\n", name, duration(ns).c_str(),
+                duration(steps ? ns / steps : 0).c_str(), step_ns ? 100.0 * ns / step_ns : 0.0);
+  out += buf;
+}
+
+}  // namespace
+
+std::string report(const Snapshot& s) {
+  const Phases& t = s.total;
+  std::string out;
+  char buf[256];
+  std::snprintf(buf, sizeof buf, "dybatch profile: %llu steps, %s in all, %s per step\n",
+                static_cast<unsigned long long>(s.steps), duration(t.step_ns).c_str(),
+                duration(s.steps ? t.step_ns / s.steps : 0).c_str());
+  out += buf;
+  std::snprintf(buf, sizeof buf, "  %-28s %12s %12s %10s\n", "phase", "total", "per step", "% of step");
+  out += buf;
+  const std::uint64_t accounted = t.construction_ns + t.forward_ns + t.backward_ns + t.update_ns;
+  row(out, "graph construction", t.construction_ns, s.steps, t.step_ns);
+  row(out, "forward", t.forward_ns, s.steps, t.step_ns);
+  row(out, "  scheduling", t.scheduling_ns, s.steps, t.step_ns);
+  row(out, "  kernels", t.forward_kernel_ns, s.steps, t.step_ns);
+  row(out, "backward", t.backward_ns, s.steps, t.step_ns);
+  row(out, "  kernels", t.backward_kernel_ns, s.steps, t.step_ns);
+  row(out, "memory movement (fwd+bwd)", t.memory_ns, s.steps, t.step_ns);
+  row(out, "trainer update", t.update_ns, s.steps, t.step_ns);
+  row(out, "other (caller's code)", t.step_ns > accounted ? t.step_ns - accounted : 0, s.steps, t.step_ns);
+  const double moved = double(t.bytes_gathered + t.bytes_in_place);
+  std::snprintf(buf, sizeof buf, "  nodes %llu in %llu kernel calls (mean batch %.1f); construction %.1f ns/node\n",
+                static_cast<unsigned long long>(t.nodes), static_cast<unsigned long long>(t.kernel_calls),
+                t.kernel_calls ? double(t.nodes) / t.kernel_calls : 0.0,
+                t.nodes ? double(t.construction_ns) / t.nodes : 0.0);
+  out += buf;
+  std::snprintf(buf, sizeof buf, "  batch inputs: %s gathered, %s read in place (%.1f%% gathered); %s scattered back\n",
+                bytes(t.bytes_gathered).c_str(), bytes(t.bytes_in_place).c_str(),
+                moved > 0 ? 100.0 * t.bytes_gathered / moved : 0.0, bytes(t.bytes_scattered).c_str());
+  out += buf;
+  std::snprintf(buf, sizeof buf, "  pool high-water: forward %s, backward %s, scratch %s, parameters %s\n",
+                bytes(s.high_water.forward).c_str(), bytes(s.high_water.backward).c_str(),
+                bytes(s.high_water.scratch).c_str(), bytes(s.high_water.parameters).c_str());
+  out += buf;
+  if (s.level < 2) return out;
+  const std::uint64_t kernel_ns = t.forward_kernel_ns + t.backward_kernel_ns;
+  std::snprintf(buf, sizeof buf, "  %-36s %9s %11s %19s %12s %12s %8s\n", "kernel (op, shape of one node)", "calls",
+                "nodes", "batch min/mean/max", "forward", "backward", "% kernels");
+  out += buf;
+  for (const KernelStats& k : s.kernels) {
+    char batch[40];
+    std::snprintf(batch, sizeof batch, "%u/%.1f/%u", k.min_batch, k.calls ? double(k.nodes) / k.calls : 0.0, k.max_batch);
+    std::snprintf(buf, sizeof buf, "  %-36s %9llu %11llu %19s %12s %12s %7.1f%%\n", k.name.c_str(),
+                  static_cast<unsigned long long>(k.calls), static_cast<unsigned long long>(k.nodes), batch,
+                  duration(k.forward_ns).c_str(), duration(k.backward_ns).c_str(),
+                  kernel_ns ? 100.0 * (k.forward_ns + k.backward_ns) / kernel_ns : 0.0);
+    out += buf;
+  }
+  return out;
+}
+
+}  // namespace profile
+}  // namespace dynet

@@ -1,0 +1,221 @@
+#include "dynet_core/profiler.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <mutex>
+#include <unordered_map>
+
+#include "dynet_core/device.h"
+#include "dynet_core/init.h"
+#include "dynet_core/op_def.h"
+
+namespace dynet {
+namespace profile {
+
+void Phases::add(const Phases& o) {
+  step_ns += o.step_ns;
+  construction_ns += o.construction_ns;
+  forward_ns += o.forward_ns;
+  scheduling_ns += o.scheduling_ns;
+  memory_ns += o.memory_ns;
+  forward_kernel_ns += o.forward_kernel_ns;
+  backward_ns += o.backward_ns;
+  backward_kernel_ns += o.backward_kernel_ns;
+  update_ns += o.update_ns;
+  nodes += o.nodes;
+  kernel_calls += o.kernel_calls;
+  bytes_gathered += o.bytes_gathered;
+  bytes_in_place += o.bytes_in_place;
+  bytes_scattered += o.bytes_scattered;
+}
+
+namespace {
+
+constexpr std::size_t kMaxTraceEvents = 1 << 16;
+
+struct Event {
+  std::uint64_t key;
+  std::uint64_t start_ns, ns;
+  std::uint32_t nodes;
+  bool backward;
+};
+
+void merge(KernelStats& into, const KernelStats& k) {
+  if (into.name.empty()) into.name = k.name;
+  into.min_batch = into.calls ? std::min(into.min_batch, k.min_batch) : k.min_batch;
+  into.max_batch = std::max(into.max_batch, k.max_batch);
+  into.calls += k.calls;
+  into.nodes += k.nodes;
+  into.forward_ns += k.forward_ns;
+  into.backward_ns += k.backward_ns;
+}
+
+/// The open step of one thread.
+struct Step {
+  bool open = false;
+  std::uint64_t start_ns = 0;
+  Phases phases;
+  std::unordered_map<std::uint64_t, KernelStats> kernels;
+  std::vector<Event> events;
+  PoolMarks pools;
+};
+
+thread_local Step current;
+
+/// Everything recorded by all threads; printed at exit when profiling is on.
+struct Totals {
+  std::mutex mutex;
+  std::uint64_t steps = 0;
+  Phases total, last;
+  std::unordered_map<std::uint64_t, KernelStats> kernels;
+  std::vector<Event> last_events;
+  std::uint64_t last_start_ns = 0;
+  PoolMarks pools;
+
+  ~Totals() {
+    if (steps > 0 && current_params().profiling > 0) std::fputs(report(snapshot()).c_str(), stderr);
+  }
+};
+
+Totals& totals() {
+  static Totals t;
+  return t;
+}
+
+std::string milliseconds(std::uint64_t ns) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f", ns / 1e6);
+  return buf;
+}
+
+void print_step_line(std::uint64_t index, const Phases& p) {
+  // Every step for the first ten, then every hundredth, so that long runs stay readable.
+  if (index > 10 && index % 100 != 0) return;
+  std::fprintf(stderr,
+               "[profile] step %llu: %s ms | build %s | forward %s (scheduling %s, kernels %s) | backward %s | "
+               "update %s | %llu nodes in %llu groups\n",
+               static_cast<unsigned long long>(index), milliseconds(p.step_ns).c_str(),
+               milliseconds(p.construction_ns).c_str(), milliseconds(p.forward_ns).c_str(),
+               milliseconds(p.scheduling_ns).c_str(), milliseconds(p.forward_kernel_ns).c_str(),
+               milliseconds(p.backward_ns).c_str(), milliseconds(p.update_ns).c_str(),
+               static_cast<unsigned long long>(p.nodes), static_cast<unsigned long long>(p.kernel_calls));
+}
+
+}  // namespace
+
+bool enabled() { return current_params().profiling > 0; }
+
+std::uint64_t now_ns() {
+  return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                        std::chrono::steady_clock::now().time_since_epoch())
+                                        .count());
+}
+
+void touch_step() {
+  if (current.open) return;
+  current.open = true;
+  current.start_ns = now_ns();
+}
+
+void add_time(Phase phase, std::uint64_t ns) {
+  touch_step();
+  Phases& p = current.phases;
+  switch (phase) {
+    case Phase::Construction: p.construction_ns += ns; break;
+    case Phase::Forward: p.forward_ns += ns; break;
+    case Phase::Scheduling: p.scheduling_ns += ns; break;
+    case Phase::Memory: p.memory_ns += ns; break;
+    case Phase::Backward: p.backward_ns += ns; break;
+    case Phase::Update: p.update_ns += ns; break;
+  }
+}
+
+void add_bytes(std::uint64_t gathered, std::uint64_t in_place, std::uint64_t scattered) {
+  current.phases.bytes_gathered += gathered;
+  current.phases.bytes_in_place += in_place;
+  current.phases.bytes_scattered += scattered;
+}
+
+void kernel(std::uint64_t key, const OpDef& op, const Dim& node_dim, unsigned nodes, bool backward,
+            std::uint64_t start_ns, std::uint64_t ns) {
+  touch_step();
+  KernelStats& k = current.kernels[key];
+  if (k.name.empty()) k.name = std::string(op.name) + " " + to_string(node_dim);
+  if (backward) {
+    k.backward_ns += ns;
+    current.phases.backward_kernel_ns += ns;
+  } else {
+    k.min_batch = k.calls ? std::min<std::uint32_t>(k.min_batch, nodes) : nodes;
+    k.max_batch = std::max<std::uint32_t>(k.max_batch, nodes);
+    ++k.calls;
+    k.nodes += nodes;
+    k.forward_ns += ns;
+    current.phases.forward_kernel_ns += ns;
+    current.phases.nodes += nodes;
+    ++current.phases.kernel_calls;
+  }
+  if (current.events.size() < kMaxTraceEvents) current.events.push_back({key, start_ns, ns, nodes, backward});
+}
+
+void note_pools(const GraphMemory& memory) {
+  PoolMarks& m = current.pools;
+  m.forward = std::max(m.forward, memory.forward.high_water());
+  m.backward = std::max(m.backward, memory.backward.high_water());
+  m.scratch = std::max(m.scratch, memory.scratch.high_water());
+}
+
+void end_step(const Device* device) {
+  if (!current.open) return;
+  current.phases.step_ns = now_ns() - current.start_ns;
+  if (device) current.pools.parameters = device->parameter_bytes_high_water();
+  Totals& t = totals();
+  std::lock_guard<std::mutex> lock(t.mutex);
+  ++t.steps;
+  t.total.add(current.phases);
+  t.last = current.phases;
+  for (const auto& kv : current.kernels) merge(t.kernels[kv.first], kv.second);
+  t.last_events.swap(current.events);
+  t.last_start_ns = current.start_ns;
+  t.pools.forward = std::max(t.pools.forward, current.pools.forward);
+  t.pools.backward = std::max(t.pools.backward, current.pools.backward);
+  t.pools.scratch = std::max(t.pools.scratch, current.pools.scratch);
+  t.pools.parameters = std::max(t.pools.parameters, current.pools.parameters);
+  print_step_line(t.steps, current.phases);
+  current = Step();
+}
+
+Snapshot snapshot() {
+  Totals& t = totals();
+  std::lock_guard<std::mutex> lock(t.mutex);
+  Snapshot s;
+  s.level = current_params().profiling;
+  s.steps = t.steps;
+  s.total = t.total;
+  s.last_step = t.last;
+  s.high_water = t.pools;
+  for (const auto& kv : t.kernels) s.kernels.push_back(kv.second);
+  for (const Event& e : t.last_events) {
+    const auto k = t.kernels.find(e.key);
+    s.last_step_events.push_back({k == t.kernels.end() ? std::string("?") : k->second.name, e.backward,
+                                  e.start_ns - t.last_start_ns, e.ns, e.nodes});
+  }
+  std::sort(s.kernels.begin(), s.kernels.end(), [](const KernelStats& a, const KernelStats& b) {
+    return a.forward_ns + a.backward_ns > b.forward_ns + b.backward_ns;
+  });
+  return s;
+}
+
+void reset() {
+  Totals& t = totals();
+  std::lock_guard<std::mutex> lock(t.mutex);
+  t.steps = 0;
+  t.total = t.last = Phases();
+  t.kernels.clear();
+  t.last_events.clear();
+  t.pools = PoolMarks();
+  current = Step();
+}
+
+}  // namespace profile
+}  // namespace dynet

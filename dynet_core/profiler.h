@@ -1,0 +1,110 @@
+#pragma once
+// Profiling (--dynet-profiling 1 or 2): where a training step's time goes. A step runs from the
+// first node of a graph to the end of the trainer update that follows (or to the graph's end when
+// no update comes), and is split into graph construction, forward (scheduling, memory movement,
+// kernels), backward (memory movement, kernels), and the update. Kernels are counted per batching
+// signature. With profiling off every hook is one predictable branch.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "dynet_core/dim.h"
+
+namespace dynet {
+
+struct OpDef;
+struct GraphMemory;
+class Device;
+
+namespace profile {
+
+/// Time and bytes of one step, or of all steps summed. Times in nanoseconds.
+struct Phases {
+  std::uint64_t step_ns = 0;          ///< wall time of the step
+  std::uint64_t construction_ns = 0;  ///< adding nodes, between evaluations
+  std::uint64_t forward_ns = 0;       ///< forward and incremental_forward, wall
+  std::uint64_t scheduling_ns = 0;    ///< part of forward: grouping nodes
+  std::uint64_t memory_ns = 0;        ///< gathers (forward) and scatters (backward)
+  std::uint64_t forward_kernel_ns = 0;
+  std::uint64_t backward_ns = 0;      ///< backward, wall
+  std::uint64_t backward_kernel_ns = 0;
+  std::uint64_t update_ns = 0;        ///< trainer updates
+  std::uint64_t nodes = 0;            ///< nodes computed
+  std::uint64_t kernel_calls = 0;     ///< forward kernel calls (groups)
+  std::uint64_t bytes_gathered = 0;
+  std::uint64_t bytes_in_place = 0;
+  std::uint64_t bytes_scattered = 0;
+
+  void add(const Phases& o);
+};
+
+/// One batching signature: how often its kernel ran, on how many nodes, for how long.
+struct KernelStats {
+  std::string name;  ///< op name and the shape of one node, e.g. "tanh {128}"
+  std::uint64_t calls = 0;
+  std::uint64_t nodes = 0;
+  std::uint32_t min_batch = 0, max_batch = 0;
+  std::uint64_t forward_ns = 0, backward_ns = 0;
+};
+
+/// High-water marks of the memory pools, in bytes.
+struct PoolMarks {
+  std::size_t forward = 0, backward = 0, scratch = 0, parameters = 0;
+};
+
+/// One kernel call of the last completed step, for the Chrome trace.
+struct TraceEvent {
+  std::string name;
+  bool backward;
+  std::uint64_t start_ns;  ///< from the start of the step
+  std::uint64_t ns;
+  std::uint32_t nodes;
+};
+
+struct Snapshot {
+  int level = 0;
+  std::uint64_t steps = 0;
+  Phases total;
+  Phases last_step;
+  std::vector<KernelStats> kernels;  ///< all steps, sorted by total time, largest first
+  PoolMarks high_water;
+  std::vector<TraceEvent> last_step_events;
+};
+
+/// The numbers so far (empty when profiling is off).
+Snapshot snapshot();
+/// Forgets everything recorded so far.
+void reset();
+/// The human report: per-phase table with units and % of the step; level 2 adds the kernels.
+std::string report(const Snapshot& s);
+/// The snapshot as JSON.
+std::string to_json(const Snapshot& s);
+/// The last completed step's kernel calls as a Chrome trace (chrome://tracing, Perfetto).
+std::string to_chrome_trace(const Snapshot& s);
+/// Writes to_json(snapshot()) / to_chrome_trace(snapshot()) to a file; throws std::runtime_error
+/// naming the file when it cannot be written.
+void write_json(const std::string& path);
+void write_chrome_trace(const std::string& path);
+
+// ---- recording, for graphs, engines and trainers; call only when enabled() ----
+
+bool enabled();
+/// Monotonic nanoseconds.
+std::uint64_t now_ns();
+
+enum class Phase { Construction, Forward, Scheduling, Memory, Backward, Update };
+void add_time(Phase phase, std::uint64_t ns);
+void add_bytes(std::uint64_t gathered, std::uint64_t in_place, std::uint64_t scattered);
+/// One kernel call over `nodes` nodes whose signature is `key`; `node_dim` is one node's shape.
+void kernel(std::uint64_t key, const OpDef& op, const Dim& node_dim, unsigned nodes, bool backward,
+            std::uint64_t start_ns, std::uint64_t ns);
+/// Opens a step if none is open (the first node of a graph).
+void touch_step();
+/// Notes the high-water marks of a graph's pools into the open step.
+void note_pools(const GraphMemory& memory);
+/// Closes the open step (if any), noting the parameter pool of `device`.
+void end_step(const Device* device);
+
+}  // namespace profile
+}  // namespace dynet

@@ -1,0 +1,145 @@
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "autobatch/execution_engine.h"
+#include "dynet_core/dybatch.h"
+#include "support/json.h"
+
+using namespace dynet;
+using dynet_test::Json;
+using dynet_test::parse_json;
+
+namespace {
+
+/// Turns profiling on for one test and off again afterwards.
+struct ProfilingOn {
+  explicit ProfilingOn(int level) {
+    DynetParams p = current_params();
+    p.profiling = level;
+    initialize(p);
+    profile::reset();
+  }
+  ~ProfilingOn() {
+    DynetParams p = current_params();
+    p.profiling = 0;
+    initialize(p);
+    profile::reset();
+  }
+};
+
+struct Steps {
+  std::uint64_t nodes = 0, batches = 0;
+};
+
+/// Three training steps of a small tree-shaped model under the agenda engine.
+Steps run_steps(ParameterCollection& pc) {
+  LookupParameter emb = pc.add_lookup_parameters(20, {8});
+  Parameter W = pc.add_parameters({8, 16}), out = pc.add_parameters({3, 8});
+  SimpleSGDTrainer trainer(pc, 0.05f);
+  Steps s;
+  for (unsigned step = 0; step < 3; ++step) {
+    ComputationGraph cg;
+    cg.set_autobatch(1);
+    std::vector<Expression> losses;
+    for (unsigned tree = 0; tree < 4; ++tree) {
+      Expression l = lookup(cg, emb, tree), r = lookup(cg, emb, tree + 5);
+      Expression h = tanh(parameter(cg, W) * concatenate({l, r}));
+      losses.push_back(pickneglogsoftmax(parameter(cg, out) * h, tree % 3));
+    }
+    Expression loss = sum(losses);
+    cg.forward(loss);
+    cg.backward(loss);
+    trainer.update();
+    s.nodes += cg.engine().stats().nodes;
+    s.batches += cg.engine().stats().batches;
+    cg.engine().reset_stats();
+  }
+  return s;
+}
+
+std::string read(const std::string& path) {
+  std::ifstream f(path);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+}  // namespace
+
+TEST_CASE("profiling off records nothing", "[profile]") {
+  profile::reset();
+  ParameterCollection pc;
+  run_steps(pc);
+  CHECK(profile::snapshot().steps == 0);
+}
+
+TEST_CASE("the profile's numbers add up", "[profile]") {
+  ProfilingOn on(2);
+  ParameterCollection pc;
+  const Steps s = run_steps(pc);
+  const profile::Snapshot snap = profile::snapshot();
+  REQUIRE(snap.steps == 3);
+  const profile::Phases& t = snap.total;
+  CHECK(t.nodes == s.nodes);
+  CHECK(t.kernel_calls == s.batches);
+  const std::uint64_t phases = t.construction_ns + t.forward_ns + t.backward_ns + t.update_ns;
+  CHECK(phases <= t.step_ns);
+  CHECK(phases >= t.step_ns / 2);  // the rest is the test's own code between calls
+  CHECK(t.scheduling_ns + t.forward_kernel_ns <= t.forward_ns);
+  CHECK(t.backward_kernel_ns <= t.backward_ns);
+  CHECK(t.construction_ns > 0);
+  CHECK(t.update_ns > 0);
+  std::uint64_t calls = 0, nodes = 0, kernel_ns = 0;
+  for (const profile::KernelStats& k : snap.kernels) {
+    calls += k.calls;
+    nodes += k.nodes;
+    kernel_ns += k.forward_ns;
+    CHECK(k.min_batch <= k.max_batch);
+  }
+  CHECK(calls == t.kernel_calls);
+  CHECK(nodes == t.nodes);
+  CHECK(kernel_ns == t.forward_kernel_ns);
+  CHECK(snap.high_water.forward > 0);
+  CHECK(snap.high_water.parameters > 0);
+  const std::string text = profile::report(snap);
+  CHECK_THAT(text, Catch::Contains("graph construction") && Catch::Contains("% of step") &&
+                       Catch::Contains("tanh {8}") && Catch::Contains("batch min/mean/max"));
+}
+
+TEST_CASE("the profile writes valid JSON and a Chrome trace", "[profile]") {
+  ProfilingOn on(1);
+  ParameterCollection pc;
+  run_steps(pc);
+  const std::string json_path = "dybatch_profile_test.json", trace_path = "dybatch_profile_test.trace.json";
+  profile::write_json(json_path);
+  profile::write_chrome_trace(trace_path);
+  const profile::Snapshot snap = profile::snapshot();
+
+  const Json j = parse_json(read(json_path));
+  CHECK(j["steps"].number == 3);
+  CHECK(j["total"]["nodes"].number == double(snap.total.nodes));
+  CHECK(j["kernels"].items.size() == snap.kernels.size());
+
+  const Json trace = parse_json(read(trace_path));
+  std::size_t forward = 0, backward = 0;
+  for (const Json& e : trace["traceEvents"].items) {
+    if (e["ph"].text != "X") continue;
+    CHECK(e["dur"].number >= 0);
+    CHECK(!e["name"].text.empty());
+    (e["cat"].text == "forward" ? forward : backward) += 1;
+  }
+  CHECK(forward == snap.last_step.kernel_calls);
+  CHECK(backward > 0);
+  std::remove(json_path.c_str());
+  std::remove(trace_path.c_str());
+  CHECK_THROWS_WITH(profile::write_json("/nonexistent-dir/p.json"), Catch::Contains("/nonexistent-dir/p.json"));
+}
+
+TEST_CASE("the JSON reader used by these tests rejects malformed text", "[profile]") {
+  CHECK_THROWS_AS(parse_json("{\"a\":1,}"), std::invalid_argument);
+  CHECK_THROWS_AS(parse_json("[1 2]"), std::invalid_argument);
+  CHECK(parse_json(" {\"a\": [1, -2.5e3, \"x\", true, null]} ")["a"].items.size() == 5);
+}
