@@ -39,10 +39,13 @@ CellState ChildSumTreeLSTMBuilder::node(unsigned layer, const Expression& x,
   const Expression o = logistic(pick_range(a, n, 2 * n));
   std::vector<Expression> terms{cmult(i, tanh(pick_range(a, 2 * n, 3 * n)))};
   if (!children.empty()) {
-    // W_f x is shared by every child's forget gate: computed once per node.
-    const Expression fx = x.pg ? affine_transform({var(layer, kBf), var(layer, kWf), x}) : var(layer, kBf);
-    for (const CellState* child : children)
-      terms.push_back(cmult(logistic(affine_transform({fx, var(layer, kUf), child->h})), child->c));
+    // W_f x is shared by every child's forget gate: computed once per node, and added outside the
+    // affine transform, whose bias must be the shared b_f for the gates of all nodes to batch.
+    const Expression wfx = x.pg ? var(layer, kWf) * x : Expression();
+    for (const CellState* child : children) {
+      const Expression a_f = affine_transform({var(layer, kBf), var(layer, kUf), child->h});
+      terms.push_back(cmult(logistic(wfx.pg ? a_f + wfx : a_f), child->c));
+    }
   }
   const Expression c = terms.size() == 1 ? terms[0] : sum(terms);
   return {cmult(o, tanh(c)), c};
