@@ -19,34 +19,48 @@ std::vector<ClassFactoredSoftmaxBuilder::Entry> ClassFactoredSoftmaxBuilder::rea
   std::ifstream in(path);
   if (!in) throw std::runtime_error("ClassFactoredSoftmaxBuilder: cannot read the cluster file '" + path + "'");
   std::vector<Entry> entries;
-  std::unordered_map<std::string, unsigned> seen;
   std::string line;
   for (unsigned n = 1; std::getline(in, line); ++n) {
     std::istringstream fields(line);
-    Entry e{"", "", n};
+    Entry e{"", "", path + ":" + std::to_string(n)};
     if (!(fields >> e.cls)) continue;
     if (!(fields >> e.word))
-      throw std::runtime_error("ClassFactoredSoftmaxBuilder: " + path + ":" + std::to_string(n) +
-                               ": expected 'class word', found only '" + e.cls + "'");
-    const auto first = seen.emplace(e.word, n);
-    if (!first.second)
-      throw std::runtime_error("ClassFactoredSoftmaxBuilder: " + path + ":" + std::to_string(n) + ": the word '" +
-                               e.word + "' was already given a class on line " + std::to_string(first.first->second));
+      throw std::runtime_error("ClassFactoredSoftmaxBuilder: " + e.where + ": expected 'class word', found only '" + e.cls + "'");
     entries.push_back(e);
   }
   if (entries.empty()) throw std::runtime_error("ClassFactoredSoftmaxBuilder: the cluster file '" + path + "' lists no words");
   return entries;
 }
 
+std::vector<ClassFactoredSoftmaxBuilder::Entry> ClassFactoredSoftmaxBuilder::entries_of(const WordClasses& word_classes) {
+  std::vector<Entry> entries;
+  for (const auto& cw : word_classes)
+    entries.push_back({cw.first, cw.second, "class entry " + std::to_string(entries.size() + 1)});
+  return entries;
+}
+
 ClassFactoredSoftmaxBuilder::ClassFactoredSoftmaxBuilder(unsigned rep_dim, const std::string& cluster_file,
                                                          Dict& word_dict, ParameterCollection& model, bool bias)
+    : ClassFactoredSoftmaxBuilder(rep_dim, read_cluster_file(cluster_file), word_dict, model, bias) {}
+
+ClassFactoredSoftmaxBuilder::ClassFactoredSoftmaxBuilder(unsigned rep_dim, const WordClasses& word_classes,
+                                                         Dict& word_dict, ParameterCollection& model, bool bias)
+    : ClassFactoredSoftmaxBuilder(rep_dim, entries_of(word_classes), word_dict, model, bias) {}
+
+ClassFactoredSoftmaxBuilder::ClassFactoredSoftmaxBuilder(unsigned rep_dim, const std::vector<Entry>& entries,
+                                                         Dict& word_dict, ParameterCollection& model, bool bias)
     : SoftmaxBuilder(model, "class-factored-softmax-builder", rep_dim), word_dict_(&word_dict), bias_(bias) {
-  const std::vector<Entry> entries = read_cluster_file(cluster_file);
-  if (word_dict.is_frozen() && word_dict.get_unk_id() < 0)
-    for (const Entry& e : entries)
-      if (!word_dict.contains(e.word))
-        throw std::runtime_error("ClassFactoredSoftmaxBuilder: " + cluster_file + ":" + std::to_string(e.line) +
-                                 ": the word '" + e.word + "' is not in the frozen dictionary");
+  if (entries.empty()) throw std::invalid_argument("ClassFactoredSoftmaxBuilder: no word has a class");
+  std::unordered_map<std::string, const Entry*> seen;
+  for (const Entry& e : entries) {
+    const auto first = seen.emplace(e.word, &e);
+    if (!first.second)
+      throw std::runtime_error("ClassFactoredSoftmaxBuilder: " + e.where + ": the word '" + e.word +
+                               "' was already given a class at " + first.first->second->where);
+    if (word_dict.is_frozen() && word_dict.get_unk_id() < 0 && !word_dict.contains(e.word))
+      throw std::runtime_error("ClassFactoredSoftmaxBuilder: " + e.where + ": the word '" + e.word +
+                               "' is not in the frozen dictionary");
+  }
   for (const Entry& e : entries) {
     const auto word = static_cast<unsigned>(word_dict.convert(e.word));
     const auto cls = static_cast<unsigned>(class_dict_.convert(e.cls));
@@ -55,8 +69,8 @@ ClassFactoredSoftmaxBuilder::ClassFactoredSoftmaxBuilder(unsigned rep_dim, const
       word_position_.resize(word + 1, 0);
     }
     if (word_class_[word] >= 0)
-      throw std::runtime_error("ClassFactoredSoftmaxBuilder: " + cluster_file + ":" + std::to_string(e.line) +
-                               ": '" + e.word + "' maps to a dictionary entry that already has a class");
+      throw std::runtime_error("ClassFactoredSoftmaxBuilder: " + e.where + ": '" + e.word +
+                               "' maps to a dictionary entry that already has a class");
     if (cls >= class_words_.size()) class_words_.resize(cls + 1);
     word_class_[word] = static_cast<int>(cls);
     word_position_[word] = static_cast<unsigned>(class_words_[cls].size());

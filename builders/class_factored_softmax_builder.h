@@ -10,6 +10,7 @@
 // one word, word scores W_k {words in k, rep_dim}, b_k {words in k}. Biases start at zero.
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "builders/softmax_builder.h"
@@ -19,9 +20,15 @@ namespace dynet {
 
 class ClassFactoredSoftmaxBuilder : public SoftmaxBuilder {
  public:
+  /// (class, word) pairs: the word -> class map given in memory rather than as a file.
+  using WordClasses = std::vector<std::pair<std::string, std::string>>;
+
   /// Throws std::runtime_error when the file cannot be read or a line is malformed (naming the
   /// file and line), or a word is listed twice; neither the dictionary nor the model is changed then.
   ClassFactoredSoftmaxBuilder(unsigned rep_dim, const std::string& cluster_file, Dict& word_dict,
+                              ParameterCollection& model, bool bias = true);
+  /// The same from (class, word) pairs, in the order a file would list them.
+  ClassFactoredSoftmaxBuilder(unsigned rep_dim, const WordClasses& word_classes, Dict& word_dict,
                               ParameterCollection& model, bool bias = true);
 
   void new_graph(ComputationGraph& cg, bool update = true) override;
@@ -41,9 +48,12 @@ class ClassFactoredSoftmaxBuilder : public SoftmaxBuilder {
  private:
   struct Entry {
     std::string cls, word;
-    unsigned line;
+    std::string where;  ///< "file:line" or "entry k", for messages
   };
+  ClassFactoredSoftmaxBuilder(unsigned rep_dim, const std::vector<Entry>& entries, Dict& word_dict,
+                              ParameterCollection& model, bool bias);
   static std::vector<Entry> read_cluster_file(const std::string& path);
+  static std::vector<Entry> entries_of(const WordClasses& word_classes);
   Expression class_scores(const Expression& rep);
   /// Scores of the words of class c (of more than one word); its parameters enter the graph on first use.
   Expression word_scores(unsigned c, const Expression& rep);

@@ -32,7 +32,7 @@ constexpr std::size_t kShownTreeSize = 15;
 
 struct Settings {
   unsigned train = 20000, dev = 1000, max_depth = 10;
-  float leaf_probability = 0.4f;
+  float leaf_probability = 0.5f;
   unsigned data_seed = 1;
   unsigned embedding = 64, hidden = 128;
   TreeTrainingSettings training;

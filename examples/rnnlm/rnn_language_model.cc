@@ -18,12 +18,19 @@ RNNLanguageModel::RNNLanguageModel(ParameterCollection& model, const LanguageMod
     : shape_(shape),
       boundary_(static_cast<unsigned>(words.convert(boundary))),
       lstm_(shape.layers, shape.embedding, shape.hidden, model) {
-  // The embedding table is made last: a cluster file may add words to the vocabulary.
-  if (shape.cluster_file.empty())
-    softmax_ = std::make_unique<StandardSoftmaxBuilder>(shape.hidden, words.size(), model);
-  else
-    softmax_ = std::make_unique<ClassFactoredSoftmaxBuilder>(shape.hidden, shape.cluster_file, words, model);
   embeddings_ = model.add_lookup_parameters(words.size(), {shape.embedding}, "embeddings");
+  if (shape.word_classes.empty()) {
+    softmax_ = std::make_unique<StandardSoftmaxBuilder>(shape.hidden, words.size(), model);
+    return;
+  }
+  for (const auto& class_word : shape.word_classes)
+    if (!words.contains(class_word.second))
+      throw std::invalid_argument("RNNLanguageModel: the word classes name '" + class_word.second +
+                                  "', which is not in the vocabulary");
+  if (shape.word_classes.size() != words.size())
+    throw std::invalid_argument("RNNLanguageModel: the word classes cover " + std::to_string(shape.word_classes.size()) +
+                                " words of a vocabulary of " + std::to_string(words.size()));
+  softmax_ = std::make_unique<ClassFactoredSoftmaxBuilder>(shape.hidden, shape.word_classes, words, model);
 }
 
 Expression RNNLanguageModel::loss(ComputationGraph& cg, const std::vector<const WordIds*>& sentences, bool training) {

@@ -1,13 +1,13 @@
 #pragma once
 // An LSTM language model: each word is embedded, read by a VanillaLSTM, and the next word is
-// predicted by a softmax over the vocabulary (a full one, or class-factored from a cluster
-// file). A minibatch of sentences runs as one batch: at step t every sentence feeds its t-th
+// predicted by a softmax over the vocabulary (a full one, or class-factored). A minibatch of sentences runs as one batch: at step t every sentence feeds its t-th
 // word at once, sentences that already ended are padded and their losses masked out.
 
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "builders/class_factored_softmax_builder.h"
 #include "builders/softmax_builder.h"
 #include "builders/vanilla_lstm_builder.h"
 #include "dynet_core/dict.h"
@@ -23,14 +23,14 @@ using WordIds = std::vector<unsigned>;
 struct LanguageModelShape {
   unsigned layers = 1, embedding = 128, hidden = 256;
   float dropout = 0.f;       ///< variational dropout on the LSTM's inputs and state, while training
-  std::string cluster_file;  ///< empty: a full softmax
+  /// Classes of a class-factored softmax, covering the whole vocabulary; none: a full softmax.
+  dynet::ClassFactoredSoftmaxBuilder::WordClasses word_classes;
 };
 
 class RNNLanguageModel {
  public:
-  /// `words` holds the sentence boundary `boundary` (added here if missing); with a cluster file,
-  /// its words are added to `words` too, and it must give every word a class (the boundary too).
-  /// The vocabulary must not grow afterwards.
+  /// `words` holds the sentence boundary `boundary` (added here if missing) and must not grow
+  /// afterwards; word classes, if any, must cover every word, the boundary too.
   RNNLanguageModel(dynet::ParameterCollection& model, const LanguageModelShape& shape, dynet::Dict& words,
                    const std::string& boundary);
 

@@ -1,5 +1,6 @@
 // rnnlm: an LSTM language model on the Penn Treebank (Mikolov's text), trained on minibatches
-// of sentences of similar length; reports development perplexity after every epoch.
+// of sentences of similar length; reports development perplexity after every epoch. With
+// --classes, a class-factored softmax replaces the full one (much faster on a large vocabulary).
 
 #include <cmath>
 #include <cstdio>
@@ -17,6 +18,7 @@
 #include "examples/common/text_corpus.h"
 #include "examples/common/trainer_choice.h"
 #include "examples/common/training_epoch.h"
+#include "examples/rnnlm/frequency_classes.h"
 #include "examples/rnnlm/rnn_language_model.h"
 
 using namespace examples;
@@ -29,7 +31,7 @@ const char* const kUnknown = "<unk>";
 struct Settings {
   std::string train = default_data_path("text/train.txt"), dev = default_data_path("text/dev.txt");
   unsigned max_train = 0, max_dev = 0;
-  unsigned epochs = 5, batch = 32;
+  unsigned epochs = 5, batch = 32, classes = 0;
   float seconds = 0.f;
   LanguageModelShape shape;
   std::string trainer = "adam";
@@ -64,7 +66,7 @@ int run(int argc, char** argv) {
   cl.add("embedding", &s.shape.embedding, "word embedding size");
   cl.add("hidden", &s.shape.hidden, "LSTM state size");
   cl.add("dropout", &s.shape.dropout, "variational dropout on the LSTM's inputs and state");
-  cl.add("clusters", &s.shape.cluster_file, "class-factored softmax from this 'class word' file (default: full softmax)");
+  cl.add("classes", &s.classes, "class-factored softmax with this many frequency-binned word classes (0: full softmax)");
   cl.add("trainer", &s.trainer, "update rule: " + trainer_names());
   cl.add("learning-rate", &s.learning_rate, "learning rate");
   cl.add("save", &s.save, "write the trained model (and its vocabulary, to FILE.vocab) to this file");
@@ -90,6 +92,14 @@ int run(int argc, char** argv) {
   std::size_t train_words = 0, dev_words = 0;
   const std::vector<WordIds> train = to_ids(train_text, words, train_words), dev = to_ids(dev_text, words, dev_words);
 
+  if (s.classes > 0) {
+    std::vector<std::size_t> counts(words.size(), 0);
+    for (const WordIds& sentence : train) {
+      for (unsigned w : sentence) ++counts[w];
+      ++counts[static_cast<unsigned>(words.convert(kBoundary))];
+    }
+    s.shape.word_classes = frequency_classes(words, counts, s.classes);
+  }
   dynet::ParameterCollection model;
   RNNLanguageModel lm(model, s.shape, words, kBoundary);
   if (!s.load.empty()) load_model_parameters(s.load, model);

@@ -44,7 +44,7 @@ void assign_tokens(std::vector<LabeledTree>& trees, dynet::Dict& words) {
 int run(int argc, char** argv) {
   Settings s;
   s.shape.dropout = 0.3f;
-  s.training.epochs = 5;
+  s.training.epochs = 8;
   s.training.batch = 16;
   CommandLine cl("treelstm-sentiment", "Trains a TreeLSTM sentiment classifier on SST trees; reports development accuracy.");
   cl.add("train", &s.train, "training trees");

@@ -105,6 +105,19 @@ TEST_CASE("the class-factored softmax is a distribution over the clustered words
   for (unsigned w = 0; w < 6; ++w) CHECK(counts[w] / 3000.0 == Approx(std::exp(log_p[w])).margin(0.04));
 }
 
+TEST_CASE("classes given in memory build the same softmax as a cluster file", "[builders][softmax]") {
+  TempFile clusters("memory-clusters.txt", kClusters);
+  Dict from_file_words, in_memory_words;
+  ParameterCollection a, b;
+  ClassFactoredSoftmaxBuilder from_file(kRep, clusters.path(), from_file_words, a);
+  ClassFactoredSoftmaxBuilder in_memory(
+      kRep, {{"x", "the"}, {"x", "a"}, {"y", "cat"}, {"z", "sat"}, {"y", "dog"}, {"x", "on"}}, in_memory_words, b);
+  CHECK(in_memory_words.get_words() == from_file_words.get_words());
+  CHECK(in_memory.num_classes() == from_file.num_classes());
+  for (unsigned c = 0; c < from_file.num_classes(); ++c) CHECK(in_memory.class_words(c) == from_file.class_words(c));
+  CHECK(b.parameter_count() == a.parameter_count());
+}
+
 TEST_CASE("the class-factored softmax reports bad cluster files and unclustered words", "[builders][softmax]") {
   ParameterCollection model;
   Dict words;
@@ -114,7 +127,7 @@ TEST_CASE("the class-factored softmax reports bad cluster files and unclustered 
   CHECK_THROWS_WITH(ClassFactoredSoftmaxBuilder(kRep, malformed.path(), words, model), Catch::Contains(":2:"));
   TempFile twice("twice.txt", "x the\ny the\n");
   CHECK_THROWS_WITH(ClassFactoredSoftmaxBuilder(kRep, twice.path(), words, model),
-                    Catch::Contains("'the'") && Catch::Contains("line 1"));
+                    Catch::Contains("'the'") && Catch::Contains("twice.txt:1"));
   TempFile empty("empty.txt", "\n");
   CHECK_THROWS_WITH(ClassFactoredSoftmaxBuilder(kRep, empty.path(), words, model), Catch::Contains("no words"));
   Dict frozen;
@@ -127,6 +140,10 @@ TEST_CASE("the class-factored softmax reports bad cluster files and unclustered 
   CHECK(frozen.size() == 1);
   CHECK(model.parameters_list().empty());
 
+  CHECK_THROWS_WITH(ClassFactoredSoftmaxBuilder(kRep, ClassFactoredSoftmaxBuilder::WordClasses{}, words, model),
+                    Catch::Contains("no word"));
+  CHECK_THROWS_WITH(ClassFactoredSoftmaxBuilder(kRep, {{"x", "a"}, {"y", "a"}}, words, model),
+                    Catch::Contains("class entry 2") && Catch::Contains("class entry 1"));
   Dict vocabulary;
   vocabulary.convert("unclustered");
   ClassFactoredSoftmaxBuilder sm(kRep, good.path(), vocabulary, model);

@@ -3,6 +3,7 @@
 #include <random>
 
 #include "dynet_core/graph.h"
+#include "examples/rnnlm/frequency_classes.h"
 #include "examples/rnnlm/rnn_language_model.h"
 #include "trainers/simple_sgd_trainer.h"
 
@@ -68,6 +69,32 @@ TEST_CASE("an LSTM language model learns to count", "[examples][rnnlm]") {
   INFO("loss per word: initial " << initial << ", trained " << trained);
   CHECK(initial > 2.0);  // about log 11
   CHECK(trained < 1.0);  // only the first word and the length are uncertain
+}
+
+TEST_CASE("a class-factored language model learns to count too", "[examples][rnnlm]") {
+  dynet::Dict words;
+  const std::vector<WordIds> sentences = counting_sentences(words, 48, 2);
+  words.convert("<s>");
+  std::vector<std::size_t> counts(words.size(), 1);
+  LanguageModelShape shape = small_shape();
+  shape.word_classes = frequency_classes(words, counts, 3);
+  dynet::ParameterCollection model;
+  RNNLanguageModel lm(model, shape, words, "<s>");
+  dynet::SimpleSGDTrainer trainer(model, 0.5f);
+  std::size_t predicted = 0;
+  for (const WordIds& s : sentences) predicted += RNNLanguageModel::predicted_words(s);
+  for (int epoch = 0; epoch < 40; ++epoch)
+    for (std::size_t first = 0; first < sentences.size(); first += 8) {
+      std::vector<const WordIds*> batch;
+      for (std::size_t k = first; k < first + 8; ++k) batch.push_back(&sentences[k]);
+      lm.train(batch, trainer);
+    }
+  CHECK(lm.evaluate(sentences, 16) / predicted < 1.0);
+
+  LanguageModelShape partial = small_shape();
+  partial.word_classes = {{"0", "1"}};
+  dynet::ParameterCollection other;
+  CHECK_THROWS_WITH(RNNLanguageModel(other, partial, words, "<s>"), Catch::Contains("cover 1 words"));
 }
 
 TEST_CASE("a language model refuses words outside its vocabulary", "[examples][rnnlm]") {
