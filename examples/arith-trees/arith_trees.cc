@@ -19,8 +19,8 @@
 #include "examples/common/command_line.h"
 #include "examples/common/example_main.h"
 #include "examples/common/model_file.h"
-#include "examples/common/trainer_choice.h"
 #include "examples/common/tree_lstm_classifier.h"
+#include "examples/common/training_flags.h"
 #include "examples/common/tree_training.h"
 
 using namespace examples;
@@ -35,11 +35,10 @@ struct Settings {
   float leaf_probability = 0.5f;
   unsigned data_seed = 1;
   unsigned embedding = 64, hidden = 128;
-  TreeTrainingSettings training;
-  std::string cell = "binary", trainer = "adam";
-  float learning_rate = 0.002f;
+  std::string cell = "binary";
+  bool root_loss = false;
+  TrainingFlags training;
   unsigned show = 5;
-  std::string save, load;
 };
 
 /// The most frequent root label's share: what a classifier that ignores the tree gets.
@@ -53,26 +52,21 @@ int run(int argc, char** argv) {
   Settings s;
   s.training.epochs = 10;
   s.training.batch = 64;
+  s.training.learning_rate = 0.002f;
   CommandLine cl("arith-trees", "Trains a TreeLSTM to evaluate random arithmetic expressions (digits, + - *) modulo 10.");
   cl.add("train", &s.train, "training trees");
   cl.add("dev", &s.dev, "development trees");
   cl.add("max-depth", &s.max_depth, "deepest operator nesting");
   cl.add("leaf-probability", &s.leaf_probability, "chance that a node below the root is a digit");
   cl.add("data-seed", &s.data_seed, "seed of the generated data");
-  cl.add("epochs", &s.training.epochs, "passes over the training trees (0: evaluate only)");
-  cl.add("seconds", &s.training.seconds, "stop training after this many seconds (0: no limit)");
-  cl.add("batch", &s.training.batch, "trees per graph and update");
   cl.add("embedding", &s.embedding, "token embedding size");
   cl.add("hidden", &s.hidden, "TreeLSTM state size");
   cl.add("cell", &s.cell, "TreeLSTM cell: binary (N-ary, N = 2) or child-sum");
-  cl.add("trainer", &s.trainer, "update rule: " + trainer_names());
-  cl.add("learning-rate", &s.learning_rate, "learning rate");
-  cl.add("root-loss", &s.training.root_loss, "learn from the roots' labels only (default: every node's)");
+  cl.add("root-loss", &s.root_loss, "learn from the roots' labels only, not every node's");
   cl.add("show", &s.show, "small development trees to print with their predictions at the end");
-  cl.add("save", &s.save, "write the trained model to this file");
-  cl.add("load", &s.load, "start from the model in this file");
+  s.training.declare(cl, "trees", false);
   if (!cl.parse(argc, argv)) return 0;
-  if (s.training.batch == 0) throw UsageError("--batch must be positive");
+  s.training.check();
 
   ArithmeticTreeGenerator train_data(s.max_depth, s.leaf_probability, s.data_seed);
   ArithmeticTreeGenerator dev_data(s.max_depth, s.leaf_probability, s.data_seed + 1000003);
@@ -91,13 +85,13 @@ int run(int argc, char** argv) {
   shape.hidden = s.hidden;
   shape.cell = parse_tree_cell(s.cell);
   TreeLSTMClassifier classifier(model, shape);
-  if (!s.load.empty()) load_model_parameters(s.load, model);
-  auto trainer = make_trainer(s.trainer, model, s.learning_rate);
+  if (!s.training.load.empty()) load_model_parameters(s.training.load, model);
+  auto trainer = s.training.make_trainer(model);
 
   const double chance = chance_accuracy(dev);
   std::printf("learning curve (development accuracy; chance at the root: %.3f)\n", chance);
   std::mt19937 rng(s.data_seed);
-  const TreeTrainingResult result = train_tree_classifier(classifier, train, dev, *trainer, s.training, rng);
+  const TreeTrainingResult result = train_tree_classifier(classifier, train, dev, *trainer, s.training, s.root_loss, rng);
 
   unsigned shown = 0;
   for (const LabeledTree& tree : dev) {
@@ -109,11 +103,12 @@ int run(int argc, char** argv) {
     std::printf("  %s = %d (mod 10); predicted %u\n", infix(tree).c_str(), tree.root().label, predicted);
     ++shown;
   }
-  std::printf("final development accuracy: root %.3f (chance %.3f), every node %.3f; %.1f trees/s in training\n",
-              result.dev.root(), chance, result.dev.all_nodes(), result.trees_per_second);
-  if (!s.save.empty()) {
-    save_model(s.save, model);
-    std::cout << "saved the model to " << s.save << "\n";
+  std::printf("final development accuracy: root %.3f (chance %.3f), every node %.3f\n", result.dev.root(), chance,
+              result.dev.all_nodes());
+  if (result.trees_per_second > 0) std::printf("training speed: %.1f trees/s\n", result.trees_per_second);
+  if (!s.training.save.empty()) {
+    save_model(s.training.save, model);
+    std::cout << "saved the model to " << s.training.save << "\n";
   }
   return 0;
 }

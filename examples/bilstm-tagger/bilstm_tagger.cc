@@ -14,8 +14,8 @@
 #include "examples/common/example_main.h"
 #include "examples/common/minibatches.h"
 #include "examples/common/model_file.h"
-#include "examples/common/trainer_choice.h"
 #include "examples/common/training_epoch.h"
+#include "examples/common/training_flags.h"
 
 using namespace examples;
 
@@ -24,35 +24,27 @@ namespace {
 struct Settings {
   std::string train = default_data_path("tags/train.txt"), dev = default_data_path("tags/dev.txt");
   unsigned max_train = 0, max_dev = 0;
-  unsigned epochs = 3, batch = 32, min_count = 0;
-  float seconds = 0.f;
+  unsigned min_count = 0;
   TaggerShape shape;
-  std::string trainer = "adam";
-  float learning_rate = 0.001f;
-  std::string save, load;
+  TrainingFlags training;
 };
 
 int run(int argc, char** argv) {
   Settings s;
+  s.training.epochs = 3;
   CommandLine cl("bilstm-tagger", "Trains a BiLSTM tagger on word|TAG sentences; reports development tag accuracy.");
   cl.add("train", &s.train, "training sentences");
   cl.add("dev", &s.dev, "development sentences");
   cl.add("max-train", &s.max_train, "use only the first N training sentences (0: all)");
   cl.add("max-dev", &s.max_dev, "use only the first N development sentences (0: all)");
-  cl.add("epochs", &s.epochs, "passes over the training sentences (0: evaluate only)");
-  cl.add("seconds", &s.seconds, "stop training after this many seconds (0: no limit)");
-  cl.add("batch", &s.batch, "sentences per graph and update");
   cl.add("embedding", &s.shape.embedding, "word embedding size (even)");
   cl.add("hidden", &s.shape.hidden, "state size of each direction of the BiLSTM");
   cl.add("mlp", &s.shape.mlp, "hidden size of the tag scorer");
   cl.add("char-embedding", &s.shape.char_embedding, "character embedding size; > 0 spells rare words with a char BiLSTM");
   cl.add("min-count", &s.min_count, "words seen fewer times are rare (0: 5 with characters, else 2)");
-  cl.add("trainer", &s.trainer, "update rule: " + trainer_names());
-  cl.add("learning-rate", &s.learning_rate, "learning rate");
-  cl.add("save", &s.save, "write the trained model (and its vocabularies, to FILE.vocab) to this file");
-  cl.add("load", &s.load, "start from the model (and vocabularies) in this file");
+  s.training.declare(cl, "sentences", true);
   if (!cl.parse(argc, argv)) return 0;
-  if (s.batch == 0) throw UsageError("--batch must be positive");
+  s.training.check();
   const bool spell = s.shape.char_embedding > 0;
   if (s.min_count == 0) s.min_count = spell ? 5 : 2;
 
@@ -62,8 +54,8 @@ int run(int argc, char** argv) {
   if (train_text.empty()) throw std::runtime_error("the training sentences must not be empty");
 
   TaggerVocabulary vocabulary;
-  if (!s.load.empty()) {
-    load_model_vocabularies(s.load, {{"words", &vocabulary.words}, {"tags", &vocabulary.tags}, {"chars", &vocabulary.chars}});
+  if (!s.training.load.empty()) {
+    load_model_vocabularies(s.training.load, {{"words", &vocabulary.words}, {"tags", &vocabulary.tags}, {"chars", &vocabulary.chars}});
     vocabulary.spell_rare = spell;
   } else {
     vocabulary = TaggerVocabulary(train_text, s.min_count, spell);
@@ -79,8 +71,8 @@ int run(int argc, char** argv) {
 
   dynet::ParameterCollection model;
   BiLSTMTagger tagger(model, s.shape, vocabulary);
-  if (!s.load.empty()) load_model_parameters(s.load, model);
-  auto trainer = make_trainer(s.trainer, model, s.learning_rate);
+  if (!s.training.load.empty()) load_model_parameters(s.training.load, model);
+  auto trainer = s.training.make_trainer(model);
   std::cout << "bilstm-tagger: " << train.size() << " training sentences (" << train_words << " words, " << spelled
             << " spelled by characters), " << dev.size() << " development sentences; " << vocabulary.words.size()
             << " words, " << vocabulary.tags.size() << " tags; autobatch " << dynet::current_params().autobatch << "\n";
@@ -88,9 +80,9 @@ int run(int argc, char** argv) {
   std::mt19937 rng(1);
   std::printf("learning curve\n%6s %12s %10s %10s\n", "epoch", "train loss", "words/s", "dev acc");
   std::printf("%6u %12s %10s %10.4f\n", 0u, "-", "-", tagger.evaluate(dev, 64).value());
-  TimeBudget budget(s.seconds);
-  for (unsigned epoch = 1; epoch <= s.epochs && !budget.exhausted(); ++epoch) {
-    const std::vector<Minibatch> batches = shuffled_minibatches(train.size(), s.batch, rng);
+  TimeBudget budget(s.training.seconds);
+  for (unsigned epoch = 1; epoch <= s.training.epochs && !budget.exhausted(); ++epoch) {
+    const std::vector<Minibatch> batches = shuffled_minibatches(train.size(), s.training.batch, rng);
     const EpochSummary e = train_epoch("epoch " + std::to_string(epoch), batches, "sent", [&](const Minibatch& b) {
       std::vector<const EncodedSentence*> group;
       std::size_t words = 0;
@@ -104,9 +96,9 @@ int run(int argc, char** argv) {
     std::printf("%6u %12.4f %10.1f %10.4f\n", epoch, e.mean_loss(), e.units_per_second(), tagger.evaluate(dev, 64).value());
     std::fflush(stdout);
   }
-  if (!s.save.empty()) {
-    save_model(s.save, model, {{"words", &vocabulary.words}, {"tags", &vocabulary.tags}, {"chars", &vocabulary.chars}});
-    std::cout << "saved the model to " << s.save << "\n";
+  if (!s.training.save.empty()) {
+    save_model(s.training.save, model, {{"words", &vocabulary.words}, {"tags", &vocabulary.tags}, {"chars", &vocabulary.chars}});
+    std::cout << "saved the model to " << s.training.save << "\n";
   }
   return 0;
 }

@@ -10,7 +10,7 @@
 namespace examples {
 
 /// A trainer of `model`: "sgd", "momentum", "adagrad", "rmsprop", "adam" or "amsgrad", with the
-/// given learning rate. Throws std::invalid_argument for another name.
+/// given learning rate. Throws UsageError for another name or a learning rate <= 0.
 std::unique_ptr<dynet::Trainer> make_trainer(const std::string& name, dynet::ParameterCollection& model,
                                              float learning_rate);
 /// The accepted names, for help texts.

@@ -8,6 +8,7 @@
 #include "dynet_core/expr.h"
 #include "dynet_core/graph.h"
 #include "examples/common/column_argmax.h"
+#include "examples/common/command_line.h"
 #include "examples/common/training_step.h"
 
 namespace examples {
@@ -17,7 +18,7 @@ using namespace dynet;
 TreeCell parse_tree_cell(const std::string& name) {
   if (name == "binary") return TreeCell::Binary;
   if (name == "child-sum") return TreeCell::ChildSum;
-  throw std::invalid_argument("unknown tree cell '" + name + "' (expected binary or child-sum)");
+  throw UsageError("unknown tree cell '" + name + "' (expected binary or child-sum)");
 }
 
 TreeLSTMClassifier::TreeLSTMClassifier(ParameterCollection& model, const TreeClassifierShape& shape) : shape_(shape) {

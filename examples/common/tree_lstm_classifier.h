@@ -16,7 +16,7 @@
 namespace examples {
 
 enum class TreeCell { Binary, ChildSum };
-/// "binary" or "child-sum"; throws std::invalid_argument otherwise.
+/// "binary" or "child-sum"; throws UsageError otherwise.
 TreeCell parse_tree_cell(const std::string& name);
 
 struct TreeClassifierShape {

@@ -10,16 +10,16 @@ namespace examples {
 
 TreeTrainingResult train_tree_classifier(TreeLSTMClassifier& classifier, const std::vector<LabeledTree>& train,
                                          const std::vector<LabeledTree>& dev, dynet::Trainer& trainer,
-                                         const TreeTrainingSettings& settings, std::mt19937& rng) {
+                                         const TrainingFlags& flags, bool root_loss, std::mt19937& rng) {
   constexpr unsigned kEvaluationBatch = 256;
   TreeTrainingResult result;
   result.dev = classifier.evaluate(dev, kEvaluationBatch);
   std::printf("%6s %12s %10s %10s %10s\n", "epoch", "train loss", "trees/s", "root acc", "node acc");
   std::printf("%6u %12s %10s %10.4f %10.4f\n", 0u, "-", "-", result.dev.root(), result.dev.all_nodes());
   std::fflush(stdout);
-  TimeBudget budget(settings.seconds);
-  for (unsigned epoch = 1; epoch <= settings.epochs && !budget.exhausted(); ++epoch) {
-    const std::vector<Minibatch> batches = shuffled_minibatches(train.size(), settings.batch, rng);
+  TimeBudget budget(flags.seconds);
+  for (unsigned epoch = 1; epoch <= flags.epochs && !budget.exhausted(); ++epoch) {
+    const std::vector<Minibatch> batches = shuffled_minibatches(train.size(), flags.batch, rng);
     const EpochSummary e = train_epoch(
         "epoch " + std::to_string(epoch), batches, "trees",
         [&](const Minibatch& b) {
@@ -27,9 +27,9 @@ TreeTrainingResult train_tree_classifier(TreeLSTMClassifier& classifier, const s
           std::size_t units = 0;
           for (unsigned i : b) {
             trees.push_back(&train[i]);
-            units += settings.root_loss ? 1 : train[i].size();
+            units += root_loss ? 1 : train[i].size();
           }
-          return BatchLoss{classifier.train(trees, trainer, !settings.root_loss), trees.size(), units};
+          return BatchLoss{classifier.train(trees, trainer, !root_loss), trees.size(), units};
         },
         budget.left());
     budget.spend(e.seconds);

@@ -16,8 +16,8 @@
 #include "examples/common/minibatches.h"
 #include "examples/common/model_file.h"
 #include "examples/common/text_corpus.h"
-#include "examples/common/trainer_choice.h"
 #include "examples/common/training_epoch.h"
+#include "examples/common/training_flags.h"
 #include "examples/rnnlm/frequency_classes.h"
 #include "examples/rnnlm/rnn_language_model.h"
 
@@ -31,12 +31,9 @@ const char* const kUnknown = "<unk>";
 struct Settings {
   std::string train = default_data_path("text/train.txt"), dev = default_data_path("text/dev.txt");
   unsigned max_train = 0, max_dev = 0;
-  unsigned epochs = 5, batch = 32, classes = 0;
-  float seconds = 0.f;
+  unsigned classes = 0;
   LanguageModelShape shape;
-  std::string trainer = "adam";
-  float learning_rate = 0.001f;
-  std::string save, load;
+  TrainingFlags training;
 };
 
 std::vector<WordIds> to_ids(const std::vector<Sentence>& sentences, dynet::Dict& words, std::size_t& count) {
@@ -54,25 +51,20 @@ std::vector<WordIds> to_ids(const std::vector<Sentence>& sentences, dynet::Dict&
 int run(int argc, char** argv) {
   Settings s;
   s.shape.dropout = 0.2f;
+  s.training.epochs = 5;
   CommandLine cl("rnnlm", "Trains an LSTM language model on one-sentence-a-line text; reports development perplexity.");
   cl.add("train", &s.train, "training text");
   cl.add("dev", &s.dev, "development text");
   cl.add("max-train", &s.max_train, "use only the first N training sentences (0: all)");
   cl.add("max-dev", &s.max_dev, "use only the first N development sentences (0: all)");
-  cl.add("epochs", &s.epochs, "passes over the training text (0: evaluate only)");
-  cl.add("seconds", &s.seconds, "stop training after this many seconds (0: no limit)");
-  cl.add("batch", &s.batch, "sentences per minibatch (of similar length, run as one batch)");
   cl.add("layers", &s.shape.layers, "LSTM layers");
   cl.add("embedding", &s.shape.embedding, "word embedding size");
   cl.add("hidden", &s.shape.hidden, "LSTM state size");
   cl.add("dropout", &s.shape.dropout, "variational dropout on the LSTM's inputs and state");
   cl.add("classes", &s.classes, "class-factored softmax with this many frequency-binned word classes (0: full softmax)");
-  cl.add("trainer", &s.trainer, "update rule: " + trainer_names());
-  cl.add("learning-rate", &s.learning_rate, "learning rate");
-  cl.add("save", &s.save, "write the trained model (and its vocabulary, to FILE.vocab) to this file");
-  cl.add("load", &s.load, "start from the model (and vocabulary) in this file");
+  s.training.declare(cl, "sentences (of similar length, run as one batch)", true);
   if (!cl.parse(argc, argv)) return 0;
-  if (s.batch == 0) throw UsageError("--batch must be positive");
+  s.training.check();
 
   std::vector<Sentence> train_text = read_sentences(s.train), dev_text = read_sentences(s.dev);
   if (s.max_train && train_text.size() > s.max_train) train_text.resize(s.max_train);
@@ -80,8 +72,8 @@ int run(int argc, char** argv) {
   if (train_text.empty() || dev_text.empty()) throw std::runtime_error("the training and development texts must not be empty");
 
   dynet::Dict words;
-  if (!s.load.empty()) {
-    load_model_vocabularies(s.load, {{"words", &words}});
+  if (!s.training.load.empty()) {
+    load_model_vocabularies(s.training.load, {{"words", &words}});
   } else {
     words.convert(kBoundary);
     for (const Sentence& sentence : train_text)
@@ -102,8 +94,8 @@ int run(int argc, char** argv) {
   }
   dynet::ParameterCollection model;
   RNNLanguageModel lm(model, s.shape, words, kBoundary);
-  if (!s.load.empty()) load_model_parameters(s.load, model);
-  auto trainer = make_trainer(s.trainer, model, s.learning_rate);
+  if (!s.training.load.empty()) load_model_parameters(s.training.load, model);
+  auto trainer = s.training.make_trainer(model);
   std::cout << "rnnlm: " << train.size() << " training sentences (" << train_words << " words), " << dev.size()
             << " development sentences; vocabulary " << words.size() << "; autobatch "
             << dynet::current_params().autobatch << "\n";
@@ -113,9 +105,9 @@ int run(int argc, char** argv) {
   std::mt19937 rng(1);
   std::printf("learning curve\n%6s %12s %10s %10s\n", "epoch", "train ppl", "words/s", "dev ppl");
   std::printf("%6u %12s %10s %10.1f\n", 0u, "-", "-", std::exp(lm.evaluate(dev, 64) / dev_words));
-  TimeBudget budget(s.seconds);
-  for (unsigned epoch = 1; epoch <= s.epochs && !budget.exhausted(); ++epoch) {
-    const std::vector<Minibatch> batches = length_sorted_minibatches(lengths, s.batch, rng);
+  TimeBudget budget(s.training.seconds);
+  for (unsigned epoch = 1; epoch <= s.training.epochs && !budget.exhausted(); ++epoch) {
+    const std::vector<Minibatch> batches = length_sorted_minibatches(lengths, s.training.batch, rng);
     const EpochSummary e = train_epoch("epoch " + std::to_string(epoch), batches, "sent", [&](const Minibatch& b) {
       std::vector<const WordIds*> group;
       std::size_t predicted = 0;
@@ -130,9 +122,9 @@ int run(int argc, char** argv) {
                 std::exp(lm.evaluate(dev, 64) / dev_words));
     std::fflush(stdout);
   }
-  if (!s.save.empty()) {
-    save_model(s.save, model, {{"words", &words}});
-    std::cout << "saved the model to " << s.save << "\n";
+  if (!s.training.save.empty()) {
+    save_model(s.training.save, model, {{"words", &words}});
+    std::cout << "saved the model to " << s.training.save << "\n";
   }
   return 0;
 }

@@ -14,8 +14,8 @@
 #include "examples/common/example_main.h"
 #include "examples/common/model_file.h"
 #include "examples/common/sentiment_treebank.h"
-#include "examples/common/trainer_choice.h"
 #include "examples/common/tree_lstm_classifier.h"
+#include "examples/common/training_flags.h"
 #include "examples/common/tree_training.h"
 #include "examples/common/word_counter.h"
 
@@ -29,10 +29,9 @@ struct Settings {
   std::string train = default_data_path("trees/train.txt"), dev = default_data_path("trees/dev.txt");
   unsigned max_train = 0, min_count = 2;
   TreeClassifierShape shape;
-  TreeTrainingSettings training;
-  std::string cell = "binary", trainer = "adam";
-  float learning_rate = 0.001f;
-  std::string save, load;
+  std::string cell = "binary";
+  bool root_loss = false;
+  TrainingFlags training;
 };
 
 void assign_tokens(std::vector<LabeledTree>& trees, dynet::Dict& words) {
@@ -50,28 +49,22 @@ int run(int argc, char** argv) {
   cl.add("train", &s.train, "training trees");
   cl.add("dev", &s.dev, "development trees");
   cl.add("max-train", &s.max_train, "use only the first N training trees (0: all)");
-  cl.add("epochs", &s.training.epochs, "passes over the training trees (0: evaluate only)");
-  cl.add("seconds", &s.training.seconds, "stop training after this many seconds (0: no limit)");
-  cl.add("batch", &s.training.batch, "trees per graph and update");
   cl.add("embedding", &s.shape.embedding, "word embedding size");
   cl.add("hidden", &s.shape.hidden, "TreeLSTM state size");
   cl.add("dropout", &s.shape.dropout, "dropout on the word embeddings while training");
   cl.add("min-count", &s.min_count, "words seen fewer times in training share the unknown word");
   cl.add("cell", &s.cell, "TreeLSTM cell: binary (N-ary, N = 2) or child-sum");
-  cl.add("trainer", &s.trainer, "update rule: " + trainer_names());
-  cl.add("learning-rate", &s.learning_rate, "learning rate");
-  cl.add("root-loss", &s.training.root_loss, "learn from the roots' labels only (default: every node's)");
-  cl.add("save", &s.save, "write the trained model (and its vocabulary, to FILE.vocab) to this file");
-  cl.add("load", &s.load, "start from the model (and vocabulary) in this file");
+  cl.add("root-loss", &s.root_loss, "learn from the roots' labels only, not every node's");
+  s.training.declare(cl, "trees", true);
   if (!cl.parse(argc, argv)) return 0;
-  if (s.training.batch == 0) throw UsageError("--batch must be positive");
+  s.training.check();
 
   std::vector<LabeledTree> train = read_sentiment_trees(s.train), dev = read_sentiment_trees(s.dev);
   if (s.max_train && train.size() > s.max_train) train.resize(s.max_train);
   if (train.empty()) throw std::runtime_error("the training trees must not be empty");
   dynet::Dict words;
-  if (!s.load.empty()) {
-    load_model_vocabularies(s.load, {{"words", &words}});
+  if (!s.training.load.empty()) {
+    load_model_vocabularies(s.training.load, {{"words", &words}});
   } else {
     WordCounter counter;
     for (const LabeledTree& t : train)
@@ -87,17 +80,17 @@ int run(int argc, char** argv) {
   s.shape.classes = kSentimentClasses;
   s.shape.cell = parse_tree_cell(s.cell);
   TreeLSTMClassifier classifier(model, s.shape);
-  if (!s.load.empty()) load_model_parameters(s.load, model);
-  auto trainer = make_trainer(s.trainer, model, s.learning_rate);
+  if (!s.training.load.empty()) load_model_parameters(s.training.load, model);
+  auto trainer = s.training.make_trainer(model);
   std::cout << "treelstm-sentiment: " << train.size() << " training trees, " << dev.size() << " development trees; vocabulary "
             << words.size() << "; autobatch " << dynet::current_params().autobatch << "\n";
 
   std::printf("learning curve (development accuracy, 5 classes)\n");
   std::mt19937 rng(1);
-  train_tree_classifier(classifier, train, dev, *trainer, s.training, rng);
-  if (!s.save.empty()) {
-    save_model(s.save, model, {{"words", &words}});
-    std::cout << "saved the model to " << s.save << "\n";
+  train_tree_classifier(classifier, train, dev, *trainer, s.training, s.root_loss, rng);
+  if (!s.training.save.empty()) {
+    save_model(s.training.save, model, {{"words", &words}});
+    std::cout << "saved the model to " << s.training.save << "\n";
   }
   return 0;
 }
