@@ -19,8 +19,7 @@ void RNNBuilder::new_graph(ComputationGraph& cg, bool update) {
   initial_.clear();
   states_.clear();
   head_.clear();
-  masks_x_.clear();
-  masks_h_.clear();
+  forget_dropout_masks();
   cur_ = -1;
 }
 
@@ -41,8 +40,7 @@ void RNNBuilder::start_new_sequence(const std::vector<Expression>& h_0) {
   initial_ = std::move(initial);
   states_.clear();
   head_.clear();
-  masks_x_.clear();
-  masks_h_.clear();
+  forget_dropout_masks();
   cur_ = -1;
 }
 
@@ -53,8 +51,7 @@ void RNNBuilder::set_dropout(float d, float d_h) {
                                   std::to_string(rate));
   dropout_x_ = d;
   dropout_h_ = d_h;
-  masks_x_.clear();
-  masks_h_.clear();
+  forget_dropout_masks();
 }
 
 void RNNBuilder::set_dropout_masks(unsigned batch_size) {
@@ -63,12 +60,18 @@ void RNNBuilder::set_dropout_masks(unsigned batch_size) {
   auto mask = [&](float rate, unsigned rows) {
     return rate > 0.f ? random_bernoulli(cg, Dim({rows}, batch_size), 1.f - rate, 1.f / (1.f - rate)) : Expression();
   };
-  masks_x_.clear();
-  masks_h_.clear();
+  forget_dropout_masks();
+  masks_batch_ = batch_size;
   for (unsigned l = 0; l < layers(); ++l) {
     masks_x_.push_back(mask(dropout_x_, layer_input_dim(l)));
     masks_h_.push_back(mask(dropout_h_, hidden_dim()));
   }
+}
+
+void RNNBuilder::forget_dropout_masks() {
+  masks_x_.clear();
+  masks_h_.clear();
+  masks_batch_ = 0;
 }
 
 RNNPointer RNNBuilder::check_prev(RNNPointer prev, const char* who) const {
@@ -85,15 +88,12 @@ Expression RNNBuilder::add_input(RNNPointer prev, const Expression& x) {
   check_prev(prev, "add_input");
   check_vector(x, input_dim(), "add_input", "the input");
   const unsigned batch = x.dim().bd;
-  if ((dropout_x_ > 0.f || dropout_h_ > 0.f) && masks_x_.empty()) set_dropout_masks(batch);
-  if (!masks_x_.empty()) {
-    const Expression& any_mask = masks_x_[0].pg ? masks_x_[0] : masks_h_[0];
-    const unsigned mask_batch = any_mask.dim().bd;
-    if (mask_batch != 1 && mask_batch != batch)
-      throw std::invalid_argument(name() + "::add_input: the input has batch size " + std::to_string(batch) +
-                                  " but this sequence's dropout masks were drawn for batch size " +
-                                  std::to_string(mask_batch));
-  }
+  const bool dropping = dropout_x_ > 0.f || dropout_h_ > 0.f;
+  if (dropping && masks_batch_ == 0) set_dropout_masks(batch);
+  if (dropping && masks_batch_ > 1 && masks_batch_ != batch)
+    throw std::invalid_argument(name() + "::add_input: the input has batch size " + std::to_string(batch) +
+                                " but this sequence's dropout masks were drawn for batch size " +
+                                std::to_string(masks_batch_));
 
   const std::vector<CellState>* before =
       prev >= 0 ? &states_[static_cast<unsigned>(prev)] : (initial_.empty() ? nullptr : &initial_);

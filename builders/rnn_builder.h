@@ -80,6 +80,7 @@ class RNNBuilder : public BuilderParameters {
   virtual CellState step(unsigned layer, const Expression& x, const CellState* prev, const Expression& h_rec) = 0;
 
  private:
+  void forget_dropout_masks();
   const std::vector<CellState>& states_at(RNNPointer i, const char* who) const;
   RNNPointer check_prev(RNNPointer prev, const char* who) const;
   /// Makes `states` (per layer) the position after `prev` and the current one; returns its top output.
@@ -89,7 +90,8 @@ class RNNBuilder : public BuilderParameters {
 
   bool has_cell_;
   float dropout_x_ = 0.f, dropout_h_ = 0.f;
-  std::vector<Expression> masks_x_, masks_h_;  ///< per layer; empty when not drawn yet
+  std::vector<Expression> masks_x_, masks_h_;  ///< per layer (empty expressions for a rate of 0)
+  unsigned masks_batch_ = 0;                  ///< the batch size the masks were drawn for; 0: none yet
   std::vector<CellState> initial_;            ///< per layer; empty for a zero initial state
   std::vector<std::vector<CellState>> states_;  ///< per position, then per layer
   std::vector<RNNPointer> head_;              ///< the position each position continued from

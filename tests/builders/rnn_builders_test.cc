@@ -220,4 +220,17 @@ TEST_CASE("recurrent builders reject bad input and keep their state", "[builders
   rnn.add_input(x);
   CHECK(rnn.state() == 0);
   CHECK_THROWS_AS(GRUBuilder(0, kInput, kHidden, model), std::invalid_argument);
+
+  // Masks drawn for a batch of 2 fit inputs of that batch size only.
+  rnn.set_dropout(0.5f, 0.5f);
+  rnn.start_new_sequence();
+  rnn.set_dropout_masks(2);
+  CHECK_THROWS_WITH(rnn.add_input(input(cg, Dim({kInput}, 3), std::vector<float>(3 * kInput, 1.f))),
+                    Catch::Contains("batch size 3") && Catch::Contains("batch size 2"));
+  rnn.add_input(input(cg, Dim({kInput}, 2), std::vector<float>(2 * kInput, 1.f)));
+  // Drawing masks without dropout is harmless.
+  rnn.disable_dropout();
+  rnn.start_new_sequence();
+  rnn.set_dropout_masks(4);
+  CHECK(rnn.add_input(x).dim() == Dim({kHidden}));
 }
