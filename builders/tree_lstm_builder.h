@@ -31,7 +31,7 @@ class TreeLSTMBuilder : public BuilderParameters {
 
   /// Adds node `id` (not added yet in this tree) over `children` (added already; order matters
   /// for N-ary trees) with input x ({input_dim}, any batch size, or empty for none). Returns the
-  /// top layer's output.
+  /// top layer's output. Ids index a table: number the nodes of a tree 0, 1, 2...
   Expression add_input(int id, const std::vector<int>& children, const Expression& x);
 
   /// The top layer's output of the node added last.

@@ -31,7 +31,7 @@ struct Settings {
 
 int run(int argc, char** argv) {
   Settings s;
-  s.training.epochs = 3;
+  s.training.epochs = 5;
   CommandLine cl("bilstm-tagger", "Trains a BiLSTM tagger on word|TAG sentences; reports development tag accuracy.");
   cl.add("train", &s.train, "training sentences");
   cl.add("dev", &s.dev, "development sentences");

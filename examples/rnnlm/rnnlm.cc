@@ -31,7 +31,7 @@ const char* const kUnknown = "<unk>";
 struct Settings {
   std::string train = default_data_path("text/train.txt"), dev = default_data_path("text/dev.txt");
   unsigned max_train = 0, max_dev = 0;
-  unsigned classes = 0;
+  unsigned classes = 100;
   LanguageModelShape shape;
   TrainingFlags training;
 };
