@@ -10,7 +10,7 @@
 #include "dynet_core/param_collection.h"
 #include "examples/bilstm-tagger/bilstm_tagger_model.h"
 #include "examples/common/command_line.h"
-#include "examples/common/data_file.h"
+#include "examples/common/data_flags.h"
 #include "examples/common/example_main.h"
 #include "examples/common/minibatches.h"
 #include "examples/common/model_file.h"
@@ -22,8 +22,7 @@ using namespace examples;
 namespace {
 
 struct Settings {
-  std::string train = default_data_path("tags/train.txt"), dev = default_data_path("tags/dev.txt");
-  unsigned max_train = 0, max_dev = 0;
+  DataFlags data{"tags/train.txt", "tags/dev.txt"};
   unsigned min_count = 0;
   TaggerShape shape;
   TrainingFlags training;
@@ -33,10 +32,7 @@ int run(int argc, char** argv) {
   Settings s;
   s.training.epochs = 5;
   CommandLine cl("bilstm-tagger", "Trains a BiLSTM tagger on word|TAG sentences; reports development tag accuracy.");
-  cl.add("train", &s.train, "training sentences");
-  cl.add("dev", &s.dev, "development sentences");
-  cl.add("max-train", &s.max_train, "use only the first N training sentences (0: all)");
-  cl.add("max-dev", &s.max_dev, "use only the first N development sentences (0: all)");
+  s.data.declare(cl, "sentences");
   cl.add("embedding", &s.shape.embedding, "word embedding size (even)");
   cl.add("hidden", &s.shape.hidden, "state size of each direction of the BiLSTM");
   cl.add("mlp", &s.shape.mlp, "hidden size of the tag scorer");
@@ -48,10 +44,9 @@ int run(int argc, char** argv) {
   const bool spell = s.shape.char_embedding > 0;
   if (s.min_count == 0) s.min_count = spell ? 5 : 2;
 
-  std::vector<TaggedSentence> train_text = read_tagged_sentences(s.train), dev_text = read_tagged_sentences(s.dev);
-  if (s.max_train && train_text.size() > s.max_train) train_text.resize(s.max_train);
-  if (s.max_dev && dev_text.size() > s.max_dev) dev_text.resize(s.max_dev);
-  if (train_text.empty()) throw std::runtime_error("the training sentences must not be empty");
+  std::vector<TaggedSentence> train_text = read_tagged_sentences(s.data.train);
+  std::vector<TaggedSentence> dev_text = read_tagged_sentences(s.data.dev);
+  s.data.limit(train_text, dev_text);
 
   TaggerVocabulary vocabulary;
   if (!s.training.load.empty()) {

@@ -11,7 +11,7 @@
 #include "dynet_core/init.h"
 #include "dynet_core/param_collection.h"
 #include "examples/common/command_line.h"
-#include "examples/common/data_file.h"
+#include "examples/common/data_flags.h"
 #include "examples/common/example_main.h"
 #include "examples/common/minibatches.h"
 #include "examples/common/model_file.h"
@@ -29,8 +29,7 @@ const char* const kBoundary = "<s>";
 const char* const kUnknown = "<unk>";
 
 struct Settings {
-  std::string train = default_data_path("text/train.txt"), dev = default_data_path("text/dev.txt");
-  unsigned max_train = 0, max_dev = 0;
+  DataFlags data{"text/train.txt", "text/dev.txt"};
   unsigned classes = 100;
   LanguageModelShape shape;
   TrainingFlags training;
@@ -52,24 +51,21 @@ int run(int argc, char** argv) {
   Settings s;
   s.shape.dropout = 0.2f;
   s.training.epochs = 5;
-  CommandLine cl("rnnlm", "Trains an LSTM language model on one-sentence-a-line text; reports development perplexity.");
-  cl.add("train", &s.train, "training text");
-  cl.add("dev", &s.dev, "development text");
-  cl.add("max-train", &s.max_train, "use only the first N training sentences (0: all)");
-  cl.add("max-dev", &s.max_dev, "use only the first N development sentences (0: all)");
+  CommandLine cl("rnnlm",
+                 "Trains an LSTM language model on one-sentence-a-line text, minibatches of sentences of similar\n"
+                 "length run as one batch; reports development perplexity.");
+  s.data.declare(cl, "sentences");
   cl.add("layers", &s.shape.layers, "LSTM layers");
   cl.add("embedding", &s.shape.embedding, "word embedding size");
   cl.add("hidden", &s.shape.hidden, "LSTM state size");
   cl.add("dropout", &s.shape.dropout, "variational dropout on the LSTM's inputs and state");
   cl.add("classes", &s.classes, "class-factored softmax with this many frequency-binned word classes (0: full softmax)");
-  s.training.declare(cl, "sentences (of similar length, run as one batch)", true);
+  s.training.declare(cl, "sentences", true);
   if (!cl.parse(argc, argv)) return 0;
   s.training.check();
 
-  std::vector<Sentence> train_text = read_sentences(s.train), dev_text = read_sentences(s.dev);
-  if (s.max_train && train_text.size() > s.max_train) train_text.resize(s.max_train);
-  if (s.max_dev && dev_text.size() > s.max_dev) dev_text.resize(s.max_dev);
-  if (train_text.empty() || dev_text.empty()) throw std::runtime_error("the training and development texts must not be empty");
+  std::vector<Sentence> train_text = read_sentences(s.data.train), dev_text = read_sentences(s.data.dev);
+  s.data.limit(train_text, dev_text);
 
   dynet::Dict words;
   if (!s.training.load.empty()) {

@@ -10,7 +10,7 @@
 #include "dynet_core/init.h"
 #include "dynet_core/param_collection.h"
 #include "examples/common/command_line.h"
-#include "examples/common/data_file.h"
+#include "examples/common/data_flags.h"
 #include "examples/common/example_main.h"
 #include "examples/common/model_file.h"
 #include "examples/common/sentiment_treebank.h"
@@ -26,8 +26,8 @@ namespace {
 constexpr unsigned kSentimentClasses = 5;
 
 struct Settings {
-  std::string train = default_data_path("trees/train.txt"), dev = default_data_path("trees/dev.txt");
-  unsigned max_train = 0, min_count = 2;
+  DataFlags data{"trees/train.txt", "trees/dev.txt"};
+  unsigned min_count = 2;
   TreeClassifierShape shape;
   std::string cell = "binary";
   bool root_loss = false;
@@ -46,9 +46,7 @@ int run(int argc, char** argv) {
   s.training.epochs = 8;
   s.training.batch = 16;
   CommandLine cl("treelstm-sentiment", "Trains a TreeLSTM sentiment classifier on SST trees; reports development accuracy.");
-  cl.add("train", &s.train, "training trees");
-  cl.add("dev", &s.dev, "development trees");
-  cl.add("max-train", &s.max_train, "use only the first N training trees (0: all)");
+  s.data.declare(cl, "trees");
   cl.add("embedding", &s.shape.embedding, "word embedding size");
   cl.add("hidden", &s.shape.hidden, "TreeLSTM state size");
   cl.add("dropout", &s.shape.dropout, "dropout on the word embeddings while training");
@@ -59,9 +57,8 @@ int run(int argc, char** argv) {
   if (!cl.parse(argc, argv)) return 0;
   s.training.check();
 
-  std::vector<LabeledTree> train = read_sentiment_trees(s.train), dev = read_sentiment_trees(s.dev);
-  if (s.max_train && train.size() > s.max_train) train.resize(s.max_train);
-  if (train.empty()) throw std::runtime_error("the training trees must not be empty");
+  std::vector<LabeledTree> train = read_sentiment_trees(s.data.train), dev = read_sentiment_trees(s.data.dev);
+  s.data.limit(train, dev);
   dynet::Dict words;
   if (!s.training.load.empty()) {
     load_model_vocabularies(s.training.load, {{"words", &words}});
