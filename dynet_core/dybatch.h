@@ -1,7 +1,17 @@
 #pragma once
 // The whole public API of dybatch. Individual headers can be included on their own.
 
+#include "builders/bi_rnn_builder.h"
+#include "builders/child_sum_tree_lstm_builder.h"
+#include "builders/class_factored_softmax_builder.h"
+#include "builders/coupled_lstm_builder.h"
+#include "builders/gru_builder.h"
+#include "builders/nary_tree_lstm_builder.h"
+#include "builders/simple_rnn_builder.h"
+#include "builders/standard_softmax_builder.h"
+#include "builders/vanilla_lstm_builder.h"
 #include "dynet_core/device.h"
+#include "dynet_core/dict.h"
 #include "dynet_core/dim.h"
 #include "dynet_core/expr.h"
 #include "dynet_core/graph.h"

@@ -1,0 +1,56 @@
+#include "builders/builder_parameters.h"
+
+#include <stdexcept>
+
+#include "dynet_core/graph.h"
+#include "dynet_core/ops/leaves.h"
+
+namespace dynet {
+
+BuilderParameters::BuilderParameters(ParameterCollection& model, const std::string& name, unsigned layers,
+                                     unsigned input_dim, unsigned hidden_dim)
+    : name_(name), layers_(layers), input_dim_(input_dim), hidden_dim_(hidden_dim) {
+  if (layers == 0 || input_dim == 0 || hidden_dim == 0)
+    throw std::invalid_argument(name + ": layers, input_dim and hidden_dim must be positive, got " +
+                                std::to_string(layers) + ", " + std::to_string(input_dim) + ", " +
+                                std::to_string(hidden_dim));
+  local_model_ = model.add_subcollection(name);
+  params_.resize(layers);
+}
+
+Parameter BuilderParameters::add_layer_parameter(unsigned layer, const Dim& d, float init_constant) {
+  params_.at(layer).push_back(local_model_.add_parameters(d, ParameterInitConst(init_constant)));
+  return params_[layer].back();
+}
+
+Parameter BuilderParameters::add_layer_parameter(unsigned layer, const Dim& d) {
+  params_.at(layer).push_back(local_model_.add_parameters(d));
+  return params_[layer].back();
+}
+
+void BuilderParameters::bind_graph(ComputationGraph& cg, bool update) {
+  vars_.assign(params_.size(), {});
+  for (std::size_t l = 0; l < params_.size(); ++l)
+    for (const Parameter& p : params_[l]) vars_[l].push_back(update ? parameter(cg, p) : const_parameter(cg, p));
+  cg_ = &cg;
+  graph_id_ = cg.id();
+}
+
+ComputationGraph& BuilderParameters::graph(const char* who) const {
+  if (!cg_) throw std::runtime_error(name_ + "::" + who + ": call new_graph(cg) first");
+  return *cg_;
+}
+
+void BuilderParameters::check_vector(const Expression& x, unsigned rows, const char* who, const char* what) const {
+  graph(who);
+  if (!x.pg) throw std::invalid_argument(name_ + "::" + who + ": " + what + " is an empty Expression");
+  if (x.pg != cg_ || x.graph_id != graph_id_)
+    throw std::invalid_argument(name_ + "::" + who + ": " + what +
+                                " belongs to another graph than the one given to new_graph(cg)");
+  const Dim d = x.dim();
+  if (d.rows() != rows || d.batch_size() != rows)
+    throw std::invalid_argument(name_ + "::" + who + ": " + what + " has dim " + to_string(d) +
+                                ", expected {" + std::to_string(rows) + "} (any batch size)");
+}
+
+}  // namespace dynet

@@ -1,0 +1,64 @@
+#pragma once
+// What every builder shares: its parameters, grouped per layer in a subcollection of the model,
+// and their expressions in the graph the builder currently builds into. The expressions are made
+// once per graph (new_graph), so every step of every sequence or tree refers to the same weight
+// nodes: an autobatcher sees one shared weight per gate block and can run all the steps that are
+// ready as one matrix product.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "dynet_core/expression.h"
+#include "dynet_core/param_collection.h"
+
+namespace dynet {
+
+class ComputationGraph;
+
+class BuilderParameters {
+ public:
+  virtual ~BuilderParameters() = default;
+
+  /// The builder's own subcollection of the model (save or load it to keep the builder alone).
+  ParameterCollection& get_parameter_collection() { return local_model_; }
+  /// The parameters per layer, in the order the builder's header documents.
+  const std::vector<std::vector<Parameter>>& layer_parameters() const { return params_; }
+  unsigned layers() const { return layers_; }
+  unsigned input_dim() const { return input_dim_; }
+  unsigned hidden_dim() const { return hidden_dim_; }
+
+ protected:
+  /// Checks the sizes (all > 0) and creates the subcollection `name` of `model`.
+  BuilderParameters(ParameterCollection& model, const std::string& name, unsigned layers, unsigned input_dim,
+                    unsigned hidden_dim);
+
+  /// The input size of layer `layer`: input_dim for the first, hidden_dim above.
+  unsigned layer_input_dim(unsigned layer) const { return layer == 0 ? input_dim_ : hidden_dim_; }
+  /// Adds a parameter of layer `layer` (layers are filled in order, starting with layer 0).
+  Parameter add_layer_parameter(unsigned layer, const Dim& d, float init_constant);
+  Parameter add_layer_parameter(unsigned layer, const Dim& d);
+
+  /// Makes the expressions of every parameter in `cg` (constants when `update` is false).
+  void bind_graph(ComputationGraph& cg, bool update);
+  /// The expression of parameter `k` of layer `layer` in the bound graph.
+  const Expression& var(unsigned layer, unsigned k) const { return vars_[layer][k]; }
+  /// The graph of the last new_graph(); throws std::runtime_error naming `who` when there is none.
+  ComputationGraph& graph(const char* who) const;
+  /// Throws std::invalid_argument unless x is a live expression of the bound graph holding one
+  /// column vector of `rows` rows per batch element. `what` names x in the message.
+  void check_vector(const Expression& x, unsigned rows, const char* who, const char* what) const;
+  /// The builder's name in messages.
+  const std::string& name() const { return name_; }
+
+ private:
+  std::string name_;
+  unsigned layers_, input_dim_, hidden_dim_;
+  ParameterCollection local_model_;
+  std::vector<std::vector<Parameter>> params_;
+  std::vector<std::vector<Expression>> vars_;
+  ComputationGraph* cg_ = nullptr;
+  std::uint64_t graph_id_ = 0;
+};
+
+}  // namespace dynet

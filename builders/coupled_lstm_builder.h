@@ -1,0 +1,27 @@
+#pragma once
+// DyNet's LSTMBuilder: an LSTM with peephole connections from the memory cell into the input and
+// output gates, and the forget gate coupled to the input gate (f = 1 - i):
+//   i = logistic(b_i + W_xi x_t + W_hi h_{t-1} + W_ci c_{t-1})
+//   g = tanh(b_c + W_xc x_t + W_hc h_{t-1})
+//   c_t = (1 - i) * c_{t-1} + i * g
+//   o = logistic(b_o + W_xo x_t + W_ho h_{t-1} + W_co c_t)
+//   h_t = o * tanh(c_t)
+// Each gate block is one affine transform. Parameters of each layer, in DyNet's order:
+// W_xi, W_hi, W_ci, b_i, W_xo, W_ho, W_co, b_o, W_xc, W_hc, b_c (biases zero).
+
+#include "builders/rnn_builder.h"
+
+namespace dynet {
+
+class CoupledLSTMBuilder : public RNNBuilder {
+ public:
+  CoupledLSTMBuilder(unsigned layers, unsigned input_dim, unsigned hidden_dim, ParameterCollection& model);
+
+ protected:
+  CellState step(unsigned layer, const Expression& x, const CellState* prev, const Expression& h_rec) override;
+};
+
+/// DyNet's name for the coupled, peephole LSTM.
+using LSTMBuilder = CoupledLSTMBuilder;
+
+}  // namespace dynet

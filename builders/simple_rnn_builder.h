@@ -1,0 +1,17 @@
+#pragma once
+// Elman RNN: h_t = tanh(b + W_x x_t + W_h h_{t-1}).
+// Parameters of each layer: W_x {hidden, input}, W_h {hidden, hidden}, b {hidden} (zeros).
+
+#include "builders/rnn_builder.h"
+
+namespace dynet {
+
+class SimpleRNNBuilder : public RNNBuilder {
+ public:
+  SimpleRNNBuilder(unsigned layers, unsigned input_dim, unsigned hidden_dim, ParameterCollection& model);
+
+ protected:
+  CellState step(unsigned layer, const Expression& x, const CellState* prev, const Expression& h_rec) override;
+};
+
+}  // namespace dynet

@@ -1,0 +1,29 @@
+#pragma once
+// A full softmax over the classes: p(. | rep) = softmax(b + W rep).
+// Parameters: W {classes, rep_dim}, b {classes} (zeros; none when bias is false).
+
+#include "builders/softmax_builder.h"
+
+namespace dynet {
+
+class StandardSoftmaxBuilder : public SoftmaxBuilder {
+ public:
+  StandardSoftmaxBuilder(unsigned rep_dim, unsigned num_classes, ParameterCollection& model, bool bias = true);
+
+  void new_graph(ComputationGraph& cg, bool update = true) override;
+  Expression neg_log_softmax(const Expression& rep, unsigned class_index) override;
+  Expression neg_log_softmax(const Expression& rep, const std::vector<unsigned>& class_indices) override;
+  unsigned sample(const Expression& rep) override;
+  Expression full_log_distribution(const Expression& rep) override;
+  /// The unnormalized scores b + W rep.
+  Expression full_logits(const Expression& rep);
+
+  unsigned num_classes() const { return num_classes_; }
+
+ private:
+  unsigned num_classes_;
+  Parameter p_w_, p_b_;
+  Expression w_, b_;
+};
+
+}  // namespace dynet

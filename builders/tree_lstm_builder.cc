@@ -1,0 +1,75 @@
+#include "builders/tree_lstm_builder.h"
+
+#include <stdexcept>
+#include <string>
+
+namespace dynet {
+
+TreeLSTMBuilder::TreeLSTMBuilder(ParameterCollection& model, const std::string& name, unsigned layers,
+                                 unsigned input_dim, unsigned hidden_dim)
+    : BuilderParameters(model, name, layers, input_dim, hidden_dim) {}
+
+void TreeLSTMBuilder::new_graph(ComputationGraph& cg, bool update) {
+  bind_graph(cg, update);
+  derive_graph_expressions();
+  start_new_sequence();
+}
+
+void TreeLSTMBuilder::start_new_sequence() {
+  nodes_.clear();
+  last_ = -1;
+}
+
+void TreeLSTMBuilder::set_num_elements(unsigned n) { nodes_.reserve(n); }
+
+void TreeLSTMBuilder::check_child_count(std::size_t) const {}
+
+Expression TreeLSTMBuilder::add_input(int id, const std::vector<int>& children, const Expression& x) {
+  graph("add_input");
+  if (id < 0) throw std::invalid_argument(name() + "::add_input: node id " + std::to_string(id) + " is negative");
+  const auto slot = static_cast<unsigned>(id);
+  if (slot < nodes_.size() && !nodes_[slot].empty())
+    throw std::invalid_argument(name() + "::add_input: node " + std::to_string(id) + " was already added to this tree");
+  check_child_count(children.size());
+  if (x.pg)
+    check_vector(x, input_dim(), "add_input", "the input");
+  else if (children.empty())
+    throw std::invalid_argument(name() + "::add_input: node " + std::to_string(id) +
+                                " has neither an input nor children");
+  std::vector<const std::vector<CellState>*> child_states;
+  for (int child : children) {
+    if (child == id) throw std::invalid_argument(name() + "::add_input: node " + std::to_string(id) + " is its own child");
+    child_states.push_back(&node_states(child, "add_input"));
+  }
+
+  std::vector<CellState> states(layers());
+  std::vector<const CellState*> layer_children(children.size());
+  Expression in = x;
+  for (unsigned l = 0; l < layers(); ++l) {
+    for (std::size_t k = 0; k < children.size(); ++k) layer_children[k] = &(*child_states[k])[l];
+    states[l] = node(l, in, layer_children);
+    in = states[l].h;
+  }
+  if (slot >= nodes_.size()) nodes_.resize(slot + 1);
+  nodes_[slot] = std::move(states);
+  last_ = id;
+  return in;
+}
+
+const std::vector<CellState>& TreeLSTMBuilder::node_states(int id, const char* who) const {
+  if (id < 0 || static_cast<unsigned>(id) >= nodes_.size() || nodes_[static_cast<unsigned>(id)].empty())
+    throw std::invalid_argument(name() + "::" + who + ": node " + std::to_string(id) +
+                                " has not been added to this tree");
+  return nodes_[static_cast<unsigned>(id)];
+}
+
+Expression TreeLSTMBuilder::back() const {
+  if (last_ < 0) throw std::runtime_error(name() + "::back: no node was added to this tree");
+  return nodes_[static_cast<unsigned>(last_)].back().h;
+}
+
+std::vector<Expression> TreeLSTMBuilder::get_h(int id) const { return outputs_of(node_states(id, "get_h")); }
+
+std::vector<Expression> TreeLSTMBuilder::get_s(int id) const { return full_state_of(node_states(id, "get_s"), true); }
+
+}  // namespace dynet

@@ -1,0 +1,63 @@
+#pragma once
+// The interface of the tree-structured LSTMs (Tai, Socher and Manning, 2015). Nodes are added
+// bottom-up: add_input(id, children, x) computes node `id` from the states of its children,
+// which must have been added before, and its input x. A node may have no input (pass an empty
+// Expression), as the inner nodes of a parse tree; a leaf must have one. With several layers,
+// layer l of a node reads the output of layer l - 1 of the same node as its input.
+//
+//   builder.new_graph(cg);
+//   builder.start_new_sequence();                    // a new tree
+//   builder.add_input(0, {}, x0); builder.add_input(1, {}, x1);
+//   Expression root = builder.add_input(2, {0, 1}, Expression());
+//
+// The cell of each node is a fixed set of ops over its children's states, so nodes of the same
+// kind (same child count, with or without input) in any number of trees batch together.
+
+#include <vector>
+
+#include "builders/builder_parameters.h"
+#include "builders/cell_state.h"
+
+namespace dynet {
+
+class TreeLSTMBuilder : public BuilderParameters {
+ public:
+  /// Binds the builder to `cg` (parameter expressions are made here, once per graph) and starts a new tree.
+  void new_graph(ComputationGraph& cg, bool update = true);
+  /// Forgets the nodes of the previous tree.
+  void start_new_sequence();
+  /// Reserves room for node ids 0..n-1 (optional; ids beyond it still work).
+  void set_num_elements(unsigned n);
+
+  /// Adds node `id` (not added yet in this tree) over `children` (added already; order matters
+  /// for N-ary trees) with input x ({input_dim}, any batch size, or empty for none). Returns the
+  /// top layer's output. Ids index a table: number the nodes of a tree 0, 1, 2...
+  Expression add_input(int id, const std::vector<int>& children, const Expression& x);
+
+  /// The top layer's output of the node added last.
+  Expression back() const;
+  /// The output of every layer at node `id`.
+  std::vector<Expression> get_h(int id) const;
+  /// The memory cell of every layer at node `id`, then the output of every layer.
+  std::vector<Expression> get_s(int id) const;
+
+ protected:
+  TreeLSTMBuilder(ParameterCollection& model, const std::string& name, unsigned layers, unsigned input_dim,
+                  unsigned hidden_dim);
+
+  /// Throws std::invalid_argument when a node may not have `n` children.
+  virtual void check_child_count(std::size_t n) const;
+  /// One layer of one node: x is its input (empty for none), children the same layer's states of
+  /// its children (never both empty).
+  virtual CellState node(unsigned layer, const Expression& x, const std::vector<const CellState*>& children) = 0;
+  /// Called by new_graph after the parameter expressions exist, for expressions derived from them.
+  virtual void derive_graph_expressions() {}
+
+ private:
+  const std::vector<CellState>& node_states(int id, const char* who) const;
+
+  std::vector<std::vector<CellState>> nodes_;  ///< per id, then per layer; empty when not added
+  int last_ = -1;
+};
+
+}  // namespace dynet

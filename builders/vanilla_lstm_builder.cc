@@ -1,0 +1,57 @@
+#include "builders/vanilla_lstm_builder.h"
+
+#include "dynet_core/ops/arithmetic.h"
+#include "dynet_core/ops/elementwise.h"
+#include "dynet_core/ops/linalg.h"
+#include "dynet_core/ops/normalization.h"
+#include "dynet_core/ops/select.h"
+
+namespace dynet {
+
+namespace {
+enum { kX2I, kH2I, kBias, kGainH, kBiasH, kGainX, kBiasX, kGainC, kBiasC };
+}
+
+VanillaLSTMBuilder::VanillaLSTMBuilder(unsigned layers, unsigned input_dim, unsigned hidden_dim,
+                                       ParameterCollection& model, bool ln_lstm, float forget_bias)
+    : RNNBuilder(model, "vanilla-lstm-builder", layers, input_dim, hidden_dim, true),
+      ln_lstm_(ln_lstm),
+      forget_bias_(forget_bias) {
+  for (unsigned l = 0; l < layers; ++l) {
+    add_layer_parameter(l, {4 * hidden_dim, layer_input_dim(l)});
+    add_layer_parameter(l, {4 * hidden_dim, hidden_dim});
+    add_layer_parameter(l, {4 * hidden_dim}, 0.f);
+    if (!ln_lstm) continue;
+    for (unsigned rows : {4 * hidden_dim, 4 * hidden_dim, hidden_dim}) {
+      add_layer_parameter(l, {rows}, 1.f);
+      add_layer_parameter(l, {rows}, 0.f);
+    }
+  }
+}
+
+Expression VanillaLSTMBuilder::gate_activations(unsigned layer, const Expression& x, const CellState* prev,
+                                                const Expression& h_rec) const {
+  const Expression& b = var(layer, kBias);
+  if (!ln_lstm_)
+    return prev ? affine_transform({b, var(layer, kX2I), x, var(layer, kH2I), h_rec})
+                : affine_transform({b, var(layer, kX2I), x});
+  Expression a = b + layer_norm(var(layer, kX2I) * x, var(layer, kGainX), var(layer, kBiasX));
+  if (prev) a = a + layer_norm(var(layer, kH2I) * h_rec, var(layer, kGainH), var(layer, kBiasH));
+  return a;
+}
+
+CellState VanillaLSTMBuilder::step(unsigned layer, const Expression& x, const CellState* prev,
+                                   const Expression& h_rec) {
+  const unsigned n = hidden_dim();
+  const Expression a = gate_activations(layer, x, prev, h_rec);
+  const Expression i = logistic(pick_range(a, 0, n));
+  const Expression a_f = pick_range(a, n, 2 * n);
+  const Expression f = logistic(forget_bias_ != 0.f ? a_f + forget_bias_ : a_f);
+  const Expression o = logistic(pick_range(a, 2 * n, 3 * n));
+  const Expression g = tanh(pick_range(a, 3 * n, 4 * n));
+  const Expression c = prev ? cmult(f, prev->c) + cmult(i, g) : cmult(i, g);
+  const Expression c_out = ln_lstm_ ? layer_norm(c, var(layer, kGainC), var(layer, kBiasC)) : c;
+  return {cmult(o, tanh(c_out)), c};
+}
+
+}  // namespace dynet

@@ -1,0 +1,33 @@
+#pragma once
+// The standard LSTM (Hochreiter and Schmidhuber; Gers et al.'s forget gate), as DyNet's
+// VanillaLSTMBuilder. Per layer, one affine transform computes all four gate blocks:
+//   [a_i; a_f; a_o; a_g] = b + W_x x_t + W_h h_{t-1}
+//   i = logistic(a_i), f = logistic(a_f + forget_bias), o = logistic(a_o), g = tanh(a_g)
+//   c_t = f * c_{t-1} + i * g,  h_t = o * tanh(c_t)
+// With layer normalization (Ba et al., 2016), W_x x and W_h h are normalized separately before
+// the bias is added, and c_t is normalized inside the tanh of h_t.
+// Parameters of each layer: W_x {4 hidden, input}, W_h {4 hidden, hidden}, b {4 hidden} (zeros);
+// with layer norm also gains/biases for W_h h, W_x x ({4 hidden}) and for c ({hidden}).
+
+#include "builders/rnn_builder.h"
+
+namespace dynet {
+
+class VanillaLSTMBuilder : public RNNBuilder {
+ public:
+  VanillaLSTMBuilder(unsigned layers, unsigned input_dim, unsigned hidden_dim, ParameterCollection& model,
+                     bool ln_lstm = false, float forget_bias = 1.f);
+
+  bool layer_normalized() const { return ln_lstm_; }
+
+ protected:
+  CellState step(unsigned layer, const Expression& x, const CellState* prev, const Expression& h_rec) override;
+
+ private:
+  Expression gate_activations(unsigned layer, const Expression& x, const CellState* prev, const Expression& h_rec) const;
+
+  bool ln_lstm_;
+  float forget_bias_;
+};
+
+}  // namespace dynet

@@ -1,0 +1,138 @@
+#include "examples/bilstm-tagger/bilstm_tagger_model.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "builders/vanilla_lstm_builder.h"
+#include "dynet_core/expr.h"
+#include "dynet_core/graph.h"
+#include "examples/common/column_argmax.h"
+#include "examples/common/training_step.h"
+#include "examples/common/word_counter.h"
+
+namespace examples {
+
+using namespace dynet;
+
+namespace {
+const char* const kUnknown = "<unk>";
+}
+
+TaggerVocabulary::TaggerVocabulary(const std::vector<TaggedSentence>& train, unsigned min_count, bool spell)
+    : spell_rare(spell) {
+  WordCounter counter;
+  for (const TaggedSentence& s : train) {
+    counter.add_all(s.words);
+    for (const std::string& t : s.tags) tags.convert(t);
+    for (const std::string& w : s.words)
+      for (char c : w) chars.convert(std::string(1, c));
+  }
+  words = counter.frequent(min_count, kUnknown);
+  tags.freeze();
+  chars.set_unk(kUnknown);
+  chars.freeze();
+}
+
+EncodedSentence TaggerVocabulary::encode(const TaggedSentence& s) {
+  EncodedSentence e;
+  for (std::size_t i = 0; i < s.words.size(); ++i) {
+    const std::string& w = s.words[i];
+    const bool known = words.contains(w);
+    e.words.push_back(static_cast<unsigned>(words.convert(w)));
+    std::vector<unsigned> spelling;
+    if (spell_rare && !known)
+      for (char c : w) spelling.push_back(static_cast<unsigned>(chars.convert(std::string(1, c))));
+    e.spellings.push_back(std::move(spelling));
+    e.tags.push_back(tags.contains(s.tags[i]) ? tags.convert(s.tags[i]) : -1);
+  }
+  return e;
+}
+
+BiLSTMTagger::BiLSTMTagger(ParameterCollection& model, const TaggerShape& shape, const TaggerVocabulary& vocabulary)
+    : shape_(shape),
+      tags_(vocabulary.tags.size()),
+      sentence_rnn_(1, shape.embedding, 2 * shape.hidden, model, builder_factory<VanillaLSTMBuilder>()) {
+  if (vocabulary.words.size() == 0 || tags_ == 0) throw std::invalid_argument("BiLSTMTagger: no words or no tags to learn");
+  word_embeddings_ = model.add_lookup_parameters(vocabulary.words.size(), {shape.embedding}, "word_embeddings");
+  if (vocabulary.spell_rare) {
+    if (shape.char_embedding == 0) throw std::invalid_argument("BiLSTMTagger: spelling rare words needs a char embedding size");
+    char_embeddings_ = model.add_lookup_parameters(vocabulary.chars.size(), {shape.char_embedding}, "char_embeddings");
+    char_rnn_ = std::make_unique<BiRNNBuilder>(1, shape.char_embedding, shape.embedding, model,
+                                               builder_factory<VanillaLSTMBuilder>());
+  }
+  p_hidden_w_ = model.add_parameters({shape.mlp, 2 * shape.hidden}, 0.f, "mlp_w");
+  p_hidden_b_ = model.add_parameters({shape.mlp}, ParameterInitConst(0.f), "mlp_b");
+  p_out_w_ = model.add_parameters({tags_, shape.mlp}, 0.f, "output_w");
+  p_out_b_ = model.add_parameters({tags_}, ParameterInitConst(0.f), "output_b");
+}
+
+void BiLSTMTagger::new_graph(ComputationGraph& cg, bool training) {
+  training_ = training;
+  sentence_rnn_.new_graph(cg, training);
+  if (char_rnn_) char_rnn_->new_graph(cg, training);
+  auto param = [&](const Parameter& p) { return training ? parameter(cg, p) : const_parameter(cg, p); };
+  hidden_w_ = param(p_hidden_w_);
+  hidden_b_ = param(p_hidden_b_);
+  out_w_ = param(p_out_w_);
+  out_b_ = param(p_out_b_);
+}
+
+Expression BiLSTMTagger::word_representation(ComputationGraph& cg, const EncodedSentence& s, std::size_t i) {
+  if (s.spellings[i].empty() || !char_rnn_)
+    return training_ ? lookup(cg, word_embeddings_, s.words[i]) : const_lookup(cg, word_embeddings_, s.words[i]);
+  std::vector<Expression> letters;
+  for (unsigned c : s.spellings[i])
+    letters.push_back(training_ ? lookup(cg, char_embeddings_, c) : const_lookup(cg, char_embeddings_, c));
+  // The forward state after the last letter and the backward state after the first.
+  const auto states = char_rnn_->add_inputs(letters);
+  return concatenate({states.back().first, states.front().second});
+}
+
+std::vector<Expression> BiLSTMTagger::tag_scores(ComputationGraph& cg, const EncodedSentence& s) {
+  std::vector<Expression> reps;
+  for (std::size_t i = 0; i < s.words.size(); ++i) reps.push_back(word_representation(cg, s, i));
+  std::vector<Expression> scores;
+  for (const Expression& h : sentence_rnn_.transduce(reps))
+    scores.push_back(affine_transform({out_b_, out_w_, tanh(affine_transform({hidden_b_, hidden_w_, h}))}));
+  return scores;
+}
+
+double BiLSTMTagger::train(const std::vector<const EncodedSentence*>& sentences, Trainer& trainer) {
+  return training_step(trainer, [&](ComputationGraph& cg) {
+    new_graph(cg, true);
+    std::vector<Expression> losses;
+    for (const EncodedSentence* s : sentences) {
+      const std::vector<Expression> scores = tag_scores(cg, *s);
+      for (std::size_t i = 0; i < scores.size(); ++i)
+        if (s->tags[i] >= 0) losses.push_back(pickneglogsoftmax(scores[i], static_cast<unsigned>(s->tags[i])));
+    }
+    if (losses.empty()) throw std::invalid_argument("BiLSTMTagger: a minibatch without known tags");
+    return sum(losses);
+  });
+}
+
+TagAccuracy BiLSTMTagger::evaluate(const std::vector<EncodedSentence>& sentences, unsigned batch) {
+  if (batch == 0) throw std::invalid_argument("BiLSTMTagger::evaluate: the batch size must be positive");
+  TagAccuracy acc;
+  for (std::size_t first = 0; first < sentences.size(); first += batch) {
+    const std::size_t last = std::min(sentences.size(), first + batch);
+    ComputationGraph cg;
+    new_graph(cg, false);
+    std::vector<Expression> scores;
+    for (std::size_t k = first; k < last; ++k) {
+      const std::vector<Expression> s = tag_scores(cg, sentences[k]);
+      scores.insert(scores.end(), s.begin(), s.end());
+    }
+    const std::vector<unsigned> predicted = column_argmax(cg, scores);
+    std::size_t column = 0;
+    for (std::size_t k = first; k < last; ++k)
+      for (int tag : sentences[k].tags) {
+        acc.words += 1;
+        acc.correct += tag >= 0 && predicted[column] == static_cast<unsigned>(tag);
+        ++column;
+      }
+  }
+  return acc;
+}
+
+}  // namespace examples

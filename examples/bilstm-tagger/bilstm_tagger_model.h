@@ -1,0 +1,82 @@
+#pragma once
+// A BiLSTM tagger (as DyNet's benchmark bilstm-tagger): each word is represented by its
+// embedding, or, in the word+char variant, rare words by the final states of a character
+// BiLSTM over their spelling; a BiLSTM reads the sentence, and an MLP (tanh) scores the tags of
+// every word. A minibatch of sentences shares one graph.
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "builders/bi_rnn_builder.h"
+#include "dynet_core/dict.h"
+#include "dynet_core/expression.h"
+#include "dynet_core/param_collection.h"
+#include "examples/common/tagged_corpus.h"
+#include "trainers/trainer.h"
+
+namespace examples {
+
+/// A sentence as ids: every word's id (the unknown word for rare ones), the characters of the
+/// words to spell (empty for the others), and the tags (-1 for a tag never seen in training).
+struct EncodedSentence {
+  std::vector<unsigned> words;
+  std::vector<std::vector<unsigned>> spellings;
+  std::vector<int> tags;
+};
+
+/// The tagger's vocabularies, built from the training sentences.
+class TaggerVocabulary {
+ public:
+  TaggerVocabulary() = default;
+  /// Words seen at least min_count times get an embedding; the others (and unseen words) share
+  /// the unknown word, and are spelled when `spell_rare`.
+  TaggerVocabulary(const std::vector<TaggedSentence>& train, unsigned min_count, bool spell_rare);
+
+  /// (Looks words up in the frozen vocabularies, which never changes them.)
+  EncodedSentence encode(const TaggedSentence& s);
+
+  dynet::Dict words, tags, chars;
+  bool spell_rare = false;
+};
+
+struct TaggerShape {
+  unsigned embedding = 128;     ///< word embedding size (also the char BiLSTM's output size)
+  unsigned hidden = 50;         ///< state size of each direction of the sentence BiLSTM
+  unsigned mlp = 32;
+  unsigned char_embedding = 0;  ///< 0: words only
+};
+
+/// Correctly tagged words, of all words.
+struct TagAccuracy {
+  std::size_t correct = 0, words = 0;
+  double value() const { return words ? double(correct) / words : 0.0; }
+};
+
+class BiLSTMTagger {
+ public:
+  BiLSTMTagger(dynet::ParameterCollection& model, const TaggerShape& shape, const TaggerVocabulary& vocabulary);
+
+  /// One update on the summed loss of the sentences, built in one graph; returns that loss.
+  double train(const std::vector<const EncodedSentence*>& sentences, dynet::Trainer& trainer);
+  /// Tags the sentences, `batch` per graph (one forward each).
+  TagAccuracy evaluate(const std::vector<EncodedSentence>& sentences, unsigned batch);
+
+  void new_graph(dynet::ComputationGraph& cg, bool training);
+  /// The tag scores of every word of the sentence, built in the bound graph.
+  std::vector<dynet::Expression> tag_scores(dynet::ComputationGraph& cg, const EncodedSentence& s);
+
+ private:
+  dynet::Expression word_representation(dynet::ComputationGraph& cg, const EncodedSentence& s, std::size_t i);
+
+  TaggerShape shape_;
+  unsigned tags_;
+  bool training_ = false;
+  dynet::LookupParameter word_embeddings_, char_embeddings_;
+  dynet::BiRNNBuilder sentence_rnn_;
+  std::unique_ptr<dynet::BiRNNBuilder> char_rnn_;  ///< only in the word+char variant
+  dynet::Parameter p_hidden_w_, p_hidden_b_, p_out_w_, p_out_b_;
+  dynet::Expression hidden_w_, hidden_b_, out_w_, out_b_;
+};
+
+}  // namespace examples

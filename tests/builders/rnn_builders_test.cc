@@ -1,0 +1,236 @@
+// The recurrent builders: gradients through every builder, batched against unbatched inputs,
+// the position API (rewind, branches, set_h / set_s), variational dropout and bad input.
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <set>
+#include <vector>
+
+#include "builders/coupled_lstm_builder.h"
+#include "builders/gru_builder.h"
+#include "builders/simple_rnn_builder.h"
+#include "builders/vanilla_lstm_builder.h"
+#include "support/gradient_check.h"
+#include "dynet_core/expr.h"
+#include "dynet_core/graph.h"
+
+using namespace dynet;
+using test_support::check_gradients;
+using test_support::weighted_sum;
+
+namespace {
+
+constexpr unsigned kInput = 3, kHidden = 4, kLayers = 2;
+
+/// Runs `steps` inputs (rows of `table`, one index per batch element at each step) through the
+/// builder from an initial state made of table rows, and returns every state it went through.
+template <class Builder>
+std::vector<Expression> run_sequence(Builder& rnn, ComputationGraph& cg, LookupParameter table, LookupParameter states,
+                                     const std::vector<std::vector<unsigned>>& steps, bool with_initial_state) {
+  rnn.new_graph(cg);
+  std::vector<Expression> h0;
+  if (with_initial_state)
+    for (unsigned k = 0; k < rnn.num_h0_components(); ++k)
+      h0.push_back(lookup(cg, states, std::vector<unsigned>(steps[0].size(), k)));
+  rnn.start_new_sequence(h0);
+  std::vector<Expression> seen;
+  for (const auto& indices : steps) {
+    rnn.add_input(lookup(cg, table, indices));
+    for (const Expression& s : rnn.final_s()) seen.push_back(s);
+  }
+  return seen;
+}
+
+}  // namespace
+
+TEMPLATE_TEST_CASE("gradients flow through every recurrent builder", "[builders][rnn]", SimpleRNNBuilder,
+                   VanillaLSTMBuilder, CoupledLSTMBuilder, GRUBuilder) {
+  ParameterCollection model;
+  TestType rnn(kLayers, kInput, kHidden, model);
+  LookupParameter table = model.add_lookup_parameters(5, {kInput});
+  LookupParameter states = model.add_lookup_parameters(2 * kLayers, {kHidden});
+  const bool batched = GENERATE(false, true);
+  const bool with_initial_state = GENERATE(false, true);
+  const bool with_dropout = GENERATE(false, true);
+  INFO("batched " << batched << ", initial state " << with_initial_state << ", dropout " << with_dropout);
+  if (with_dropout) rnn.set_dropout(0.3f, 0.2f);
+  const std::vector<std::vector<unsigned>> steps =
+      batched ? std::vector<std::vector<unsigned>>{{0, 1}, {2, 3}, {4, 0}} : std::vector<std::vector<unsigned>>{{0}, {2}, {4}};
+  ComputationGraph cg;
+  const std::vector<Expression> seen = run_sequence(rnn, cg, table, states, steps, with_initial_state);
+  check_gradients(model, cg, weighted_sum(cg, seen, 7));
+}
+
+TEST_CASE("gradients flow through a layer-normalized VanillaLSTM", "[builders][rnn]") {
+  ParameterCollection model;
+  VanillaLSTMBuilder rnn(kLayers, kInput, kHidden, model, true);
+  LookupParameter table = model.add_lookup_parameters(5, {kInput});
+  LookupParameter states = model.add_lookup_parameters(2 * kLayers, {kHidden});
+  for (const auto& layer : rnn.layer_parameters())  // gains and biases away from 1 and 0
+    for (const Parameter& p : layer) {
+      std::vector<float> v = as_vector(p.get_storage().values);
+      for (std::size_t k = 0; k < v.size(); ++k) v[k] += 0.1f * std::sin(float(k));
+      Parameter(p).set_value(v);
+    }
+  ComputationGraph cg;
+  const std::vector<Expression> seen = run_sequence(rnn, cg, table, states, {{0, 1}, {2, 3}}, true);
+  check_gradients(model, cg, weighted_sum(cg, seen, 11));
+}
+
+TEMPLATE_TEST_CASE("a batch of sequences gives the states of each sequence on its own", "[builders][rnn]",
+                   SimpleRNNBuilder, VanillaLSTMBuilder, CoupledLSTMBuilder, GRUBuilder) {
+  ParameterCollection model;
+  TestType rnn(kLayers, kInput, kHidden, model);
+  LookupParameter table = model.add_lookup_parameters(6, {kInput});
+  LookupParameter states = model.add_lookup_parameters(2 * kLayers, {kHidden});
+  const std::vector<std::vector<unsigned>> batch{{0, 1, 2}, {3, 4, 5}, {5, 0, 3}, {1, 1, 4}};
+  const bool with_initial_state = GENERATE(false, true);
+
+  ComputationGraph cg;
+  const std::vector<Expression> together = run_sequence(rnn, cg, table, states, batch, with_initial_state);
+  std::vector<std::vector<float>> batched_values;
+  for (const Expression& e : together) batched_values.push_back(as_vector(cg.incremental_forward(e)));
+
+  for (unsigned b = 0; b < 3; ++b) {
+    std::vector<std::vector<unsigned>> one;
+    for (const auto& step : batch) one.push_back({step[b]});
+    ComputationGraph single;
+    const std::vector<Expression> alone = run_sequence(rnn, single, table, states, one, with_initial_state);
+    REQUIRE(alone.size() == together.size());
+    for (std::size_t k = 0; k < alone.size(); ++k) {
+      const std::vector<float> v = as_vector(single.incremental_forward(alone[k]));
+      for (unsigned r = 0; r < kHidden; ++r) CHECK(v[r] == Approx(batched_values[k][b * kHidden + r]).margin(1e-6));
+    }
+  }
+}
+
+TEST_CASE("positions: rewind, branches, set_h and set_s", "[builders][rnn]") {
+  ParameterCollection model;
+  VanillaLSTMBuilder rnn(kLayers, kInput, kHidden, model);
+  ComputationGraph cg;
+  rnn.new_graph(cg);
+  rnn.start_new_sequence();
+  CHECK(rnn.state() == -1);
+  CHECK(rnn.get_h(-1).empty());
+  CHECK(rnn.num_h0_components() == 2 * kLayers);
+  const Expression x0 = input(cg, Dim({kInput}), {0.1f, -0.2f, 0.3f});
+  const Expression x1 = input(cg, Dim({kInput}), {0.5f, 0.4f, -0.1f});
+  const Expression x2 = input(cg, Dim({kInput}), {-0.3f, 0.2f, 0.9f});
+
+  const Expression h0 = rnn.add_input(x0);
+  const Expression h1 = rnn.add_input(x1);
+  CHECK(rnn.state() == 1);
+  CHECK(rnn.get_head(1) == 0);
+  CHECK(rnn.final_h().size() == kLayers);
+  CHECK(rnn.final_s().size() == 2 * kLayers);
+  CHECK(rnn.final_s()[kLayers].i == rnn.final_h()[0].i);  // cells first, then outputs
+  CHECK(rnn.back().i == h1.i);
+
+  rnn.rewind_one_step();
+  CHECK(rnn.state() == 0);
+  CHECK(rnn.back().i == h0.i);
+  const Expression h2 = rnn.add_input(x2);
+  CHECK(rnn.get_head(2) == 0);
+  const Expression branch = rnn.add_input(0, x2);  // the same step again, built explicitly
+  CHECK(as_vector(cg.incremental_forward(branch)) == as_vector(cg.incremental_forward(h2)));
+
+  // set_h keeps the cells of the position it continues from.
+  const Expression h_new = input(cg, Dim({kHidden}), {1.f, 2.f, 3.f, 4.f});
+  rnn.set_h(1, {h_new, h_new});
+  CHECK(rnn.final_s()[0].i == rnn.get_s(1)[0].i);
+  CHECK(rnn.back().i == h_new.i);
+  // set_s with cells only keeps the outputs.
+  rnn.set_s(1, {h_new, h_new});
+  CHECK(rnn.final_h()[1].i == rnn.get_h(1)[1].i);
+  CHECK(rnn.final_s()[1].i == h_new.i);
+  // A state set at the start: the cells are zero.
+  rnn.set_h(-1, {h_new, h_new});
+  CHECK(as_vector(cg.incremental_forward(rnn.final_s()[0])) == std::vector<float>(kHidden, 0.f));
+
+  // Starting from a given state makes the initial position that state.
+  rnn.start_new_sequence({h_new, h_new, h1, h1});
+  CHECK(rnn.back().i == h1.i);
+  CHECK(rnn.get_s(-1)[0].i == h_new.i);
+}
+
+TEST_CASE("variational dropout: one mask per sequence and batch element, reused at every step", "[builders][rnn]") {
+  constexpr unsigned n = 64;
+  ParameterCollection model;
+  SimpleRNNBuilder rnn(1, n, n, model);
+  std::vector<float> identity(n * n, 0.f);
+  for (unsigned k = 0; k < n; ++k) identity[k * n + k] = 1.f;
+  const auto& params = rnn.layer_parameters()[0];
+  Parameter(params[0]).set_value(identity);  // h = tanh(mask * x): the mask shows through
+  Parameter(params[1]).zero();
+  rnn.set_dropout(0.5f, 0.f);
+
+  ComputationGraph cg;
+  rnn.new_graph(cg);
+  const Expression x = input(cg, Dim({n}, 2), std::vector<float>(2 * n, 0.25f));
+  auto pattern = [&](const Expression& h) {
+    std::vector<int> kept;
+    for (float v : as_vector(cg.incremental_forward(h))) {
+      CHECK((v == 0.f || v == Approx(std::tanh(0.5f))));  // dropped, or kept and scaled by 1 / (1 - d)
+      kept.push_back(v != 0.f);
+    }
+    return kept;
+  };
+  rnn.start_new_sequence();
+  const std::vector<int> first = pattern(rnn.add_input(x));
+  CHECK(pattern(rnn.add_input(x)) == first);
+  CHECK(pattern(rnn.add_input(x)) == first);
+  const std::vector<int> elem0(first.begin(), first.begin() + n), elem1(first.begin() + n, first.end());
+  CHECK(elem0 != elem1);
+  std::size_t kept = 0;
+  for (int k : first) kept += k;
+  CHECK(kept > n / 2);
+  CHECK(kept < 3 * n / 2);
+
+  rnn.start_new_sequence();
+  CHECK(pattern(rnn.add_input(x)) != first);
+
+  rnn.disable_dropout();
+  rnn.start_new_sequence();
+  for (float v : as_vector(cg.incremental_forward(rnn.add_input(x)))) CHECK(v == Approx(std::tanh(0.25f)));
+}
+
+TEST_CASE("recurrent builders reject bad input and keep their state", "[builders][rnn]") {
+  ParameterCollection model;
+  GRUBuilder rnn(kLayers, kInput, kHidden, model);
+  ComputationGraph cg;
+  const Expression x = input(cg, Dim({kInput}), {1.f, 2.f, 3.f});
+  CHECK_THROWS_WITH(rnn.add_input(x), Catch::Contains("gru-builder") && Catch::Contains("new_graph"));
+
+  rnn.new_graph(cg);
+  CHECK_THROWS_WITH(rnn.add_input(input(cg, Dim({kInput + 1}), std::vector<float>(kInput + 1, 0.f))),
+                    Catch::Contains("{4}") && Catch::Contains("expected {3}"));
+  CHECK_THROWS_AS(rnn.add_input(Expression()), std::invalid_argument);
+  ComputationGraph other;
+  CHECK_THROWS_WITH(rnn.add_input(input(other, Dim({kInput}), {1.f, 2.f, 3.f})), Catch::Contains("another graph"));
+  CHECK_THROWS_WITH(rnn.start_new_sequence({x}), Catch::Contains("expected 2"));
+  CHECK_THROWS_WITH(rnn.rewind_one_step(), Catch::Contains("initial state"));
+  CHECK_THROWS_WITH(rnn.back(), Catch::Contains("no input"));
+  CHECK_THROWS_WITH(rnn.add_input(3, x), Catch::Contains("position 3"));
+  CHECK_THROWS_AS(rnn.set_dropout(1.f, 0.f), std::invalid_argument);
+  CHECK_THROWS_AS(rnn.set_dropout(0.f, -0.1f), std::invalid_argument);
+  CHECK_THROWS_WITH(rnn.set_h(-1, {x}), Catch::Contains("one per layer"));
+  CHECK(rnn.state() == -1);
+
+  rnn.add_input(x);
+  CHECK(rnn.state() == 0);
+  CHECK_THROWS_AS(GRUBuilder(0, kInput, kHidden, model), std::invalid_argument);
+
+  // Masks drawn for a batch of 2 fit inputs of that batch size only.
+  rnn.set_dropout(0.5f, 0.5f);
+  rnn.start_new_sequence();
+  rnn.set_dropout_masks(2);
+  CHECK_THROWS_WITH(rnn.add_input(input(cg, Dim({kInput}, 3), std::vector<float>(3 * kInput, 1.f))),
+                    Catch::Contains("batch size 3") && Catch::Contains("batch size 2"));
+  rnn.add_input(input(cg, Dim({kInput}, 2), std::vector<float>(2 * kInput, 1.f)));
+  // Drawing masks without dropout is harmless.
+  rnn.disable_dropout();
+  rnn.start_new_sequence();
+  rnn.set_dropout_masks(4);
+  CHECK(rnn.add_input(x).dim() == Dim({kHidden}));
+}

@@ -1,0 +1,156 @@
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <numeric>
+#include <vector>
+
+#include "builders/class_factored_softmax_builder.h"
+#include "builders/standard_softmax_builder.h"
+#include "dynet_core/expr.h"
+#include "dynet_core/graph.h"
+#include "support/gradient_check.h"
+#include "support/temp_file.h"
+
+using namespace dynet;
+using test_support::TempFile;
+
+namespace {
+
+constexpr unsigned kRep = 3;
+
+// Classes: "x" has three words, "y" two, "z" one.
+const char* const kClusters = "x the 10\nx a 7\n\ny cat\nz sat\ny dog\nx on\n";
+
+std::vector<float> log_distribution(ComputationGraph& cg, SoftmaxBuilder& sm, const Expression& rep) {
+  return as_vector(cg.incremental_forward(sm.full_log_distribution(rep)));
+}
+
+double probability_mass(const std::vector<float>& log_p) {
+  double total = 0;
+  for (float v : log_p) total += std::exp(double(v));
+  return total;
+}
+
+}  // namespace
+
+TEST_CASE("the standard softmax builder scores every class", "[builders][softmax]") {
+  ParameterCollection model;
+  StandardSoftmaxBuilder sm(kRep, 5, model);
+  LookupParameter reps = model.add_lookup_parameters(2, {kRep});
+  ComputationGraph cg;
+  sm.new_graph(cg);
+  const Expression rep = lookup(cg, reps, 0u);
+  const std::vector<float> log_p = log_distribution(cg, sm, rep);
+  CHECK(log_p.size() == 5);
+  CHECK(probability_mass(log_p) == Approx(1.0).epsilon(1e-5));
+  for (unsigned c = 0; c < 5; ++c) CHECK(as_scalar(cg.incremental_forward(sm.neg_log_softmax(rep, c))) == Approx(-log_p[c]));
+
+  const Expression batch = lookup(cg, reps, std::vector<unsigned>{0, 1});
+  const std::vector<float> losses = as_vector(cg.incremental_forward(sm.neg_log_softmax(batch, {2, 4})));
+  CHECK(losses[0] == Approx(-log_p[2]));
+  CHECK(losses[1] == Approx(as_scalar(cg.incremental_forward(sm.neg_log_softmax(lookup(cg, reps, 1u), 4)))));
+  test_support::check_gradients(model, cg, sum_batches(sm.neg_log_softmax(batch, {2, 4})));
+
+  CHECK_THROWS_WITH(sm.neg_log_softmax(rep, 5), Catch::Contains("class 5"));
+  CHECK_THROWS_WITH(sm.neg_log_softmax(batch, std::vector<unsigned>{1}), Catch::Contains("batch size 2, expected 1"));
+  CHECK_THROWS_WITH(sm.neg_log_softmax(zeros(cg, Dim({kRep + 1})), 0), Catch::Contains("expected {3}"));
+  CHECK_THROWS_WITH(sm.sample(batch), Catch::Contains("batch size"));
+}
+
+TEST_CASE("softmax builders sample from their distribution", "[builders][softmax]") {
+  ParameterCollection model;
+  StandardSoftmaxBuilder sm(1, 3, model);
+  Parameter(sm.get_parameter_collection().parameters_list()[0]).set_value({0.f, 1.f, 2.f});
+  ComputationGraph cg;
+  sm.new_graph(cg);
+  const Expression rep = input(cg, Dim({1}), {2.f});  // logits 0, 2, 4
+  std::vector<unsigned> counts(3, 0);
+  for (int k = 0; k < 2000; ++k) ++counts[sm.sample(rep)];
+  const std::vector<float> p = as_vector(cg.incremental_forward(softmax(sm.full_logits(rep))));
+  for (unsigned c = 0; c < 3; ++c) CHECK(counts[c] / 2000.0 == Approx(p[c]).margin(0.04));
+}
+
+TEST_CASE("the class-factored softmax is a distribution over the clustered words", "[builders][softmax]") {
+  TempFile clusters("clusters.txt", kClusters);
+  Dict words;
+  words.convert("the");
+  ParameterCollection model;
+  ClassFactoredSoftmaxBuilder sm(kRep, clusters.path(), words, model);
+  CHECK(words.size() == 6);
+  CHECK(sm.num_classes() == 3);
+  CHECK(sm.class_of(static_cast<unsigned>(words.convert("dog"))) == 1);
+  CHECK(sm.class_words(0).size() == 3);
+  CHECK(model.parameters_list().size() == 2 + 2 * 2);  // no word scores for the one-word class
+
+  LookupParameter reps = model.add_lookup_parameters(2, {kRep});
+  ComputationGraph cg;
+  sm.new_graph(cg);
+  const Expression rep = lookup(cg, reps, 1u);
+  const std::vector<float> log_p = log_distribution(cg, sm, rep);
+  REQUIRE(log_p.size() == 6);
+  CHECK(probability_mass(log_p) == Approx(1.0).epsilon(1e-5));
+  for (unsigned w = 0; w < 6; ++w) CHECK(as_scalar(cg.incremental_forward(sm.neg_log_softmax(rep, w))) == Approx(-log_p[w]));
+
+  const Expression batch = lookup(cg, reps, std::vector<unsigned>{1, 0, 1});
+  const std::vector<unsigned> targets{static_cast<unsigned>(words.convert("sat")), 0, static_cast<unsigned>(words.convert("dog"))};
+  const Expression losses = sm.neg_log_softmax(batch, targets);
+  const std::vector<float> v = as_vector(cg.incremental_forward(losses));
+  CHECK(v[0] == Approx(-log_p[targets[0]]));
+  CHECK(v[2] == Approx(-log_p[targets[2]]));
+  CHECK(v[1] == Approx(as_scalar(cg.incremental_forward(sm.neg_log_softmax(lookup(cg, reps, 0u), 0)))));
+  test_support::check_gradients(model, cg, sum_batches(losses));
+
+  std::vector<unsigned> counts(6, 0);
+  for (int k = 0; k < 3000; ++k) ++counts[sm.sample(rep)];
+  for (unsigned w = 0; w < 6; ++w) CHECK(counts[w] / 3000.0 == Approx(std::exp(log_p[w])).margin(0.04));
+}
+
+TEST_CASE("classes given in memory build the same softmax as a cluster file", "[builders][softmax]") {
+  TempFile clusters("memory-clusters.txt", kClusters);
+  Dict from_file_words, in_memory_words;
+  ParameterCollection a, b;
+  ClassFactoredSoftmaxBuilder from_file(kRep, clusters.path(), from_file_words, a);
+  ClassFactoredSoftmaxBuilder in_memory(
+      kRep, {{"x", "the"}, {"x", "a"}, {"y", "cat"}, {"z", "sat"}, {"y", "dog"}, {"x", "on"}}, in_memory_words, b);
+  CHECK(in_memory_words.get_words() == from_file_words.get_words());
+  CHECK(in_memory.num_classes() == from_file.num_classes());
+  for (unsigned c = 0; c < from_file.num_classes(); ++c) CHECK(in_memory.class_words(c) == from_file.class_words(c));
+  CHECK(b.parameter_count() == a.parameter_count());
+}
+
+TEST_CASE("the class-factored softmax reports bad cluster files and unclustered words", "[builders][softmax]") {
+  ParameterCollection model;
+  Dict words;
+  CHECK_THROWS_WITH(ClassFactoredSoftmaxBuilder(kRep, "/nonexistent/clusters.txt", words, model),
+                    Catch::Contains("/nonexistent/clusters.txt"));
+  TempFile malformed("malformed.txt", "x the\nlonely\n");
+  CHECK_THROWS_WITH(ClassFactoredSoftmaxBuilder(kRep, malformed.path(), words, model), Catch::Contains(":2:"));
+  TempFile twice("twice.txt", "x the\ny the\n");
+  CHECK_THROWS_WITH(ClassFactoredSoftmaxBuilder(kRep, twice.path(), words, model),
+                    Catch::Contains("'the'") && Catch::Contains("twice.txt:1"));
+  TempFile empty("empty.txt", "\n");
+  CHECK_THROWS_WITH(ClassFactoredSoftmaxBuilder(kRep, empty.path(), words, model), Catch::Contains("no words"));
+  Dict frozen;
+  frozen.convert("the");
+  frozen.freeze();
+  TempFile good("good.txt", kClusters);
+  CHECK_THROWS_WITH(ClassFactoredSoftmaxBuilder(kRep, good.path(), frozen, model),
+                    Catch::Contains("'a'") && Catch::Contains("frozen"));
+  CHECK(words.size() == 0);
+  CHECK(frozen.size() == 1);
+  CHECK(model.parameters_list().empty());
+
+  CHECK_THROWS_WITH(ClassFactoredSoftmaxBuilder(kRep, ClassFactoredSoftmaxBuilder::WordClasses{}, words, model),
+                    Catch::Contains("no word"));
+  CHECK_THROWS_WITH(ClassFactoredSoftmaxBuilder(kRep, {{"x", "a"}, {"y", "a"}}, words, model),
+                    Catch::Contains("class entry 2") && Catch::Contains("class entry 1"));
+  Dict vocabulary;
+  vocabulary.convert("unclustered");
+  ClassFactoredSoftmaxBuilder sm(kRep, good.path(), vocabulary, model);
+  ComputationGraph cg;
+  sm.new_graph(cg);
+  const Expression rep = zeros(cg, Dim({kRep}));
+  CHECK_THROWS_WITH(sm.neg_log_softmax(rep, 0), Catch::Contains("'unclustered'") && Catch::Contains("no class"));
+  CHECK_THROWS_WITH(sm.full_log_distribution(rep), Catch::Contains("no class"));
+  CHECK_THROWS_WITH(sm.neg_log_softmax(rep, 99), Catch::Contains("word 99"));
+}

@@ -1,0 +1,37 @@
+#include <catch2/catch.hpp>
+
+#include <stdexcept>
+
+#include "dynet_core/dict.h"
+
+using namespace dynet;
+
+TEST_CASE("a Dict numbers words in first-seen order and maps them back", "[dict]") {
+  Dict d;
+  CHECK(d.convert("the") == 0);
+  CHECK(d.convert("cat") == 1);
+  CHECK(d.convert("the") == 0);
+  CHECK(d.size() == 2);
+  CHECK(d.convert(1) == "cat");
+  CHECK(d.contains("cat"));
+  CHECK_FALSE(d.contains("dog"));
+  CHECK_THROWS_AS(d.convert(2), std::out_of_range);
+  CHECK_THROWS_AS(d.convert(-1), std::out_of_range);
+}
+
+TEST_CASE("a frozen Dict maps unknown words to its unknown-word id or refuses them", "[dict]") {
+  Dict d;
+  d.convert("a");
+  d.freeze();
+  CHECK_THROWS_WITH(d.convert("b"), Catch::Contains("'b'") && Catch::Contains("set_unk"));
+  CHECK(d.size() == 1);
+  d.set_unk("<unk>");
+  CHECK(d.get_unk_id() == 1);
+  CHECK(d.convert("b") == 1);
+  CHECK(d.convert("a") == 0);
+  CHECK(d.size() == 2);
+  d.clear();
+  CHECK(d.size() == 0);
+  CHECK_FALSE(d.is_frozen());
+  CHECK(d.get_unk_id() == -1);
+}

@@ -1,0 +1,75 @@
+#pragma once
+// Numeric gradient checks through whole builders: backward's gradient of a scalar loss for every
+// value of every parameter and lookup table of a model, against central differences. The graph
+// is built once and recomputed by forward after each perturbation (random masks are fixed per
+// node, so dropout is checked too).
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "dynet_core/expr.h"
+#include "dynet_core/graph.h"
+#include "dynet_core/param_collection.h"
+
+namespace test_support {
+
+using namespace dynet;
+
+/// E = sum over ys of <w, y> with fixed random weights w, summed over batch elements. Random
+/// weights leave no symmetric blind spot (a plain sum would hide errors that cancel).
+inline Expression weighted_sum(ComputationGraph& cg, const std::vector<Expression>& ys, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> unit(-1.f, 1.f);
+  std::vector<Expression> terms;
+  for (const Expression& y : ys) {
+    std::vector<float> w(y.dim().size());
+    for (float& v : w) v = unit(rng);
+    terms.push_back(sum_batches(dot_product(input(cg, y.dim(), w), y)));
+  }
+  return sum(terms);
+}
+
+namespace detail {
+
+inline void check_values(const std::string& what, float* values, const float* analytic, std::size_t n,
+                         ComputationGraph& cg, const Expression& loss) {
+  const std::size_t stride = 1 + n / 16;  // about 16 sampled values per parameter
+  for (std::size_t k = 0; k < n; k += stride) {
+    const float x0 = values[k];
+    const float h = 1e-2f;
+    values[k] = x0 + h;
+    const double plus = as_scalar(cg.forward(loss));
+    values[k] = x0 - h;
+    const double minus = as_scalar(cg.forward(loss));
+    values[k] = x0;
+    const double numeric = (plus - minus) / (2.0 * h);
+    INFO(what << " element " << k << ": numeric " << numeric << ", analytic " << analytic[k]);
+    CHECK(std::fabs(numeric - analytic[k]) <= 2e-3 + 2e-2 * std::max(std::fabs(numeric), double(std::fabs(analytic[k]))));
+  }
+}
+
+}  // namespace detail
+
+/// Checks the gradient of `loss` (a scalar of cg) for every parameter and lookup table of model.
+inline void check_gradients(ParameterCollection& model, ComputationGraph& cg, const Expression& loss) {
+  model.reset_gradient();
+  cg.forward(loss);
+  cg.backward(loss);
+  for (const auto& p : model.parameters_list()) {
+    const std::vector<float> analytic(p->g.v, p->g.v + p->size());
+    detail::check_values(p->name, p->values.v, analytic.data(), p->size(), cg, loss);
+  }
+  for (const auto& p : model.lookup_parameters_list()) {
+    const std::size_t n = p->row_size() * p->n;
+    const std::vector<float> analytic(p->all_grads.v, p->all_grads.v + n);
+    detail::check_values(p->name, p->all_values.v, analytic.data(), n, cg, loss);
+  }
+  cg.forward(loss);
+}
+
+}  // namespace test_support
