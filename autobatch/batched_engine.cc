@@ -226,7 +226,7 @@ void BatchedEngine::run_group(std::uint32_t first, std::uint32_t count) {
   for (unsigned i = 0; i < n0.nargs; ++i) {
     const Node& a0 = cg_->node(n0.arg(i));
     const std::size_t asize = a0.dim.size();
-    if (count == 1 || shared_argument(op, i, a0.dim, n0.dim)) {
+    if (count == 1 || shared_argument(op, i, a0, n0.dim)) {
       xs_[i] = Tensor(a0.dim, a0.value, cg_->device());
       batch_args_.push_back(a0.value);
       stats_.bytes_in_place += asize * sizeof(float);
@@ -329,7 +329,7 @@ void BatchedEngine::backward_nodes(VariableIndex last, const std::uint8_t* needs
     xs_.resize(n0.nargs);
     for (unsigned i = 0; i < n0.nargs; ++i) {
       const Node& a0 = cg_->node(n0.arg(i));
-      const bool shared = b.count == 1 || shared_argument(op, i, a0.dim, n0.dim);
+      const bool shared = b.count == 1 || shared_argument(op, i, a0, n0.dim);
       xs_[i] = shared ? Tensor(a0.dim, batch_args_[b.first_arg + i], dev)
                       : batched(a0.dim, b.count, batch_args_[b.first_arg + i]);
     }
@@ -350,7 +350,7 @@ void BatchedEngine::backward_nodes(VariableIndex last, const std::uint8_t* needs
     if (op.backward) {
       for (unsigned i = 0; i < n0.nargs; ++i) {
         const Node& a0 = cg_->node(n0.arg(i));
-        if (b.count == 1 || shared_argument(op, i, a0.dim, n0.dim)) {
+        if (b.count == 1 || shared_argument(op, i, a0, n0.dim)) {
           // Every node of the group refers to the same argument (or parameter): find one that
           // receives a gradient.
           VariableIndex target = kNoNode;

@@ -2,9 +2,10 @@
 // Batching signatures. Nodes with equal signatures run as one kernel call: same op, same output
 // shape, same kernel-selecting op data, and argument by argument either the same shape (the
 // arguments are concatenated along the batch) or the same node (a shared argument: a declared
-// shared one such as a weight, or one broadcast along the batch). Parameter leaves count as
-// "the same node" when they refer to the same parameter, so writing parameter() at every use
-// batches exactly like writing it once per graph.
+// shared one such as a weight, one broadcast along the batch, or a parameter where the kernel
+// broadcasts, such as a bias). Parameter leaves count as "the same node" when they refer to the
+// same parameter, so writing parameter() at every use batches exactly like writing it once per
+// graph.
 
 #include <cstdint>
 
@@ -12,9 +13,11 @@
 
 namespace dynet {
 
-/// Whether argument i (of shape `arg`) of a node of `op` with output `out` is shared by a group.
-inline bool shared_argument(const OpDef& op, unsigned i, const Dim& arg, const Dim& out) {
-  return op.batch.is_shared(i) || arg.bd < out.bd;
+/// Whether argument i (the node `arg`) of a node of `op` with output `out` is shared by a group
+/// rather than concatenated: declared shared, broadcast along the batch, or a parameter where the
+/// kernel broadcasts.
+inline bool shared_argument(const OpDef& op, unsigned i, const Node& arg, const Dim& out) {
+  return op.batch.is_shared(i) || arg.dim.bd < out.bd || (arg.op->value_alias && op.batch.is_broadcast(i));
 }
 
 /// The identity a shared argument contributes to a signature.

@@ -49,13 +49,21 @@ enum class BatchRule : std::uint8_t {
 };
 
 struct BatchTraits {
+  static constexpr std::uint32_t kAllArguments = 0xFFFFFFFFu;
+
   BatchRule rule = BatchRule::None;
   std::uint32_t shared = 0;   ///< bit i: argument i is the same node for the whole group
   bool shared_odd = false;    ///< every odd argument is shared too (affine_transform's W1, W2...)
   std::uint8_t sig_bytes = 0; ///< leading bytes of the op data that select the kernel
+  /// Bit i: the kernel broadcasts argument i when it has one batch element and y has more, so a
+  /// parameter there is shared by the group instead of copied once per node (kAllArguments: all).
+  std::uint32_t broadcasts = 0;
 
   bool is_shared(unsigned i) const {
     return (i < 32 && ((shared >> i) & 1u)) || (shared_odd && (i % 2 == 1));
+  }
+  bool is_broadcast(unsigned i) const {
+    return broadcasts == kAllArguments || (i < 32 && ((broadcasts >> i) & 1u));
   }
 };
 

@@ -62,7 +62,7 @@ void binary_backward(const OpCall& c, unsigned i) {
 template <class R>
 OpDef binary_op(const char* name, Saves saves, Expression (*check)(CheckCase&)) {
   return OpDef{name, 2, infer_broadcast, binary_forward<R>, binary_backward<R>, saves,
-               {BatchRule::Concat}, {check}};
+               {BatchRule::Concat, 0, false, 0, BatchTraits::kAllArguments}, {check}};
 }
 
 Expression binary(const OpDef& op, const Expression& a, const Expression& b) {
@@ -138,7 +138,8 @@ void sum_backward(const OpCall& c, unsigned) {
   for (unsigned bi = 0; bi < c.dy.d.bd; ++bi) accumulate(c.dx.v, c.dy.v + std::size_t(bi) * per_batch, per_batch);
 }
 
-OpDef SumOp{"sum", -1, infer_sum, sum_forward, sum_backward, kSavesNothing, {BatchRule::Concat},
+OpDef SumOp{"sum", -1, infer_sum, sum_forward, sum_backward, kSavesNothing,
+            {BatchRule::Concat, 0, false, 0, BatchTraits::kAllArguments},
             {[](CheckCase& c) {
               const unsigned bd = c.batch();
               const Dim d = c.shape(0, 3);

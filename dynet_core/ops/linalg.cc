@@ -47,7 +47,7 @@ Expression check_matmul(CheckCase& c) {
 }
 
 OpDef MatMulOp{"matmul", 2, infer_matmul, matmul_forward, matmul_backward, kSavesInputs,
-               {BatchRule::Concat, 1u}, {check_matmul}};
+               {BatchRule::Concat, 1u, false, 0, BatchTraits::kAllArguments}, {check_matmul}};
 
 Dim infer_affine(const DimArgs& xs, const void*) {
   if (xs.size() % 2 == 0)
@@ -108,7 +108,8 @@ Expression check_affine(CheckCase& c) {
 }
 
 OpDef AffineTransformOp{"affine_transform", -1, infer_affine, affine_forward, affine_backward,
-                        kSavesInputs, {BatchRule::Concat, 1u, true}, {check_affine}};
+                        kSavesInputs, {BatchRule::Concat, 0, true, 0, BatchTraits::kAllArguments},
+                        {check_affine}};
 
 struct Permutation {
   unsigned n;

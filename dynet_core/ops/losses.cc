@@ -101,7 +101,8 @@ void binary_log_loss_backward(const OpCall& c, unsigned i) {
   }
 }
 OpDef BinaryLogLossOp{"binary_log_loss", 2, infer_binary_log_loss, binary_log_loss_forward,
-                      binary_log_loss_backward, kSavesInputs, {BatchRule::Concat},
+                      binary_log_loss_backward, kSavesInputs,
+                      {BatchRule::Concat, 0, false, 0, BatchTraits::kAllArguments},
                       {[](CheckCase& c) {
                         const unsigned bd = c.batch();
                         const Dim d = c.shape(0, 2);

@@ -129,7 +129,7 @@ void dot_backward(const OpCall& c, unsigned i) {
     eig::Vector(c.dx.batch_ptr(bi), n) += c.dy.v[bi] * eig::Vector(other.batch_ptr(bi), n);
 }
 OpDef DotProductOp{"dot_product", 2, infer_dot, dot_forward, dot_backward, kSavesInputs,
-                   {BatchRule::Concat},
+                   {BatchRule::Concat, 0, false, 0, BatchTraits::kAllArguments},
                    {[](CheckCase& c) {
                      const unsigned bd = c.batch();
                      const Dim d = c.shape(1, 2);
@@ -159,7 +159,7 @@ void logsumexp_backward(const OpCall& c, unsigned i) {
   }
 }
 OpDef LogSumExpOp{"logsumexp", -1, infer_logsumexp, logsumexp_forward, logsumexp_backward, kSavesBoth,
-                  {BatchRule::Concat},
+                  {BatchRule::Concat, 0, false, 0, BatchTraits::kAllArguments},
                   {[](CheckCase& c) {
                     const unsigned bd = c.batch();
                     const Dim d = c.shape(0, 2);

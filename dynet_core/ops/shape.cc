@@ -78,7 +78,7 @@ void concatenate_backward(const OpCall& c, unsigned i) {
   });
 }
 OpDef ConcatenateOp{"concatenate", -1, infer_concatenate, concatenate_forward, concatenate_backward,
-                    kSavesNothing, {BatchRule::Concat, 0, false, sizeof(unsigned)},
+                    kSavesNothing, {BatchRule::Concat, 0, false, sizeof(unsigned), BatchTraits::kAllArguments},
                     {[](CheckCase& c) {
                       const unsigned d = c.uniform(0, 2), bd = c.batch();
                       Dim base = c.shape(2, 3);

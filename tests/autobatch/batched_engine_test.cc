@@ -61,6 +61,27 @@ TEST_CASE("identical chains run as one group per step and signature", "[autobatc
   }
 }
 
+TEST_CASE("parameters are shared where kernels broadcast; per-node arguments are concatenated", "[autobatch]") {
+  ChainModel m;
+  ComputationGraph cg;
+  cg.set_autobatch(1);
+  Expression W = parameter(cg, m.W), b = parameter(cg, m.b);
+  std::vector<Expression> with_parameter_bias, with_node_bias;
+  for (unsigned k = 0; k < 5; ++k) {
+    Expression x = lookup(cg, m.emb, k);
+    with_parameter_bias.push_back(affine_transform({b, W, x}) + b);
+    with_node_bias.push_back(affine_transform({tanh(x), W, x}));
+  }
+  for (unsigned k = 1; k < 5; ++k) {
+    CHECK(cg.node(with_parameter_bias[k].i).signature == cg.node(with_parameter_bias[0].i).signature);
+    CHECK(cg.node(with_node_bias[k].i).signature == cg.node(with_node_bias[0].i).signature);
+  }
+  cg.engine().reset_stats();
+  cg.forward(sum(with_parameter_bias));
+  // The bias is read once per group, never copied once per node.
+  CHECK(cg.engine().stats().bytes_gathered == 0);
+}
+
 TEST_CASE("the weight gradient of a group is one kernel call, whatever the group size", "[autobatch]") {
   ChainModel m;
   auto backward_calls = [&](unsigned K) {
