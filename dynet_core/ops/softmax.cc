@@ -10,6 +10,7 @@
 #include "dynet_core/ops/dims.h"
 #include "dynet_core/ops/index_list.h"
 #include "dynet_core/ops/registry.h"
+#include "dynet_core/tensor_eigen.h"
 
 namespace dynet {
 
@@ -20,10 +21,27 @@ Dim infer_along(const DimArgs& xs, const void* data) {
   return xs[0];
 }
 
+// Along dimension 0 every column is contiguous, and the column-wise Eigen forms below run
+// vectorized (exp included); other dimensions take the strided scalar loops.
+using ConstArray2 = Eigen::Map<const Eigen::ArrayXXf, Eigen::Unaligned>;
+using Array2 = Eigen::Map<Eigen::ArrayXXf, Eigen::Unaligned>;
+
+/// log sum exp of every column of x, stable.
+Eigen::ArrayXXf column_log_sum_exp(const ConstArray2& x) {
+  const Eigen::ArrayXXf m = x.colwise().maxCoeff();
+  return m + (x.rowwise() - m.row(0)).exp().colwise().sum().log();
+}
+
 void softmax_forward(const OpCall& c) {
   const AlongDim a(c.xs[0].d, c.op_data<unsigned>());
   const float* x = c.xs[0].v;
   float* y = c.y.v;
+  if (a.pre == 1) {
+    const ConstArray2 xa(x, a.len, a.post);
+    Array2 ya(y, a.len, a.post);
+    ya = (xa.rowwise() - column_log_sum_exp(xa).row(0)).exp();
+    return;
+  }
   for (unsigned k = 0; k < a.post; ++k)
     for (unsigned i = 0; i < a.pre; ++i) {
       float m = x[a.at(i, 0, k)];
@@ -38,6 +56,13 @@ void softmax_backward(const OpCall& c, unsigned) {
   const AlongDim a(c.y.d, c.op_data<unsigned>());
   const float* y = c.y.v;
   const float* dy = c.dy.v;
+  if (a.pre == 1) {
+    const ConstArray2 ya(y, a.len, a.post), dya(dy, a.len, a.post);
+    Array2 dxa(c.dx.v, a.len, a.post);
+    const Eigen::ArrayXXf dot = (dya * ya).colwise().sum();
+    dxa += ya * (dya.rowwise() - dot.row(0));
+    return;
+  }
   for (unsigned k = 0; k < a.post; ++k)
     for (unsigned i = 0; i < a.pre; ++i) {
       float dot = 0;
@@ -56,26 +81,14 @@ OpDef SoftmaxOp{"softmax", 1, infer_along, softmax_forward, softmax_backward, kS
                 }}};
 
 void log_softmax_forward(const OpCall& c) {
-  const AlongDim a(c.xs[0].d, 0);
-  const float* x = c.xs[0].v;
-  for (unsigned k = 0; k < a.post; ++k) {
-    const float* xk = x + a.len * k;
-    const float m = *std::max_element(xk, xk + a.len);
-    float s = 0;
-    for (unsigned j = 0; j < a.len; ++j) s += std::exp(xk[j] - m);
-    const float log_z = m + std::log(s);
-    for (unsigned j = 0; j < a.len; ++j) c.y.v[a.len * k + j] = xk[j] - log_z;
-  }
+  const unsigned n = c.xs[0].d.rows(), cols = c.xs[0].d.size() / n;
+  const ConstArray2 x(c.xs[0].v, n, cols);
+  Array2(c.y.v, n, cols) = x.rowwise() - column_log_sum_exp(x).row(0);
 }
 void log_softmax_backward(const OpCall& c, unsigned) {
-  const AlongDim a(c.y.d, 0);
-  for (unsigned k = 0; k < a.post; ++k) {
-    const float* dy = c.dy.v + a.len * k;
-    const float* y = c.y.v + a.len * k;
-    float total = 0;
-    for (unsigned j = 0; j < a.len; ++j) total += dy[j];
-    for (unsigned j = 0; j < a.len; ++j) c.dx.v[a.len * k + j] += dy[j] - std::exp(y[j]) * total;
-  }
+  const unsigned n = c.y.d.rows(), cols = c.y.d.size() / n;
+  const ConstArray2 y(c.y.v, n, cols), dy(c.dy.v, n, cols);
+  Array2(c.dx.v, n, cols) += dy - y.exp().rowwise() * dy.colwise().sum().row(0);
 }
 Dim same_dim(const DimArgs& xs, const void*) { return xs[0]; }
 OpDef LogSoftmaxOp{"log_softmax", 1, same_dim, log_softmax_forward, log_softmax_backward, kSavesOutput,
@@ -94,22 +107,19 @@ void for_each_target(const OpCall& c, F&& f) {
 
 void pnls_forward(const OpCall& c) {
   const unsigned n = c.xs[0].d.rows();
-  for_each_target(c, [&](unsigned b, unsigned v) {
-    const float* x = c.xs[0].v + std::size_t(b) * n;
-    const float m = *std::max_element(x, x + n);
-    float s = 0;
-    for (unsigned j = 0; j < n; ++j) s += std::exp(x[j] - m);
-    c.y.v[b] = m + std::log(s) - x[v];
-  });
+  const ConstArray2 x(c.xs[0].v, n, c.y.d.bd);
+  const Eigen::ArrayXXf log_z = column_log_sum_exp(x);
+  for_each_target(c, [&](unsigned b, unsigned v) { c.y.v[b] = log_z(0, b) - x(v, b); });
 }
 void pnls_backward(const OpCall& c, unsigned) {
+  // d/dx = softmax(x) - onehot(v), and log Z = y + x[v] recovers the softmax without storing it.
   const unsigned n = c.xs[0].d.rows();
+  const ConstArray2 x(c.xs[0].v, n, c.y.d.bd);
+  Array2 dx(c.dx.v, n, c.y.d.bd);
   for_each_target(c, [&](unsigned b, unsigned v) {
-    const float* x = c.xs[0].v + std::size_t(b) * n;
-    float* dx = c.dx.v + std::size_t(b) * n;
-    const float log_z = c.y.v[b] + x[v], g = c.dy.v[b];
-    for (unsigned j = 0; j < n; ++j) dx[j] += g * std::exp(x[j] - log_z);
-    dx[v] -= g;
+    const float log_z = c.y.v[b] + x(v, b), g = c.dy.v[b];
+    dx.col(b) += g * (x.col(b) - log_z).exp();
+    dx(v, b) -= g;
   });
 }
 OpDef PickNegLogSoftmaxOp{"pickneglogsoftmax", 1, infer_pnls, pnls_forward, pnls_backward, kSavesBoth,
