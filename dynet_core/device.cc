@@ -50,7 +50,7 @@ Device::~Device() = default;
 
 Device_CPU::Device_CPU(const MemorySizes& sizes, bool debug_memory, unsigned threads)
     : Device(DeviceType::CPU, "CPU", sizes, debug_memory) {
-  if (threads > 1) pool_ = std::make_unique<ThreadPool>(threads, true);
+  if (threads > 1) pool_ = std::make_unique<ThreadPool>(threads);
 }
 
 float* Device::allocate_parameter_floats(std::size_t n) {

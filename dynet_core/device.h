@@ -84,7 +84,7 @@ class Device {
 /// The CPU: host memory, Eigen kernels.
 class Device_CPU : public Device {
  public:
-  /// With threads > 1, large GEMMs are split over that many threads, pinned to cores 0..n-1.
+  /// With threads > 1, large GEMMs are split over that many threads.
   Device_CPU(const MemorySizes& sizes, bool debug_memory, unsigned threads = 1);
 };
 

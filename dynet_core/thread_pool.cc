@@ -1,25 +1,9 @@
 #include "dynet_core/thread_pool.h"
 
-#include <pthread.h>
-#include <sched.h>
-
 namespace dynet {
 
-namespace {
-void pin_to_core(std::thread::native_handle_type t, unsigned core) {
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  CPU_SET(core, &set);
-  pthread_setaffinity_np(t, sizeof set, &set);  // best effort: a refused pin leaves the thread free
-}
-}  // namespace
-
-ThreadPool::ThreadPool(unsigned threads, bool pin) {
-  for (unsigned part = 1; part < threads; ++part) {
-    workers_.emplace_back([this, part] { work(part); });
-    if (pin) pin_to_core(workers_.back().native_handle(), part);
-  }
-  if (pin && threads > 1) pin_to_core(pthread_self(), 0);
+ThreadPool::ThreadPool(unsigned threads) {
+  for (unsigned part = 1; part < threads; ++part) workers_.emplace_back([this, part] { work(part); });
 }
 
 ThreadPool::~ThreadPool() {

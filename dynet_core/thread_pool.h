@@ -14,8 +14,9 @@ namespace dynet {
 
 class ThreadPool {
  public:
-  /// `threads` counts the calling thread; with `pin`, thread k is bound to core k.
-  ThreadPool(unsigned threads, bool pin);
+  /// `threads` counts the calling thread. Threads are not pinned: pinning the caller would pin
+  /// every thread it starts later, and on a shared machine it measured slower.
+  explicit ThreadPool(unsigned threads);
   ~ThreadPool();
   ThreadPool(const ThreadPool&) = delete;
   ThreadPool& operator=(const ThreadPool&) = delete;

@@ -1,12 +1,16 @@
-// Autobatching benchmark: the TreeLSTM reference program of ../shared/BENCHMARKS.md (64 random
-// 16-leaf trees per graph) under each engine, with parameter expressions once per graph and at
-// every use. Prints trees/s, groups per graph, gathered bytes, scheduling and construction cost
-// per node, and achieved GFLOP/s against a GEMM measured in the same run.
+// Autobatching benchmark: the reference programs of ../shared/BENCHMARKS.md under each engine.
+//  - treelstm: 512 random 16-leaf trees, 64 per graph, emb 128, hidden 128, Adam(0.001); with
+//    parameter expressions once per graph and at every use.
+//  - tagger: the BiLSTM tagger example's model (emb 128, hidden 50, MLP 32) on WikiNER, 32
+//    sentences per graph, Adam(0.001).
+// Prints throughput, groups per graph, gathered bytes, scheduling and construction cost per node,
+// the share of each phase, and achieved GFLOP/s against a GEMM measured in the same run.
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -15,6 +19,8 @@
 #include "autobatch/treelstm_model.h"
 #include "common/gemm_peak.h"
 #include "dynet_core/dybatch.h"
+#include "examples/bilstm-tagger/bilstm_tagger_model.h"
+#include "examples/common/tagged_corpus.h"
 
 using namespace dynet;
 using Clock = std::chrono::steady_clock;
@@ -22,54 +28,55 @@ using Clock = std::chrono::steady_clock;
 namespace {
 
 struct Options {
+  std::vector<std::string> models{"treelstm", "tagger"};
   std::vector<int> engines{0, 1, 2};
-  unsigned trees = 512, per_graph = 64, epochs = 2, reps = 3;
+  unsigned epochs = 2, reps = 3, tagger_sentences = 640;
+  std::string tags = DYBATCH_DATA_DIR "/tags/train.txt";
+};
+
+/// A reference program: graphs of a minibatch each, the work in each, and how to build it.
+struct Workload {
+  const char* unit;
+  std::size_t graphs;
+  std::function<Expression(ComputationGraph&, std::size_t graph, bool per_use)> build;
+  std::function<double(std::size_t graph)> items, flops;
+  Trainer* trainer;
 };
 
 struct Result {
-  double trees_per_s, batches_per_graph, mean_batch, gathered_share, sched_ns_per_node, construct_ns_per_node,
-      gflops;
-  double share_build, share_forward, share_backward, share_update;  // of the whole step
+  double items_per_s, groups_per_graph, mean_batch, gathered_share, sched_ns_per_node, build_ns_per_node, gflops;
+  double share_build, share_forward, share_backward, share_update;
 };
 
 double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
-Result run_treelstm(int engine, bool per_use, const Options& o) {
-  ParameterCollection pc;
-  bench::TreeLstmModel model(pc, 1000, 128, 128);
-  AdamTrainer trainer(pc, 0.001f);
-  const std::vector<bench::Tree> trees = bench::random_trees(o.trees, 16, 1000, 42);
-  double flops_per_epoch = 0;
-  for (const bench::Tree& t : trees) flops_per_epoch += model.flops(t);
-
+Result run(const Workload& w, int engine, bool per_use, const Options& o) {
   std::vector<Result> runs;
   for (unsigned rep = 0; rep <= o.reps; ++rep) {  // rep 0 warms up
     EngineStats stats;
-    double construct_s = 0, forward_s = 0, backward_s = 0, update_s = 0, nodes = 0;
+    double build_s = 0, forward_s = 0, backward_s = 0, update_s = 0, nodes = 0, items = 0, flops = 0;
     unsigned graphs = 0;
     const Clock::time_point start = Clock::now();
     for (unsigned epoch = 0; epoch < o.epochs; ++epoch)
-      for (unsigned first = 0; first < trees.size(); first += o.per_graph) {
+      for (std::size_t g = 0; g < w.graphs; ++g) {
         ComputationGraph cg;
         cg.set_autobatch(engine);
         cg.engine().reset_stats();
-        const Clock::time_point c0 = Clock::now();
-        if (!per_use) model.new_graph(cg);
-        std::vector<Expression> losses;
-        for (unsigned k = first; k < first + o.per_graph && k < trees.size(); ++k)
-          losses.push_back(model.tree_loss(cg, trees[k], per_use));
-        Expression loss = sum(losses);
-        construct_s += seconds_since(c0);
-        nodes += cg.size();
-        const Clock::time_point f0 = Clock::now();
+        const Clock::time_point t0 = Clock::now();
+        Expression loss = w.build(cg, g, per_use);
+        const Clock::time_point t1 = Clock::now();
         cg.forward(loss);
-        forward_s += seconds_since(f0);
-        const Clock::time_point b0 = Clock::now();
+        const Clock::time_point t2 = Clock::now();
         cg.backward(loss);
-        backward_s += seconds_since(b0);
-        const Clock::time_point u0 = Clock::now();
-        trainer.update();
-        update_s += seconds_since(u0);
+        const Clock::time_point t3 = Clock::now();
+        w.trainer->update();
+        update_s += seconds_since(t3);
+        build_s += std::chrono::duration<double>(t1 - t0).count();
+        forward_s += std::chrono::duration<double>(t2 - t1).count();
+        backward_s += std::chrono::duration<double>(t3 - t2).count();
+        nodes += cg.size();
+        items += w.items(g);
+        flops += w.flops(g);
         const EngineStats& s = cg.engine().stats();
         stats.nodes += s.nodes;
         stats.batches += s.batches;
@@ -80,16 +87,99 @@ Result run_treelstm(int engine, bool per_use, const Options& o) {
       }
     const double elapsed = seconds_since(start);
     if (rep == 0) continue;
-    runs.push_back({o.epochs * trees.size() / elapsed, double(stats.batches) / graphs, stats.mean_batch_size(),
-                    stats.gathered_share(), double(stats.scheduling_ns) / std::max<double>(1, stats.nodes),
-                    construct_s * 1e9 / nodes, o.epochs * flops_per_epoch / elapsed / 1e9, construct_s / elapsed,
-                    forward_s / elapsed, backward_s / elapsed, update_s / elapsed});
+    runs.push_back({items / elapsed, double(stats.batches) / graphs, stats.mean_batch_size(), stats.gathered_share(),
+                    double(stats.scheduling_ns) / std::max<double>(1, stats.nodes), build_s * 1e9 / nodes,
+                    flops / elapsed / 1e9, build_s / elapsed, forward_s / elapsed, backward_s / elapsed,
+                    update_s / elapsed});
   }
-  std::sort(runs.begin(), runs.end(), [](const Result& a, const Result& b) { return a.trees_per_s < b.trees_per_s; });
+  std::sort(runs.begin(), runs.end(), [](const Result& a, const Result& b) { return a.items_per_s < b.items_per_s; });
   return runs[runs.size() / 2];
 }
 
 const char* engine_name(int e) { return e == 0 ? "sequential" : e == 1 ? "agenda" : "depth"; }
+
+void report(const char* model, const Workload& w, const Options& o, double peak, bool per_use_too) {
+  std::printf("%-9s %-11s %-8s %10s %8s %8s %9s %10s %10s %8s %7s  %s\n", "model", "engine", "params",
+              (std::string(w.unit) + "/s").c_str(), "groups/g", "mean bs", "gathered", "sched/node", "build/node",
+              "GFLOP/s", "% GEMM", "build/fwd/bwd/update % of step");
+  for (int e : o.engines)
+    for (bool per_use : {false, true}) {
+      if (per_use && !per_use_too) continue;
+      const Result r = run(w, e, per_use, o);
+      std::printf("%-9s %-11s %-8s %10.0f %8.1f %8.1f %8.1f%% %8.0fns %8.0fns %8.1f %6.1f%%  %.0f/%.0f/%.0f/%.0f\n",
+                  model, engine_name(e), per_use ? "per use" : "once", r.items_per_s, r.groups_per_graph, r.mean_batch,
+                  100 * r.gathered_share, r.sched_ns_per_node, r.build_ns_per_node, r.gflops, 100 * r.gflops / peak,
+                  100 * r.share_build, 100 * r.share_forward, 100 * r.share_backward, 100 * r.share_update);
+      std::fflush(stdout);
+    }
+}
+
+void bench_treelstm(const Options& o, double peak) {
+  ParameterCollection pc;
+  bench::TreeLstmModel model(pc, 1000, 128, 128);
+  AdamTrainer trainer(pc, 0.001f);
+  const std::vector<bench::Tree> trees = bench::random_trees(512, 16, 1000, 42);
+  const std::size_t per_graph = 64;
+  Workload w{"trees", trees.size() / per_graph,
+             [&](ComputationGraph& cg, std::size_t g, bool per_use) {
+               if (!per_use) model.new_graph(cg);
+               std::vector<Expression> losses;
+               for (std::size_t k = g * per_graph; k < (g + 1) * per_graph; ++k)
+                 losses.push_back(model.tree_loss(cg, trees[k], per_use));
+               return sum(losses);
+             },
+             [&](std::size_t) { return double(per_graph); },
+             [&](std::size_t g) {
+               double f = 0;
+               for (std::size_t k = g * per_graph; k < (g + 1) * per_graph; ++k) f += model.flops(trees[k]);
+               return f;
+             },
+             &trainer};
+  std::printf("TreeLSTM reference: 512 random 16-leaf trees, 64 per graph, emb 128, hidden 128, Adam\n");
+  report("treelstm", w, o, peak, true);
+}
+
+void bench_tagger(const Options& o, double peak) {
+  std::vector<examples::TaggedSentence> sentences = examples::read_tagged_sentences(o.tags);
+  sentences.resize(std::min<std::size_t>(sentences.size(), o.tagger_sentences));
+  examples::TaggerVocabulary vocabulary(sentences, 1, false);
+  std::vector<examples::EncodedSentence> encoded;
+  for (const auto& s : sentences) encoded.push_back(vocabulary.encode(s));
+  ParameterCollection pc;
+  const examples::TaggerShape shape;
+  examples::BiLSTMTagger tagger(pc, shape, vocabulary);
+  AdamTrainer trainer(pc, 0.001f);
+  const std::size_t per_graph = 32;
+  auto batch = [&](std::size_t g) {
+    std::vector<const examples::EncodedSentence*> b;
+    for (std::size_t k = g * per_graph; k < (g + 1) * per_graph && k < encoded.size(); ++k) b.push_back(&encoded[k]);
+    return b;
+  };
+  auto words = [&](std::size_t g) {
+    double n = 0;
+    for (const auto* s : batch(g)) n += s->words.size();
+    return n;
+  };
+  // Per word, forward: both LSTM directions (4h x (e + h) each), the MLP and the output layer;
+  // backward doubles it.
+  const double per_word = 2.0 * (2 * 4.0 * shape.hidden * (shape.embedding + shape.hidden) +
+                                 shape.mlp * 2.0 * shape.hidden + vocabulary.tags.size() * double(shape.mlp));
+  Workload w{"words", (encoded.size() + per_graph - 1) / per_graph,
+             [&](ComputationGraph& cg, std::size_t g, bool) { return tagger.loss(cg, batch(g)); }, words,
+             [&](std::size_t g) { return 3 * per_word * words(g); }, &trainer};
+  std::printf("BiLSTM tagger reference: %zu WikiNER sentences, 32 per graph, emb 128, hidden 50, MLP 32, Adam\n",
+              encoded.size());
+  report("tagger", w, o, peak, false);
+}
+
+std::vector<std::string> split(const std::string& s) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  for (std::size_t comma; (comma = s.find(',', start)) != std::string::npos; start = comma + 1)
+    out.push_back(s.substr(start, comma - start));
+  out.push_back(s.substr(start));
+  return out;
+}
 
 }  // namespace
 
@@ -98,21 +188,27 @@ int main(int argc, char** argv) {
   Options o;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
-    auto value = [&]() -> unsigned {
+    auto value = [&]() -> std::string {
       if (i + 1 >= argc) {
         std::fprintf(stderr, "%s needs a value\n", a.c_str());
         std::exit(2);
       }
-      return static_cast<unsigned>(std::strtoul(argv[++i], nullptr, 10));
+      return argv[++i];
     };
-    if (a == "--engine") {
-      o.engines = {static_cast<int>(value())};
+    if (a == "--model") {
+      o.models = split(value());
+    } else if (a == "--engine") {
+      o.engines.clear();
+      for (const std::string& e : split(value())) o.engines.push_back(std::atoi(e.c_str()));
     } else if (a == "--epochs") {
-      o.epochs = value();
+      o.epochs = static_cast<unsigned>(std::atoi(value().c_str()));
     } else if (a == "--reps") {
-      o.reps = value();
+      o.reps = static_cast<unsigned>(std::atoi(value().c_str()));
+    } else if (a == "--tags") {
+      o.tags = value();
     } else if (a == "--help" || a == "-h") {
-      std::printf("usage: autobatch_bench [--engine 0|1|2] [--epochs N] [--reps N] [--dynet-* flags]\n");
+      std::printf("usage: autobatch_bench [--model treelstm,tagger] [--engine 0,1,2] [--epochs N] [--reps N]\n"
+                  "                       [--tags FILE] [--dynet-threads N] [--dynet-* flags]\n");
       return 0;
     } else {
       std::fprintf(stderr, "unknown argument %s (see --help)\n", a.c_str());
@@ -120,18 +216,17 @@ int main(int argc, char** argv) {
     }
   }
   const double peak = bench::gemm_gflops();
-  std::printf("TreeLSTM reference: %u random 16-leaf trees, %u per graph, emb 128, hidden 128; medians of %u runs of %u epochs\n",
-              o.trees, o.per_graph, o.reps, o.epochs);
-  std::printf("GEMM peak in this run (best of n = 128..512): %.1f GFLOP/s\n", peak);
-  std::printf("%-11s %-9s %9s %9s %8s %9s %10s %10s %8s %7s  %s\n", "engine", "params", "trees/s", "groups/g",
-              "mean bs", "gathered", "sched/node", "build/node", "GFLOP/s", "% GEMM", "build/fwd/bwd/update % of step");
-  for (int e : o.engines)
-    for (bool per_use : {false, true}) {
-      const Result r = run_treelstm(e, per_use, o);
-      std::printf("%-11s %-9s %9.0f %9.1f %8.1f %8.1f%% %8.0fns %8.0fns %8.1f %6.1f%%  %.0f/%.0f/%.0f/%.0f\n",
-                  engine_name(e), per_use ? "per use" : "once", r.trees_per_s, r.batches_per_graph, r.mean_batch,
-                  100 * r.gathered_share, r.sched_ns_per_node, r.construct_ns_per_node, r.gflops, 100 * r.gflops / peak,
-                  100 * r.share_build, 100 * r.share_forward, 100 * r.share_backward, 100 * r.share_update);
+  std::printf("GEMM peak in this run (best of n = 128..512, one thread): %.1f GFLOP/s; medians of %u runs of %u epochs\n",
+              peak, o.reps, o.epochs);
+  for (const std::string& m : o.models) {
+    if (m == "treelstm") {
+      bench_treelstm(o, peak);
+    } else if (m == "tagger") {
+      bench_tagger(o, peak);
+    } else {
+      std::fprintf(stderr, "unknown model %s (treelstm, tagger)\n", m.c_str());
+      return 2;
     }
+  }
   return 0;
 }

@@ -97,18 +97,20 @@ std::vector<Expression> BiLSTMTagger::tag_scores(ComputationGraph& cg, const Enc
   return scores;
 }
 
+Expression BiLSTMTagger::loss(ComputationGraph& cg, const std::vector<const EncodedSentence*>& sentences) {
+  new_graph(cg, true);
+  std::vector<Expression> losses;
+  for (const EncodedSentence* s : sentences) {
+    const std::vector<Expression> scores = tag_scores(cg, *s);
+    for (std::size_t i = 0; i < scores.size(); ++i)
+      if (s->tags[i] >= 0) losses.push_back(pickneglogsoftmax(scores[i], static_cast<unsigned>(s->tags[i])));
+  }
+  if (losses.empty()) throw std::invalid_argument("BiLSTMTagger: a minibatch without known tags");
+  return sum(losses);
+}
+
 double BiLSTMTagger::train(const std::vector<const EncodedSentence*>& sentences, Trainer& trainer) {
-  return training_step(trainer, [&](ComputationGraph& cg) {
-    new_graph(cg, true);
-    std::vector<Expression> losses;
-    for (const EncodedSentence* s : sentences) {
-      const std::vector<Expression> scores = tag_scores(cg, *s);
-      for (std::size_t i = 0; i < scores.size(); ++i)
-        if (s->tags[i] >= 0) losses.push_back(pickneglogsoftmax(scores[i], static_cast<unsigned>(s->tags[i])));
-    }
-    if (losses.empty()) throw std::invalid_argument("BiLSTMTagger: a minibatch without known tags");
-    return sum(losses);
-  });
+  return training_step(trainer, [&](ComputationGraph& cg) { return loss(cg, sentences); });
 }
 
 TagAccuracy BiLSTMTagger::evaluate(const std::vector<EncodedSentence>& sentences, unsigned batch) {

@@ -59,6 +59,8 @@ class BiLSTMTagger {
 
   /// One update on the summed loss of the sentences, built in one graph; returns that loss.
   double train(const std::vector<const EncodedSentence*>& sentences, dynet::Trainer& trainer);
+  /// Binds the model to `cg` for training and builds the summed loss of the sentences in it.
+  dynet::Expression loss(dynet::ComputationGraph& cg, const std::vector<const EncodedSentence*>& sentences);
   /// Tags the sentences, `batch` per graph (one forward each).
   TagAccuracy evaluate(const std::vector<EncodedSentence>& sentences, unsigned batch);
 

@@ -57,7 +57,7 @@ TEST_CASE("gemm split over threads equals gemm on one thread", "[ops][threads]")
 }
 
 TEST_CASE("a thread pool runs every part once", "[threads]") {
-  ThreadPool pool(3, false);
+  ThreadPool pool(3);
   std::vector<int> hits(pool.threads(), 0);
   for (int round = 0; round < 100; ++round) {
     auto part = [&](unsigned p) { ++hits[p]; };
