@@ -28,11 +28,13 @@ float AdamTrainer::bias_corrected_rate() const {
 void AdamTrainer::update_values(float* values, const float* grads, float* state, std::size_t stride, std::size_t n,
                                 float gscale) {
   const float rate = bias_corrected_rate();
-  float* m = state;
-  float* v = state + stride;
+  float* __restrict w = values;
+  const float* __restrict g = grads;
+  float* __restrict m = state;
+  float* __restrict v = state + stride;
   for (std::size_t i = 0; i < n; ++i) {
-    update_moments(m[i], v[i], gscale * grads[i]);
-    values[i] -= rate * m[i] / (std::sqrt(v[i]) + epsilon);
+    update_moments(m[i], v[i], gscale * g[i]);
+    w[i] -= rate * m[i] / (std::sqrt(v[i]) + epsilon);
   }
 }
 

@@ -2,12 +2,6 @@
 
 #include <type_traits>
 
-// Eigen's AVX-512 tanh and logistic make GCC 12 warn about an intrinsic's unused operand
-// (a false positive inside avx512fintrin.h).
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
-
 #include "dynet_core/graph.h"
 #include "dynet_core/ops/check_case.h"
 #include "dynet_core/ops/registry.h"
