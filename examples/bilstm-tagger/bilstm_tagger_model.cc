@@ -6,7 +6,7 @@
 #include "builders/vanilla_lstm_builder.h"
 #include "dynet_core/expr.h"
 #include "dynet_core/graph.h"
-#include "examples/common/column_argmax.h"
+#include "examples/common/batched_prediction.h"
 #include "examples/common/training_step.h"
 #include "examples/common/word_counter.h"
 
@@ -114,26 +114,16 @@ double BiLSTMTagger::train(const std::vector<const EncodedSentence*>& sentences,
 }
 
 TagAccuracy BiLSTMTagger::evaluate(const std::vector<EncodedSentence>& sentences, unsigned batch) {
-  if (batch == 0) throw std::invalid_argument("BiLSTMTagger::evaluate: the batch size must be positive");
   TagAccuracy acc;
-  for (std::size_t first = 0; first < sentences.size(); first += batch) {
-    const std::size_t last = std::min(sentences.size(), first + batch);
-    ComputationGraph cg;
-    new_graph(cg, false);
-    std::vector<Expression> scores;
-    for (std::size_t k = first; k < last; ++k) {
-      const std::vector<Expression> s = tag_scores(cg, sentences[k]);
-      scores.insert(scores.end(), s.begin(), s.end());
-    }
-    const std::vector<unsigned> predicted = column_argmax(cg, scores);
-    std::size_t column = 0;
-    for (std::size_t k = first; k < last; ++k)
-      for (int tag : sentences[k].tags) {
-        acc.words += 1;
-        acc.correct += tag >= 0 && predicted[column] == static_cast<unsigned>(tag);
-        ++column;
-      }
-  }
+  predict_in_batches(
+      sentences, batch, [&](ComputationGraph& cg) { new_graph(cg, false); },
+      [&](ComputationGraph& cg, const EncodedSentence& s) { return tag_scores(cg, s); },
+      [&](const EncodedSentence& s, const std::vector<unsigned>& predicted) {
+        for (std::size_t i = 0; i < s.tags.size(); ++i) {
+          acc.words += 1;
+          acc.correct += s.tags[i] >= 0 && predicted[i] == static_cast<unsigned>(s.tags[i]);
+        }
+      });
   return acc;
 }
 

@@ -7,7 +7,7 @@
 #include "builders/nary_tree_lstm_builder.h"
 #include "dynet_core/expr.h"
 #include "dynet_core/graph.h"
-#include "examples/common/column_argmax.h"
+#include "examples/common/batched_prediction.h"
 #include "examples/common/command_line.h"
 #include "examples/common/training_step.h"
 
@@ -84,30 +84,22 @@ double TreeLSTMClassifier::train(const std::vector<const LabeledTree*>& trees, T
 
 TreeAccuracy TreeLSTMClassifier::evaluate(const std::vector<LabeledTree>& trees, unsigned batch) {
   TreeAccuracy acc;
-  for (std::size_t first = 0; first < trees.size(); first += batch) {
-    const std::size_t last = std::min(trees.size(), first + batch);
-    ComputationGraph cg;
-    new_graph(cg, false);
-    std::vector<Expression> scores;
-    for (std::size_t t = first; t < last; ++t) {
-      const std::vector<Expression> s = node_scores(cg, trees[t]);
-      scores.insert(scores.end(), s.begin(), s.end());
-    }
-    const std::vector<unsigned> predicted = column_argmax(cg, scores);
-    std::size_t column = 0;
-    for (std::size_t t = first; t < last; ++t)
-      for (std::size_t k = 0; k < trees[t].size(); ++k, ++column) {
-        const int label = trees[t].nodes[k].label;
-        if (label < 0) continue;
-        const bool correct = predicted[column] == static_cast<unsigned>(label);
-        acc.nodes += 1;
-        acc.node_correct += correct;
-        if (k + 1 == trees[t].size()) {
-          acc.roots += 1;
-          acc.root_correct += correct;
+  predict_in_batches(
+      trees, batch, [&](ComputationGraph& cg) { new_graph(cg, false); },
+      [&](ComputationGraph& cg, const LabeledTree& t) { return node_scores(cg, t); },
+      [&](const LabeledTree& t, const std::vector<unsigned>& predicted) {
+        for (std::size_t k = 0; k < t.size(); ++k) {
+          const int label = t.nodes[k].label;
+          if (label < 0) continue;
+          const bool correct = predicted[k] == static_cast<unsigned>(label);
+          acc.nodes += 1;
+          acc.node_correct += correct;
+          if (k + 1 == t.size()) {
+            acc.roots += 1;
+            acc.root_correct += correct;
+          }
         }
-      }
-  }
+      });
   return acc;
 }
 
