@@ -283,11 +283,12 @@ void BatchedEngine::run_group(std::uint32_t first, std::uint32_t count) {
 
 void BatchedEngine::allocate_gradients(VariableIndex last, const std::uint8_t* needs) {
   // Each group's gradients are one block laid out like its values; a block is zeroed only when
-  // a gradient is first added to it (in cache, right before use), and a group whose block was
-  // never written has a zero gradient and is skipped.
+  // a gradient is first added to it (in cache, right before use) — not at all when its first
+  // write covers it whole and may overwrite — and a group whose block was never written has a
+  // zero gradient and is skipped.
   AlignedMemoryPool& pool = cg_->memory().backward;
   batch_grad_.assign(batches_.size(), nullptr);
-  batch_zeroed_.assign(batches_.size(), 0);
+  batch_written_.assign(batches_.size(), 0);
   for (std::size_t bi = 0; bi < batches_.size(); ++bi) {
     const Batch& b = batches_[bi];
     const VariableIndex* nodes = batch_nodes_.data() + b.first_node;
@@ -310,10 +311,10 @@ void BatchedEngine::allocate_gradients(VariableIndex last, const std::uint8_t* n
 
 void BatchedEngine::zero_gradient_block(VariableIndex node) {
   const std::uint32_t b = node_batch_[node];
-  if (b == kNotScheduled || batch_zeroed_[b] || !batch_grad_[b]) return;
+  if (b == kNotScheduled || batch_written_[b] || !batch_grad_[b]) return;
   const Batch& batch = batches_[b];
   std::memset(batch_grad_[b], 0, cg_->node(batch_nodes_[batch.first_node]).dim.size() * batch.count * sizeof(float));
-  batch_zeroed_[b] = 1;
+  batch_written_[b] = 1;
 }
 
 void BatchedEngine::backward_nodes(VariableIndex last, const std::uint8_t* needs) {
@@ -324,7 +325,7 @@ void BatchedEngine::backward_nodes(VariableIndex last, const std::uint8_t* needs
     const Batch& b = batches_[bi];
     const VariableIndex* nodes = batch_nodes_.data() + b.first_node;
     const Node& n0 = cg_->node(nodes[0]);
-    if (!batch_grad_[bi] || !batch_zeroed_[bi]) continue;  // no gradient reached this group
+    if (!batch_grad_[bi] || !batch_written_[bi]) continue;  // no gradient reached this group
     const OpDef& op = *n0.op;
     xs_.resize(n0.nargs);
     for (unsigned i = 0; i < n0.nargs; ++i) {
@@ -374,14 +375,24 @@ void BatchedEngine::backward_nodes(VariableIndex last, const std::uint8_t* needs
         }
         if (!any) continue;
         if (in_place) {
-          for (std::uint32_t j = 0; j < b.count; ++j) zero_gradient_block(cg_->node(nodes[j]).arg(i));
+          // The first write of a whole block needs no zeroing when the kernel can overwrite.
+          const std::uint32_t producer = node_batch_[n0.arg(i)];
+          call.overwrite = op.backward_overwrites && producer != kNotScheduled && !batch_written_[producer] &&
+                           batch_grad_[producer] == a0.grad && batches_[producer].count == b.count;
+          if (call.overwrite)
+            batch_written_[producer] = 1;
+          else
+            for (std::uint32_t j = 0; j < b.count; ++j) zero_gradient_block(cg_->node(nodes[j]).arg(i));
           call.dx = batched(a0.dim, b.count, a0.grad);
           op.backward(call, i);
+          call.overwrite = false;
         } else {
           float* g = mem.scratch.allocate_array<float>(asize * b.count);
-          std::memset(g, 0, asize * b.count * sizeof(float));
+          if (!op.backward_overwrites) std::memset(g, 0, asize * b.count * sizeof(float));
           call.dx = batched(a0.dim, b.count, g);
+          call.overwrite = op.backward_overwrites;
           op.backward(call, i);
+          call.overwrite = false;
           const std::uint64_t scatter_start = profiling_ ? profile::now_ns() : 0;
           for (std::uint32_t j = 0; j < b.count; ++j) {
             const VariableIndex a = cg_->node(nodes[j]).arg(i);

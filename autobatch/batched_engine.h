@@ -60,7 +60,7 @@ class BatchedEngine : public ExecutionEngine {
   std::vector<float*> batch_args_;
   std::vector<std::uint32_t> node_batch_;  // the group of each computed node
   std::vector<float*> batch_grad_;         // each group's gradient block (backward)
-  std::vector<std::uint8_t> batch_zeroed_;
+  std::vector<std::uint8_t> batch_written_;  // the block holds gradients (zeroed or written)
 
   // Scheduling state of one forward call, indexed by node - begin; reused between calls.
   std::vector<std::uint32_t> key_of_;

@@ -22,6 +22,9 @@ struct OpCall {
   Tensor dy;                   ///< output gradient (backward only)
   Tensor dx;                   ///< gradient of the argument being differentiated (backward only)
   const void* const* data = nullptr;  ///< op data of each node of the group
+  /// Backward only, for ops whose row sets backward_overwrites: dx holds garbage, and backward
+  /// writes the gradient into it instead of adding.
+  bool overwrite = false;
   unsigned nodes = 1;
   AlignedMemoryPool* scratch = nullptr;  ///< kernel temporaries, released after the kernel
 
@@ -93,6 +96,9 @@ struct OpDef {
   float* (*grad_alias)(const void* data) = nullptr;
   /// Leaves that pass their gradient on to a parameter after backward (lookups).
   void (*leaf_backward)(const OpCall&) = nullptr;
+  /// Backward honours OpCall::overwrite, so an engine need not zero a gradient block that this
+  /// op's backward writes first and whole.
+  bool backward_overwrites = false;
   /// Set by the registry.
   std::uint16_t id = kUnregistered;
 

@@ -44,11 +44,12 @@ void binary_backward(const OpCall& c, unsigned i) {
   const unsigned n = c.y.d.size();
   if (c.xs[0].d.size() == n && c.xs[1].d.size() == n) {
     if (i == 0)
-      for (unsigned e = 0; e < n; ++e) dx[e] += dy[e] * r.da(a[e], b[e], y[e]);
+      write_gradient(dx, n, c.overwrite, [&](std::size_t e) { return dy[e] * r.da(a[e], b[e], y[e]); });
     else
-      for (unsigned e = 0; e < n; ++e) dx[e] += dy[e] * r.db(a[e], b[e], y[e]);
+      write_gradient(dx, n, c.overwrite, [&](std::size_t e) { return dy[e] * r.db(a[e], b[e], y[e]); });
     return;
   }
+  if (c.overwrite) std::memset(dx, 0, c.dx.d.size() * sizeof(float));  // broadcast: sums into dx
   if (i == 0)
     broadcast_each(c.y.d, c.xs[0].d, c.xs[1].d, [&](unsigned iy, unsigned ia, unsigned ib) {
       dx[ia] += dy[iy] * r.da(a[ia], b[ib], y[iy]);
@@ -62,7 +63,8 @@ void binary_backward(const OpCall& c, unsigned i) {
 template <class R>
 OpDef binary_op(const char* name, Saves saves, Expression (*check)(CheckCase&)) {
   return OpDef{name, 2, infer_broadcast, binary_forward<R>, binary_backward<R>, saves,
-               {BatchRule::Concat, 0, false, 0, BatchTraits::kAllArguments}, {check}};
+               {BatchRule::Concat, 0, false, 0, BatchTraits::kAllArguments}, {check}, nullptr, nullptr, nullptr,
+               true};
 }
 
 Expression binary(const OpDef& op, const Expression& a, const Expression& b) {
@@ -115,13 +117,7 @@ Dim infer_sum(const DimArgs& xs, const void*) { return dims::same_shape(xs); }
 void accumulate_batches(const Tensor& y, const Tensor& x, bool overwrite) {
   const unsigned per_batch = y.d.batch_size();
   const unsigned runs = x.d.bd == y.d.bd ? 1 : y.d.bd, run = x.d.bd == y.d.bd ? y.d.size() : per_batch;
-  for (unsigned k = 0; k < runs; ++k) {
-    float* out = y.v + std::size_t(k) * run;
-    if (overwrite)
-      std::memcpy(out, x.v, run * sizeof(float));
-    else
-      accumulate(out, x.v, run);
-  }
+  for (unsigned k = 0; k < runs; ++k) accumulate(y.v + std::size_t(k) * run, x.v, run, overwrite);
 }
 
 void sum_forward(const OpCall& c) {
@@ -131,10 +127,11 @@ void sum_forward(const OpCall& c) {
 void sum_backward(const OpCall& c, unsigned) {
   // dx += dy, summed over the batch when x was broadcast.
   if (c.dx.d.bd == c.dy.d.bd) {
-    accumulate_batches(c.dx, c.dy, false);
+    accumulate_batches(c.dx, c.dy, c.overwrite);
     return;
   }
   const unsigned per_batch = c.dx.d.size();
+  if (c.overwrite) std::memset(c.dx.v, 0, per_batch * sizeof(float));
   for (unsigned bi = 0; bi < c.dy.d.bd; ++bi) accumulate(c.dx.v, c.dy.v + std::size_t(bi) * per_batch, per_batch);
 }
 
@@ -146,7 +143,8 @@ OpDef SumOp{"sum", -1, infer_sum, sum_forward, sum_backward, kSavesNothing,
               std::vector<Expression> xs(c.uniform(2, 4));
               for (Expression& x : xs) x = c.input(d.with_batch(c.uniform(0, 1) ? bd : 1));
               return sum(xs);
-            }}};
+            }},
+            nullptr, nullptr, nullptr, true};
 
 }  // namespace
 

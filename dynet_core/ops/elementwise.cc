@@ -3,6 +3,7 @@
 #include <type_traits>
 
 #include "dynet_core/graph.h"
+#include "dynet_core/ops/accumulate.h"
 #include "dynet_core/ops/check_case.h"
 #include "dynet_core/ops/registry.h"
 #include "dynet_core/tensor_eigen.h"
@@ -70,8 +71,7 @@ void unary_backward(const OpCall& c, unsigned) {
   const float* y = c.y.v;
   const float* dy = c.dy.v;
   float* dx = c.dx.v;
-  const unsigned n = c.y.d.size();
-  for (unsigned i = 0; i < n; ++i) dx[i] += dy[i] * r.df(x[i], y[i]);
+  write_gradient(dx, c.y.d.size(), c.overwrite, [&](std::size_t i) { return dy[i] * r.df(x[i], y[i]); });
 }
 
 /// One row per rule; a rule with fields is the op data and selects the kernel.
@@ -79,7 +79,7 @@ template <class R>
 OpDef unary_op(const char* name, Saves saves, Expression (*check)(CheckCase&)) {
   constexpr std::uint8_t data_bytes = std::is_empty<R>::value ? 0 : sizeof(R);
   return OpDef{name, 1, same_dim, unary_forward<R>, unary_backward<R>, saves,
-               {BatchRule::Concat, 0, false, data_bytes}, {check}};
+               {BatchRule::Concat, 0, false, data_bytes}, {check}, nullptr, nullptr, nullptr, true};
 }
 
 template <class R>

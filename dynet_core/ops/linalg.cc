@@ -35,9 +35,9 @@ void matmul_forward(const OpCall& c) { gemm(c.y, c.xs[0], false, c.xs[1], false,
 
 void matmul_backward(const OpCall& c, unsigned i) {
   if (i == 0)
-    gemm(c.dx, c.dy, false, c.xs[1], true, true);
+    gemm(c.dx, c.dy, false, c.xs[1], true, !c.overwrite);
   else
-    gemm(c.dx, c.xs[0], true, c.dy, false, true);
+    gemm(c.dx, c.xs[0], true, c.dy, false, !c.overwrite);
 }
 
 Expression check_matmul(CheckCase& c) {
@@ -47,7 +47,8 @@ Expression check_matmul(CheckCase& c) {
 }
 
 OpDef MatMulOp{"matmul", 2, infer_matmul, matmul_forward, matmul_backward, kSavesInputs,
-               {BatchRule::Concat, 1u, false, 0, BatchTraits::kAllArguments}, {check_matmul}};
+               {BatchRule::Concat, 1u, false, 0, BatchTraits::kAllArguments}, {check_matmul},
+               nullptr, nullptr, nullptr, true};
 
 Dim infer_affine(const DimArgs& xs, const void*) {
   if (xs.size() % 2 == 0)
@@ -82,6 +83,7 @@ void affine_forward(const OpCall& c) {
 void affine_backward(const OpCall& c, unsigned i) {
   if (i == 0) {
     const Tensor& b = c.dx;
+    if (c.overwrite) std::fill(b.v, b.v + b.d.size(), 0.f);
     for (unsigned bi = 0; bi < c.y.d.bd; ++bi) {
       eig::Matrix db = eig::mat(b, bi);
       if (b.d.cols() == c.y.d.cols())
@@ -90,9 +92,9 @@ void affine_backward(const OpCall& c, unsigned i) {
         db += eig::mat(c.dy, bi).rowwise().sum();
     }
   } else if (i % 2 == 1) {
-    gemm(c.dx, c.dy, false, c.xs[i + 1], true, true);
+    gemm(c.dx, c.dy, false, c.xs[i + 1], true, !c.overwrite);
   } else {
-    gemm(c.dx, c.xs[i - 1], true, c.dy, false, true);
+    gemm(c.dx, c.xs[i - 1], true, c.dy, false, !c.overwrite);
   }
 }
 
@@ -109,7 +111,7 @@ Expression check_affine(CheckCase& c) {
 
 OpDef AffineTransformOp{"affine_transform", -1, infer_affine, affine_forward, affine_backward,
                         kSavesInputs, {BatchRule::Concat, 0, true, 0, BatchTraits::kAllArguments},
-                        {check_affine}};
+                        {check_affine}, nullptr, nullptr, nullptr, true};
 
 struct Permutation {
   unsigned n;

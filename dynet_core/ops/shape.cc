@@ -72,9 +72,11 @@ void concatenate_forward(const OpCall& c) {
   });
 }
 void concatenate_backward(const OpCall& c, unsigned i) {
+  // A broadcast argument sums the gradients of every batch element.
+  const bool overwrite = c.overwrite && c.dx.d.bd == c.y.d.bd;
+  if (c.overwrite && !overwrite) std::memset(c.dx.v, 0, c.dx.d.size() * sizeof(float));
   for_each_concat_block(c, [&](unsigned k, unsigned iy, std::size_t ix, unsigned n) {
-    if (k != i) return;
-    accumulate(c.dx.v + ix, c.dy.v + iy, n);
+    if (k == i) accumulate(c.dx.v + ix, c.dy.v + iy, n, overwrite);
   });
 }
 OpDef ConcatenateOp{"concatenate", -1, infer_concatenate, concatenate_forward, concatenate_backward,
@@ -89,7 +91,8 @@ OpDef ConcatenateOp{"concatenate", -1, infer_concatenate, concatenate_forward, c
                         x = c.input(xd.with_batch(c.uniform(0, 1) ? bd : 1));
                       }
                       return concatenate(xs, d);
-                    }}};
+                    }},
+                    nullptr, nullptr, nullptr, true};
 
 Dim infer_concatenate_to_batch(const DimArgs& xs, const void*) {
   unsigned bd = 0;

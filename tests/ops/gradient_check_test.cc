@@ -97,8 +97,9 @@ void check_gradients(const OpDef& op, std::uint64_t seed) {
   cg.forward(y);
 }
 
-/// The kernel contracts: backward adds into the argument gradient, and reads only what `saves`
-/// declares (the others are replaced by NaN and must not change the result).
+/// The kernel contracts: backward adds into the argument gradient (or, asked to overwrite by a
+/// row that allows it, writes it over garbage), and reads only what `saves` declares (the others
+/// are replaced by NaN and must not change the result).
 void check_contracts(const OpDef& op, std::uint64_t seed) {
   if (!op.backward) return;
   ComputationGraph cg;
@@ -124,7 +125,7 @@ void check_contracts(const OpDef& op, std::uint64_t seed) {
   for (unsigned k = 0; k < n.nargs; ++k) xs.emplace_back(cg.node(n.arg(k)).dim, x_copies[k].data(), cg.device());
   std::vector<float> y_copy(n.value, n.value + n.dim.size());
 
-  auto run = [&](unsigned k, std::vector<float> seed_grad) {
+  auto run = [&](unsigned k, std::vector<float> seed_grad, bool overwrite = false) {
     OpCall call;
     call.xs = xs.data();
     call.nargs = n.nargs;
@@ -133,6 +134,7 @@ void check_contracts(const OpDef& op, std::uint64_t seed) {
     call.dx = Tensor(xs[k].d, seed_grad.data(), cg.device());
     call.data = &n.data;
     call.scratch = &cg.memory().scratch;
+    call.overwrite = overwrite;
     const auto mark = cg.memory().scratch.mark();
     op.backward(call, k);
     cg.memory().scratch.revert(mark);
@@ -146,6 +148,10 @@ void check_contracts(const OpDef& op, std::uint64_t seed) {
     for (std::size_t e = 0; e < g.size(); ++e) {
       INFO(op.name << ": backward for argument " << k << " must add into the gradient (element " << e << ")");
       REQUIRE(gs[e] == Approx(s[e] + g[e]).margin(1e-5));
+    }
+    if (op.backward_overwrites) {
+      INFO(op.name << ": backward for argument " << k << " must overwrite the gradient when asked to");
+      REQUIRE(run(k, std::vector<float>(g.size(), nan), true) == g);
     }
     if (!(op.saves & kSavesOutput)) {
       std::fill(y_copy.begin(), y_copy.end(), nan);
