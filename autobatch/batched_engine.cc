@@ -36,8 +36,10 @@ Tensor BatchedEngine::batched(const Dim& d, std::uint32_t count, float* v) const
 
 void BatchedEngine::on_forget() {
   node_batch_.clear();
+  node_pos_.clear();
   batches_.clear();
   batch_nodes_.clear();
+  batch_data_.clear();
   batch_args_.clear();
 }
 
@@ -122,6 +124,7 @@ void BatchedEngine::forward_nodes(VariableIndex begin, VariableIndex end) {
   const std::uint32_t n = end - begin;
   key_of_.assign(n, kNotScheduled);
   node_batch_.resize(end, kNotScheduled);
+  node_pos_.resize(end);
   pending_.assign(n, 0);
   consumer_start_.assign(n + 1, 0);
   clear_keys();
@@ -218,27 +221,38 @@ void BatchedEngine::run_group(std::uint32_t first, std::uint32_t count) {
   const OpDef& op = *n0.op;
   const std::size_t size = n0.dim.size();
   float* out = mem.forward.allocate_array<float>(size * count);
-  for (std::uint32_t j = 0; j < count; ++j) cg_->node(nodes[j]).value = out + j * size;
+  batch_data_.resize(first + count);
+  for (std::uint32_t j = 0; j < count; ++j) {
+    Node& n = cg_->node(nodes[j]);
+    n.value = out + j * size;
+    batch_data_[first + j] = n.data;
+  }
 
   const std::uint32_t first_arg = static_cast<std::uint32_t>(batch_args_.size());
   std::uint64_t gathered = 0, in_place = 0;
   xs_.resize(n0.nargs);
   for (unsigned i = 0; i < n0.nargs; ++i) {
-    const Node& a0 = cg_->node(n0.arg(i));
+    const VariableIndex a0_index = n0.arg(i);
+    const Node& a0 = cg_->node(a0_index);
     const std::size_t asize = a0.dim.size();
     if (count == 1 || shared_argument(op, i, a0, n0.dim)) {
       xs_[i] = Tensor(a0.dim, a0.value, cg_->device());
-      batch_args_.push_back(a0.value);
+      batch_args_.push_back({a0.value, kNoGroup, 0, true});
       stats_.bytes_in_place += asize * sizeof(float);
       in_place += asize * sizeof(float);
       continue;
     }
-    bool contiguous = true;
-    for (std::uint32_t j = 1; j < count && contiguous; ++j)
-      contiguous = cg_->node(cg_->node(nodes[j]).arg(i)).value == a0.value + j * asize;
-    float* v = a0.value;
+    // In place when the arguments are consecutive outputs of one group, in order.
+    const std::uint32_t producer = node_batch_[a0_index], offset = node_pos_[a0_index];
+    bool run = producer != kNotScheduled;
+    for (std::uint32_t j = 1; j < count && run; ++j) {
+      const VariableIndex a = cg_->node(nodes[j]).arg(i);
+      run = node_batch_[a] == producer && node_pos_[a] == offset + j;
+    }
+    float* v;
     const std::uint64_t bytes = count * asize * sizeof(float);
-    if (contiguous) {
+    if (run) {
+      v = batches_[producer].values + std::size_t(offset) * asize;
       stats_.bytes_in_place += bytes;
       in_place += bytes;
     } else {
@@ -251,16 +265,13 @@ void BatchedEngine::run_group(std::uint32_t first, std::uint32_t count) {
       if (profiling_) profile::add_time(profile::Phase::Memory, profile::now_ns() - gather_start);
     }
     xs_[i] = batched(a0.dim, count, v);
-    batch_args_.push_back(v);
+    batch_args_.push_back({v, run ? producer : kNoGroup, offset, false});
   }
-  data_.resize(count);
-  for (std::uint32_t j = 0; j < count; ++j) data_[j] = cg_->node(nodes[j]).data;
-
   OpCall call;
   call.xs = xs_.data();
   call.nargs = n0.nargs;
   call.y = batched(n0.dim, count, out);
-  call.data = data_.data();
+  call.data = batch_data_.data() + first;
   call.nodes = count;
   call.scratch = &mem.scratch;
   const AlignedMemoryPool::Mark mark = mem.scratch.mark();
@@ -274,8 +285,11 @@ void BatchedEngine::run_group(std::uint32_t first, std::uint32_t count) {
   if (mem.forward.debug()) check_guard(op, mem.forward, out, call.y.d, "output");
 
   const std::uint32_t batch_index = static_cast<std::uint32_t>(batches_.size());
-  for (std::uint32_t j = 0; j < count; ++j) node_batch_[nodes[j]] = batch_index;
-  batches_.push_back({first, count, first_arg});
+  for (std::uint32_t j = 0; j < count; ++j) {
+    node_batch_[nodes[j]] = batch_index;
+    node_pos_[nodes[j]] = j;
+  }
+  batches_.push_back({first, count, first_arg, out});
   stats_.nodes += count;
   ++stats_.batches;
   kernel_ns_ += elapsed_ns(start);
@@ -306,15 +320,14 @@ void BatchedEngine::allocate_gradients(VariableIndex last, const std::uint8_t* n
     Node& n = cg_->node(j);
     if (needs[j] && n.op->value_alias) n.grad = n.op->grad_alias ? n.op->grad_alias(n.data) : zeroed_gradient(n);
   }
-  zero_gradient_block(last);  // about to be seeded
+  zero_gradient_block(node_batch_[last]);  // about to be seeded
 }
 
-void BatchedEngine::zero_gradient_block(VariableIndex node) {
-  const std::uint32_t b = node_batch_[node];
-  if (b == kNotScheduled || batch_written_[b] || !batch_grad_[b]) return;
-  const Batch& batch = batches_[b];
-  std::memset(batch_grad_[b], 0, cg_->node(batch_nodes_[batch.first_node]).dim.size() * batch.count * sizeof(float));
-  batch_written_[b] = 1;
+void BatchedEngine::zero_gradient_block(std::uint32_t g) {
+  if (g == kNotScheduled || batch_written_[g] || !batch_grad_[g]) return;
+  const Batch& batch = batches_[g];
+  std::memset(batch_grad_[g], 0, cg_->node(batch_nodes_[batch.first_node]).dim.size() * batch.count * sizeof(float));
+  batch_written_[g] = 1;
 }
 
 void BatchedEngine::backward_nodes(VariableIndex last, const std::uint8_t* needs) {
@@ -323,25 +336,22 @@ void BatchedEngine::backward_nodes(VariableIndex last, const std::uint8_t* needs
   auto wanted = [&](VariableIndex a) { return a <= last && needs[a]; };
   for (std::size_t bi = batches_.size(); bi-- > 0;) {
     const Batch& b = batches_[bi];
+    if (!batch_grad_[bi] || !batch_written_[bi]) continue;  // no gradient reached this group
     const VariableIndex* nodes = batch_nodes_.data() + b.first_node;
     const Node& n0 = cg_->node(nodes[0]);
-    if (!batch_grad_[bi] || !batch_written_[bi]) continue;  // no gradient reached this group
     const OpDef& op = *n0.op;
+    const GroupArg* args = batch_args_.data() + b.first_arg;
     xs_.resize(n0.nargs);
     for (unsigned i = 0; i < n0.nargs; ++i) {
-      const Node& a0 = cg_->node(n0.arg(i));
-      const bool shared = b.count == 1 || shared_argument(op, i, a0, n0.dim);
-      xs_[i] = shared ? Tensor(a0.dim, batch_args_[b.first_arg + i], dev)
-                      : batched(a0.dim, b.count, batch_args_[b.first_arg + i]);
+      const Dim& d = cg_->node(n0.arg(i)).dim;
+      xs_[i] = args[i].shared ? Tensor(d, args[i].values, dev) : batched(d, b.count, args[i].values);
     }
-    data_.resize(b.count);
-    for (std::uint32_t j = 0; j < b.count; ++j) data_[j] = cg_->node(nodes[j]).data;
     OpCall call;
     call.xs = xs_.data();
     call.nargs = n0.nargs;
-    call.y = batched(n0.dim, b.count, n0.value);
-    call.dy = batched(n0.dim, b.count, n0.grad);
-    call.data = data_.data();
+    call.y = batched(n0.dim, b.count, b.values);
+    call.dy = batched(n0.dim, b.count, batch_grad_[bi]);
+    call.data = batch_data_.data() + b.first_node;
     call.nodes = b.count;
     call.scratch = &mem.scratch;
     const AlignedMemoryPool::Mark mark = mem.scratch.mark();
@@ -350,8 +360,8 @@ void BatchedEngine::backward_nodes(VariableIndex last, const std::uint8_t* needs
     if (op.leaf_backward) op.leaf_backward(call);
     if (op.backward) {
       for (unsigned i = 0; i < n0.nargs; ++i) {
-        const Node& a0 = cg_->node(n0.arg(i));
-        if (b.count == 1 || shared_argument(op, i, a0, n0.dim)) {
+        const GroupArg& arg = args[i];
+        if (arg.shared) {
           // Every node of the group refers to the same argument (or parameter): find one that
           // receives a gradient.
           VariableIndex target = kNoNode;
@@ -360,36 +370,36 @@ void BatchedEngine::backward_nodes(VariableIndex last, const std::uint8_t* needs
             if (wanted(a)) target = a;
           }
           if (target == kNoNode) continue;
-          zero_gradient_block(target);
+          zero_gradient_block(node_batch_[target]);
           call.dx = Tensor(cg_->node(target).dim, cg_->node(target).grad, dev);
           op.backward(call, i);
           ++stats_.backward_batches;
           continue;
         }
-        const std::size_t asize = a0.dim.size();
-        bool any = false, in_place = a0.grad != nullptr;
-        for (std::uint32_t j = 0; j < b.count; ++j) {
-          const VariableIndex a = cg_->node(nodes[j]).arg(i);
-          any = any || wanted(a);
-          in_place = in_place && cg_->node(a).grad == a0.grad + j * asize;
-        }
-        if (!any) continue;
-        if (in_place) {
-          // The first write of a whole block needs no zeroing when the kernel can overwrite.
-          const std::uint32_t producer = node_batch_[n0.arg(i)];
-          call.overwrite = op.backward_overwrites && producer != kNotScheduled && !batch_written_[producer] &&
-                           batch_grad_[producer] == a0.grad && batches_[producer].count == b.count;
+        const Dim& ad = cg_->node(n0.arg(i)).dim;
+        const std::size_t asize = ad.size();
+        if (arg.producer != kNoGroup) {
+          // Consecutive outputs of one group: their gradients are consecutive in its block, which
+          // exists when any of its nodes needs a gradient. The first write of a whole block needs
+          // no zeroing when the kernel can overwrite.
+          const std::uint32_t p = arg.producer;
+          if (!batch_grad_[p]) continue;
+          call.overwrite = op.backward_overwrites && !batch_written_[p] && arg.offset == 0 &&
+                           batches_[p].count == b.count;
           if (call.overwrite)
-            batch_written_[producer] = 1;
+            batch_written_[p] = 1;
           else
-            for (std::uint32_t j = 0; j < b.count; ++j) zero_gradient_block(cg_->node(nodes[j]).arg(i));
-          call.dx = batched(a0.dim, b.count, a0.grad);
+            zero_gradient_block(p);
+          call.dx = batched(ad, b.count, batch_grad_[p] + std::size_t(arg.offset) * asize);
           op.backward(call, i);
           call.overwrite = false;
         } else {
+          bool any = false;
+          for (std::uint32_t j = 0; j < b.count && !any; ++j) any = wanted(cg_->node(nodes[j]).arg(i));
+          if (!any) continue;
           float* g = mem.scratch.allocate_array<float>(asize * b.count);
           if (!op.backward_overwrites) std::memset(g, 0, asize * b.count * sizeof(float));
-          call.dx = batched(a0.dim, b.count, g);
+          call.dx = batched(ad, b.count, g);
           call.overwrite = op.backward_overwrites;
           op.backward(call, i);
           call.overwrite = false;
@@ -397,7 +407,7 @@ void BatchedEngine::backward_nodes(VariableIndex last, const std::uint8_t* needs
           for (std::uint32_t j = 0; j < b.count; ++j) {
             const VariableIndex a = cg_->node(nodes[j]).arg(i);
             if (!wanted(a)) continue;
-            zero_gradient_block(a);
+            zero_gradient_block(node_batch_[a]);
             accumulate(cg_->node(a).grad, g + j * asize, asize);
           }
           if (profiling_) scatter_ns += profile::now_ns() - scatter_start;
@@ -416,8 +426,7 @@ void BatchedEngine::backward_nodes(VariableIndex last, const std::uint8_t* needs
     mem.scratch.revert(mark);
   }
   // Gradients nothing reached are zero.
-  for (std::size_t bi = 0; bi < batches_.size(); ++bi)
-    if (batch_grad_[bi]) zero_gradient_block(batch_nodes_[batches_[bi].first_node]);
+  for (std::uint32_t bi = 0; bi < batches_.size(); ++bi) zero_gradient_block(bi);
 }
 
 }  // namespace dynet

@@ -33,8 +33,18 @@ class BatchedEngine : public ExecutionEngine {
   struct Batch {
     std::uint32_t first_node;  // into batch_nodes_
     std::uint32_t count;
-    std::uint32_t first_arg;   // into batch_args_: each argument position's batched values
+    std::uint32_t first_arg;   // into batch_args_: one entry per argument position
+    float* values;             // the group's outputs, one block in group order
   };
+  /// Where a group reads one argument position from, worked out once in forward so that
+  /// backward finds the gradients without visiting the argument nodes again.
+  struct GroupArg {
+    float* values;            // the batched values (in place or gathered), or the shared argument
+    std::uint32_t producer;   // the group whose outputs these are, in order, or kNoGroup
+    std::uint32_t offset;     // position of the first of them in that group
+    bool shared;
+  };
+  static constexpr std::uint32_t kNoGroup = 0xFFFFFFFFu;
   struct KeySlot {
     std::uint64_t key;
     std::uint32_t id;
@@ -49,16 +59,18 @@ class BatchedEngine : public ExecutionEngine {
   void run_group(std::uint32_t first, std::uint32_t count);
   void release_consumers(std::uint32_t first, std::uint32_t count, VariableIndex begin);
   Tensor batched(const Dim& d, std::uint32_t count, float* v) const;
-  /// Zeroes the gradient block of the group holding `node` unless it already is.
-  void zero_gradient_block(VariableIndex node);
+  /// Zeroes the gradient block of group g unless it holds gradients already.
+  void zero_gradient_block(std::uint32_t g);
 
   Policy policy_;
 
   // Groups run so far (kept for backward).
   std::vector<Batch> batches_;
   std::vector<VariableIndex> batch_nodes_;
-  std::vector<float*> batch_args_;
+  std::vector<const void*> batch_data_;    // op data of each group node, as batch_nodes_
+  std::vector<GroupArg> batch_args_;
   std::vector<std::uint32_t> node_batch_;  // the group of each computed node
+  std::vector<std::uint32_t> node_pos_;    // its position in that group
   std::vector<float*> batch_grad_;         // each group's gradient block (backward)
   std::vector<std::uint8_t> batch_written_;  // the block holds gradients (zeroed or written)
 
@@ -80,9 +92,8 @@ class BatchedEngine : public ExecutionEngine {
 
   std::uint64_t kernel_ns_ = 0;  // time inside run_group, so scheduling time can be told apart
 
-  // Kernel call buffers.
+  // Kernel call buffer.
   std::vector<Tensor> xs_;
-  std::vector<const void*> data_;
 };
 
 }  // namespace dynet
