@@ -14,6 +14,7 @@
 #include "dynet_core/dict.h"
 #include "dynet_core/dim.h"
 #include "dynet_core/expr.h"
+#include "dynet_core/gradient_set.h"
 #include "dynet_core/graph.h"
 #include "dynet_core/init.h"
 #include "dynet_core/io.h"

@@ -164,6 +164,13 @@ void cleanup() {
 const DynetParams& current_params() { return initialized_globals().params; }
 Device* default_device() { return initialized_globals().device.get(); }
 unsigned random_seed_in_use() { return initialized_globals().seed_in_use; }
-RandomEngine& random_engine() { return initialized_globals().rng; }
+namespace {
+thread_local RandomEngine* scoped_engine = nullptr;
+}  // namespace
+
+RandomEngine& random_engine() { return scoped_engine ? *scoped_engine : initialized_globals().rng; }
+
+RandomEngineScope::RandomEngineScope(RandomEngine& engine) : previous_(scoped_engine) { scoped_engine = &engine; }
+RandomEngineScope::~RandomEngineScope() { scoped_engine = previous_; }
 
 }  // namespace dynet

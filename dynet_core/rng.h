@@ -32,6 +32,21 @@ class RandomEngine {
   std::mt19937_64 engine_{5489u};
 };
 
+/// The engine of this thread: the global one (--dynet-seed), unless a RandomEngineScope is open.
 RandomEngine& random_engine();
+
+/// Makes random_engine() return `engine` on this thread while alive: a graph built on a worker
+/// thread draws from an engine of its own, seeded by the caller, so its random values do not
+/// depend on how threads interleave.
+class RandomEngineScope {
+ public:
+  explicit RandomEngineScope(RandomEngine& engine);
+  ~RandomEngineScope();
+  RandomEngineScope(const RandomEngineScope&) = delete;
+  RandomEngineScope& operator=(const RandomEngineScope&) = delete;
+
+ private:
+  RandomEngine* previous_;
+};
 
 }  // namespace dynet

@@ -2,6 +2,21 @@
 
 namespace dynet {
 
+namespace {
+
+thread_local bool running_part = false;
+
+/// Marks this thread as running a part for the lifetime of the object.
+struct RunningPart {
+  bool previous = running_part;
+  RunningPart() { running_part = true; }
+  ~RunningPart() { running_part = previous; }
+};
+
+}  // namespace
+
+bool ThreadPool::in_task() { return running_part; }
+
 ThreadPool::ThreadPool(unsigned threads) {
   for (unsigned part = 1; part < threads; ++part) workers_.emplace_back([this, part] { work(part); });
 }
@@ -16,6 +31,7 @@ ThreadPool::~ThreadPool() {
 }
 
 void ThreadPool::run_erased(void* fn, Invoke invoke) {
+  const RunningPart running;
   if (workers_.empty()) {
     invoke(fn, 0);
     return;
@@ -46,7 +62,10 @@ void ThreadPool::work(unsigned part) {
       fn = fn_;
       invoke = invoke_;
     }
-    invoke(fn, part);
+    {
+      const RunningPart running;
+      invoke(fn, part);
+    }
     pending_.fetch_sub(1, std::memory_order_acq_rel);
   }
 }

@@ -23,6 +23,10 @@ class ThreadPool {
 
   unsigned threads() const { return static_cast<unsigned>(workers_.size()) + 1; }
 
+  /// Whether this thread is running a part of some pool's run(): kernels then stay on it, since
+  /// the other threads are busy with their own parts (and run() does not nest).
+  static bool in_task();
+
   /// Calls f(part) for part in [0, threads()), in parallel; f must not throw.
   template <class F>
   void run(F& f) {

@@ -5,6 +5,7 @@
 #include "trainers/adagrad_trainer.h"
 #include "trainers/adam_trainer.h"
 #include "trainers/amsgrad_trainer.h"
+#include "trainers/data_parallel.h"
 #include "trainers/learning_rate_schedule.h"
 #include "trainers/momentum_sgd_trainer.h"
 #include "trainers/rmsprop_trainer.h"

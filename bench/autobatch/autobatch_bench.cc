@@ -4,7 +4,9 @@
 //  - tagger: the BiLSTM tagger example's model (emb 128, hidden 50, MLP 32) on WikiNER, 32
 //    sentences per graph, Adam(0.001).
 // Prints throughput, groups per graph, gathered bytes, scheduling and construction cost per node,
-// the share of each phase, and achieved GFLOP/s against a GEMM measured in the same run.
+// the share of each phase, and achieved GFLOP/s against a GEMM measured in the same run. With
+// --data-parallel, the TreeLSTM minibatch is also split into one shard per --dynet-threads thread
+// (DataParallel).
 
 #include <algorithm>
 #include <chrono>
@@ -31,14 +33,16 @@ struct Options {
   std::vector<std::string> models{"treelstm", "tagger"};
   std::vector<int> engines{0, 1, 2};
   unsigned epochs = 2, reps = 3, tagger_sentences = 640;
+  bool data_parallel = false;
   std::string tags = DYBATCH_DATA_DIR "/tags/train.txt";
 };
 
-/// A reference program: graphs of a minibatch each, the work in each, and how to build it.
+/// A reference program: graphs of a minibatch each, the work in each, and how to build it (the
+/// minibatch of `graph`, or shard `shard` of `shards` of it).
 struct Workload {
   const char* unit;
   std::size_t graphs;
-  std::function<Expression(ComputationGraph&, std::size_t graph, bool per_use)> build;
+  std::function<Expression(ComputationGraph&, std::size_t graph, bool per_use, unsigned shard, unsigned shards)> build;
   std::function<double(std::size_t graph)> items, flops;
   Trainer* trainer;
 };
@@ -63,7 +67,7 @@ Result run(const Workload& w, int engine, bool per_use, const Options& o) {
         cg.set_autobatch(engine);
         cg.engine().reset_stats();
         const Clock::time_point t0 = Clock::now();
-        Expression loss = w.build(cg, g, per_use);
+        Expression loss = w.build(cg, g, per_use, 0, 1);
         const Clock::time_point t1 = Clock::now();
         cg.forward(loss);
         const Clock::time_point t2 = Clock::now();
@@ -96,6 +100,29 @@ Result run(const Workload& w, int engine, bool per_use, const Options& o) {
   return runs[runs.size() / 2];
 }
 
+/// Items per second and GFLOP/s with each minibatch split into one shard per thread.
+std::pair<double, double> run_data_parallel(const Workload& w, int engine, const Options& o, DataParallel& dp) {
+  std::vector<std::pair<double, double>> runs;
+  for (unsigned rep = 0; rep <= o.reps; ++rep) {
+    double items = 0, flops = 0;
+    const Clock::time_point start = Clock::now();
+    for (unsigned epoch = 0; epoch < o.epochs; ++epoch)
+      for (std::size_t g = 0; g < w.graphs; ++g) {
+        dp.backward(dp.threads(), [&](ComputationGraph& cg, unsigned shard) {
+          cg.set_autobatch(engine);
+          return w.build(cg, g, false, shard, dp.threads());
+        });
+        w.trainer->update();
+        items += w.items(g);
+        flops += w.flops(g);
+      }
+    const double elapsed = seconds_since(start);
+    if (rep > 0) runs.push_back({items / elapsed, flops / elapsed / 1e9});
+  }
+  std::sort(runs.begin(), runs.end());
+  return runs[runs.size() / 2];
+}
+
 const char* engine_name(int e) { return e == 0 ? "sequential" : e == 1 ? "agenda" : "depth"; }
 
 void report(const char* model, const Workload& w, const Options& o, double peak, bool per_use_too) {
@@ -121,11 +148,12 @@ void bench_treelstm(const Options& o, double peak) {
   const std::vector<bench::Tree> trees = bench::random_trees(512, 16, 1000, 42);
   const std::size_t per_graph = 64;
   Workload w{"trees", trees.size() / per_graph,
-             [&](ComputationGraph& cg, std::size_t g, bool per_use) {
-               if (!per_use) model.new_graph(cg);
+             [&](ComputationGraph& cg, std::size_t g, bool per_use, unsigned shard, unsigned shards) {
+               const bench::TreeLstmModel::GraphParameters gp = model.new_graph(cg, per_use);
                std::vector<Expression> losses;
-               for (std::size_t k = g * per_graph; k < (g + 1) * per_graph; ++k)
-                 losses.push_back(model.tree_loss(cg, trees[k], per_use));
+               const std::size_t first = g * per_graph + shard * per_graph / shards;
+               const std::size_t end = g * per_graph + (shard + 1) * per_graph / shards;
+               for (std::size_t k = first; k < end; ++k) losses.push_back(model.tree_loss(cg, trees[k], gp));
                return sum(losses);
              },
              [&](std::size_t) { return double(per_graph); },
@@ -137,6 +165,13 @@ void bench_treelstm(const Options& o, double peak) {
              &trainer};
   std::printf("TreeLSTM reference: 512 random 16-leaf trees, 64 per graph, emb 128, hidden 128, Adam\n");
   report("treelstm", w, o, peak, true);
+  if (!o.data_parallel) return;
+  DataParallel dp;
+  for (int e : o.engines) {
+    const auto r = run_data_parallel(w, e, o, dp);
+    std::printf("%-9s %-11s %-8s %10.0f trees/s with %u shards on %u threads, %.1f GFLOP/s\n", "treelstm",
+                engine_name(e), "once", r.first, dp.threads(), dp.threads(), r.second);
+  }
 }
 
 void bench_tagger(const Options& o, double peak) {
@@ -165,7 +200,8 @@ void bench_tagger(const Options& o, double peak) {
   const double per_word = 2.0 * (2 * 4.0 * shape.hidden * (shape.embedding + shape.hidden) +
                                  shape.mlp * 2.0 * shape.hidden + vocabulary.tags.size() * double(shape.mlp));
   Workload w{"words", (encoded.size() + per_graph - 1) / per_graph,
-             [&](ComputationGraph& cg, std::size_t g, bool) { return tagger.loss(cg, batch(g)); }, words,
+             [&](ComputationGraph& cg, std::size_t g, bool, unsigned, unsigned) { return tagger.loss(cg, batch(g)); },
+             words,
              [&](std::size_t g) { return 3 * per_word * words(g); }, &trainer};
   std::printf("BiLSTM tagger reference: %zu WikiNER sentences, 32 per graph, emb 128, hidden 50, MLP 32, Adam\n",
               encoded.size());
@@ -206,9 +242,11 @@ int main(int argc, char** argv) {
       o.reps = static_cast<unsigned>(std::atoi(value().c_str()));
     } else if (a == "--tags") {
       o.tags = value();
+    } else if (a == "--data-parallel") {
+      o.data_parallel = true;
     } else if (a == "--help" || a == "-h") {
       std::printf("usage: autobatch_bench [--model treelstm,tagger] [--engine 0,1,2] [--epochs N] [--reps N]\n"
-                  "                       [--tags FILE] [--dynet-threads N] [--dynet-* flags]\n");
+                  "                       [--tags FILE] [--data-parallel] [--dynet-threads N] [--dynet-* flags]\n");
       return 0;
     } else {
       std::fprintf(stderr, "unknown argument %s (see --help)\n", a.c_str());

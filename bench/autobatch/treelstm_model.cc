@@ -17,30 +17,34 @@ TreeLstmModel::TreeLstmModel(ParameterCollection& pc, unsigned vocab, unsigned e
   b_out = pc.add_parameters({5}, ParameterInitConst(0.f));
 }
 
-void TreeLstmModel::new_graph(ComputationGraph& cg) {
+TreeLstmModel::GraphParameters TreeLstmModel::new_graph(ComputationGraph& cg, bool per_use) const {
+  GraphParameters gp{per_use, {}};
   const Parameter* ps[] = {&W_leaf, &b_leaf, &U, &b_node, &W_out, &b_out};
-  for (unsigned k = 0; k < 6; ++k) once_[k] = parameter(cg, *ps[k]);
+  if (!per_use)
+    for (unsigned k = 0; k < 6; ++k) gp.once[k] = parameter(cg, *ps[k]);
+  return gp;
 }
 
-Expression TreeLstmModel::p(ComputationGraph& cg, const Parameter& param, unsigned which, bool per_use) {
-  return per_use ? parameter(cg, param) : once_[which];
+Expression TreeLstmModel::p(ComputationGraph& cg, const Parameter& param, unsigned which,
+                            const GraphParameters& gp) const {
+  return gp.per_use ? parameter(cg, param) : gp.once[which];
 }
 
-Expression TreeLstmModel::tree_loss(ComputationGraph& cg, const Tree& t, bool per_use) {
+Expression TreeLstmModel::tree_loss(ComputationGraph& cg, const Tree& t, const GraphParameters& gp) const {
   const unsigned h = hidden;
   std::vector<Expression> hs(t.nodes.size()), cs(t.nodes.size()), losses;
   losses.reserve(t.nodes.size());
   for (std::size_t k = 0; k < t.nodes.size(); ++k) {
     const TreeNode& n = t.nodes[k];
     if (n.left < 0) {
-      Expression g = affine_transform({p(cg, b_leaf, 1, per_use), p(cg, W_leaf, 0, per_use), lookup(cg, E, n.word)});
+      Expression g = affine_transform({p(cg, b_leaf, 1, gp), p(cg, W_leaf, 0, gp), lookup(cg, E, n.word)});
       Expression i = logistic(pick_range(g, 0, h));
       Expression o = logistic(pick_range(g, h, 2 * h));
       Expression u = tanh(pick_range(g, 2 * h, 3 * h));
       cs[k] = cmult(i, u);
       hs[k] = cmult(o, tanh(cs[k]));
     } else {
-      Expression g = affine_transform({p(cg, b_node, 3, per_use), p(cg, U, 2, per_use),
+      Expression g = affine_transform({p(cg, b_node, 3, gp), p(cg, U, 2, gp),
                                        concatenate({hs[n.left], hs[n.right]})});
       Expression i = logistic(pick_range(g, 0, h));
       Expression fl = logistic(pick_range(g, h, 2 * h));
@@ -50,7 +54,7 @@ Expression TreeLstmModel::tree_loss(ComputationGraph& cg, const Tree& t, bool pe
       cs[k] = sum({cmult(i, u), cmult(fl, cs[n.left]), cmult(fr, cs[n.right])});
       hs[k] = cmult(o, tanh(cs[k]));
     }
-    losses.push_back(pickneglogsoftmax(affine_transform({p(cg, b_out, 5, per_use), p(cg, W_out, 4, per_use), hs[k]}), n.label));
+    losses.push_back(pickneglogsoftmax(affine_transform({p(cg, b_out, 5, gp), p(cg, W_out, 4, gp), hs[k]}), n.label));
   }
   return sum(losses);
 }

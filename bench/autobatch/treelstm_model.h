@@ -10,13 +10,18 @@
 namespace bench {
 
 struct TreeLstmModel {
+  /// The parameter expressions of one graph. With `per_use`, parameter() is called at every use
+  /// of a parameter (the way many users write models) instead of once per graph.
+  struct GraphParameters {
+    bool per_use;
+    dynet::Expression once[6];
+  };
+
   TreeLstmModel(dynet::ParameterCollection& pc, unsigned vocab, unsigned emb, unsigned hidden);
 
-  /// The summed loss of one tree. With `per_use`, parameter() is called at every use of a
-  /// parameter (the way many users write models) instead of once per graph.
-  dynet::Expression tree_loss(dynet::ComputationGraph& cg, const Tree& t, bool per_use);
-  /// Creates the parameter expressions of a new graph (used when !per_use).
-  void new_graph(dynet::ComputationGraph& cg);
+  GraphParameters new_graph(dynet::ComputationGraph& cg, bool per_use) const;
+  /// The summed loss of one tree. Reads the model only, so graphs may be built on several threads.
+  dynet::Expression tree_loss(dynet::ComputationGraph& cg, const Tree& t, const GraphParameters& gp) const;
   /// Floating-point operations of one tree, forward and backward (GEMMs only).
   double flops(const Tree& t) const;
 
@@ -25,8 +30,8 @@ struct TreeLstmModel {
   dynet::Parameter W_leaf, b_leaf, U, b_node, W_out, b_out;
 
  private:
-  dynet::Expression p(dynet::ComputationGraph& cg, const dynet::Parameter& param, unsigned which, bool per_use);
-  dynet::Expression once_[6];
+  dynet::Expression p(dynet::ComputationGraph& cg, const dynet::Parameter& param, unsigned which,
+                      const GraphParameters& gp) const;
 };
 
 }  // namespace bench

@@ -37,7 +37,7 @@ void product_ops(eig::Matrix y, const eig::Matrix& a, bool ta, const eig::Matrix
 
 /// The pool to split a product of `flops` over, or null to run it here.
 ThreadPool* pool_for(const Tensor& y, double flops) {
-  if (flops < kParallelFlops || !y.device) return nullptr;
+  if (flops < kParallelFlops || !y.device || ThreadPool::in_task()) return nullptr;
   ThreadPool* pool = y.device->thread_pool();
   return pool && pool->threads() > 1 ? pool : nullptr;
 }

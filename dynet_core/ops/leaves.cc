@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "dynet_core/gradient_set.h"
 #include "dynet_core/graph.h"
 #include "dynet_core/ops/check_case.h"
 #include "dynet_core/ops/dims.h"
@@ -57,7 +58,7 @@ Dim infer_parameter(const DimArgs&, const void* data) {
 }
 void no_kernel(const OpCall&) {}
 float* parameter_values(const void* data) { return static_cast<const ParameterStorage*>(data)->values.v; }
-float* parameter_grads(const void* data) { return static_cast<const ParameterStorage*>(data)->g.v; }
+float* parameter_grads(const void* data) { return gradient_target(*static_cast<const ParameterStorage*>(data)); }
 
 Expression check_parameter(CheckCase& c) { return c.parameter(c.shape(0, 3)); }
 Expression check_const_parameter(CheckCase& c) {
@@ -75,10 +76,10 @@ Dim infer_table(const DimArgs&, const void* data) {
 float* table_values(const void* data) {
   return static_cast<const LookupParameterStorage*>(data)->all_values.v;
 }
-float* table_grads(const void* data) { return static_cast<const LookupParameterStorage*>(data)->all_grads.v; }
-void table_touch_all(const OpCall& c) {
-  // The node refers to the (mutable) table; its op data pointer is const only by type.
-  static_cast<LookupParameterStorage*>(const_cast<void*>(c.data[0]))->all_touched = true;
+float* table_grads(const void* data) {
+  // The node refers to the (mutable) table, whose rows are all touched; its op data pointer is
+  // const only by type.
+  return table_gradient_target(*static_cast<LookupParameterStorage*>(const_cast<void*>(data)));
 }
 
 Expression check_table(CheckCase& c) {
@@ -89,7 +90,7 @@ Expression check_const_table(CheckCase& c) {
 }
 
 OpDef TableParameterOp{"lookup_table_parameter", 0, infer_table, no_kernel, nullptr, kSavesNothing,
-                       {}, {check_table}, table_values, table_grads, table_touch_all};
+                       {}, {check_table}, table_values, table_grads};
 OpDef ConstTableParameterOp{"const_lookup_table_parameter", 0, infer_table, no_kernel, nullptr,
                             kSavesNothing, {}, {check_const_table}, table_values};
 
@@ -132,9 +133,8 @@ void lookup_leaf_backward(const OpCall& c) {
     const unsigned* idx = d.pindices ? d.pindices->data() : d.indices;
     const std::size_t row = d.table->row_size();
     for (unsigned k = 0; k < d.count; ++k, dy += row) {
-      float* g = d.table->grad_row(idx[k]);
+      float* g = row_gradient_target(*d.table, idx[k]);
       for (std::size_t e = 0; e < row; ++e) g[e] += dy[e];
-      d.table->mark_touched(idx[k]);
     }
   }
 }

@@ -1,0 +1,79 @@
+#pragma once
+// Private parameter gradients for one thread. Backward adds parameter gradients into the shared
+// storage; graphs that run backward on several threads at once (data parallelism) each collect
+// theirs in a GradientSet instead, and the sets are summed into the storage afterwards.
+
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+#include "dynet_core/parameters.h"
+
+namespace dynet {
+
+class GradientSet {
+ public:
+  /// The set that backward on this thread writes to, or null for the parameters' own gradients.
+  static GradientSet* active();
+
+  /// Makes `set` the active one on this thread while alive.
+  class Scope {
+   public:
+    explicit Scope(GradientSet* set);
+    ~Scope();
+    Scope(const Scope&) = delete;
+    Scope& operator=(const Scope&) = delete;
+
+   private:
+    GradientSet* previous_;
+  };
+
+  /// The gradient of p in this set, zero until backward adds to it.
+  float* gradient(const ParameterStorage& p);
+  /// The gradient of every row of t (the whole table was used at once).
+  float* table_gradient(LookupParameterStorage& t);
+  /// The gradient of row i of t, marked as touched.
+  float* row_gradient(LookupParameterStorage& t, unsigned i);
+
+  /// Adds every gradient of this set into its parameter's (rows of tables as touched there), and
+  /// empties the set.
+  void add_to_parameters();
+  /// Empties the set without touching the parameters.
+  void clear();
+
+ private:
+  struct Dense {
+    std::vector<float> g;
+    bool used = false;
+  };
+  struct Table {
+    std::vector<float> g;
+    std::vector<unsigned> touched;
+    std::vector<std::uint8_t> mask;
+    bool all = false;
+  };
+  Table& table(LookupParameterStorage& t);
+
+  std::unordered_map<const ParameterStorage*, Dense> params_;
+  std::unordered_map<LookupParameterStorage*, Table> tables_;
+};
+
+/// The gradient backward adds to for a parameter, a table or a table row on this thread.
+inline float* gradient_target(const ParameterStorage& p) {
+  GradientSet* s = GradientSet::active();
+  return s ? s->gradient(p) : p.g.v;
+}
+inline float* table_gradient_target(LookupParameterStorage& t) {
+  GradientSet* s = GradientSet::active();
+  if (s) return s->table_gradient(t);
+  t.all_touched = true;
+  return t.all_grads.v;
+}
+inline float* row_gradient_target(LookupParameterStorage& t, unsigned i) {
+  GradientSet* s = GradientSet::active();
+  if (s) return s->row_gradient(t, i);
+  t.mark_touched(i);
+  return t.grad_row(i);
+}
+
+}  // namespace dynet
