@@ -73,14 +73,18 @@ TEST_CASE("sparse and dense updates agree on touched rows; untouched rows keep t
 }
 
 TEST_CASE("a table used as a whole is updated densely", "[trainers]") {
-  Run run;
-  run.trainer = std::make_unique<SimpleSGDTrainer>(run.model, 0.25f);
-  ComputationGraph cg;
-  cg.backward(squared_norm(parameter(cg, run.table)));
-  run.trainer->update();
-  const std::vector<float> start = initial_table();
-  const std::vector<float> all = as_vector(run.table.get_storage().all_values);
-  for (std::size_t k = 0; k < all.size(); ++k) CHECK(all[k] == Approx(start[k] * (1 - 2 * 0.25f)).margin(1e-7));
+  for (int strategy : {0, 1, 2}) {
+    INFO("--dynet-autobatch " << strategy);
+    Run run;
+    run.trainer = std::make_unique<SimpleSGDTrainer>(run.model, 0.25f);
+    ComputationGraph cg;
+    cg.set_autobatch(strategy);
+    cg.backward(squared_norm(parameter(cg, run.table)));
+    run.trainer->update();
+    const std::vector<float> start = initial_table();
+    const std::vector<float> all = as_vector(run.table.get_storage().all_values);
+    for (std::size_t k = 0; k < all.size(); ++k) CHECK(all[k] == Approx(start[k] * (1 - 2 * 0.25f)).margin(1e-7));
+  }
 }
 
 TEST_CASE("lookup tables that are not updated stay unchanged", "[trainers]") {
