@@ -15,6 +15,7 @@ namespace dynet {
 class ChildSumTreeLSTMBuilder : public TreeLSTMBuilder {
  public:
   ChildSumTreeLSTMBuilder(unsigned layers, unsigned input_dim, unsigned hidden_dim, ParameterCollection& model);
+  std::unique_ptr<TreeLSTMBuilder> clone() const override { return std::make_unique<ChildSumTreeLSTMBuilder>(*this); }
 
  protected:
   CellState node(unsigned layer, const Expression& x, const std::vector<const CellState*>& children) override;

@@ -20,6 +20,7 @@ class NaryTreeLSTMBuilder : public TreeLSTMBuilder {
                       ParameterCollection& model);
 
   unsigned max_children() const { return n_; }
+  std::unique_ptr<TreeLSTMBuilder> clone() const override { return std::make_unique<NaryTreeLSTMBuilder>(*this); }
 
  protected:
   void check_child_count(std::size_t n) const override;

@@ -13,6 +13,7 @@
 // The cell of each node is a fixed set of ops over its children's states, so nodes of the same
 // kind (same child count, with or without input) in any number of trees batch together.
 
+#include <memory>
 #include <vector>
 
 #include "builders/builder_parameters.h"
@@ -40,6 +41,10 @@ class TreeLSTMBuilder : public BuilderParameters {
   std::vector<Expression> get_h(int id) const;
   /// The memory cell of every layer at node `id`, then the output of every layer.
   std::vector<Expression> get_s(int id) const;
+
+  /// A builder of the same kind over the same parameters, with graph state of its own: one per
+  /// thread for graphs built at the same time (DataParallel).
+  virtual std::unique_ptr<TreeLSTMBuilder> clone() const = 0;
 
  protected:
   TreeLSTMBuilder(ParameterCollection& model, const std::string& name, unsigned layers, unsigned input_dim,

@@ -11,6 +11,7 @@
 #include "dynet_core/expression.h"
 #include "dynet_core/param_collection.h"
 #include "examples/common/labeled_tree.h"
+#include "trainers/data_parallel.h"
 #include "trainers/trainer.h"
 
 namespace examples {
@@ -38,9 +39,13 @@ struct TreeAccuracy {
 class TreeLSTMClassifier {
  public:
   TreeLSTMClassifier(dynet::ParameterCollection& model, const TreeClassifierShape& shape);
+  /// A classifier over the same parameters with graph state of its own.
+  TreeLSTMClassifier(const TreeLSTMClassifier& other);
+  TreeLSTMClassifier& operator=(const TreeLSTMClassifier&) = delete;
 
-  /// One update on the summed loss of the trees, built in one graph; returns that loss. With
-  /// every_node, every labeled node counts, else the roots only.
+  /// One update on the summed loss of the trees, built in one graph — or, with N > 1 training
+  /// threads, in N graphs of a share of the trees each, run at once (DataParallel); returns that
+  /// loss. With every_node, every labeled node counts, else the roots only.
   double train(const std::vector<const LabeledTree*>& trees, dynet::Trainer& trainer, bool every_node);
   /// Classifies every node of the trees, `batch` trees per graph (one forward each).
   TreeAccuracy evaluate(const std::vector<LabeledTree>& trees, unsigned batch);
@@ -53,6 +58,8 @@ class TreeLSTMClassifier {
   dynet::Expression loss(dynet::ComputationGraph& cg, const LabeledTree& tree, bool every_node);
 
   const TreeClassifierShape& shape() const { return shape_; }
+  /// Graphs built at once per update (default: --dynet-threads).
+  void set_training_threads(unsigned n);
 
  private:
   TreeClassifierShape shape_;
@@ -61,6 +68,10 @@ class TreeLSTMClassifier {
   dynet::Parameter p_out_w_, p_out_b_;
   dynet::Expression out_w_, out_b_;
   bool training_ = false;
+  unsigned threads_;
+  // Data parallelism: the threads and one copy of the classifier per shard, made on first use.
+  std::unique_ptr<dynet::DataParallel> parallel_;
+  std::vector<std::unique_ptr<TreeLSTMClassifier>> shards_;
 };
 
 }  // namespace examples
