@@ -23,6 +23,14 @@ BiRNNBuilder::BiRNNBuilder(unsigned layers, unsigned input_dim, unsigned hidden_
   }
 }
 
+BiRNNBuilder::BiRNNBuilder(const BiRNNBuilder& other)
+    : input_dim_(other.input_dim_), hidden_dim_(other.hidden_dim_), local_model_(other.local_model_) {
+  for (unsigned l = 0; l < other.layers(); ++l) {
+    forward_.push_back(other.forward_[l]->clone());
+    backward_.push_back(other.backward_[l]->clone());
+  }
+}
+
 void BiRNNBuilder::new_graph(ComputationGraph& cg, bool update) {
   for (unsigned l = 0; l < layers(); ++l) {
     forward_[l]->new_graph(cg, update);

@@ -33,6 +33,10 @@ class BiRNNBuilder {
   /// hidden_dim must be even: each direction has hidden_dim / 2 units.
   BiRNNBuilder(unsigned layers, unsigned input_dim, unsigned hidden_dim, ParameterCollection& model,
                const RNNBuilderFactory& factory);
+  /// A BiRNN over the same parameters with graph state of its own (see RNNBuilder::clone).
+  BiRNNBuilder(const BiRNNBuilder& other);
+  BiRNNBuilder& operator=(const BiRNNBuilder&) = delete;
+  BiRNNBuilder(BiRNNBuilder&&) = default;
 
   void new_graph(ComputationGraph& cg, bool update = true);
   /// The top layer's output at every position: [forward; backward], {hidden_dim} each.

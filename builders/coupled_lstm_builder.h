@@ -16,6 +16,7 @@ namespace dynet {
 class CoupledLSTMBuilder : public RNNBuilder {
  public:
   CoupledLSTMBuilder(unsigned layers, unsigned input_dim, unsigned hidden_dim, ParameterCollection& model);
+  std::unique_ptr<RNNBuilder> clone() const override { return std::make_unique<CoupledLSTMBuilder>(*this); }
 
  protected:
   CellState step(unsigned layer, const Expression& x, const CellState* prev, const Expression& h_rec) override;

@@ -14,6 +14,7 @@ namespace dynet {
 class GRUBuilder : public RNNBuilder {
  public:
   GRUBuilder(unsigned layers, unsigned input_dim, unsigned hidden_dim, ParameterCollection& model);
+  std::unique_ptr<RNNBuilder> clone() const override { return std::make_unique<GRUBuilder>(*this); }
 
  protected:
   CellState step(unsigned layer, const Expression& x, const CellState* prev, const Expression& h_rec) override;

@@ -12,6 +12,7 @@
 // Dropout is variational (Gal and Ghahramani, 2016): one mask per layer for the inputs and one
 // for the recurrent state, drawn once per sequence and reused at every step.
 
+#include <memory>
 #include <vector>
 
 #include "builders/builder_parameters.h"
@@ -27,6 +28,9 @@ class RNNBuilder : public BuilderParameters {
   /// Binds the builder to `cg`: parameter expressions are made here, once per graph (as
   /// constants when `update` is false). Starts a new, empty sequence.
   void new_graph(ComputationGraph& cg, bool update = true);
+  /// A builder of the same kind over the same parameters, with graph and sequence state of its
+  /// own: one per thread for graphs built at the same time (DataParallel).
+  virtual std::unique_ptr<RNNBuilder> clone() const = 0;
   /// Starts a new sequence from h_0, or from zeros when h_0 is empty. h_0 holds
   /// num_h0_components() vectors of {hidden_dim}: for LSTMs the memory cells of every layer, then
   /// the outputs of every layer (DyNet's layout); otherwise the output of every layer.

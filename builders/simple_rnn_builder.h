@@ -9,6 +9,7 @@ namespace dynet {
 class SimpleRNNBuilder : public RNNBuilder {
  public:
   SimpleRNNBuilder(unsigned layers, unsigned input_dim, unsigned hidden_dim, ParameterCollection& model);
+  std::unique_ptr<RNNBuilder> clone() const override { return std::make_unique<SimpleRNNBuilder>(*this); }
 
  protected:
   CellState step(unsigned layer, const Expression& x, const CellState* prev, const Expression& h_rec) override;

@@ -17,6 +17,7 @@ class VanillaLSTMBuilder : public RNNBuilder {
  public:
   VanillaLSTMBuilder(unsigned layers, unsigned input_dim, unsigned hidden_dim, ParameterCollection& model,
                      bool ln_lstm = false, float forget_bias = 1.f);
+  std::unique_ptr<RNNBuilder> clone() const override { return std::make_unique<VanillaLSTMBuilder>(*this); }
 
   bool layer_normalized() const { return ln_lstm_; }
 

@@ -7,7 +7,6 @@
 #include "dynet_core/expr.h"
 #include "dynet_core/graph.h"
 #include "examples/common/batched_prediction.h"
-#include "examples/common/training_step.h"
 #include "examples/common/word_counter.h"
 
 namespace examples {
@@ -66,6 +65,19 @@ BiLSTMTagger::BiLSTMTagger(ParameterCollection& model, const TaggerShape& shape,
   p_out_b_ = model.add_parameters({tags_}, ParameterInitConst(0.f), "output_b");
 }
 
+BiLSTMTagger::BiLSTMTagger(const BiLSTMTagger& other)
+    : shape_(other.shape_),
+      tags_(other.tags_),
+      word_embeddings_(other.word_embeddings_),
+      char_embeddings_(other.char_embeddings_),
+      sentence_rnn_(other.sentence_rnn_),
+      char_rnn_(other.char_rnn_ ? std::make_unique<BiRNNBuilder>(*other.char_rnn_) : nullptr),
+      p_hidden_w_(other.p_hidden_w_),
+      p_hidden_b_(other.p_hidden_b_),
+      p_out_w_(other.p_out_w_),
+      p_out_b_(other.p_out_b_),
+      sharded_(1) {}
+
 void BiLSTMTagger::new_graph(ComputationGraph& cg, bool training) {
   training_ = training;
   sentence_rnn_.new_graph(cg, training);
@@ -110,7 +122,10 @@ Expression BiLSTMTagger::loss(ComputationGraph& cg, const std::vector<const Enco
 }
 
 double BiLSTMTagger::train(const std::vector<const EncodedSentence*>& sentences, Trainer& trainer) {
-  return training_step(trainer, [&](ComputationGraph& cg) { return loss(cg, sentences); });
+  return sharded_.step(*this, sentences.size(), trainer,
+                       [&](BiLSTMTagger& t, ComputationGraph& cg, std::size_t first, std::size_t end) {
+                         return t.loss(cg, {sentences.begin() + first, sentences.begin() + end});
+                       });
 }
 
 TagAccuracy BiLSTMTagger::evaluate(const std::vector<EncodedSentence>& sentences, unsigned batch) {

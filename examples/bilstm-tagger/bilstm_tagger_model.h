@@ -12,6 +12,7 @@
 #include "dynet_core/dict.h"
 #include "dynet_core/expression.h"
 #include "dynet_core/param_collection.h"
+#include "examples/common/sharded_training.h"
 #include "examples/common/tagged_corpus.h"
 #include "trainers/trainer.h"
 
@@ -56,8 +57,12 @@ struct TagAccuracy {
 class BiLSTMTagger {
  public:
   BiLSTMTagger(dynet::ParameterCollection& model, const TaggerShape& shape, const TaggerVocabulary& vocabulary);
+  /// A tagger over the same parameters with graph state of its own.
+  BiLSTMTagger(const BiLSTMTagger& other);
+  BiLSTMTagger& operator=(const BiLSTMTagger&) = delete;
 
-  /// One update on the summed loss of the sentences, built in one graph; returns that loss.
+  /// One update on the summed loss of the sentences, built in one graph — or in one graph per
+  /// training thread, each over a share of the sentences, run at once; returns that loss.
   double train(const std::vector<const EncodedSentence*>& sentences, dynet::Trainer& trainer);
   /// Binds the model to `cg` for training and builds the summed loss of the sentences in it.
   dynet::Expression loss(dynet::ComputationGraph& cg, const std::vector<const EncodedSentence*>& sentences);
@@ -65,6 +70,8 @@ class BiLSTMTagger {
   TagAccuracy evaluate(const std::vector<EncodedSentence>& sentences, unsigned batch);
 
   void new_graph(dynet::ComputationGraph& cg, bool training);
+  /// Graphs built at once per update (default: --dynet-threads).
+  void set_training_threads(unsigned n) { sharded_.set_threads(n); }
   /// The tag scores of every word of the sentence, built in the bound graph.
   std::vector<dynet::Expression> tag_scores(dynet::ComputationGraph& cg, const EncodedSentence& s);
 
@@ -79,6 +86,7 @@ class BiLSTMTagger {
   std::unique_ptr<dynet::BiRNNBuilder> char_rnn_;  ///< only in the word+char variant
   dynet::Parameter p_hidden_w_, p_hidden_b_, p_out_w_, p_out_b_;
   dynet::Expression hidden_w_, hidden_b_, out_w_, out_b_;
+  ShardedTraining<BiLSTMTagger> sharded_;
 };
 
 }  // namespace examples

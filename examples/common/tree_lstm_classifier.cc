@@ -7,10 +7,8 @@
 #include "builders/nary_tree_lstm_builder.h"
 #include "dynet_core/expr.h"
 #include "dynet_core/graph.h"
-#include "dynet_core/init.h"
 #include "examples/common/batched_prediction.h"
 #include "examples/common/command_line.h"
-#include "examples/common/training_step.h"
 
 namespace examples {
 
@@ -22,8 +20,7 @@ TreeCell parse_tree_cell(const std::string& name) {
   throw UsageError("unknown tree cell '" + name + "' (expected binary or child-sum)");
 }
 
-TreeLSTMClassifier::TreeLSTMClassifier(ParameterCollection& model, const TreeClassifierShape& shape)
-    : shape_(shape), threads_(current_params().threads) {
+TreeLSTMClassifier::TreeLSTMClassifier(ParameterCollection& model, const TreeClassifierShape& shape) : shape_(shape) {
   if (shape.vocabulary == 0 || shape.classes == 0)
     throw std::invalid_argument("TreeLSTMClassifier: the vocabulary and the classes must not be empty");
   embeddings_ = model.add_lookup_parameters(shape.vocabulary, {shape.embedding}, "embeddings");
@@ -41,14 +38,7 @@ TreeLSTMClassifier::TreeLSTMClassifier(const TreeLSTMClassifier& other)
       tree_(other.tree_->clone()),
       p_out_w_(other.p_out_w_),
       p_out_b_(other.p_out_b_),
-      threads_(1) {}
-
-void TreeLSTMClassifier::set_training_threads(unsigned n) {
-  if (n == 0) throw std::invalid_argument("TreeLSTMClassifier: training threads must be at least 1");
-  threads_ = n;
-  parallel_.reset();
-  shards_.clear();
-}
+      sharded_(1) {}
 
 void TreeLSTMClassifier::new_graph(ComputationGraph& cg, bool training) {
   training_ = training;
@@ -91,25 +81,13 @@ Expression TreeLSTMClassifier::loss(ComputationGraph& cg, const LabeledTree& tre
 }
 
 double TreeLSTMClassifier::train(const std::vector<const LabeledTree*>& trees, Trainer& trainer, bool every_node) {
-  auto trees_loss = [&](TreeLSTMClassifier& c, ComputationGraph& cg, std::size_t first, std::size_t end) {
-    c.new_graph(cg, true);
-    std::vector<Expression> losses;
-    for (std::size_t k = first; k < end; ++k) losses.push_back(c.loss(cg, *trees[k], every_node));
-    return sum(losses);
-  };
-  const unsigned threads = threads_;
-  if (threads <= 1 || trees.size() < 2)
-    return training_step(trainer, [&](ComputationGraph& cg) { return trees_loss(*this, cg, 0, trees.size()); });
-  if (!parallel_) {
-    parallel_ = std::make_unique<DataParallel>(threads);
-    for (unsigned k = 0; k < threads; ++k) shards_.push_back(std::make_unique<TreeLSTMClassifier>(*this));
-  }
-  const unsigned shards = static_cast<unsigned>(std::min<std::size_t>(threads, trees.size()));
-  const double value = parallel_->backward(shards, [&](ComputationGraph& cg, unsigned k) {
-    return trees_loss(*shards_[k], cg, trees.size() * k / shards, trees.size() * (k + 1) / shards);
-  });
-  trainer.update();
-  return value;
+  return sharded_.step(*this, trees.size(), trainer,
+                       [&](TreeLSTMClassifier& c, ComputationGraph& cg, std::size_t first, std::size_t end) {
+                         c.new_graph(cg, true);
+                         std::vector<Expression> losses;
+                         for (std::size_t k = first; k < end; ++k) losses.push_back(c.loss(cg, *trees[k], every_node));
+                         return sum(losses);
+                       });
 }
 
 TreeAccuracy TreeLSTMClassifier::evaluate(const std::vector<LabeledTree>& trees, unsigned batch) {

@@ -11,7 +11,7 @@
 #include "dynet_core/expression.h"
 #include "dynet_core/param_collection.h"
 #include "examples/common/labeled_tree.h"
-#include "trainers/data_parallel.h"
+#include "examples/common/sharded_training.h"
 #include "trainers/trainer.h"
 
 namespace examples {
@@ -59,7 +59,7 @@ class TreeLSTMClassifier {
 
   const TreeClassifierShape& shape() const { return shape_; }
   /// Graphs built at once per update (default: --dynet-threads).
-  void set_training_threads(unsigned n);
+  void set_training_threads(unsigned n) { sharded_.set_threads(n); }
 
  private:
   TreeClassifierShape shape_;
@@ -68,10 +68,7 @@ class TreeLSTMClassifier {
   dynet::Parameter p_out_w_, p_out_b_;
   dynet::Expression out_w_, out_b_;
   bool training_ = false;
-  unsigned threads_;
-  // Data parallelism: the threads and one copy of the classifier per shard, made on first use.
-  std::unique_ptr<dynet::DataParallel> parallel_;
-  std::vector<std::unique_ptr<TreeLSTMClassifier>> shards_;
+  ShardedTraining<TreeLSTMClassifier> sharded_;
 };
 
 }  // namespace examples

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <memory>
 #include <set>
 #include <vector>
 
@@ -103,6 +104,33 @@ TEMPLATE_TEST_CASE("a batch of sequences gives the states of each sequence on it
       for (unsigned r = 0; r < kHidden; ++r) CHECK(v[r] == Approx(batched_values[k][b * kHidden + r]).margin(1e-6));
     }
   }
+}
+
+TEMPLATE_TEST_CASE("a clone shares the parameters and keeps graph state of its own", "[builders][rnn]",
+                   SimpleRNNBuilder, VanillaLSTMBuilder, CoupledLSTMBuilder, GRUBuilder) {
+  ParameterCollection model;
+  TestType rnn(kLayers, kInput, kHidden, model);
+  LookupParameter table = model.add_lookup_parameters(6, {kInput});
+  LookupParameter states = model.add_lookup_parameters(2 * kLayers, {kHidden});
+  const std::unique_ptr<RNNBuilder> copy = rnn.clone();
+  REQUIRE(copy->layer_parameters().size() == rnn.layer_parameters().size());
+  for (std::size_t l = 0; l < rnn.layer_parameters().size(); ++l)
+    for (std::size_t k = 0; k < rnn.layer_parameters()[l].size(); ++k)
+      CHECK(copy->layer_parameters()[l][k].p == rnn.layer_parameters()[l][k].p);
+  // Both build at once, into two graphs, from one sequence each; each reads its own states.
+  const std::vector<std::vector<unsigned>> a{{0}, {1}, {2}}, b{{3}, {4}};
+  ComputationGraph cg_a, cg_b;
+  const std::vector<Expression> from_original = run_sequence(rnn, cg_a, table, states, a, false);
+  const std::vector<Expression> from_copy = run_sequence(*copy, cg_b, table, states, b, false);
+  ComputationGraph cg_ref;
+  const std::vector<Expression> reference = run_sequence(rnn, cg_ref, table, states, b, false);
+  CHECK(as_vector(cg_b.forward(from_copy.back())) == as_vector(cg_ref.forward(reference.back())));
+  CHECK(rnn.final_h().back().pg == &cg_ref);
+  CHECK(copy->final_h().back().pg == &cg_b);
+  // Gradients from the copy's graph reach the shared parameters.
+  model.reset_gradient();
+  cg_b.backward(sum_elems(from_copy.back()));
+  CHECK(model.gradient_l2_norm() > 0.f);
 }
 
 TEST_CASE("positions: rewind, branches, set_h and set_s", "[builders][rnn]") {

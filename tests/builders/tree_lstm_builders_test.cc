@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <Eigen/Core>
+#include <memory>
 #include <vector>
 
 #include "builders/child_sum_tree_lstm_builder.h"
@@ -171,6 +172,26 @@ TEST_CASE("a batch of trees of one shape gives each tree's states", "[builders][
       for (std::size_t k = 0; k < alone.size(); ++k)
         CHECK((get(single, alone[k]) - batched[k].segment(b * kHidden, kHidden)).cwiseAbs().maxCoeff() < 1e-6f);
     }
+  }
+}
+
+TEST_CASE("a tree builder's clone shares the parameters and keeps graph state of its own", "[builders][tree]") {
+  ParameterCollection model;
+  NaryTreeLSTMBuilder nary(2, 2, kInput, kHidden, model);
+  ChildSumTreeLSTMBuilder child_sum(1, kInput, kHidden, model);
+  LookupParameter table = model.add_lookup_parameters(4, {kInput});
+  for (TreeLSTMBuilder* original : {static_cast<TreeLSTMBuilder*>(&nary), static_cast<TreeLSTMBuilder*>(&child_sum)}) {
+    const std::unique_ptr<TreeLSTMBuilder> copy = original->clone();
+    for (std::size_t l = 0; l < original->layer_parameters().size(); ++l)
+      for (std::size_t k = 0; k < original->layer_parameters()[l].size(); ++k)
+        CHECK(copy->layer_parameters()[l][k].p == original->layer_parameters()[l][k].p);
+    ComputationGraph cg_a, cg_b, cg_ref;
+    build_tree(*original, cg_a, table, {{0}, {1}, {2}});
+    const std::vector<Expression> from_copy = build_tree(*copy, cg_b, table, {{3}, {2}, {1}});
+    const std::vector<Expression> reference = build_tree(*original, cg_ref, table, {{3}, {2}, {1}});
+    CHECK(as_vector(cg_b.forward(from_copy.back())) == as_vector(cg_ref.forward(reference.back())));
+    CHECK(copy->back().pg == &cg_b);
+    CHECK(original->back().pg == &cg_ref);
   }
 }
 

@@ -2,6 +2,7 @@
 
 #include <random>
 
+#include "dynet_core/rng.h"
 #include "examples/bilstm-tagger/bilstm_tagger_model.h"
 #include "trainers/simple_sgd_trainer.h"
 
@@ -30,7 +31,9 @@ std::vector<TaggedSentence> generated_sentences(unsigned n, unsigned seed) {
   return sentences;
 }
 
-double train_and_evaluate(bool spell, unsigned epochs) {
+/// Trains a small tagger (on `threads` graphs per update) and returns its development accuracy;
+/// appends every minibatch loss to `losses` when given.
+double train_and_evaluate(bool spell, unsigned epochs, unsigned threads = 1, std::vector<double>* losses = nullptr) {
   const std::vector<TaggedSentence> train_text = generated_sentences(60, 1), dev_text = generated_sentences(30, 2);
   TaggerVocabulary vocabulary(train_text, 2, spell);
   std::vector<EncodedSentence> train, dev;
@@ -43,12 +46,14 @@ double train_and_evaluate(bool spell, unsigned epochs) {
   shape.char_embedding = spell ? 6 : 0;
   dynet::ParameterCollection model;
   BiLSTMTagger tagger(model, shape, vocabulary);
+  tagger.set_training_threads(threads);
   dynet::SimpleSGDTrainer trainer(model, 0.1f);
   for (unsigned epoch = 0; epoch < epochs; ++epoch)
     for (std::size_t first = 0; first < train.size(); first += 6) {
       std::vector<const EncodedSentence*> batch;
       for (std::size_t k = first; k < first + 6; ++k) batch.push_back(&train[k]);
-      tagger.train(batch, trainer);
+      const double loss = tagger.train(batch, trainer);
+      if (losses) losses->push_back(loss);
     }
   return tagger.evaluate(dev, 8).value();
 }
@@ -62,6 +67,18 @@ TEST_CASE("a BiLSTM tagger reads context, and spells unseen words with character
   INFO("development accuracy: words only " << words_only << ", with characters " << with_chars);
   CHECK(with_chars > 0.9);
   CHECK(with_chars > words_only + 0.1);
+}
+
+TEST_CASE("a BiLSTM tagger trains the same on one thread and in parallel shards", "[examples][tagger][threads]") {
+  std::vector<double> one, three;
+  dynet::random_engine().seed(5);  // the same initial parameters for both runs
+  const double acc_one = train_and_evaluate(true, 2, 1, &one);
+  dynet::random_engine().seed(5);
+  const double acc_three = train_and_evaluate(true, 2, 3, &three);
+  REQUIRE(one.size() == three.size());
+  // Every loss after the first is computed after updates, so equal losses mean equal gradients.
+  for (std::size_t k = 0; k < one.size(); ++k) CHECK(three[k] == Approx(one[k]).epsilon(1e-4));
+  CHECK(acc_three == Approx(acc_one).margin(0.02));
 }
 
 TEST_CASE("the tagger vocabulary marks rare words to spell and unseen tags", "[examples][tagger]") {
