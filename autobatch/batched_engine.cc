@@ -34,6 +34,23 @@ Tensor BatchedEngine::batched(const Dim& d, std::uint32_t count, float* v) const
   return Tensor(d.with_batch(d.bd * count), v, cg_->device());
 }
 
+template <class F>
+void BatchedEngine::for_each_run(const VariableIndex* nodes, std::uint32_t count, unsigned i, F&& f) const {
+  VariableIndex a = cg_->node(nodes[0]).arg(i);
+  for (std::uint32_t j = 0; j < count;) {
+    const std::uint32_t group = node_batch_[a], position = node_pos_[a];
+    std::uint32_t n = 1;
+    VariableIndex next = a;
+    for (; j + n < count; ++n) {
+      next = cg_->node(nodes[j + n]).arg(i);
+      if (group == kNotScheduled || node_batch_[next] != group || node_pos_[next] != position + n) break;
+    }
+    f(j, n, group, position, a);
+    j += n;
+    a = next;
+  }
+}
+
 void BatchedEngine::on_forget() {
   node_batch_.clear();
   node_pos_.clear();
@@ -258,8 +275,12 @@ void BatchedEngine::run_group(std::uint32_t first, std::uint32_t count) {
     } else {
       const std::uint64_t gather_start = profiling_ ? profile::now_ns() : 0;
       v = mem.forward.allocate_array<float>(count * asize);
-      for (std::uint32_t j = 0; j < count; ++j)
-        std::memcpy(v + j * asize, cg_->node(cg_->node(nodes[j]).arg(i)).value, asize * sizeof(float));
+      for_each_run(nodes, count, i,
+                   [&](std::uint32_t j, std::uint32_t n, std::uint32_t group, std::uint32_t position, VariableIndex a) {
+                     const float* from = group == kNotScheduled ? cg_->node(a).value
+                                                                : batches_[group].values + std::size_t(position) * asize;
+                     std::memcpy(v + j * asize, from, n * asize * sizeof(float));
+                   });
       stats_.bytes_gathered += bytes;
       gathered += bytes;
       if (profiling_) profile::add_time(profile::Phase::Memory, profile::now_ns() - gather_start);
@@ -404,12 +425,16 @@ void BatchedEngine::backward_nodes(VariableIndex last, const std::uint8_t* needs
           op.backward(call, i);
           call.overwrite = false;
           const std::uint64_t scatter_start = profiling_ ? profile::now_ns() : 0;
-          for (std::uint32_t j = 0; j < b.count; ++j) {
-            const VariableIndex a = cg_->node(nodes[j]).arg(i);
-            if (!wanted(a)) continue;
-            zero_gradient_block(node_batch_[a]);
-            accumulate(cg_->node(a).grad, g + j * asize, asize);
-          }
+          // A run's gradients are consecutive in its group's block, which exists when any of its
+          // nodes needs a gradient.
+          for_each_run(nodes, b.count, i,
+                       [&](std::uint32_t j, std::uint32_t n, std::uint32_t group, std::uint32_t position, VariableIndex a) {
+                         if (group == kNotScheduled ? !wanted(a) : !batch_grad_[group]) return;
+                         zero_gradient_block(group);
+                         float* to = group == kNotScheduled ? cg_->node(a).grad
+                                                            : batch_grad_[group] + std::size_t(position) * asize;
+                         accumulate(to, g + j * asize, n * asize);
+                       });
           if (profiling_) scatter_ns += profile::now_ns() - scatter_start;
           stats_.bytes_scattered += b.count * asize * sizeof(float);
           scattered += b.count * asize * sizeof(float);

@@ -59,6 +59,11 @@ class BatchedEngine : public ExecutionEngine {
   void run_group(std::uint32_t first, std::uint32_t count);
   void release_consumers(std::uint32_t first, std::uint32_t count, VariableIndex begin);
   Tensor batched(const Dim& d, std::uint32_t count, float* v) const;
+  /// Calls f(j, n, group, position, first argument) for each run of argument i of nodes[j, j + n) that holds
+  /// consecutive outputs of one group, from `position` on; group is kNotScheduled (and n 1) for
+  /// an argument in no group. Gathers and scatters move a run at a time.
+  template <class F>
+  void for_each_run(const VariableIndex* nodes, std::uint32_t count, unsigned i, F&& f) const;
   /// Zeroes the gradient block of group g unless it holds gradients already.
   void zero_gradient_block(std::uint32_t g);
 
