@@ -78,8 +78,8 @@ Node& ComputationGraph::push_node() {
 
 void ComputationGraph::start_building() {
   building_ = true;
+  profile::touch_step();  // first: construction lies within the step it opens
   build_start_ns_ = profile::now_ns();
-  profile::touch_step();
 }
 
 void ComputationGraph::finish_building() {
