@@ -99,7 +99,7 @@ void add_bytes(std::uint64_t gathered, std::uint64_t in_place, std::uint64_t sca
 /// One kernel call over `nodes` nodes whose signature is `key`; `node_dim` is one node's shape.
 void kernel(std::uint64_t key, const OpDef& op, const Dim& node_dim, unsigned nodes, bool backward,
             std::uint64_t start_ns, std::uint64_t ns);
-/// Opens a step if none is open (the first node of a graph).
+/// Opens a step if none is open: at the first node of a graph, and before any timed phase.
 void touch_step();
 /// Notes the high-water marks of a graph's pools into the open step.
 void note_pools(const GraphMemory& memory);

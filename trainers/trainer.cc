@@ -82,6 +82,7 @@ void Trainer::step(float* values, const float* grads, float* state, std::size_t 
 
 void Trainer::update() {
   const bool profiling = profile::enabled();
+  if (profiling) profile::touch_step();  // each timed phase lies within its step
   const std::uint64_t start = profiling ? profile::now_ns() : 0;
   if (learning_rate_schedule) {
     const float lr = learning_rate_schedule(updates);
