@@ -69,6 +69,27 @@ std::string read(const std::string& path) {
 
 }  // namespace
 
+TEST_CASE("phases outside a graph's construction lie within their steps", "[profile]") {
+  ProfilingOn on(1);
+  ParameterCollection pc;
+  Parameter W = pc.add_parameters({4, 4});
+  SimpleSGDTrainer trainer(pc, 0.1f);
+  trainer.update();  // a step of its own: an update with no graph
+  ComputationGraph cg;
+  const Expression loss = sum_elems(tanh(parameter(cg, W) * input(cg, {4}, {1.f, 2.f, 3.f, 4.f})));
+  cg.backward(loss);
+  trainer.update();
+  cg.forward(loss);  // the graph is read again after the step it opened has ended
+  cg.backward(loss);
+  trainer.update();
+  const profile::Snapshot snap = profile::snapshot();
+  REQUIRE(snap.steps == 3);
+  const profile::Phases& t = snap.total;
+  CHECK(t.construction_ns + t.forward_ns + t.backward_ns + t.update_ns <= t.step_ns);
+  CHECK(t.forward_ns > 0);
+  CHECK(t.update_ns > 0);
+}
+
 TEST_CASE("profiling off records nothing", "[profile]") {
   profile::reset();
   ParameterCollection pc;
