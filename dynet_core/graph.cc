@@ -91,7 +91,7 @@ void ComputationGraph::finish_building() {
 void ComputationGraph::end_profiled_step() {
   if (!profiling_) return;
   finish_building();
-  profile::end_step(device_);
+  profile::end_graph_step(device_);
 }
 
 void ComputationGraph::evaluate(VariableIndex i, bool recompute) {

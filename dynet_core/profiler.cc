@@ -104,7 +104,21 @@ void print_step_line(std::uint64_t index, const Phases& p) {
 
 }  // namespace
 
-bool enabled() { return current_params().profiling > 0; }
+namespace {
+thread_local unsigned step_spans = 0;
+thread_local unsigned unrecorded = 0;
+}  // namespace
+
+bool enabled() { return current_params().profiling > 0 && unrecorded == 0; }
+
+StepSpan::StepSpan() { ++step_spans; }
+StepSpan::~StepSpan() { --step_spans; }
+Unrecorded::Unrecorded() { ++unrecorded; }
+Unrecorded::~Unrecorded() { --unrecorded; }
+
+void end_graph_step(const Device* device) {
+  if (step_spans == 0) end_step(device);
+}
 
 std::uint64_t now_ns() {
   return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(

@@ -87,6 +87,27 @@ std::string to_chrome_trace(const Snapshot& s);
 void write_json(const std::string& path);
 void write_chrome_trace(const std::string& path);
 
+/// While alive on this thread, the graphs that end here do not end the step: it runs on to the
+/// trainer's update. DataParallel holds one on the calling thread, whose shard's graph is gone
+/// before the update.
+class StepSpan {
+ public:
+  StepSpan();
+  ~StepSpan();
+  StepSpan(const StepSpan&) = delete;
+  StepSpan& operator=(const StepSpan&) = delete;
+};
+
+/// While alive on this thread, nothing done here is recorded (enabled() is false): the other
+/// threads of DataParallel, whose shards the calling thread's shard stands for in the profile.
+class Unrecorded {
+ public:
+  Unrecorded();
+  ~Unrecorded();
+  Unrecorded(const Unrecorded&) = delete;
+  Unrecorded& operator=(const Unrecorded&) = delete;
+};
+
 // ---- recording, for graphs, engines and trainers; call only when enabled() ----
 
 bool enabled();
@@ -103,6 +124,8 @@ void kernel(std::uint64_t key, const OpDef& op, const Dim& node_dim, unsigned no
 void touch_step();
 /// Notes the high-water marks of a graph's pools into the open step.
 void note_pools(const GraphMemory& memory);
+/// The end of a graph: closes the open step unless a StepSpan is alive on this thread.
+void end_graph_step(const Device* device);
 /// Closes the open step (if any), noting the parameter pool of `device`.
 void end_step(const Device* device);
 

@@ -2,10 +2,12 @@
 
 #include <cstdint>
 #include <exception>
+#include <optional>
 #include <stdexcept>
 
 #include "dynet_core/graph.h"
 #include "dynet_core/init.h"
+#include "dynet_core/profiler.h"
 #include "dynet_core/rng.h"
 #include "dynet_core/thread_pool.h"
 
@@ -29,6 +31,13 @@ float DataParallel::backward(unsigned shards, const ShardLoss& loss) {
   std::vector<std::exception_ptr> errors(shards);
   auto part = [&](unsigned p) {
     const GradientSet::Scope collect(&sets_[p]);
+    // The profile follows the calling thread (part 0): its step runs on to the trainer's update.
+    std::optional<profile::StepSpan> span;
+    std::optional<profile::Unrecorded> unrecorded;
+    if (p == 0)
+      span.emplace();
+    else
+      unrecorded.emplace();
     for (unsigned k = p; k < shards; k += threads) {
       try {
         RandomEngine engine;

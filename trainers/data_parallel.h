@@ -35,7 +35,8 @@ class DataParallel {
   /// with the k-th number drawn here from random_engine(), so results depend on the seed, not on
   /// thread timing. `loss` runs on several threads at once and must only read shared state. If a
   /// shard throws, the first exception (in shard order) is rethrown and no parameter gradient
-  /// has changed.
+  /// has changed. Under --dynet-profiling the calling thread's shards stand for all: its step runs
+  /// from its first shard's graph to the trainer's update; the other threads record nothing.
   float backward(unsigned shards, const ShardLoss& loss);
 
  private:

@@ -90,6 +90,27 @@ TEST_CASE("phases outside a graph's construction lie within their steps", "[prof
   CHECK(t.update_ns > 0);
 }
 
+TEST_CASE("with data parallelism a step runs from the caller's shard to the update", "[profile][threads]") {
+  ProfilingOn on(1);
+  ParameterCollection pc;
+  Parameter W = pc.add_parameters({4, 4});
+  SimpleSGDTrainer trainer(pc, 0.1f);
+  DataParallel dp(2);
+  for (int round = 0; round < 3; ++round) {
+    dp.backward(4, [&](ComputationGraph& cg, unsigned k) {
+      return sum_elems(tanh(parameter(cg, W) * input(cg, {4}, {1.f, 2.f, float(k), 4.f})));
+    });
+    trainer.update();
+  }
+  const profile::Snapshot snap = profile::snapshot();
+  CHECK(snap.steps == 3);  // not one per shard's graph
+  const profile::Phases& t = snap.total;
+  CHECK(t.construction_ns + t.forward_ns + t.backward_ns + t.update_ns <= t.step_ns);
+  CHECK(t.construction_ns > 0);
+  CHECK(t.backward_ns > 0);
+  CHECK(t.update_ns > 0);
+}
+
 TEST_CASE("profiling off records nothing", "[profile]") {
   profile::reset();
   ParameterCollection pc;
