@@ -38,6 +38,7 @@ class ClassFactoredSoftmaxBuilder : public SoftmaxBuilder {
   unsigned sample(const Expression& rep) override;
   /// log p(w | rep) for every word id up to the largest one in a class (each must be in a class).
   Expression full_log_distribution(const Expression& rep) override;
+  std::unique_ptr<SoftmaxBuilder> clone() const override { return std::make_unique<ClassFactoredSoftmaxBuilder>(*this); }
 
   unsigned num_classes() const { return class_dict_.size(); }
   /// The class of `word`; throws std::invalid_argument for a word in no class.

@@ -3,6 +3,7 @@
 // vocabulary, as DyNet's SoftmaxBuilder.
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,9 @@ class SoftmaxBuilder {
   virtual unsigned sample(const Expression& rep) = 0;
   /// log p(c | rep) for every class c, as a {classes} vector (per batch element of rep).
   virtual Expression full_log_distribution(const Expression& rep) = 0;
+  /// A builder of the same kind over the same parameters, with graph state of its own: one per
+  /// thread for graphs built at the same time (DataParallel).
+  virtual std::unique_ptr<SoftmaxBuilder> clone() const = 0;
 
   ParameterCollection& get_parameter_collection() { return local_model_; }
   unsigned rep_dim() const { return rep_dim_; }

@@ -15,6 +15,7 @@ class StandardSoftmaxBuilder : public SoftmaxBuilder {
   Expression neg_log_softmax(const Expression& rep, const std::vector<unsigned>& class_indices) override;
   unsigned sample(const Expression& rep) override;
   Expression full_log_distribution(const Expression& rep) override;
+  std::unique_ptr<SoftmaxBuilder> clone() const override { return std::make_unique<StandardSoftmaxBuilder>(*this); }
   /// The unnormalized scores b + W rep.
   Expression full_logits(const Expression& rep);
 

@@ -7,7 +7,6 @@
 #include "builders/standard_softmax_builder.h"
 #include "dynet_core/expr.h"
 #include "dynet_core/graph.h"
-#include "examples/common/training_step.h"
 
 namespace examples {
 
@@ -73,8 +72,19 @@ Expression RNNLanguageModel::loss(ComputationGraph& cg, const std::vector<const 
   return sum(losses);
 }
 
+RNNLanguageModel::RNNLanguageModel(const RNNLanguageModel& other)
+    : shape_(other.shape_),
+      boundary_(other.boundary_),
+      embeddings_(other.embeddings_),
+      lstm_(other.lstm_),
+      softmax_(other.softmax_->clone()),
+      sharded_(1) {}
+
 double RNNLanguageModel::train(const std::vector<const WordIds*>& sentences, Trainer& trainer) {
-  return training_step(trainer, [&](ComputationGraph& cg) { return loss(cg, sentences, true); });
+  return sharded_.step(*this, sentences.size(), trainer,
+                       [&](RNNLanguageModel& m, ComputationGraph& cg, std::size_t first, std::size_t end) {
+                         return m.loss(cg, {sentences.begin() + first, sentences.begin() + end}, true);
+                       });
 }
 
 double RNNLanguageModel::evaluate(const std::vector<WordIds>& sentences, unsigned batch) {

@@ -13,6 +13,7 @@
 #include "dynet_core/dict.h"
 #include "dynet_core/expression.h"
 #include "dynet_core/param_collection.h"
+#include "examples/common/sharded_training.h"
 #include "trainers/trainer.h"
 
 namespace examples {
@@ -33,11 +34,17 @@ class RNNLanguageModel {
   /// afterwards; word classes, if any, must cover every word, the boundary too.
   RNNLanguageModel(dynet::ParameterCollection& model, const LanguageModelShape& shape, dynet::Dict& words,
                    const std::string& boundary);
+  /// A language model over the same parameters with graph state of its own.
+  RNNLanguageModel(const RNNLanguageModel& other);
+  RNNLanguageModel& operator=(const RNNLanguageModel&) = delete;
 
   /// -log p of every word of the sentences and of each sentence's end, summed over the batch.
   dynet::Expression loss(dynet::ComputationGraph& cg, const std::vector<const WordIds*>& sentences, bool training);
-  /// One update on a minibatch; returns its summed loss.
+  /// One update on a minibatch — in one graph, or in one graph per training thread over a share
+  /// of the sentences, run at once; returns its summed loss.
   double train(const std::vector<const WordIds*>& sentences, dynet::Trainer& trainer);
+  /// Graphs built at once per update (default: --dynet-threads).
+  void set_training_threads(unsigned n) { sharded_.set_threads(n); }
   /// The summed loss of the sentences, `batch` per graph.
   double evaluate(const std::vector<WordIds>& sentences, unsigned batch);
   /// Words to predict in a sentence: its words and its end.
@@ -49,6 +56,7 @@ class RNNLanguageModel {
   dynet::LookupParameter embeddings_;
   dynet::VanillaLSTMBuilder lstm_;
   std::unique_ptr<dynet::SoftmaxBuilder> softmax_;
+  ShardedTraining<RNNLanguageModel> sharded_;
 };
 
 }  // namespace examples

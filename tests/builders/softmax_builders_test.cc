@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <memory>
 #include <numeric>
 #include <vector>
 
@@ -116,6 +117,28 @@ TEST_CASE("classes given in memory build the same softmax as a cluster file", "[
   CHECK(in_memory.num_classes() == from_file.num_classes());
   for (unsigned c = 0; c < from_file.num_classes(); ++c) CHECK(in_memory.class_words(c) == from_file.class_words(c));
   CHECK(b.parameter_count() == a.parameter_count());
+}
+
+TEST_CASE("a softmax builder's clone scores the same in a graph of its own", "[builders][softmax]") {
+  Dict words;
+  ParameterCollection model;
+  StandardSoftmaxBuilder standard(kRep, 5, model);
+  ClassFactoredSoftmaxBuilder factored(
+      kRep, {{"x", "the"}, {"x", "a"}, {"y", "cat"}, {"z", "sat"}, {"y", "dog"}, {"x", "on"}}, words, model);
+  LookupParameter reps = model.add_lookup_parameters(2, {kRep});
+  for (SoftmaxBuilder* original : {static_cast<SoftmaxBuilder*>(&standard), static_cast<SoftmaxBuilder*>(&factored)}) {
+    const std::unique_ptr<SoftmaxBuilder> copy = original->clone();
+    ComputationGraph cg_a, cg_b;
+    original->new_graph(cg_a);
+    copy->new_graph(cg_b);  // the original stays bound to cg_a
+    const std::vector<float> a = log_distribution(cg_a, *original, lookup(cg_a, reps, 1u));
+    const std::vector<float> b = log_distribution(cg_b, *copy, lookup(cg_b, reps, 1u));
+    CHECK(a == b);
+    // Gradients from the copy's graph reach the shared parameters.
+    model.reset_gradient();
+    cg_b.backward(copy->neg_log_softmax(lookup(cg_b, reps, 0u), 2u));
+    CHECK(model.gradient_l2_norm() > 0.f);
+  }
 }
 
 TEST_CASE("the class-factored softmax reports bad cluster files and unclustered words", "[builders][softmax]") {

@@ -3,6 +3,7 @@
 #include <random>
 
 #include "dynet_core/graph.h"
+#include "dynet_core/rng.h"
 #include "examples/rnnlm/frequency_classes.h"
 #include "examples/rnnlm/rnn_language_model.h"
 #include "trainers/simple_sgd_trainer.h"
@@ -95,6 +96,33 @@ TEST_CASE("a class-factored language model learns to count too", "[examples][rnn
   partial.word_classes = {{"0", "1"}};
   dynet::ParameterCollection other;
   CHECK_THROWS_WITH(RNNLanguageModel(other, partial, words, "<s>"), Catch::Contains("cover 1 words"));
+}
+
+TEST_CASE("a language model trains the same on one thread and in parallel shards", "[examples][rnnlm][threads]") {
+  const bool factored = GENERATE(false, true);
+  dynet::Dict words;
+  const std::vector<WordIds> sentences = counting_sentences(words, 24, 3);
+  words.convert("<s>");
+  LanguageModelShape shape = small_shape();
+  if (factored) shape.word_classes = frequency_classes(words, std::vector<std::size_t>(words.size(), 1), 3);
+  auto losses = [&](unsigned threads) {
+    dynet::random_engine().seed(9);  // the same initial parameters for both runs
+    dynet::ParameterCollection model;
+    RNNLanguageModel lm(model, shape, words, "<s>");
+    lm.set_training_threads(threads);
+    dynet::SimpleSGDTrainer trainer(model, 0.5f);
+    std::vector<double> out;
+    for (std::size_t first = 0; first < sentences.size(); first += 8) {
+      std::vector<const WordIds*> batch;
+      for (std::size_t k = first; k < first + 8; ++k) batch.push_back(&sentences[k]);
+      out.push_back(lm.train(batch, trainer));
+    }
+    return out;
+  };
+  const std::vector<double> one = losses(1), three = losses(3);
+  REQUIRE(one.size() == three.size());
+  // Every loss after the first is computed after updates, so equal losses mean equal gradients.
+  for (std::size_t k = 0; k < one.size(); ++k) CHECK(three[k] == Approx(one[k]).epsilon(1e-4));
 }
 
 TEST_CASE("a language model refuses words outside its vocabulary", "[examples][rnnlm]") {
