@@ -1,9 +1,9 @@
 #include <catch2/catch.hpp>
 
 #include "dynet_core/graph.h"
-#include "dynet_core/rng.h"
 #include "examples/arith-trees/arithmetic_trees.h"
 #include "examples/common/tree_lstm_classifier.h"
+#include "support/sharded_training_check.h"
 #include "trainers/simple_sgd_trainer.h"
 
 using namespace examples;
@@ -54,24 +54,12 @@ TEST_CASE("a TreeLSTM classifier learns small arithmetic trees", "[examples][tre
 TEST_CASE("a TreeLSTM classifier trains the same on one thread and in parallel shards", "[examples][tree_classifier][threads]") {
   const TreeCell cell = GENERATE(TreeCell::Binary, TreeCell::ChildSum);
   const std::vector<LabeledTree> trees = ArithmeticTreeGenerator(2, 0.5f, 5).generate(24);
-  auto losses = [&](unsigned threads) {
-    dynet::random_engine().seed(11);  // the same initial parameters for both runs
-    dynet::ParameterCollection model;
-    TreeLSTMClassifier classifier(model, small_shape(cell));
-    classifier.set_training_threads(threads);
-    dynet::SimpleSGDTrainer trainer(model, 0.2f);
-    std::vector<double> out;
-    for (std::size_t first = 0; first < trees.size(); first += 8) {
-      std::vector<const LabeledTree*> batch;
-      for (std::size_t k = first; k < first + 8; ++k) batch.push_back(&trees[k]);
-      out.push_back(classifier.train(batch, trainer, true));
-    }
-    return out;
-  };
-  const std::vector<double> one = losses(1), three = losses(3);
-  REQUIRE(one.size() == three.size());
-  // Every loss after the first is computed after updates, so equal losses mean equal gradients.
-  for (std::size_t k = 0; k < one.size(); ++k) CHECK(three[k] == Approx(one[k]).epsilon(1e-4));
+  test_support::check_sharded_training<TreeLSTMClassifier, LabeledTree>(
+      trees, 0.2f,
+      [&](dynet::ParameterCollection& model) { return std::make_unique<TreeLSTMClassifier>(model, small_shape(cell)); },
+      [](TreeLSTMClassifier& c, const std::vector<const LabeledTree*>& batch, dynet::Trainer& trainer) {
+        return c.train(batch, trainer, true);
+      });
 }
 
 TEST_CASE("a TreeLSTM classifier rejects tokens outside its vocabulary", "[examples][tree_classifier]") {

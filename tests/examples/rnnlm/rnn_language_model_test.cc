@@ -3,9 +3,9 @@
 #include <random>
 
 #include "dynet_core/graph.h"
-#include "dynet_core/rng.h"
 #include "examples/rnnlm/frequency_classes.h"
 #include "examples/rnnlm/rnn_language_model.h"
+#include "support/sharded_training_check.h"
 #include "trainers/simple_sgd_trainer.h"
 
 using namespace examples;
@@ -105,24 +105,12 @@ TEST_CASE("a language model trains the same on one thread and in parallel shards
   words.convert("<s>");
   LanguageModelShape shape = small_shape();
   if (factored) shape.word_classes = frequency_classes(words, std::vector<std::size_t>(words.size(), 1), 3);
-  auto losses = [&](unsigned threads) {
-    dynet::random_engine().seed(9);  // the same initial parameters for both runs
-    dynet::ParameterCollection model;
-    RNNLanguageModel lm(model, shape, words, "<s>");
-    lm.set_training_threads(threads);
-    dynet::SimpleSGDTrainer trainer(model, 0.5f);
-    std::vector<double> out;
-    for (std::size_t first = 0; first < sentences.size(); first += 8) {
-      std::vector<const WordIds*> batch;
-      for (std::size_t k = first; k < first + 8; ++k) batch.push_back(&sentences[k]);
-      out.push_back(lm.train(batch, trainer));
-    }
-    return out;
-  };
-  const std::vector<double> one = losses(1), three = losses(3);
-  REQUIRE(one.size() == three.size());
-  // Every loss after the first is computed after updates, so equal losses mean equal gradients.
-  for (std::size_t k = 0; k < one.size(); ++k) CHECK(three[k] == Approx(one[k]).epsilon(1e-4));
+  test_support::check_sharded_training<RNNLanguageModel, WordIds>(
+      sentences, 0.5f,
+      [&](dynet::ParameterCollection& model) { return std::make_unique<RNNLanguageModel>(model, shape, words, "<s>"); },
+      [](RNNLanguageModel& lm, const std::vector<const WordIds*>& batch, dynet::Trainer& trainer) {
+        return lm.train(batch, trainer);
+      });
 }
 
 TEST_CASE("a language model refuses words outside its vocabulary", "[examples][rnnlm]") {
