@@ -21,15 +21,32 @@ Dim infer_along(const DimArgs& xs, const void* data) {
   return xs[0];
 }
 
-// Along dimension 0 every column is contiguous, and the column-wise Eigen forms below run
-// vectorized (exp included); other dimensions take the strided scalar loops.
-using ConstArray2 = Eigen::Map<const Eigen::ArrayXXf, Eigen::Unaligned>;
-using Array2 = Eigen::Map<Eigen::ArrayXXf, Eigen::Unaligned>;
+// Along dimension 0 every column is contiguous: plain loops over columns, exps over the whole
+// block at once; other dimensions take the strided scalar loops.
+using Flat = Eigen::Map<Eigen::ArrayXf, Eigen::Unaligned>;
 
-/// log sum exp of every column of x, stable.
-Eigen::ArrayXXf column_log_sum_exp(const ConstArray2& x) {
-  const Eigen::ArrayXXf m = x.colwise().maxCoeff();
-  return m + (x.rowwise() - m.row(0)).exp().colwise().sum().log();
+/// tmp[i, b] = exp(x[i, b] - shift[b]) over an n x cols block. The exps run over the block as one
+/// flat array: column-wise Eigen forms vectorize along a column, which for a handful of classes
+/// (a sentiment or tag set) left exp scalar.
+void exp_shifted(const float* x, unsigned n, unsigned cols, const float* shift, float* tmp) {
+  for (unsigned b = 0; b < cols; ++b)
+    for (unsigned i = 0; i < n; ++i) tmp[std::size_t(b) * n + i] = x[std::size_t(b) * n + i] - shift[b];
+  Flat e(tmp, std::size_t(n) * cols);
+  e = e.exp();
+}
+
+/// lse[b] = log sum_i exp(x[i, b]) for every column of the n x cols block x, stable.
+void column_log_sum_exp(const OpCall& c, const float* x, unsigned n, unsigned cols, float* lse) {
+  for (unsigned b = 0; b < cols; ++b) lse[b] = *std::max_element(x + std::size_t(b) * n, x + std::size_t(b + 1) * n);
+  float* e = c.scratch_floats(std::size_t(n) * cols);
+  exp_shifted(x, n, cols, lse, e);
+  float* sums = c.scratch_floats(cols);
+  for (unsigned b = 0; b < cols; ++b) {
+    float s = 0;
+    for (unsigned i = 0; i < n; ++i) s += e[std::size_t(b) * n + i];
+    sums[b] = s;
+  }
+  Flat(lse, cols) += Flat(sums, cols).log();
 }
 
 void softmax_forward(const OpCall& c) {
@@ -37,9 +54,9 @@ void softmax_forward(const OpCall& c) {
   const float* x = c.xs[0].v;
   float* y = c.y.v;
   if (a.pre == 1) {
-    const ConstArray2 xa(x, a.len, a.post);
-    Array2 ya(y, a.len, a.post);
-    ya = (xa.rowwise() - column_log_sum_exp(xa).row(0)).exp();
+    float* lse = c.scratch_floats(a.post);
+    column_log_sum_exp(c, x, a.len, a.post, lse);
+    exp_shifted(x, a.len, a.post, lse, y);
     return;
   }
   for (unsigned k = 0; k < a.post; ++k)
@@ -57,10 +74,12 @@ void softmax_backward(const OpCall& c, unsigned) {
   const float* y = c.y.v;
   const float* dy = c.dy.v;
   if (a.pre == 1) {
-    const ConstArray2 ya(y, a.len, a.post), dya(dy, a.len, a.post);
-    Array2 dxa(c.dx.v, a.len, a.post);
-    const Eigen::ArrayXXf dot = (dya * ya).colwise().sum();
-    dxa += ya * (dya.rowwise() - dot.row(0));
+    for (unsigned k = 0; k < a.post; ++k) {
+      const std::size_t base = std::size_t(k) * a.len;
+      float dot = 0;
+      for (unsigned j = 0; j < a.len; ++j) dot += dy[base + j] * y[base + j];
+      for (unsigned j = 0; j < a.len; ++j) c.dx.v[base + j] += y[base + j] * (dy[base + j] - dot);
+    }
     return;
   }
   for (unsigned k = 0; k < a.post; ++k)
@@ -82,13 +101,24 @@ OpDef SoftmaxOp{"softmax", 1, infer_along, softmax_forward, softmax_backward, kS
 
 void log_softmax_forward(const OpCall& c) {
   const unsigned n = c.xs[0].d.rows(), cols = c.xs[0].d.size() / n;
-  const ConstArray2 x(c.xs[0].v, n, cols);
-  Array2(c.y.v, n, cols) = x.rowwise() - column_log_sum_exp(x).row(0);
+  const float* x = c.xs[0].v;
+  float* lse = c.scratch_floats(cols);
+  column_log_sum_exp(c, x, n, cols, lse);
+  for (unsigned b = 0; b < cols; ++b)
+    for (unsigned i = 0; i < n; ++i) c.y.v[std::size_t(b) * n + i] = x[std::size_t(b) * n + i] - lse[b];
 }
 void log_softmax_backward(const OpCall& c, unsigned) {
   const unsigned n = c.y.d.rows(), cols = c.y.d.size() / n;
-  const ConstArray2 y(c.y.v, n, cols), dy(c.dy.v, n, cols);
-  Array2(c.dx.v, n, cols) += dy - y.exp().rowwise() * dy.colwise().sum().row(0);
+  const std::size_t size = std::size_t(n) * cols;
+  float* p = c.scratch_floats(size);
+  Flat(p, size) = Eigen::Map<const Eigen::ArrayXf, Eigen::Unaligned>(c.y.v, size).exp();
+  const float* dy = c.dy.v;
+  for (unsigned b = 0; b < cols; ++b) {
+    const std::size_t base = std::size_t(b) * n;
+    float total = 0;
+    for (unsigned i = 0; i < n; ++i) total += dy[base + i];
+    for (unsigned i = 0; i < n; ++i) c.dx.v[base + i] += dy[base + i] - p[base + i] * total;
+  }
 }
 Dim same_dim(const DimArgs& xs, const void*) { return xs[0]; }
 OpDef LogSoftmaxOp{"log_softmax", 1, same_dim, log_softmax_forward, log_softmax_backward, kSavesOutput,
@@ -106,21 +136,23 @@ void for_each_target(const OpCall& c, F&& f) {
 }
 
 void pnls_forward(const OpCall& c) {
-  const unsigned n = c.xs[0].d.rows();
-  const ConstArray2 x(c.xs[0].v, n, c.y.d.bd);
-  const Eigen::ArrayXXf log_z = column_log_sum_exp(x);
-  for_each_target(c, [&](unsigned b, unsigned v) { c.y.v[b] = log_z(0, b) - x(v, b); });
+  const unsigned n = c.xs[0].d.rows(), cols = c.y.d.bd;
+  const float* x = c.xs[0].v;
+  float* log_z = c.scratch_floats(cols);
+  column_log_sum_exp(c, x, n, cols, log_z);
+  for_each_target(c, [&](unsigned b, unsigned v) { c.y.v[b] = log_z[b] - x[std::size_t(b) * n + v]; });
 }
 void pnls_backward(const OpCall& c, unsigned) {
   // d/dx = softmax(x) - onehot(v), and log Z = y + x[v] recovers the softmax without storing it.
-  const unsigned n = c.xs[0].d.rows();
-  const ConstArray2 x(c.xs[0].v, n, c.y.d.bd);
-  Array2 dx(c.dx.v, n, c.y.d.bd);
-  for_each_target(c, [&](unsigned b, unsigned v) {
-    const float log_z = c.y.v[b] + x(v, b), g = c.dy.v[b];
-    dx.col(b) += g * (x.col(b) - log_z).exp();
-    dx(v, b) -= g;
-  });
+  const unsigned n = c.xs[0].d.rows(), cols = c.y.d.bd;
+  const float* x = c.xs[0].v;
+  float* log_z = c.scratch_floats(cols);
+  for_each_target(c, [&](unsigned b, unsigned v) { log_z[b] = c.y.v[b] + x[std::size_t(b) * n + v]; });
+  float* p = c.scratch_floats(std::size_t(n) * cols);
+  exp_shifted(x, n, cols, log_z, p);
+  for (unsigned b = 0; b < cols; ++b)
+    for (unsigned i = 0; i < n; ++i) c.dx.v[std::size_t(b) * n + i] += c.dy.v[b] * p[std::size_t(b) * n + i];
+  for_each_target(c, [&](unsigned b, unsigned v) { c.dx.v[std::size_t(b) * n + v] -= c.dy.v[b]; });
 }
 OpDef PickNegLogSoftmaxOp{"pickneglogsoftmax", 1, infer_pnls, pnls_forward, pnls_backward, kSavesBoth,
                           {BatchRule::Concat},
