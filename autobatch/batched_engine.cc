@@ -375,6 +375,7 @@ void BatchedEngine::backward_nodes(VariableIndex last, const std::uint8_t* needs
     call.data = batch_data_.data() + b.first_node;
     call.nodes = b.count;
     call.scratch = &mem.scratch;
+    call.transposes = &transposes_;
     const AlignedMemoryPool::Mark mark = mem.scratch.mark();
     const std::uint64_t batch_start = profiling_ ? profile::now_ns() : 0;
     std::uint64_t scatter_ns = 0, scattered = 0;

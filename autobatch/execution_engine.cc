@@ -100,6 +100,7 @@ void ExecutionEngine::backward_node(Node& n, const std::uint8_t* needs) {
   const AlignedMemoryPool::Mark mark = mem.scratch.mark();
   Tensor inline_xs[kInlineTensors];
   OpCall call = node_call(n, inline_xs);
+  call.transposes = &transposes_;
   const std::uint64_t start = profiling_ ? profile::now_ns() : 0;
   if (op.leaf_backward) op.leaf_backward(call);
   if (op.backward) {
@@ -135,6 +136,7 @@ void ExecutionEngine::backward(VariableIndex last, bool full, const float* seed)
                                 "e.g. with sum_elems)");
   GraphMemory& mem = cg.memory();
   mem.backward.reset();
+  transposes_.reset(mem.backward);
   forget_gradients();
 
   // A node needs a gradient when it depends on a trainable parameter and the loss depends on it.

@@ -9,6 +9,7 @@
 
 #include "autobatch/engine_stats.h"
 #include "dynet_core/graph.h"
+#include "dynet_core/ops/transpose_cache.h"
 
 namespace dynet {
 
@@ -65,6 +66,7 @@ class ExecutionEngine {
 
   ComputationGraph* cg_ = nullptr;
   EngineStats stats_;
+  TransposeCache transposes_;  // for backward kernels; reset by every backward pass
   bool profiling_ = false;  // --dynet-profiling, read when a graph is bound
 
  private:

@@ -11,6 +11,7 @@ namespace dynet {
 
 struct Expression;
 class CheckCase;
+class TransposeCache;
 
 /// What a kernel sees. It is the same for one node and for an autobatched group of nodes that
 /// share a signature: a group is one node with a larger batch dimension, split into `nodes`
@@ -27,6 +28,8 @@ struct OpCall {
   bool overwrite = false;
   unsigned nodes = 1;
   AlignedMemoryPool* scratch = nullptr;  ///< kernel temporaries, released after the kernel
+  /// Backward only, may be null: transposed argument values, kept for the whole backward pass.
+  TransposeCache* transposes = nullptr;
 
   template <class T>
   const T& op_data(unsigned node = 0) const {

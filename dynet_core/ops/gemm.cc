@@ -1,7 +1,10 @@
 #include "dynet_core/ops/gemm.h"
 
+#include <Eigen/Core>
+
 #include "dynet_core/device.h"
-#include "dynet_core/tensor_eigen.h"
+#include "dynet_core/ops/jit_gemm.h"
+#include "dynet_core/ops/transpose_cache.h"
 #include "dynet_core/thread_pool.h"
 
 namespace dynet {
@@ -12,6 +15,16 @@ namespace {
 // about as much as it saves.
 constexpr double kParallelFlops = 4e6;
 
+using Strided = Eigen::Map<Eigen::MatrixXf, Eigen::Unaligned, Eigen::OuterStride<>>;
+using ConstStrided = Eigen::Map<const Eigen::MatrixXf, Eigen::Unaligned, Eigen::OuterStride<>>;
+
+/// A column-major matrix in memory: `rows` x `cols` with leading dimension `ld`.
+struct Operand {
+  const float* v;
+  unsigned rows, cols, ld;
+  ConstStrided map() const { return ConstStrided(v, rows, cols, Eigen::OuterStride<>(ld)); }
+};
+
 template <class Y, class A, class B>
 void product(Y&& y, const A& a, const B& b, bool accumulate) {
   if (accumulate)
@@ -20,20 +33,31 @@ void product(Y&& y, const A& a, const B& b, bool accumulate) {
     y.noalias() = a * b;
 }
 
-template <class Y, class B>
-void product_op_a(Y&& y, const eig::Matrix& a, bool ta, const B& b, bool accumulate) {
+template <class B>
+void eigen_product_op_a(Strided& y, const Operand& a, bool ta, const B& b, bool accumulate) {
   if (ta)
-    product(y, a.transpose(), b, accumulate);
+    product(y, a.map().transpose(), b, accumulate);
   else
-    product(y, a, b, accumulate);
+    product(y, a.map(), b, accumulate);
 }
 
-void product_ops(eig::Matrix y, const eig::Matrix& a, bool ta, const eig::Matrix& b, bool tb, bool accumulate) {
+/// y (m x n, ldy) = op(a) * op(b), or += when accumulate.
+void block_product(float* y, unsigned ldy, const Operand& a, bool ta, const Operand& b, bool tb, bool accumulate) {
+  const unsigned m = ta ? a.cols : a.rows, k = ta ? a.rows : a.cols, n = tb ? b.rows : b.cols;
+  if (!ta && jit_gemm(m, n, k, a.v, a.ld, b.v, b.ld, tb, y, ldy, accumulate)) return;
+  Strided ym(y, m, n, Eigen::OuterStride<>(ldy));
   if (tb)
-    product_op_a(y, a, ta, b.transpose(), accumulate);
+    eigen_product_op_a(ym, a, ta, b.map().transpose(), accumulate);
   else
-    product_op_a(y, a, ta, b, accumulate);
+    eigen_product_op_a(ym, a, ta, b.map(), accumulate);
 }
+
+/// Batch element k of t as a matrix (rows x the product of the other dims).
+Operand batch_matrix(const Tensor& t, unsigned k) {
+  return {t.batch_ptr(k), t.d.rows(), t.d.batch_size() / t.d.rows(), t.d.rows()};
+}
+/// All batch elements of t side by side: rows x (cols * batches). Valid because batches are outermost.
+Operand column_batch(const Tensor& t) { return {t.v, t.d.rows(), t.d.size() / t.d.rows(), t.d.rows()}; }
 
 /// The pool to split a product of `flops` over, or null to run it here.
 ThreadPool* pool_for(const Tensor& y, double flops) {
@@ -43,52 +67,66 @@ ThreadPool* pool_for(const Tensor& y, double flops) {
 }
 
 /// [begin, end) of part p of n items split into `parts` nearly equal ranges.
-inline Eigen::Index part_begin(Eigen::Index n, unsigned p, unsigned parts) { return n * p / parts; }
+inline unsigned part_begin(unsigned n, unsigned p, unsigned parts) {
+  return static_cast<unsigned>(std::size_t(n) * p / parts);
+}
 
 }  // namespace
 
-void gemm(const Tensor& y, const Tensor& a, bool ta, const Tensor& b, bool tb, bool accumulate) {
+void gemm(const Tensor& y, const Tensor& a, bool ta, const Tensor& b, bool tb, bool accumulate,
+          TransposeCache* transposes) {
   // A shared left operand times every batch element: one GEMM over all columns, split by columns.
   if (a.d.bd == 1 && !tb && b.d.bd == y.d.bd) {
-    eig::Matrix yc = eig::colbatch(y), am = eig::mat(a), bc = eig::colbatch(b);
-    ThreadPool* pool = pool_for(y, 2.0 * yc.rows() * yc.cols() * bc.rows());
-    if (!pool) {
-      product_op_a(yc, am, ta, bc, accumulate);
-      return;
+    Operand am = batch_matrix(a, 0);
+    if (ta && transposes && jit_gemm_available()) {
+      am = {transposes->get(am.v, am.rows, am.cols), am.cols, am.rows, am.cols};
+      ta = false;
     }
+    const Operand bc = column_batch(b);
+    const unsigned m = ta ? am.cols : am.rows, cols = bc.cols;
+    ThreadPool* pool = pool_for(y, 2.0 * m * cols * bc.rows);
+    const unsigned parts = pool ? pool->threads() : 1;
     auto part = [&](unsigned p) {
-      const Eigen::Index c0 = part_begin(yc.cols(), p, pool->threads()), c1 = part_begin(yc.cols(), p + 1, pool->threads());
-      product_op_a(yc.middleCols(c0, c1 - c0), am, ta, bc.middleCols(c0, c1 - c0), accumulate);
+      const unsigned c0 = part_begin(cols, p, parts), c1 = part_begin(cols, p + 1, parts);
+      if (c1 == c0) return;
+      const Operand bp{bc.v + std::size_t(c0) * bc.ld, bc.rows, c1 - c0, bc.ld};
+      block_product(y.v + std::size_t(c0) * m, m, am, ta, bp, false, accumulate);
     };
-    pool->run(part);
+    if (pool)
+      pool->run(part);
+    else
+      part(0);
     return;
   }
   // Gradient of a shared weight: sum over the batch of dy_b * x_b^T is one GEMM, split by rows.
   if (y.d.bd == 1 && !ta && tb && a.d.bd == b.d.bd) {
-    eig::Matrix ym = eig::mat(y), ac = eig::colbatch(a), bc = eig::colbatch(b);
-    ThreadPool* pool = pool_for(y, 2.0 * ym.rows() * ym.cols() * ac.cols());
-    if (!pool) {
-      product(ym, ac, bc.transpose(), accumulate);
-      return;
-    }
+    const Operand ac = column_batch(a), bc = column_batch(b);
+    const unsigned rows = ac.rows;
+    ThreadPool* pool = pool_for(y, 2.0 * rows * bc.rows * ac.cols);
+    const unsigned parts = pool ? pool->threads() : 1;
     auto part = [&](unsigned p) {
-      const Eigen::Index r0 = part_begin(ym.rows(), p, pool->threads()), r1 = part_begin(ym.rows(), p + 1, pool->threads());
-      product(ym.middleRows(r0, r1 - r0), ac.middleRows(r0, r1 - r0), bc.transpose(), accumulate);
+      const unsigned r0 = part_begin(rows, p, parts), r1 = part_begin(rows, p + 1, parts);
+      if (r1 == r0) return;
+      const Operand ap{ac.v + r0, r1 - r0, ac.cols, ac.ld};
+      block_product(y.v + r0, rows, ap, false, bc, true, accumulate);
     };
-    pool->run(part);
+    if (pool)
+      pool->run(part);
+    else
+      part(0);
     return;
   }
   const unsigned batches = a.d.bd > b.d.bd ? a.d.bd : b.d.bd;
   const bool sum_batches = y.d.bd == 1 && batches > 1;
-  if (sum_batches && !accumulate) eig::mat(y).setZero();
-  const eig::Matrix y0 = eig::mat(y);
-  const double flops = 2.0 * y0.rows() * y0.cols() * (ta ? a.d.rows() : a.d.cols()) * batches;
+  const Operand y0 = batch_matrix(y, 0);
+  if (sum_batches && !accumulate) Strided(y.v, y0.rows, y0.cols, Eigen::OuterStride<>(y0.ld)).setZero();
+  const double flops = 2.0 * y0.rows * y0.cols * (ta ? a.d.rows() : a.d.cols()) * batches;
   // Batch elements are independent unless they are summed into one y.
   ThreadPool* pool = sum_batches ? nullptr : pool_for(y, flops);
   const unsigned parts = pool ? pool->threads() : 1;
   auto part = [&](unsigned p) {
     for (unsigned k = p; k < batches; k += parts)
-      product_ops(eig::mat(y, k), eig::mat(a, k), ta, eig::mat(b, k), tb, accumulate || sum_batches);
+      block_product(y.batch_ptr(k), y0.rows, batch_matrix(a, k), ta, batch_matrix(b, k), tb, accumulate || sum_batches);
   };
   if (pool)
     pool->run(part);

@@ -1,14 +1,20 @@
 #pragma once
-// The one GEMM entry point of the CPU kernels (Eigen). Batch rules: an operand with one batch
-// element broadcasts; when y has one batch element and the product has more, the products are
-// summed (a shared weight's gradient). Shapes that allow it run as a single large GEMM over all
-// batch elements side by side.
+// The one GEMM entry point of the CPU kernels: JIT kernels (ops/jit_gemm.h) where they serve the
+// shape, Eigen otherwise. Batch rules: an operand with one batch element broadcasts; when y has
+// one batch element and the product has more, the products are summed (a shared weight's
+// gradient). Shapes that allow it run as a single large GEMM over all batch elements side by side.
 
 #include "dynet_core/tensor.h"
 
 namespace dynet {
 
+class TransposeCache;
+
 /// y = op(a) * op(b), or y += ... when `accumulate`; op transposes when ta / tb is set.
-void gemm(const Tensor& y, const Tensor& a, bool ta, const Tensor& b, bool tb, bool accumulate);
+/// `transposes`, when given, may supply a^T for a shared a (one batch element) with ta set, so
+/// that the product runs through a JIT kernel; it must hold only values that stay unchanged
+/// while it lives.
+void gemm(const Tensor& y, const Tensor& a, bool ta, const Tensor& b, bool tb, bool accumulate,
+          TransposeCache* transposes = nullptr);
 
 }  // namespace dynet

@@ -37,7 +37,7 @@ void matmul_backward(const OpCall& c, unsigned i) {
   if (i == 0)
     gemm(c.dx, c.dy, false, c.xs[1], true, !c.overwrite);
   else
-    gemm(c.dx, c.xs[0], true, c.dy, false, !c.overwrite);
+    gemm(c.dx, c.xs[0], true, c.dy, false, !c.overwrite, c.transposes);
 }
 
 Expression check_matmul(CheckCase& c) {
@@ -94,7 +94,7 @@ void affine_backward(const OpCall& c, unsigned i) {
   } else if (i % 2 == 1) {
     gemm(c.dx, c.dy, false, c.xs[i + 1], true, !c.overwrite);
   } else {
-    gemm(c.dx, c.xs[i - 1], true, c.dy, false, !c.overwrite);
+    gemm(c.dx, c.xs[i - 1], true, c.dy, false, !c.overwrite, c.transposes);
   }
 }
 

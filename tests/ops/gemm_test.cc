@@ -1,12 +1,17 @@
-// gemm() split over a thread pool gives the products computed on one thread.
+// gemm() against a plain triple loop on every path (JIT kernels where the build has them, Eigen,
+// transposed copies), and split over a thread pool against one thread.
 
 #include <catch2/catch.hpp>
 
+#include <cmath>
+#include <limits>
 #include <random>
 #include <vector>
 
+#include "dynet_core/aligned_memory_pool.h"
 #include "dynet_core/device.h"
 #include "dynet_core/ops/gemm.h"
+#include "dynet_core/ops/transpose_cache.h"
 #include "dynet_core/thread_pool.h"
 
 using namespace dynet;
@@ -64,4 +69,68 @@ TEST_CASE("a thread pool runs every part once", "[threads]") {
     pool.run(part);
   }
   for (int h : hits) CHECK(h == 100);
+}
+
+namespace {
+
+/// Element (i, j) of batch element k of op(t), with broadcasting of a single batch element.
+float at(const Tensor& t, bool transposed, unsigned i, unsigned j, unsigned k) {
+  const unsigned rows = t.d.rows();
+  return transposed ? t.batch_ptr(k)[j + std::size_t(i) * rows] : t.batch_ptr(k)[i + std::size_t(j) * rows];
+}
+
+/// y = op(a) * op(b) by the batch rules of gemm(), summed over the batch when y has one element.
+std::vector<float> reference(const Tensor& y, const Tensor& a, bool ta, const Tensor& b, bool tb, const std::vector<float>& y0,
+                             bool accumulate) {
+  std::vector<float> r(y.d.size());
+  const unsigned m = y.d.rows(), n = y.d.batch_size() / m, k = ta ? a.d.rows() : a.d.batch_size() / a.d.rows();
+  const unsigned batches = std::max(a.d.bd, b.d.bd);
+  for (std::size_t e = 0; e < r.size(); ++e) r[e] = accumulate ? y0[e] : 0.f;
+  for (unsigned bi = 0; bi < batches; ++bi) {
+    const unsigned yb = y.d.bd == 1 ? 0 : bi;
+    for (unsigned j = 0; j < n; ++j)
+      for (unsigned i = 0; i < m; ++i) {
+        double s = 0;
+        for (unsigned l = 0; l < k; ++l) s += double(at(a, ta, i, l, bi)) * at(b, tb, l, j, bi);
+        r[std::size_t(yb) * m * n + i + std::size_t(j) * m] += float(s);
+      }
+  }
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("gemm equals the plain product on every path, accumulating or overwriting", "[ops]") {
+  const MemorySizes sizes{1 << 20, 1 << 20, 1 << 20, 1 << 20};
+  Device_CPU one(sizes, false, 1), two(sizes, false, 2);
+  AlignedMemoryPool pool("transposes", 1 << 20);
+  TransposeCache transposes;
+  std::mt19937 rng(11);
+  auto pick = [&](unsigned lo, unsigned hi) { return std::uniform_int_distribution<unsigned>(lo, hi)(rng); };
+  for (int round = 0; round < 300; ++round) {
+    Device* dev = round % 3 == 0 ? static_cast<Device*>(&two) : &one;
+    // Sizes up to 300 reach the threaded split; small ones the kernels' edge cases.
+    const unsigned m = pick(1, round % 5 == 0 ? 300 : 40), n = pick(1, round % 7 == 0 ? 300 : 40), k = pick(1, 60);
+    const unsigned bd = pick(1, 4);
+    const unsigned form = round % 5;
+    const bool ta = form == 1 || (form == 4 && pick(0, 1)), tb = form == 2 || (form == 4 && pick(0, 1));
+    const unsigned abd = form == 0 || form == 1 ? 1 : bd;
+    const unsigned bbd = form == 3 && pick(0, 1) ? 1 : bd;
+    const unsigned ybd = form == 2 ? 1 : std::max(abd, bbd);
+    Operand a(ta ? Dim({k, m}, abd) : Dim({m, k}, abd), dev, rng);
+    Operand b(tb ? Dim({n, k}, bbd) : Dim({k, n}, bbd), dev, rng);
+    Operand y(Dim({m, n}, ybd), dev, rng);
+    const bool accumulate = pick(0, 1);
+    const bool cached = pick(0, 1);
+    const std::vector<float> y0 = y.v;
+    if (!accumulate) std::fill(y.v.begin(), y.v.end(), std::numeric_limits<float>::quiet_NaN());
+    pool.reset();
+    transposes.reset(pool);
+    INFO("round " << round << ": y " << to_string(y.t.d) << " = " << (ta ? "a^T " : "a ") << to_string(a.t.d) << " * "
+                  << (tb ? "b^T " : "b ") << to_string(b.t.d) << (accumulate ? " (accumulating)" : "")
+                  << (cached ? " with transposes" : ""));
+    const std::vector<float> expected = reference(y.t, a.t, ta, b.t, tb, y0, accumulate);
+    gemm(y.t, a.t, ta, b.t, tb, accumulate, cached ? &transposes : nullptr);
+    for (std::size_t e = 0; e < expected.size(); ++e) REQUIRE(y.v[e] == Approx(expected[e]).epsilon(1e-4).margin(1e-4));
+  }
 }
