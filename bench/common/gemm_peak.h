@@ -1,7 +1,8 @@
 #pragma once
-// Single-precision GEMM throughput of this machine right now, measured with Eigen, so that
-// workload figures can be reported as a share of it (figures drift between runs on a shared
-// machine; a ratio measured in the same run does not).
+// Single-precision GEMM throughput of this machine right now, measured with the library's own
+// GEMM (JIT kernels where the build has them, Eigen otherwise), so that workload figures can be
+// reported as a share of it (figures drift between runs on a shared machine; a ratio measured
+// in the same run does not).
 
 namespace bench {
 
