@@ -1,5 +1,6 @@
 #include "autobatch/batched_engine.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 
@@ -323,7 +324,9 @@ void BatchedEngine::allocate_gradients(VariableIndex last, const std::uint8_t* n
   // zero gradient and is skipped.
   AlignedMemoryPool& pool = cg_->memory().backward;
   batch_grad_.assign(batches_.size(), nullptr);
-  batch_written_.assign(batches_.size(), 0);
+  batch_written_.assign(batches_.size(), kWrittenNothing);
+  first_span_.assign(batches_.size(), kNoSpan);
+  spans_.clear();
   for (std::size_t bi = 0; bi < batches_.size(); ++bi) {
     const Batch& b = batches_[bi];
     const VariableIndex* nodes = batch_nodes_.data() + b.first_node;
@@ -345,10 +348,51 @@ void BatchedEngine::allocate_gradients(VariableIndex last, const std::uint8_t* n
 }
 
 void BatchedEngine::zero_gradient_block(std::uint32_t g) {
-  if (g == kNotScheduled || batch_written_[g] || !batch_grad_[g]) return;
+  if (g == kNotScheduled || batch_written_[g] == kWrittenAll || !batch_grad_[g]) return;
   const Batch& batch = batches_[g];
-  std::memset(batch_grad_[g], 0, cg_->node(batch_nodes_[batch.first_node]).dim.size() * batch.count * sizeof(float));
-  batch_written_[g] = 1;
+  const Dim& d = cg_->node(batch_nodes_[batch.first_node]).dim;
+  float* block = batch_grad_[g];
+  if (batch_written_[g] == kWrittenNothing) {
+    std::memset(block, 0, d.size() * batch.count * sizeof(float));
+  } else {
+    // Zero the gaps between the written spans of every batch element.
+    gaps_.clear();
+    for (std::uint32_t s = first_span_[g]; s != kNoSpan; s = spans_[s].next) gaps_.push_back(spans_[s]);
+    std::sort(gaps_.begin(), gaps_.end(), [](const Span& a, const Span& b) { return a.begin < b.begin; });
+    const std::size_t size = d.batch_size(), elements = std::size_t(d.bd) * batch.count;
+    for (std::size_t e = 0; e < elements; ++e) {
+      float* v = block + e * size;
+      std::size_t from = 0;
+      for (const Span& s : gaps_) {
+        std::memset(v + from, 0, (s.begin - from) * sizeof(float));
+        from = s.end;
+      }
+      std::memset(v + from, 0, (size - from) * sizeof(float));
+    }
+    first_span_[g] = kNoSpan;
+  }
+  batch_written_[g] = kWrittenAll;
+}
+
+bool BatchedEngine::claim_span(std::uint32_t g, std::uint32_t begin, std::uint32_t end, std::uint32_t size) {
+  if (batch_written_[g] == kWrittenAll) return false;
+  std::uint32_t covered = end - begin;
+  for (std::uint32_t s = first_span_[g]; s != kNoSpan; s = spans_[s].next) {
+    if (spans_[s].begin < end && begin < spans_[s].end) {
+      zero_gradient_block(g);
+      return false;
+    }
+    covered += spans_[s].end - spans_[s].begin;
+  }
+  if (covered == size) {
+    batch_written_[g] = kWrittenAll;
+    first_span_[g] = kNoSpan;
+  } else {
+    spans_.push_back({begin, end, first_span_[g]});
+    first_span_[g] = static_cast<std::uint32_t>(spans_.size() - 1);
+    batch_written_[g] = kWrittenSpans;
+  }
+  return true;
 }
 
 void BatchedEngine::backward_nodes(VariableIndex last, const std::uint8_t* needs) {
@@ -357,7 +401,8 @@ void BatchedEngine::backward_nodes(VariableIndex last, const std::uint8_t* needs
   auto wanted = [&](VariableIndex a) { return a <= last && needs[a]; };
   for (std::size_t bi = batches_.size(); bi-- > 0;) {
     const Batch& b = batches_[bi];
-    if (!batch_grad_[bi] || !batch_written_[bi]) continue;  // no gradient reached this group
+    if (!batch_grad_[bi] || batch_written_[bi] == kWrittenNothing) continue;  // no gradient reached this group
+    zero_gradient_block(bi);  // gaps between written slices
     const VariableIndex* nodes = batch_nodes_.data() + b.first_node;
     const Node& n0 = cg_->node(nodes[0]);
     const OpDef& op = *n0.op;
@@ -402,16 +447,15 @@ void BatchedEngine::backward_nodes(VariableIndex last, const std::uint8_t* needs
         const std::size_t asize = ad.size();
         if (arg.producer != kNoGroup) {
           // Consecutive outputs of one group: their gradients are consecutive in its block, which
-          // exists when any of its nodes needs a gradient. The first write of a whole block needs
-          // no zeroing when the kernel can overwrite.
+          // exists when any of its nodes needs a gradient. The first write of a whole block (or of
+          // a slice of every node) needs no zeroing when the kernel can overwrite.
           const std::uint32_t p = arg.producer;
           if (!batch_grad_[p]) continue;
-          call.overwrite = op.backward_overwrites && !batch_written_[p] && arg.offset == 0 &&
-                           batches_[p].count == b.count;
-          if (call.overwrite)
-            batch_written_[p] = 1;
-          else
-            zero_gradient_block(p);
+          unsigned begin = 0, end = ad.batch_size();
+          const bool spans_block = op.backward_overwrites && arg.offset == 0 && batches_[p].count == b.count &&
+                                   (!op.gradient_span || op.gradient_span(call.data[0], ad, begin, end));
+          call.overwrite = spans_block && claim_span(p, begin, end, ad.batch_size());
+          if (!call.overwrite) zero_gradient_block(p);
           call.dx = batched(ad, b.count, batch_grad_[p] + std::size_t(arg.offset) * asize);
           op.backward(call, i);
           call.overwrite = false;
@@ -420,9 +464,10 @@ void BatchedEngine::backward_nodes(VariableIndex last, const std::uint8_t* needs
           for (std::uint32_t j = 0; j < b.count && !any; ++j) any = wanted(cg_->node(nodes[j]).arg(i));
           if (!any) continue;
           float* g = mem.scratch.allocate_array<float>(asize * b.count);
-          if (!op.backward_overwrites) std::memset(g, 0, asize * b.count * sizeof(float));
+          const bool writes_whole = op.backward_overwrites && !op.gradient_span;
+          if (!writes_whole) std::memset(g, 0, asize * b.count * sizeof(float));
           call.dx = batched(ad, b.count, g);
-          call.overwrite = op.backward_overwrites;
+          call.overwrite = writes_whole;
           op.backward(call, i);
           call.overwrite = false;
           const std::uint64_t scatter_start = profiling_ ? profile::now_ns() : 0;

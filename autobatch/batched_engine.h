@@ -64,8 +64,12 @@ class BatchedEngine : public ExecutionEngine {
   /// an argument in no group. Gathers and scatters move a run at a time.
   template <class F>
   void for_each_run(const VariableIndex* nodes, std::uint32_t count, unsigned i, F&& f) const;
-  /// Zeroes the gradient block of group g unless it holds gradients already.
+  /// Zeroes what the gradient block of group g holds no gradients in yet, so that it can be added to.
   void zero_gradient_block(std::uint32_t g);
+  /// Whether a kernel may overwrite elements [begin, end) of every batch element (of `size`
+  /// elements) in group g's gradient block: none of them holds a gradient yet. If so, they are
+  /// recorded as written; if not, the block is made whole (zero_gradient_block) to be added to.
+  bool claim_span(std::uint32_t g, std::uint32_t begin, std::uint32_t end, std::uint32_t size);
 
   Policy policy_;
 
@@ -77,7 +81,16 @@ class BatchedEngine : public ExecutionEngine {
   std::vector<std::uint32_t> node_batch_;  // the group of each computed node
   std::vector<std::uint32_t> node_pos_;    // its position in that group
   std::vector<float*> batch_grad_;         // each group's gradient block (backward)
-  std::vector<std::uint8_t> batch_written_;  // the block holds gradients (zeroed or written)
+  enum Written : std::uint8_t { kWrittenNothing, kWrittenSpans, kWrittenAll };
+  std::vector<std::uint8_t> batch_written_;  // where the block holds gradients (zeroed or written)
+  struct Span {
+    std::uint32_t begin, end;  // elements of every batch element of the group's nodes
+    std::uint32_t next;        // the group's next span, or kNoSpan
+  };
+  static constexpr std::uint32_t kNoSpan = 0xFFFFFFFFu;
+  std::vector<Span> spans_;                // written spans of kWrittenSpans blocks (slices)
+  std::vector<std::uint32_t> first_span_;  // per group
+  std::vector<Span> gaps_;                 // zero_gradient_block's work list
 
   // Scheduling state of one forward call, indexed by node - begin; reused between calls.
   std::vector<std::uint32_t> key_of_;

@@ -54,7 +54,7 @@ void copy_blocks(const OpCall& c) {
 }
 template <class Blocks>
 void add_blocks_back(const OpCall& c, unsigned) {
-  Blocks::each(c, [&](std::size_t iy, std::size_t ix, unsigned n) { accumulate(c.dx.v + ix, c.dy.v + iy, n); });
+  Blocks::each(c, [&](std::size_t iy, std::size_t ix, unsigned n) { accumulate(c.dx.v + ix, c.dy.v + iy, n, c.overwrite); });
 }
 
 template <const char* Name>
@@ -146,8 +146,18 @@ struct RangeBlocks {
     for (unsigned k = 0; k < xa.post; ++k) f(std::size_t(k) * block, xa.at(0, r.start, k), block);
   }
 };
+/// A range along the last dimension of x that is not 1 is one span of every batch element.
+bool range_span(const void* data, const Dim& x, unsigned& begin, unsigned& end) {
+  const RangeData& r = *static_cast<const RangeData*>(data);
+  const AlongDim xa(x.single_batch(), r.dim);
+  if (xa.post != 1) return false;
+  begin = xa.pre * r.start;
+  end = xa.pre * r.end;
+  return true;
+}
 OpDef PickRangeOp{"pick_range", 1, infer_pick_range, copy_blocks<RangeBlocks>, add_blocks_back<RangeBlocks>, kSavesNothing,
-                  {BatchRule::Concat, 0, false, sizeof(RangeData)}, {check_pick_range}};
+                  {BatchRule::Concat, 0, false, sizeof(RangeData)}, {check_pick_range}, nullptr, nullptr, nullptr,
+                  true, range_span};
 
 Dim infer_pick_batch(const DimArgs& xs, const void* data) {
   const IndexList& l = *static_cast<const IndexList*>(data);

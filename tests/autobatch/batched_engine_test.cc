@@ -177,3 +177,47 @@ TEST_CASE("checkpoint and revert under the batched engines", "[autobatch]") {
     CHECK(m.W.get_storage().g.v[0] != 0.f);
   }
 }
+
+TEST_CASE("slices of one gradient block: covering, with gaps, overlapping, beside a whole reader", "[autobatch]") {
+  // Groups of pick_range write their slices of the producer's gradient block over garbage; the
+  // engine must zero what no slice wrote and add where slices overlap or other readers write.
+  ChainModel m;
+  const unsigned h = ChainModel::hidden;
+  struct Slices {
+    unsigned a0, a1, b0, b1;
+    bool whole_reader;
+  };
+  const std::vector<Slices> layouts = {
+      {0, h / 2, h / 2, h, false}, {0, 3, 5, h, false}, {0, 5, 3, h, false}, {0, h / 2, h / 2, h, true}, {2, 6, 0, 1, false}};
+  for (const Slices& s : layouts) {
+    auto gradients = [&](int strategy) {
+      m.pc.reset_gradient();
+      ComputationGraph cg;
+      cg.set_autobatch(strategy);
+      Expression W = parameter(cg, m.W), b = parameter(cg, m.b);
+      std::vector<Expression> terms;
+      for (unsigned k = 0; k < 12; ++k) {
+        Expression g = affine_transform({b, W, lookup(cg, m.emb, (5 * k) % 50)});
+        Expression lo = pick_range(g, s.a0, s.a1), hi = pick_range(g, s.b0, s.b1);
+        terms.push_back(sum_elems(logistic(lo)) + 2.f * sum_elems(tanh(hi)));
+        if (s.whole_reader) terms.push_back(sum_elems(cmult(g, g)));
+      }
+      Expression loss = sum(terms);
+      const float value = as_scalar(cg.forward(loss));
+      cg.backward(loss);
+      std::vector<float> g{value};
+      for (const auto& p : m.pc.parameters_list()) g.insert(g.end(), p->g.v, p->g.v + p->size());
+      const auto& t = *m.pc.lookup_parameters_list()[0];
+      g.insert(g.end(), t.all_grads.v, t.all_grads.v + t.all_grads.d.size());
+      return g;
+    };
+    const std::vector<float> ref = gradients(0);
+    for (int strategy : {1, 2}) {
+      INFO("slices [" << s.a0 << ", " << s.a1 << ") and [" << s.b0 << ", " << s.b1 << ")"
+                      << (s.whole_reader ? " and the whole block" : "") << ", strategy " << strategy);
+      const std::vector<float> got = gradients(strategy);
+      REQUIRE(got.size() == ref.size());
+      for (std::size_t k = 0; k < ref.size(); ++k) REQUIRE(got[k] == Approx(ref[k]).epsilon(1e-4).margin(1e-6));
+    }
+  }
+}

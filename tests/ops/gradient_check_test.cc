@@ -149,9 +149,20 @@ void check_contracts(const OpDef& op, std::uint64_t seed) {
       INFO(op.name << ": backward for argument " << k << " must add into the gradient (element " << e << ")");
       REQUIRE(gs[e] == Approx(s[e] + g[e]).margin(1e-5));
     }
-    if (op.backward_overwrites) {
-      INFO(op.name << ": backward for argument " << k << " must overwrite the gradient when asked to");
-      REQUIRE(run(k, std::vector<float>(g.size(), nan), true) == g);
+    unsigned begin = 0, end = xs[k].d.batch_size();
+    if (op.backward_overwrites && (!op.gradient_span || op.gradient_span(n.data, xs[k].d, begin, end))) {
+      // Within the span (all of it, for ops without one) the gradient is written over garbage;
+      // outside it, nothing is touched.
+      INFO(op.name << ": backward for argument " << k << " must overwrite the gradient in [" << begin << ", " << end
+                   << ") of every batch element, and only there, when asked to");
+      const std::vector<float> o = run(k, std::vector<float>(g.size(), nan), true);
+      for (std::size_t e = 0; e < g.size(); ++e) {
+        const std::size_t within = e % xs[k].d.batch_size();
+        if (within >= begin && within < end)
+          REQUIRE(o[e] == g[e]);
+        else
+          REQUIRE(std::isnan(o[e]));
+      }
     }
     if (!(op.saves & kSavesOutput)) {
       std::fill(y_copy.begin(), y_copy.end(), nan);
