@@ -2,6 +2,8 @@
 
 #include <cstddef>
 
+#include <Eigen/Core>
+
 #ifdef DYBATCH_HAVE_XSMM
 #include <libxsmm.h>
 #endif
@@ -33,6 +35,16 @@ bool jit_gemm(unsigned m, unsigned n, unsigned k, const float* a, unsigned lda, 
 #else
   (void)m, (void)n, (void)k, (void)a, (void)lda, (void)b, (void)ldb, (void)tb, (void)c, (void)ldc, (void)accumulate;
   return false;
+#endif
+}
+
+void transpose_matrix(const float* a, unsigned rows, unsigned cols, float* t) {
+#ifdef DYBATCH_HAVE_XSMM
+  libxsmm_otrans(t, a, sizeof(float), rows, cols, rows, cols);
+#else
+  using Map = Eigen::Map<Eigen::MatrixXf, Eigen::Unaligned>;
+  using ConstMap = Eigen::Map<const Eigen::MatrixXf, Eigen::Unaligned>;
+  Map(t, cols, rows) = ConstMap(a, rows, cols).transpose();
 #endif
 }
 

@@ -1,6 +1,6 @@
 #include "dynet_core/ops/transpose_cache.h"
 
-#include <Eigen/Core>
+#include "dynet_core/ops/jit_gemm.h"
 
 namespace dynet {
 
@@ -13,9 +13,7 @@ const float* TransposeCache::get(const float* a, unsigned rows, unsigned cols) {
   for (const Entry& e : entries_)
     if (e.a == a && e.rows == rows && e.cols == cols) return e.t;
   float* t = pool_->allocate_array<float>(std::size_t(rows) * cols);
-  using Map = Eigen::Map<Eigen::MatrixXf, Eigen::Unaligned>;
-  using ConstMap = Eigen::Map<const Eigen::MatrixXf, Eigen::Unaligned>;
-  Map(t, cols, rows) = ConstMap(a, rows, cols).transpose();
+  transpose_matrix(a, rows, cols, t);
   entries_.push_back({a, rows, cols, t});
   return t;
 }
