@@ -26,7 +26,7 @@ void for_each_class_target(const OpCall& c, const char* op, ListOf&& list_of, F&
   for (unsigned j = 0; j < c.nodes; ++j) {
     const IndexList& l = list_of(j);
     const unsigned* v = l.current(op);
-    l.check_range(op, c.xs[0].d.rows(), "the classes");
+    if (l.caller_owned) l.check_range(op, c.xs[0].d.rows(), "the classes");
     for (unsigned t = 0; t < per_node; ++t) f(j, j * per_node + t, v[l.count == 1 ? 0 : t]);
   }
 }

@@ -12,6 +12,9 @@ struct IndexList {
   const unsigned* indices;
   unsigned count;
   const std::vector<unsigned>* pindices;
+  /// The indices are the caller's (pointer overloads): read, and so checked, at every forward;
+  /// indices copied into the graph were checked once, when the node was built.
+  bool caller_owned;
 
   /// The indices now; throws if the caller's vector changed size since the node was built.
   const unsigned* current(const char* op) const {
@@ -31,5 +34,14 @@ struct IndexList {
                                     " is out of range for " + what + " of size " + std::to_string(limit));
   }
 };
+
+/// Indices copied into the graph.
+inline IndexList stored_indices(const unsigned* in_graph, unsigned count) { return {in_graph, count, nullptr, false}; }
+/// The caller's index, read at every forward.
+inline IndexList caller_index(const unsigned* p) { return {p, 1, nullptr, true}; }
+/// The caller's vector, read at every forward.
+inline IndexList caller_indices(const std::vector<unsigned>* p) {
+  return {p->data(), static_cast<unsigned>(p->size()), p, true};
+}
 
 }  // namespace dynet

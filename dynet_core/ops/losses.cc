@@ -110,29 +110,28 @@ OpDef BinaryLogLossOp{"binary_log_loss", 2, infer_binary_log_loss, binary_log_lo
                                                c.input(d.with_batch(c.uniform(0, 1) ? bd : 1), 0.f, 1.f));
                       }}};
 
-Expression hinge_node(const Expression& x, const unsigned* indices, unsigned count,
-                      const std::vector<unsigned>* pindices, float m) {
-  if (count == 0) throw std::invalid_argument("hinge: no classes given");
+Expression hinge_node(const Expression& x, const IndexList& list, float m) {
+  if (list.count == 0) throw std::invalid_argument("hinge: no classes given");
   ComputationGraph& g = graph_of(x, "hinge");
-  return g.append(HingeOp, {x}, g.store(HingeData{m, {indices, count, pindices}}));
+  return g.append(HingeOp, {x}, g.store(HingeData{m, list}));
 }
 
 }  // namespace
 
 Expression hinge(const Expression& x, unsigned v, float m) {
-  return hinge_node(x, graph_of(x, "hinge").store(v), 1, nullptr, m);
+  return hinge_node(x, stored_indices(graph_of(x, "hinge").store(v), 1), m);
 }
 Expression hinge(const Expression& x, const std::vector<unsigned>& v, float m) {
-  return hinge_node(x, graph_of(x, "hinge").store_array(v.data(), v.size()), static_cast<unsigned>(v.size()),
-                    nullptr, m);
+  return hinge_node(x, stored_indices(graph_of(x, "hinge").store_array(v.data(), v.size()), static_cast<unsigned>(v.size())),
+                    m);
 }
 Expression hinge(const Expression& x, const unsigned* pv, float m) {
   if (!pv) throw std::invalid_argument("hinge: null pointer");
-  return hinge_node(x, pv, 1, nullptr, m);
+  return hinge_node(x, caller_index(pv), m);
 }
 Expression hinge(const Expression& x, const std::vector<unsigned>* pv, float m) {
   if (!pv) throw std::invalid_argument("hinge: null pointer");
-  return hinge_node(x, pv->data(), static_cast<unsigned>(pv->size()), pv, m);
+  return hinge_node(x, caller_indices(pv), m);
 }
 
 Expression binary_log_loss(const Expression& x, const Expression& t) {

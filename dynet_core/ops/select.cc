@@ -32,7 +32,7 @@ void for_each_selected(const OpCall& c, const char* op, F&& f) {
     const SelectData& s = c.op_data<SelectData>(j);
     const unsigned* idx = s.list.current(op);
     const AlongDim xa(x.d.single_batch(), s.dim);
-    if (s.list.pindices) s.list.check_range(op, xa.len, "the selected dimension");
+    if (s.list.caller_owned) s.list.check_range(op, xa.len, "the selected dimension");
     for (unsigned t = 0; t < yb; ++t) {
       const unsigned xbatch = x.d.bd == 1 ? 0 : j * xb + (xb == 1 ? 0 : t);
       const unsigned* list = idx + (s.per_batch ? t * s.m : 0);
@@ -184,35 +184,34 @@ OpDef PickBatchElemsOp{"pick_batch_elems", 1, infer_pick_batch, copy_blocks<Pick
                        }}};
 
 Expression select_node(const OpDef& op, const Expression& x, unsigned dim, unsigned m, bool per_batch,
-                       const unsigned* indices, unsigned count, const std::vector<unsigned>* pindices) {
+                       const IndexList& list) {
   ComputationGraph& g = graph_of(x, op.name);
-  if (count == 0) throw std::invalid_argument(std::string(op.name) + ": no indices given");
+  if (list.count == 0) throw std::invalid_argument(std::string(op.name) + ": no indices given");
   if (dim >= Dim::kMaxDims)
     throw std::invalid_argument(std::string(op.name) + ": dimension " + std::to_string(dim) + " is out of range");
-  return g.append(op, {x}, g.store(SelectData{dim, m, per_batch, {indices, count, pindices}}));
+  return g.append(op, {x}, g.store(SelectData{dim, m, per_batch, list}));
 }
 
-Expression pick_node(const Expression& x, const unsigned* indices, unsigned count,
-                     const std::vector<unsigned>* pindices, unsigned d) {
-  return select_node(PickOp, x, d, 1, count > 1, indices, count, pindices);
+Expression pick_node(const Expression& x, const IndexList& list, unsigned d) {
+  return select_node(PickOp, x, d, 1, list.count > 1, list);
 }
 
 }  // namespace
 
 Expression pick(const Expression& x, unsigned v, unsigned d) {
-  return pick_node(x, graph_of(x, "pick").store(v), 1, nullptr, d);
+  return pick_node(x, stored_indices(graph_of(x, "pick").store(v), 1), d);
 }
 Expression pick(const Expression& x, const std::vector<unsigned>& v, unsigned d) {
-  return pick_node(x, graph_of(x, "pick").store_array(v.data(), v.size()), static_cast<unsigned>(v.size()),
-                   nullptr, d);
+  return pick_node(x, stored_indices(graph_of(x, "pick").store_array(v.data(), v.size()), static_cast<unsigned>(v.size())),
+                   d);
 }
 Expression pick(const Expression& x, const unsigned* pv, unsigned d) {
   if (!pv) throw std::invalid_argument("pick: null pointer");
-  return pick_node(x, pv, 1, nullptr, d);
+  return pick_node(x, caller_index(pv), d);
 }
 Expression pick(const Expression& x, const std::vector<unsigned>* pv, unsigned d) {
   if (!pv) throw std::invalid_argument("pick: null pointer");
-  return pick_node(x, pv->data(), static_cast<unsigned>(pv->size()), pv, d);
+  return pick_node(x, caller_indices(pv), d);
 }
 
 Expression pick_range(const Expression& x, unsigned s, unsigned e, unsigned d) {
@@ -228,16 +227,16 @@ Expression pick_batch_elems(const Expression& x, const std::vector<unsigned>& v)
   if (v.empty()) throw std::invalid_argument("pick_batch_elems: no indices given");
   ComputationGraph& g = graph_of(x, "pick_batch_elems");
   return g.append(PickBatchElemsOp, {x},
-                  g.store(IndexList{g.store_array(v.data(), v.size()), static_cast<unsigned>(v.size()), nullptr}));
+                  g.store(stored_indices(g.store_array(v.data(), v.size()), static_cast<unsigned>(v.size()))));
 }
 
 Expression select_rows(const Expression& x, const std::vector<unsigned>& rows) {
   const unsigned n = static_cast<unsigned>(rows.size());
-  return select_node(SelectOp, x, 0, n, false, graph_of(x, "select_rows").store_array(rows.data(), n), n, nullptr);
+  return select_node(SelectOp, x, 0, n, false, stored_indices(graph_of(x, "select_rows").store_array(rows.data(), n), n));
 }
 Expression select_cols(const Expression& x, const std::vector<unsigned>& cols) {
   const unsigned n = static_cast<unsigned>(cols.size());
-  return select_node(SelectOp, x, 1, n, false, graph_of(x, "select_cols").store_array(cols.data(), n), n, nullptr);
+  return select_node(SelectOp, x, 1, n, false, stored_indices(graph_of(x, "select_cols").store_array(cols.data(), n), n));
 }
 
 void register_select_ops() { register_ops({&PickOp, &PickRangeOp, &SelectOp, &PickBatchElemsOp}); }

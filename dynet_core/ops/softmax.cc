@@ -165,11 +165,10 @@ OpDef PickNegLogSoftmaxOp{"pickneglogsoftmax", 1, infer_pnls, pnls_forward, pnls
                             return pickneglogsoftmax(x, v);
                           }}};
 
-Expression pnls_node(const Expression& x, const unsigned* indices, unsigned count,
-                     const std::vector<unsigned>* pindices) {
-  if (count == 0) throw std::invalid_argument("pickneglogsoftmax: no classes given");
+Expression pnls_node(const Expression& x, const IndexList& list) {
+  if (list.count == 0) throw std::invalid_argument("pickneglogsoftmax: no classes given");
   ComputationGraph& g = graph_of(x, "pickneglogsoftmax");
-  return g.append(PickNegLogSoftmaxOp, {x}, g.store(IndexList{indices, count, pindices}));
+  return g.append(PickNegLogSoftmaxOp, {x}, g.store(list));
 }
 
 }  // namespace
@@ -181,19 +180,19 @@ Expression softmax(const Expression& x, unsigned d) {
 Expression log_softmax(const Expression& x) { return graph_of(x, "log_softmax").append(LogSoftmaxOp, {x}); }
 
 Expression pickneglogsoftmax(const Expression& x, unsigned v) {
-  return pnls_node(x, graph_of(x, "pickneglogsoftmax").store(v), 1, nullptr);
+  return pnls_node(x, stored_indices(graph_of(x, "pickneglogsoftmax").store(v), 1));
 }
 Expression pickneglogsoftmax(const Expression& x, const std::vector<unsigned>& v) {
-  return pnls_node(x, graph_of(x, "pickneglogsoftmax").store_array(v.data(), v.size()),
-                   static_cast<unsigned>(v.size()), nullptr);
+  return pnls_node(x, stored_indices(graph_of(x, "pickneglogsoftmax").store_array(v.data(), v.size()),
+                                     static_cast<unsigned>(v.size())));
 }
 Expression pickneglogsoftmax(const Expression& x, const unsigned* pv) {
   if (!pv) throw std::invalid_argument("pickneglogsoftmax: null pointer");
-  return pnls_node(x, pv, 1, nullptr);
+  return pnls_node(x, caller_index(pv));
 }
 Expression pickneglogsoftmax(const Expression& x, const std::vector<unsigned>* pv) {
   if (!pv) throw std::invalid_argument("pickneglogsoftmax: null pointer");
-  return pnls_node(x, pv->data(), static_cast<unsigned>(pv->size()), pv);
+  return pnls_node(x, caller_indices(pv));
 }
 
 void register_softmax_ops() { register_ops({&SoftmaxOp, &LogSoftmaxOp, &PickNegLogSoftmaxOp}); }

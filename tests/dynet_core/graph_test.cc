@@ -110,6 +110,36 @@ TEST_CASE("lookups reject out-of-range indices, also when read by pointer", "[gr
   CHECK(as_vector(cg.forward(e)) == as_vector(table.row_value(1)));
 }
 
+TEST_CASE("class and pick indices are checked when built, and again at forward when read by pointer", "[graph][errors]") {
+  ComputationGraph cg;
+  Expression x = input(cg, Dim({5}), {0.1f, 0.2f, 0.3f, 0.4f, 0.5f});
+  CHECK_THROWS_WITH(pickneglogsoftmax(x, 5u), Catch::Contains("pickneglogsoftmax") && Catch::Contains("index 5"));
+  unsigned target = 4;
+  Expression loss = pickneglogsoftmax(x, &target);
+  const float l4 = as_scalar(cg.forward(loss));
+  target = 6;
+  CHECK_THROWS_WITH(cg.forward(loss), Catch::Contains("pickneglogsoftmax") && Catch::Contains("index 6"));
+  target = 0;
+  CHECK(as_scalar(cg.forward(loss)) == Approx(l4 + 0.4f));
+
+
+  // Each on a graph of its own: forward computes every node before the one asked for.
+  const std::vector<float> values{0.1f, 0.2f, 0.3f, 0.4f, 0.5f};
+  unsigned row = 1;
+  ComputationGraph pick_graph, hinge_graph, rows_graph;
+  Expression picked = pick(input(pick_graph, Dim({5}), values), &row);
+  Expression margin = hinge(input(hinge_graph, Dim({5}), values), &row);
+  CHECK(as_scalar(pick_graph.forward(picked)) == Approx(0.2f));
+  row = 5;
+  CHECK_THROWS_WITH(pick_graph.forward(picked), Catch::Contains("pick") && Catch::Contains("index 5"));
+  CHECK_THROWS_WITH(hinge_graph.forward(margin), Catch::Contains("hinge") && Catch::Contains("index 5"));
+  std::vector<unsigned> rows{0, 2};
+  Expression picked_rows = pick(input(rows_graph, Dim({5}), values), &rows);
+  CHECK(as_vector(rows_graph.forward(picked_rows)) == std::vector<float>{0.1f, 0.3f});
+  rows[1] = 9;
+  CHECK_THROWS_WITH(rows_graph.forward(picked_rows), Catch::Contains("index 9"));
+}
+
 TEST_CASE("lookup gradients mark the touched rows", "[graph][parameters]") {
   ParameterCollection m;
   LookupParameter table = m.add_lookup_parameters(5, {2});
