@@ -53,6 +53,7 @@ void BatchedEngine::for_each_run(const VariableIndex* nodes, std::uint32_t count
 }
 
 void BatchedEngine::on_forget() {
+  alias_nodes_.clear();
   node_batch_.clear();
   node_pos_.clear();
   batches_.clear();
@@ -154,6 +155,7 @@ void BatchedEngine::forward_nodes(VariableIndex begin, VariableIndex end) {
     Node& nd = cg_->node(begin + j);
     if (nd.op->value_alias) {
       nd.value = nd.op->value_alias(nd.data);
+      alias_nodes_.push_back(begin + j);
       continue;
     }
     if (nd.signature == 0) {
@@ -340,9 +342,10 @@ void BatchedEngine::allocate_gradients(VariableIndex last, const std::uint8_t* n
   }
   // Parameter leaves are in no group: their gradient is the parameter's, or (for constants
   // whose gradient a full backward asks for) their own.
-  for (VariableIndex j = 0; j <= last; ++j) {
+  for (VariableIndex j : alias_nodes_) {
+    if (j > last || !needs[j]) continue;
     Node& n = cg_->node(j);
-    if (needs[j] && n.op->value_alias) n.grad = n.op->grad_alias ? n.op->grad_alias(n.data) : zeroed_gradient(n);
+    n.grad = n.op->grad_alias ? n.op->grad_alias(n.data) : zeroed_gradient(n);
   }
   zero_gradient_block(node_batch_[last]);  // about to be seeded
 }

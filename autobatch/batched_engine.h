@@ -80,6 +80,7 @@ class BatchedEngine : public ExecutionEngine {
   std::vector<GroupArg> batch_args_;
   std::vector<std::uint32_t> node_batch_;  // the group of each computed node
   std::vector<std::uint32_t> node_pos_;    // its position in that group
+  std::vector<VariableIndex> alias_nodes_; // computed nodes whose value is parameter memory
   std::vector<float*> batch_grad_;         // each group's gradient block (backward)
   enum Written : std::uint8_t { kWrittenNothing, kWrittenSpans, kWrittenAll };
   std::vector<std::uint8_t> batch_written_;  // where the block holds gradients (zeroed or written)
