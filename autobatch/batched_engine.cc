@@ -248,6 +248,7 @@ void BatchedEngine::run_group(std::uint32_t first, std::uint32_t count) {
     batch_data_[first + j] = n.data;
   }
 
+  const AlignedMemoryPool::Mark mark = mem.scratch.mark();
   const std::uint32_t first_arg = static_cast<std::uint32_t>(batch_args_.size());
   std::uint64_t gathered = 0, in_place = 0;
   xs_.resize(n0.nargs);
@@ -277,7 +278,9 @@ void BatchedEngine::run_group(std::uint32_t first, std::uint32_t count) {
       in_place += bytes;
     } else {
       const std::uint64_t gather_start = profiling_ ? profile::now_ns() : 0;
-      v = mem.forward.allocate_array<float>(count * asize);
+      // Backward reads the gathered copy again only when the op saves its inputs.
+      v = op.saves & kSavesInputs ? mem.forward.allocate_array<float>(count * asize)
+                                  : mem.scratch.allocate_array<float>(count * asize);
       for_each_run(nodes, count, i,
                    [&](std::uint32_t j, std::uint32_t n, std::uint32_t group, std::uint32_t position, VariableIndex a) {
                      const float* from = group == kNotScheduled ? cg_->node(a).value
@@ -298,7 +301,6 @@ void BatchedEngine::run_group(std::uint32_t first, std::uint32_t count) {
   call.data = batch_data_.data() + first;
   call.nodes = count;
   call.scratch = &mem.scratch;
-  const AlignedMemoryPool::Mark mark = mem.scratch.mark();
   const std::uint64_t kernel_start = profiling_ ? profile::now_ns() : 0;
   op.forward(call);
   if (profiling_) {
