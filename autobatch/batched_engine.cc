@@ -331,6 +331,8 @@ void BatchedEngine::allocate_gradients(VariableIndex last, const std::uint8_t* n
   batch_written_.assign(batches_.size(), kWrittenNothing);
   first_span_.assign(batches_.size(), kNoSpan);
   spans_.clear();
+  node_written_.assign(batch_nodes_.size(), 0);
+  nodes_written_.assign(batches_.size(), 0);
   for (std::size_t bi = 0; bi < batches_.size(); ++bi) {
     const Batch& b = batches_[bi];
     const VariableIndex* nodes = batch_nodes_.data() + b.first_node;
@@ -359,6 +361,18 @@ void BatchedEngine::zero_gradient_block(std::uint32_t g) {
   float* block = batch_grad_[g];
   if (batch_written_[g] == kWrittenNothing) {
     std::memset(block, 0, d.size() * batch.count * sizeof(float));
+  } else if (batch_written_[g] == kWrittenNodes) {
+    const std::uint8_t* written = node_written_.data() + batch.first_node;
+    for (std::uint32_t j = 0; j < batch.count;) {
+      if (written[j]) {
+        ++j;
+        continue;
+      }
+      std::uint32_t n = 1;
+      while (j + n < batch.count && !written[j + n]) ++n;
+      std::memset(block + std::size_t(j) * d.size(), 0, n * d.size() * sizeof(float));
+      j += n;
+    }
   } else {
     // Zero the gaps between the written spans of every batch element.
     gaps_.clear();
@@ -379,8 +393,32 @@ void BatchedEngine::zero_gradient_block(std::uint32_t g) {
   batch_written_[g] = kWrittenAll;
 }
 
+bool BatchedEngine::claim_nodes(std::uint32_t g, std::uint32_t position, std::uint32_t n) {
+  const Batch& batch = batches_[g];
+  if (batch_written_[g] == kWrittenAll) return false;
+  std::uint8_t* written = node_written_.data() + batch.first_node + position;
+  bool fresh = batch_written_[g] != kWrittenSpans;
+  for (std::uint32_t j = 0; j < n && fresh; ++j) fresh = !written[j];
+  if (!fresh) {
+    zero_gradient_block(g);
+    return false;
+  }
+  nodes_written_[g] += n;
+  if (nodes_written_[g] == batch.count) {
+    batch_written_[g] = kWrittenAll;
+  } else {
+    std::memset(written, 1, n);
+    batch_written_[g] = kWrittenNodes;
+  }
+  return true;
+}
+
 bool BatchedEngine::claim_span(std::uint32_t g, std::uint32_t begin, std::uint32_t end, std::uint32_t size) {
   if (batch_written_[g] == kWrittenAll) return false;
+  if (batch_written_[g] == kWrittenNodes) {
+    zero_gradient_block(g);
+    return false;
+  }
   std::uint32_t covered = end - begin;
   for (std::uint32_t s = first_span_[g]; s != kNoSpan; s = spans_[s].next) {
     if (spans_[s].begin < end && begin < spans_[s].end) {
@@ -456,10 +494,15 @@ void BatchedEngine::backward_nodes(VariableIndex last, const std::uint8_t* needs
           // a slice of every node) needs no zeroing when the kernel can overwrite.
           const std::uint32_t p = arg.producer;
           if (!batch_grad_[p]) continue;
-          unsigned begin = 0, end = ad.batch_size();
-          const bool spans_block = op.backward_overwrites && arg.offset == 0 && batches_[p].count == b.count &&
-                                   (!op.gradient_span || op.gradient_span(call.data[0], ad, begin, end));
-          call.overwrite = spans_block && claim_span(p, begin, end, ad.batch_size());
+          if (!op.backward_overwrites) {
+            call.overwrite = false;
+          } else if (!op.gradient_span) {
+            call.overwrite = claim_nodes(p, arg.offset, b.count);
+          } else {
+            unsigned begin = 0, end = ad.batch_size();
+            call.overwrite = arg.offset == 0 && batches_[p].count == b.count &&
+                             op.gradient_span(call.data[0], ad, begin, end) && claim_span(p, begin, end, ad.batch_size());
+          }
           if (!call.overwrite) zero_gradient_block(p);
           call.dx = batched(ad, b.count, batch_grad_[p] + std::size_t(arg.offset) * asize);
           op.backward(call, i);
@@ -481,10 +524,12 @@ void BatchedEngine::backward_nodes(VariableIndex last, const std::uint8_t* needs
           for_each_run(nodes, b.count, i,
                        [&](std::uint32_t j, std::uint32_t n, std::uint32_t group, std::uint32_t position, VariableIndex a) {
                          if (group == kNotScheduled ? !wanted(a) : !batch_grad_[group]) return;
-                         zero_gradient_block(group);
-                         float* to = group == kNotScheduled ? cg_->node(a).grad
-                                                            : batch_grad_[group] + std::size_t(position) * asize;
-                         accumulate(to, g + j * asize, n * asize);
+                         if (group == kNotScheduled) {
+                           accumulate(cg_->node(a).grad, g + j * asize, n * asize);
+                           return;
+                         }
+                         accumulate(batch_grad_[group] + std::size_t(position) * asize, g + j * asize, n * asize,
+                                    claim_nodes(group, position, n));
                        });
           if (profiling_) scatter_ns += profile::now_ns() - scatter_start;
           stats_.bytes_scattered += b.count * asize * sizeof(float);

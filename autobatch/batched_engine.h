@@ -70,6 +70,8 @@ class BatchedEngine : public ExecutionEngine {
   /// elements) in group g's gradient block: none of them holds a gradient yet. If so, they are
   /// recorded as written; if not, the block is made whole (zero_gradient_block) to be added to.
   bool claim_span(std::uint32_t g, std::uint32_t begin, std::uint32_t end, std::uint32_t size);
+  /// The same for the whole gradients of the group's nodes at positions [position, position + n).
+  bool claim_nodes(std::uint32_t g, std::uint32_t position, std::uint32_t n);
 
   Policy policy_;
 
@@ -82,8 +84,13 @@ class BatchedEngine : public ExecutionEngine {
   std::vector<std::uint32_t> node_pos_;    // its position in that group
   std::vector<VariableIndex> alias_nodes_; // computed nodes whose value is parameter memory
   std::vector<float*> batch_grad_;         // each group's gradient block (backward)
-  enum Written : std::uint8_t { kWrittenNothing, kWrittenSpans, kWrittenAll };
-  std::vector<std::uint8_t> batch_written_;  // where the block holds gradients (zeroed or written)
+  // Where a block holds gradients (zeroed or written): nowhere, in spans of every node (slices),
+  // in some whole nodes, or everywhere. Writes of the two partial kinds never mix: the block is
+  // made whole first.
+  enum Written : std::uint8_t { kWrittenNothing, kWrittenSpans, kWrittenNodes, kWrittenAll };
+  std::vector<std::uint8_t> batch_written_;
+  std::vector<std::uint8_t> node_written_;         // kWrittenNodes: per group node, as batch_nodes_
+  std::vector<std::uint32_t> nodes_written_;       // kWrittenNodes: how many, per group
   struct Span {
     std::uint32_t begin, end;  // elements of every batch element of the group's nodes
     std::uint32_t next;        // the group's next span, or kNoSpan
