@@ -233,6 +233,37 @@ void BatchedEngine::release_consumers(std::uint32_t first, std::uint32_t count, 
   }
 }
 
+bool BatchedEngine::consecutive_outputs(const VariableIndex* nodes, std::uint32_t count, unsigned i,
+                                        std::uint32_t& producer, std::uint32_t& offset) const {
+  const VariableIndex a0 = cg_->node(nodes[0]).arg(i);
+  producer = node_batch_[a0];
+  offset = node_pos_[a0];
+  bool run = producer != kNotScheduled;
+  for (std::uint32_t j = 1; j < count && run; ++j) {
+    const VariableIndex a = cg_->node(nodes[j]).arg(i);
+    run = node_batch_[a] == producer && node_pos_[a] == offset + j;
+  }
+  return run;
+}
+
+float* BatchedEngine::view_of_argument(const VariableIndex* nodes, std::uint32_t count, std::uint32_t& stride) const {
+  const Node& n0 = cg_->node(nodes[0]);
+  const OpDef& op = *n0.op;
+  if (!op.argument_span || n0.nargs != 1 || (op.saves & kSavesOutput)) return nullptr;
+  const Node& a0 = cg_->node(n0.arg(0));
+  unsigned begin = 0, end = 0;
+  if (a0.dim.bd != 1 || !op.argument_span(n0.data, a0.dim, begin, end)) return nullptr;
+  if (count == 1) {
+    stride = n0.dim.size();
+    return a0.value + begin;
+  }
+  std::uint32_t producer, offset;
+  if (!consecutive_outputs(nodes, count, 0, producer, offset)) return nullptr;
+  const Batch& p = batches_[producer];
+  stride = p.stride;
+  return p.values + std::size_t(offset) * p.stride + begin;
+}
+
 void BatchedEngine::run_group(std::uint32_t first, std::uint32_t count) {
   const Clock::time_point start = Clock::now();
   GraphMemory& mem = cg_->memory();
@@ -240,11 +271,15 @@ void BatchedEngine::run_group(std::uint32_t first, std::uint32_t count) {
   Node& n0 = cg_->node(nodes[0]);
   const OpDef& op = *n0.op;
   const std::size_t size = n0.dim.size();
-  float* out = mem.forward.allocate_array<float>(size * count);
+  // A slice of a node, or of consecutive outputs of a group, needs no copy: the nodes point at
+  // their slices, every `stride` floats (a strided group; its readers gather from it).
+  std::uint32_t stride = static_cast<std::uint32_t>(size);
+  float* const view = view_of_argument(nodes, count, stride);
+  float* const out = view ? view : mem.forward.allocate_array<float>(size * count);
   batch_data_.resize(first + count);
   for (std::uint32_t j = 0; j < count; ++j) {
     Node& n = cg_->node(nodes[j]);
-    n.value = out + j * size;
+    n.value = out + std::size_t(j) * stride;
     batch_data_[first + j] = n.data;
   }
 
@@ -259,20 +294,20 @@ void BatchedEngine::run_group(std::uint32_t first, std::uint32_t count) {
     if (count == 1 || shared_argument(op, i, a0, n0.dim)) {
       xs_[i] = Tensor(a0.dim, a0.value, cg_->device());
       batch_args_.push_back({a0.value, kNoGroup, 0, true});
-      stats_.bytes_in_place += asize * sizeof(float);
-      in_place += asize * sizeof(float);
+      if (!view) {
+        stats_.bytes_in_place += asize * sizeof(float);
+        in_place += asize * sizeof(float);
+      }
       continue;
     }
-    // In place when the arguments are consecutive outputs of one group, in order.
-    const std::uint32_t producer = node_batch_[a0_index], offset = node_pos_[a0_index];
-    bool run = producer != kNotScheduled;
-    for (std::uint32_t j = 1; j < count && run; ++j) {
-      const VariableIndex a = cg_->node(nodes[j]).arg(i);
-      run = node_batch_[a] == producer && node_pos_[a] == offset + j;
-    }
+    // In place when the arguments are consecutive outputs of one group, in order, side by side.
+    std::uint32_t producer, offset;
+    const bool run = consecutive_outputs(nodes, count, i, producer, offset);
     float* v;
     const std::uint64_t bytes = count * asize * sizeof(float);
-    if (run) {
+    if (view) {
+      v = batches_[producer].values + std::size_t(offset) * batches_[producer].stride;  // never read
+    } else if (run && batches_[producer].stride == asize) {
       v = batches_[producer].values + std::size_t(offset) * asize;
       stats_.bytes_in_place += bytes;
       in_place += bytes;
@@ -283,9 +318,18 @@ void BatchedEngine::run_group(std::uint32_t first, std::uint32_t count) {
                                   : mem.scratch.allocate_array<float>(count * asize);
       for_each_run(nodes, count, i,
                    [&](std::uint32_t j, std::uint32_t n, std::uint32_t group, std::uint32_t position, VariableIndex a) {
-                     const float* from = group == kNotScheduled ? cg_->node(a).value
-                                                                : batches_[group].values + std::size_t(position) * asize;
-                     std::memcpy(v + j * asize, from, n * asize * sizeof(float));
+                     if (group == kNotScheduled) {
+                       std::memcpy(v + j * asize, cg_->node(a).value, asize * sizeof(float));
+                       return;
+                     }
+                     const Batch& from = batches_[group];
+                     if (from.stride == asize) {
+                       std::memcpy(v + j * asize, from.values + std::size_t(position) * asize, n * asize * sizeof(float));
+                       return;
+                     }
+                     for (std::uint32_t k = 0; k < n; ++k)
+                       std::memcpy(v + (j + k) * asize, from.values + std::size_t(position + k) * from.stride,
+                                   asize * sizeof(float));
                    });
       stats_.bytes_gathered += bytes;
       gathered += bytes;
@@ -294,30 +338,32 @@ void BatchedEngine::run_group(std::uint32_t first, std::uint32_t count) {
     xs_[i] = batched(a0.dim, count, v);
     batch_args_.push_back({v, run ? producer : kNoGroup, offset, false});
   }
-  OpCall call;
-  call.xs = xs_.data();
-  call.nargs = n0.nargs;
-  call.y = batched(n0.dim, count, out);
-  call.data = batch_data_.data() + first;
-  call.nodes = count;
-  call.scratch = &mem.scratch;
-  const std::uint64_t kernel_start = profiling_ ? profile::now_ns() : 0;
-  op.forward(call);
-  if (profiling_) {
-    profile::kernel(kernel_key(n0), op, n0.dim, count, false, kernel_start, profile::now_ns() - kernel_start);
-    profile::add_bytes(gathered, in_place, 0);
+  if (!view) {
+    OpCall call;
+    call.xs = xs_.data();
+    call.nargs = n0.nargs;
+    call.y = batched(n0.dim, count, out);
+    call.data = batch_data_.data() + first;
+    call.nodes = count;
+    call.scratch = &mem.scratch;
+    const std::uint64_t kernel_start = profiling_ ? profile::now_ns() : 0;
+    op.forward(call);
+    if (profiling_) {
+      profile::kernel(kernel_key(n0), op, n0.dim, count, false, kernel_start, profile::now_ns() - kernel_start);
+      profile::add_bytes(gathered, in_place, 0);
+    }
+    if (mem.forward.debug()) check_guard(op, mem.forward, out, call.y.d, "output");
+    ++stats_.batches;
   }
   mem.scratch.revert(mark);
-  if (mem.forward.debug()) check_guard(op, mem.forward, out, call.y.d, "output");
 
   const std::uint32_t batch_index = static_cast<std::uint32_t>(batches_.size());
   for (std::uint32_t j = 0; j < count; ++j) {
     node_batch_[nodes[j]] = batch_index;
     node_pos_[nodes[j]] = j;
   }
-  batches_.push_back({first, count, first_arg, out});
+  batches_.push_back({first, count, first_arg, out, stride});
   stats_.nodes += count;
-  ++stats_.batches;
   kernel_ns_ += elapsed_ns(start);
 }
 
@@ -496,12 +542,12 @@ void BatchedEngine::backward_nodes(VariableIndex last, const std::uint8_t* needs
           if (!batch_grad_[p]) continue;
           if (!op.backward_overwrites) {
             call.overwrite = false;
-          } else if (!op.gradient_span) {
+          } else if (!op.argument_span) {
             call.overwrite = claim_nodes(p, arg.offset, b.count);
           } else {
             unsigned begin = 0, end = ad.batch_size();
             call.overwrite = arg.offset == 0 && batches_[p].count == b.count &&
-                             op.gradient_span(call.data[0], ad, begin, end) && claim_span(p, begin, end, ad.batch_size());
+                             op.argument_span(call.data[0], ad, begin, end) && claim_span(p, begin, end, ad.batch_size());
           }
           if (!call.overwrite) zero_gradient_block(p);
           call.dx = batched(ad, b.count, batch_grad_[p] + std::size_t(arg.offset) * asize);
@@ -512,7 +558,7 @@ void BatchedEngine::backward_nodes(VariableIndex last, const std::uint8_t* needs
           for (std::uint32_t j = 0; j < b.count && !any; ++j) any = wanted(cg_->node(nodes[j]).arg(i));
           if (!any) continue;
           float* g = mem.scratch.allocate_array<float>(asize * b.count);
-          const bool writes_whole = op.backward_overwrites && !op.gradient_span;
+          const bool writes_whole = op.backward_overwrites && !op.argument_span;
           if (!writes_whole) std::memset(g, 0, asize * b.count * sizeof(float));
           call.dx = batched(ad, b.count, g);
           call.overwrite = writes_whole;

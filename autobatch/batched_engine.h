@@ -8,7 +8,9 @@
 //  - Depth (--dynet-autobatch 2): TensorFlow Fold's rule, one group per signature and depth.
 // Memory continuity: a group's outputs are one block in group order, so a later group whose
 // inputs are that block (in order) reads them in place; only otherwise are inputs gathered.
-// Backward runs the same groups in reverse, with gradients laid out like the values.
+// Slices (ops with an argument span) are views: their nodes point into their arguments, every
+// node or consecutive outputs of one group, and readers gather from them. Backward runs the
+// same groups in reverse, with gradients laid out like the values (views included).
 
 #include <cstdint>
 #include <vector>
@@ -34,7 +36,8 @@ class BatchedEngine : public ExecutionEngine {
     std::uint32_t first_node;  // into batch_nodes_
     std::uint32_t count;
     std::uint32_t first_arg;   // into batch_args_: one entry per argument position
-    float* values;             // the group's outputs, one block in group order
+    float* values;             // the group's outputs in group order, node j at values + j * stride
+    std::uint32_t stride;      // the node size, unless the group is a view of wider nodes (slices)
   };
   /// Where a group reads one argument position from, worked out once in forward so that
   /// backward finds the gradients without visiting the argument nodes again.
@@ -57,6 +60,14 @@ class BatchedEngine : public ExecutionEngine {
   std::uint32_t pick_key() const;
   /// Runs the group batch_nodes_[first, first + count) as one kernel call.
   void run_group(std::uint32_t first, std::uint32_t count);
+  /// Whether argument i of nodes[0, count) are consecutive outputs of one group (`producer`,
+  /// from position `offset` on).
+  bool consecutive_outputs(const VariableIndex* nodes, std::uint32_t count, unsigned i, std::uint32_t& producer,
+                           std::uint32_t& offset) const;
+  /// Where the outputs of a group of slices already are, every `stride` floats, when they need
+  /// no copy (null otherwise): each node's argument has one batch element, and the arguments are
+  /// one node or consecutive outputs of one group.
+  float* view_of_argument(const VariableIndex* nodes, std::uint32_t count, std::uint32_t& stride) const;
   void release_consumers(std::uint32_t first, std::uint32_t count, VariableIndex begin);
   Tensor batched(const Dim& d, std::uint32_t count, float* v) const;
   /// Calls f(j, n, group, position, first argument) for each run of argument i of nodes[j, j + n) that holds

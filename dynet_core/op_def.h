@@ -102,11 +102,12 @@ struct OpDef {
   /// Backward honours OpCall::overwrite, so an engine need not zero a gradient block that this
   /// op's backward writes first and whole.
   bool backward_overwrites = false;
-  /// For ops whose backward writes only part of an argument's gradient (slices): sets [begin,
-  /// end) to the elements of each batch element of argument x that it writes and returns true
-  /// when they are one contiguous span (false: no span, never overwrite). With overwrite, backward
-  /// writes the span and leaves the rest alone, so slices of one block need no zeroing either.
-  bool (*gradient_span)(const void* data, const Dim& x, unsigned& begin, unsigned& end) = nullptr;
+  /// For ops whose output is a span of their one argument, unchanged (slices): sets [begin, end)
+  /// to the elements of each batch element of the argument x that form the output, and returns
+  /// true when they are contiguous (false: no span). An engine may then point the output at the
+  /// argument instead of copying it; and backward, asked to overwrite, writes that span of the
+  /// argument's gradient and leaves the rest alone, so slices of one block need no zeroing.
+  bool (*argument_span)(const void* data, const Dim& x, unsigned& begin, unsigned& end) = nullptr;
   /// Set by the registry.
   std::uint16_t id = kUnregistered;
 

@@ -251,3 +251,32 @@ TEST_CASE("gradients reach some nodes of a group through gathered arguments, oth
     for (std::size_t k = 0; k < ref.size(); ++k) REQUIRE(got[k] == Approx(ref[k]).epsilon(1e-4).margin(1e-6));
   }
 }
+
+TEST_CASE("slices of a node or of a group's outputs point into them instead of copying", "[autobatch]") {
+  // Their gradients are checked against the sequential engine by the slice and random graph tests.
+  ChainModel m;
+  const unsigned h = ChainModel::hidden;
+  for (int strategy : {1, 2}) {
+    INFO("strategy " << strategy);
+    ComputationGraph cg;
+    cg.set_autobatch(strategy);
+    Expression W = parameter(cg, m.W), b = parameter(cg, m.b);
+    std::vector<Expression> gs, his, terms;
+    for (unsigned k = 0; k < 5; ++k) {
+      gs.push_back(affine_transform({b, W, lookup(cg, m.emb, k)}));
+      his.push_back(pick_range(gs.back(), 2, h));
+      terms.push_back(sum_elems(tanh(his.back())));
+    }
+    Expression lone = pick_range(pick_range(gs[0], 1, h), 1, 4);  // a slice of a slice
+    terms.push_back(sum_elems(lone));
+    Expression loss = sum(terms);
+    cg.forward(loss);
+    for (unsigned k = 0; k < 5; ++k) {
+      CHECK(his[k].value().v == gs[k].value().v + 2);
+      CHECK(as_vector(his[k].value()) ==
+            std::vector<float>(gs[k].value().v + 2, gs[k].value().v + h));
+    }
+    CHECK(lone.value().v == gs[0].value().v + 2);
+    CHECK(as_vector(lone.value()) == std::vector<float>(gs[0].value().v + 2, gs[0].value().v + 5));
+  }
+}

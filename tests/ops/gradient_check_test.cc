@@ -150,7 +150,7 @@ void check_contracts(const OpDef& op, std::uint64_t seed) {
       REQUIRE(gs[e] == Approx(s[e] + g[e]).margin(1e-5));
     }
     unsigned begin = 0, end = xs[k].d.batch_size();
-    if (op.backward_overwrites && (!op.gradient_span || op.gradient_span(n.data, xs[k].d, begin, end))) {
+    if (op.backward_overwrites && (!op.argument_span || op.argument_span(n.data, xs[k].d, begin, end))) {
       // Within the span (all of it, for ops without one) the gradient is written over garbage;
       // outside it, nothing is touched.
       INFO(op.name << ": backward for argument " << k << " must overwrite the gradient in [" << begin << ", " << end
