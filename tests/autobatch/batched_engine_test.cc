@@ -199,7 +199,7 @@ TEST_CASE("slices of one gradient block: covering, with gaps, overlapping, besid
       for (unsigned k = 0; k < 12; ++k) {
         Expression g = affine_transform({b, W, lookup(cg, m.emb, (5 * k) % 50)});
         Expression lo = pick_range(g, s.a0, s.a1), hi = pick_range(g, s.b0, s.b1);
-        terms.push_back(sum_elems(logistic(lo)) + 2.f * sum_elems(tanh(hi)));
+        terms.push_back(sum_elems(logistic(lo)) + 2.f * sum_elems(tanh(hi)) + sum_elems(square(hi)));
         if (s.whole_reader) terms.push_back(sum_elems(cmult(g, g)));
       }
       Expression loss = sum(terms);
