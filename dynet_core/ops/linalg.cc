@@ -84,6 +84,10 @@ void affine_backward(const OpCall& c, unsigned i) {
   if (i == 0) {
     const Tensor& b = c.dx;
     if (c.overwrite) std::fill(b.v, b.v + b.d.size(), 0.f);
+    if (b.d.bd == 1 && b.d.cols() == 1) {  // one bias column for every column of every batch element
+      eig::vec(b) += eig::colbatch(c.dy).rowwise().sum();
+      return;
+    }
     for (unsigned bi = 0; bi < c.y.d.bd; ++bi) {
       eig::Matrix db = eig::mat(b, bi);
       if (b.d.cols() == c.y.d.cols())
