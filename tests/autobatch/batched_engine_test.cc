@@ -40,6 +40,38 @@ Expression chains(ComputationGraph& cg, ChainModel& m, unsigned K, unsigned T) {
   return sum_elems(sum(finals));
 }
 
+/// Builds a loss with build(cg) on a fresh graph under each engine, runs forward and backward,
+/// then after_backward(strategy) (the graph still alive); the batched engines must give the
+/// sequential engine's loss and gradients of every parameter and table.
+template <class Build, class AfterBackward>
+void expect_engines_agree(ChainModel& m, Build&& build, AfterBackward&& after_backward) {
+  auto run = [&](int strategy) {
+    m.pc.reset_gradient();
+    ComputationGraph cg;
+    cg.set_autobatch(strategy);
+    Expression loss = build(cg);
+    const float value = as_scalar(cg.forward(loss));
+    cg.backward(loss);
+    after_backward(strategy);
+    std::vector<float> g{value};
+    for (const auto& p : m.pc.parameters_list()) g.insert(g.end(), p->g.v, p->g.v + p->size());
+    const auto& t = *m.pc.lookup_parameters_list()[0];
+    g.insert(g.end(), t.all_grads.v, t.all_grads.v + t.all_grads.d.size());
+    return g;
+  };
+  const std::vector<float> ref = run(0);
+  for (int strategy : {1, 2}) {
+    INFO("strategy " << strategy);
+    const std::vector<float> got = run(strategy);
+    REQUIRE(got.size() == ref.size());
+    for (std::size_t k = 0; k < ref.size(); ++k) REQUIRE(got[k] == Approx(ref[k]).epsilon(1e-4).margin(1e-6));
+  }
+}
+template <class Build>
+void expect_engines_agree(ChainModel& m, Build&& build) {
+  expect_engines_agree(m, build, [](int) {});
+}
+
 }  // namespace
 
 TEST_CASE("identical chains run as one group per step and signature", "[autobatch]") {
@@ -100,25 +132,8 @@ TEST_CASE("the weight gradient of a group is one kernel call, whatever the group
 
 TEST_CASE("batched engines agree with the sequential one on chains", "[autobatch]") {
   ChainModel m;
-  auto gradients = [&](int strategy) {
-    m.pc.reset_gradient();
-    ComputationGraph cg;
-    cg.set_autobatch(strategy);
-    Expression loss = chains(cg, m, 30, 20);  // over a thousand nodes: several node chunks
-    const float value = as_scalar(cg.forward(loss));
-    cg.backward(loss);
-    std::vector<float> g{value};
-    for (const auto& p : m.pc.parameters_list()) g.insert(g.end(), p->g.v, p->g.v + p->size());
-    const auto& t = *m.pc.lookup_parameters_list()[0];
-    g.insert(g.end(), t.all_grads.v, t.all_grads.v + t.all_grads.d.size());
-    return g;
-  };
-  const std::vector<float> ref = gradients(0);
-  for (int strategy : {1, 2}) {
-    const std::vector<float> got = gradients(strategy);
-    REQUIRE(got.size() == ref.size());
-    for (std::size_t k = 0; k < ref.size(); ++k) REQUIRE(got[k] == Approx(ref[k]).epsilon(1e-4).margin(1e-6));
-  }
+  // Over a thousand nodes: several node chunks.
+  expect_engines_agree(m, [&](ComputationGraph& cg) { return chains(cg, m, 30, 20); });
 }
 
 TEST_CASE("incremental_forward mid-graph batches what is pending", "[autobatch]") {
@@ -190,10 +205,9 @@ TEST_CASE("slices of one gradient block: covering, with gaps, overlapping, besid
   const std::vector<Slices> layouts = {
       {0, h / 2, h / 2, h, false}, {0, 3, 5, h, false}, {0, 5, 3, h, false}, {0, h / 2, h / 2, h, true}, {2, 6, 0, 1, false}};
   for (const Slices& s : layouts) {
-    auto gradients = [&](int strategy) {
-      m.pc.reset_gradient();
-      ComputationGraph cg;
-      cg.set_autobatch(strategy);
+    INFO("slices [" << s.a0 << ", " << s.a1 << ") and [" << s.b0 << ", " << s.b1 << ")"
+                    << (s.whole_reader ? " and the whole block" : ""));
+    expect_engines_agree(m, [&](ComputationGraph& cg) {
       Expression W = parameter(cg, m.W), b = parameter(cg, m.b);
       std::vector<Expression> terms;
       for (unsigned k = 0; k < 12; ++k) {
@@ -202,23 +216,8 @@ TEST_CASE("slices of one gradient block: covering, with gaps, overlapping, besid
         terms.push_back(sum_elems(logistic(lo)) + 2.f * sum_elems(tanh(hi)) + sum_elems(square(hi)));
         if (s.whole_reader) terms.push_back(sum_elems(cmult(g, g)));
       }
-      Expression loss = sum(terms);
-      const float value = as_scalar(cg.forward(loss));
-      cg.backward(loss);
-      std::vector<float> g{value};
-      for (const auto& p : m.pc.parameters_list()) g.insert(g.end(), p->g.v, p->g.v + p->size());
-      const auto& t = *m.pc.lookup_parameters_list()[0];
-      g.insert(g.end(), t.all_grads.v, t.all_grads.v + t.all_grads.d.size());
-      return g;
-    };
-    const std::vector<float> ref = gradients(0);
-    for (int strategy : {1, 2}) {
-      INFO("slices [" << s.a0 << ", " << s.a1 << ") and [" << s.b0 << ", " << s.b1 << ")"
-                      << (s.whole_reader ? " and the whole block" : "") << ", strategy " << strategy);
-      const std::vector<float> got = gradients(strategy);
-      REQUIRE(got.size() == ref.size());
-      for (std::size_t k = 0; k < ref.size(); ++k) REQUIRE(got[k] == Approx(ref[k]).epsilon(1e-4).margin(1e-6));
-    }
+      return sum(terms);
+    });
   }
 }
 
@@ -226,30 +225,20 @@ TEST_CASE("gradients reach some nodes of a group through gathered arguments, oth
   // Six tanh nodes run as one group; two of them feed the loss out of order (their gradients
   // come back scattered, node by node), the rest feed nothing: their gradients must be zero.
   ChainModel m;
-  auto run = [&](int strategy) {
-    m.pc.reset_gradient();
-    ComputationGraph cg;
-    cg.set_autobatch(strategy);
-    Expression W = parameter(cg, m.W);
-    std::vector<Expression> t;
-    for (unsigned k = 0; k < 6; ++k) t.push_back(tanh(W * lookup(cg, m.emb, 3 * k + 1)));
-    Expression loss = sum_elems(logistic(t[4]) + 3.f * logistic(t[0]));
-    cg.backward(loss);
-    std::vector<float> g(m.W.get_storage().g.v, m.W.get_storage().g.v + m.W.get_storage().size());
-    const auto& table = *m.pc.lookup_parameters_list()[0];
-    g.insert(g.end(), table.all_grads.v, table.all_grads.v + table.all_grads.d.size());
-    if (strategy != 0)  // the sequential engine gives unreached nodes no gradient at all
-      for (unsigned k : {1u, 2u, 3u, 5u})
-        for (float v : as_vector(t[k].gradient())) CHECK(v == 0.f);
-    return g;
-  };
-  const std::vector<float> ref = run(0);
-  for (int strategy : {1, 2}) {
-    INFO("strategy " << strategy);
-    const std::vector<float> got = run(strategy);
-    REQUIRE(got.size() == ref.size());
-    for (std::size_t k = 0; k < ref.size(); ++k) REQUIRE(got[k] == Approx(ref[k]).epsilon(1e-4).margin(1e-6));
-  }
+  std::vector<Expression> t;
+  expect_engines_agree(
+      m,
+      [&](ComputationGraph& cg) {
+        Expression W = parameter(cg, m.W);
+        t.clear();
+        for (unsigned k = 0; k < 6; ++k) t.push_back(tanh(W * lookup(cg, m.emb, 3 * k + 1)));
+        return sum_elems(logistic(t[4]) + 3.f * logistic(t[0]));
+      },
+      [&](int strategy) {
+        if (strategy == 0) return;  // the sequential engine gives unreached nodes no gradient at all
+        for (unsigned k : {1u, 2u, 3u, 5u})
+          for (float v : as_vector(t[k].gradient())) CHECK(v == 0.f);
+      });
 }
 
 TEST_CASE("slices of a node or of a group's outputs point into them instead of copying", "[autobatch]") {
