@@ -250,9 +250,12 @@ float* BatchedEngine::view_of_argument(const VariableIndex* nodes, std::uint32_t
   const Node& n0 = cg_->node(nodes[0]);
   const OpDef& op = *n0.op;
   if (!op.argument_span || n0.nargs != 1 || (op.saves & kSavesOutput)) return nullptr;
+  // Only computed values: a slice of a parameter (or any memory a leaf aliases) is a copy, so
+  // that it keeps the value it was computed with when the parameter changes.
   const Node& a0 = cg_->node(n0.arg(0));
   unsigned begin = 0, end = 0;
-  if (a0.dim.bd != 1 || !op.argument_span(n0.data, a0.dim, begin, end)) return nullptr;
+  if (node_batch_[n0.arg(0)] == kNotScheduled || a0.dim.bd != 1 || !op.argument_span(n0.data, a0.dim, begin, end))
+    return nullptr;
   if (count == 1) {
     stride = n0.dim.size();
     return a0.value + begin;

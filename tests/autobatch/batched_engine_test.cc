@@ -267,5 +267,11 @@ TEST_CASE("slices of a node or of a group's outputs point into them instead of c
     }
     CHECK(lone.value().v == gs[0].value().v + 2);
     CHECK(as_vector(lone.value()) == std::vector<float>(gs[0].value().v + 2, gs[0].value().v + 5));
+
+    // A slice of a parameter is a copy: it keeps the value it was computed with.
+    Expression bias_part = pick_range(b, 0, 2);
+    const std::vector<float> before = as_vector(cg.forward(bias_part));
+    m.b.set_value(std::vector<float>(h, 7.f));
+    CHECK(as_vector(bias_part.value()) == before);
   }
 }
