@@ -66,6 +66,15 @@ ThreadPool* pool_for(const Tensor& y, double flops) {
   return pool && pool->threads() > 1 ? pool : nullptr;
 }
 
+/// Runs part(p) for every part p: on the pool's threads, or as the one part here without a pool.
+template <class Part>
+void run_parts(ThreadPool* pool, Part&& part) {
+  if (pool)
+    pool->run(part);
+  else
+    part(0);
+}
+
 /// [begin, end) of part p of n items split into `parts` nearly equal ranges.
 inline unsigned part_begin(unsigned n, unsigned p, unsigned parts) {
   return static_cast<unsigned>(std::size_t(n) * p / parts);
@@ -92,10 +101,7 @@ void gemm(const Tensor& y, const Tensor& a, bool ta, const Tensor& b, bool tb, b
       const Operand bp{bc.v + std::size_t(c0) * bc.ld, bc.rows, c1 - c0, bc.ld};
       block_product(y.v + std::size_t(c0) * m, m, am, ta, bp, false, accumulate);
     };
-    if (pool)
-      pool->run(part);
-    else
-      part(0);
+    run_parts(pool, part);
     return;
   }
   // Gradient of a shared weight: sum over the batch of dy_b * x_b^T is one GEMM, split by rows.
@@ -110,10 +116,7 @@ void gemm(const Tensor& y, const Tensor& a, bool ta, const Tensor& b, bool tb, b
       const Operand ap{ac.v + r0, r1 - r0, ac.cols, ac.ld};
       block_product(y.v + r0, rows, ap, false, bc, true, accumulate);
     };
-    if (pool)
-      pool->run(part);
-    else
-      part(0);
+    run_parts(pool, part);
     return;
   }
   const unsigned batches = a.d.bd > b.d.bd ? a.d.bd : b.d.bd;
@@ -128,10 +131,7 @@ void gemm(const Tensor& y, const Tensor& a, bool ta, const Tensor& b, bool tb, b
     for (unsigned k = p; k < batches; k += parts)
       block_product(y.batch_ptr(k), y0.rows, batch_matrix(a, k), ta, batch_matrix(b, k), tb, accumulate || sum_batches);
   };
-  if (pool)
-    pool->run(part);
-  else
-    part(0);
+  run_parts(pool, part);
 }
 
 }  // namespace dynet
