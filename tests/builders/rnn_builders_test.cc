@@ -24,72 +24,78 @@ namespace {
 
 constexpr unsigned kInput = 3, kHidden = 4, kLayers = 2;
 
-/// Runs `steps` inputs (rows of `table`, one index per batch element at each step) through the
-/// builder from an initial state made of table rows, and returns every state it went through.
+/// A builder over a model that also holds an input table and a table of initial states.
 template <class Builder>
-std::vector<Expression> run_sequence(Builder& rnn, ComputationGraph& cg, LookupParameter table, LookupParameter states,
-                                     const std::vector<std::vector<unsigned>>& steps, bool with_initial_state) {
-  rnn.new_graph(cg);
-  std::vector<Expression> h0;
-  if (with_initial_state)
-    for (unsigned k = 0; k < rnn.num_h0_components(); ++k)
-      h0.push_back(lookup(cg, states, std::vector<unsigned>(steps[0].size(), k)));
-  rnn.start_new_sequence(h0);
-  std::vector<Expression> seen;
-  for (const auto& indices : steps) {
-    rnn.add_input(lookup(cg, table, indices));
-    for (const Expression& s : rnn.final_s()) seen.push_back(s);
+struct Sequences {
+  template <class... Options>
+  explicit Sequences(unsigned words, Options... options)
+      : rnn(kLayers, kInput, kHidden, model, options...),
+        table(model.add_lookup_parameters(words, {kInput})),
+        states(model.add_lookup_parameters(2 * kLayers, {kHidden})) {}
+
+  /// Runs `steps` inputs (rows of the table, one index per batch element at each step) through
+  /// `builder` (rnn or a clone) from an initial state made of table rows, and returns every state
+  /// it went through.
+  template <class B>
+  std::vector<Expression> run(B& builder, ComputationGraph& cg, const std::vector<std::vector<unsigned>>& steps,
+                              bool with_initial_state) const {
+    builder.new_graph(cg);
+    std::vector<Expression> h0;
+    if (with_initial_state)
+      for (unsigned k = 0; k < builder.num_h0_components(); ++k)
+        h0.push_back(lookup(cg, states, std::vector<unsigned>(steps[0].size(), k)));
+    builder.start_new_sequence(h0);
+    std::vector<Expression> seen;
+    for (const auto& indices : steps) {
+      builder.add_input(lookup(cg, table, indices));
+      for (const Expression& s : builder.final_s()) seen.push_back(s);
+    }
+    return seen;
   }
-  return seen;
-}
+
+  ParameterCollection model;
+  Builder rnn;
+  LookupParameter table, states;
+};
 
 }  // namespace
 
 TEMPLATE_TEST_CASE("gradients flow through every recurrent builder", "[builders][rnn]", SimpleRNNBuilder,
                    VanillaLSTMBuilder, CoupledLSTMBuilder, GRUBuilder) {
-  ParameterCollection model;
-  TestType rnn(kLayers, kInput, kHidden, model);
-  LookupParameter table = model.add_lookup_parameters(5, {kInput});
-  LookupParameter states = model.add_lookup_parameters(2 * kLayers, {kHidden});
+  Sequences<TestType> s(5);
   const bool batched = GENERATE(false, true);
   const bool with_initial_state = GENERATE(false, true);
   const bool with_dropout = GENERATE(false, true);
   INFO("batched " << batched << ", initial state " << with_initial_state << ", dropout " << with_dropout);
-  if (with_dropout) rnn.set_dropout(0.3f, 0.2f);
+  if (with_dropout) s.rnn.set_dropout(0.3f, 0.2f);
   const std::vector<std::vector<unsigned>> steps =
       batched ? std::vector<std::vector<unsigned>>{{0, 1}, {2, 3}, {4, 0}} : std::vector<std::vector<unsigned>>{{0}, {2}, {4}};
   ComputationGraph cg;
-  const std::vector<Expression> seen = run_sequence(rnn, cg, table, states, steps, with_initial_state);
-  check_gradients(model, cg, weighted_sum(cg, seen, 7));
+  const std::vector<Expression> seen = s.run(s.rnn, cg, steps, with_initial_state);
+  check_gradients(s.model, cg, weighted_sum(cg, seen, 7));
 }
 
 TEST_CASE("gradients flow through a layer-normalized VanillaLSTM", "[builders][rnn]") {
-  ParameterCollection model;
-  VanillaLSTMBuilder rnn(kLayers, kInput, kHidden, model, true);
-  LookupParameter table = model.add_lookup_parameters(5, {kInput});
-  LookupParameter states = model.add_lookup_parameters(2 * kLayers, {kHidden});
-  for (const auto& layer : rnn.layer_parameters())  // gains and biases away from 1 and 0
+  Sequences<VanillaLSTMBuilder> s(5, true);
+  for (const auto& layer : s.rnn.layer_parameters())  // gains and biases away from 1 and 0
     for (const Parameter& p : layer) {
       std::vector<float> v = as_vector(p.get_storage().values);
       for (std::size_t k = 0; k < v.size(); ++k) v[k] += 0.1f * std::sin(float(k));
       Parameter(p).set_value(v);
     }
   ComputationGraph cg;
-  const std::vector<Expression> seen = run_sequence(rnn, cg, table, states, {{0, 1}, {2, 3}}, true);
-  check_gradients(model, cg, weighted_sum(cg, seen, 11));
+  const std::vector<Expression> seen = s.run(s.rnn, cg, {{0, 1}, {2, 3}}, true);
+  check_gradients(s.model, cg, weighted_sum(cg, seen, 11));
 }
 
 TEMPLATE_TEST_CASE("a batch of sequences gives the states of each sequence on its own", "[builders][rnn]",
                    SimpleRNNBuilder, VanillaLSTMBuilder, CoupledLSTMBuilder, GRUBuilder) {
-  ParameterCollection model;
-  TestType rnn(kLayers, kInput, kHidden, model);
-  LookupParameter table = model.add_lookup_parameters(6, {kInput});
-  LookupParameter states = model.add_lookup_parameters(2 * kLayers, {kHidden});
+  Sequences<TestType> s(6);
   const std::vector<std::vector<unsigned>> batch{{0, 1, 2}, {3, 4, 5}, {5, 0, 3}, {1, 1, 4}};
   const bool with_initial_state = GENERATE(false, true);
 
   ComputationGraph cg;
-  const std::vector<Expression> together = run_sequence(rnn, cg, table, states, batch, with_initial_state);
+  const std::vector<Expression> together = s.run(s.rnn, cg, batch, with_initial_state);
   std::vector<std::vector<float>> batched_values;
   for (const Expression& e : together) batched_values.push_back(as_vector(cg.incremental_forward(e)));
 
@@ -97,7 +103,7 @@ TEMPLATE_TEST_CASE("a batch of sequences gives the states of each sequence on it
     std::vector<std::vector<unsigned>> one;
     for (const auto& step : batch) one.push_back({step[b]});
     ComputationGraph single;
-    const std::vector<Expression> alone = run_sequence(rnn, single, table, states, one, with_initial_state);
+    const std::vector<Expression> alone = s.run(s.rnn, single, one, with_initial_state);
     REQUIRE(alone.size() == together.size());
     for (std::size_t k = 0; k < alone.size(); ++k) {
       const std::vector<float> v = as_vector(single.incremental_forward(alone[k]));
@@ -108,10 +114,8 @@ TEMPLATE_TEST_CASE("a batch of sequences gives the states of each sequence on it
 
 TEMPLATE_TEST_CASE("a clone shares the parameters and keeps graph state of its own", "[builders][rnn]",
                    SimpleRNNBuilder, VanillaLSTMBuilder, CoupledLSTMBuilder, GRUBuilder) {
-  ParameterCollection model;
-  TestType rnn(kLayers, kInput, kHidden, model);
-  LookupParameter table = model.add_lookup_parameters(6, {kInput});
-  LookupParameter states = model.add_lookup_parameters(2 * kLayers, {kHidden});
+  Sequences<TestType> s(6);
+  TestType& rnn = s.rnn;
   const std::unique_ptr<RNNBuilder> copy = rnn.clone();
   REQUIRE(copy->layer_parameters().size() == rnn.layer_parameters().size());
   for (std::size_t l = 0; l < rnn.layer_parameters().size(); ++l)
@@ -120,17 +124,17 @@ TEMPLATE_TEST_CASE("a clone shares the parameters and keeps graph state of its o
   // Both build at once, into two graphs, from one sequence each; each reads its own states.
   const std::vector<std::vector<unsigned>> a{{0}, {1}, {2}}, b{{3}, {4}};
   ComputationGraph cg_a, cg_b;
-  const std::vector<Expression> from_original = run_sequence(rnn, cg_a, table, states, a, false);
-  const std::vector<Expression> from_copy = run_sequence(*copy, cg_b, table, states, b, false);
+  const std::vector<Expression> from_original = s.run(rnn, cg_a, a, false);
+  const std::vector<Expression> from_copy = s.run(*copy, cg_b, b, false);
   ComputationGraph cg_ref;
-  const std::vector<Expression> reference = run_sequence(rnn, cg_ref, table, states, b, false);
+  const std::vector<Expression> reference = s.run(rnn, cg_ref, b, false);
   CHECK(as_vector(cg_b.forward(from_copy.back())) == as_vector(cg_ref.forward(reference.back())));
   CHECK(rnn.final_h().back().pg == &cg_ref);
   CHECK(copy->final_h().back().pg == &cg_b);
   // Gradients from the copy's graph reach the shared parameters.
-  model.reset_gradient();
+  s.model.reset_gradient();
   cg_b.backward(sum_elems(from_copy.back()));
-  CHECK(model.gradient_l2_norm() > 0.f);
+  CHECK(s.model.gradient_l2_norm() > 0.f);
 }
 
 TEST_CASE("positions: rewind, branches, set_h and set_s", "[builders][rnn]") {
