@@ -1,5 +1,7 @@
 #include "dynet_core/ops/gemm.h"
 
+#include <algorithm>
+
 #include <Eigen/Core>
 
 #include "dynet_core/device.h"
@@ -119,7 +121,9 @@ void gemm(const Tensor& y, const Tensor& a, bool ta, const Tensor& b, bool tb, b
     run_parts(pool, part);
     return;
   }
-  const unsigned batches = a.d.bd > b.d.bd ? a.d.bd : b.d.bd;
+  // Operands of one batch element each still give every batch element of y their product (an
+  // affine transform whose bias alone is batched).
+  const unsigned batches = std::max({a.d.bd, b.d.bd, y.d.bd});
   const bool sum_batches = y.d.bd == 1 && batches > 1;
   const Operand y0 = batch_matrix(y, 0);
   if (sum_batches && !accumulate) Strided(y.v, y0.rows, y0.cols, Eigen::OuterStride<>(y0.ld)).setZero();

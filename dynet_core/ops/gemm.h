@@ -1,8 +1,8 @@
 #pragma once
 // The one GEMM entry point of the CPU kernels: JIT kernels (ops/jit_gemm.h) where they serve the
-// shape, Eigen otherwise. Batch rules: an operand with one batch element broadcasts; when y has
-// one batch element and the product has more, the products are summed (a shared weight's
-// gradient). Shapes that allow it run as a single large GEMM over all batch elements side by side.
+// shape, Eigen otherwise. Batch rules: an operand with one batch element broadcasts, also to
+// every batch element of a y that has more than both operands; when y has one batch element and
+// the product has more, the products are summed (a shared weight's gradient). Shapes that allow it run as a single large GEMM over all batch elements side by side.
 
 #include "dynet_core/tensor.h"
 
