@@ -73,26 +73,38 @@ Dim out_dim(const Instance& in, const std::vector<Dim>& ds) {
   return in.op->infer_dim(DimArgs{ptrs.data(), static_cast<unsigned>(ptrs.size())}, in.data);
 }
 
-std::vector<unsigned> masks(unsigned nargs) {
+/// The combinations to try, as bit masks of the batched arguments; none batched and all batched
+/// only when asked.
+std::vector<unsigned> masks(unsigned nargs, bool with_none, bool with_all) {
   std::vector<unsigned> ms;
   const unsigned all = (1u << nargs) - 1;
   if (nargs <= kAllCombinationsUpTo) {
-    for (unsigned m = 1; m <= all; ++m) ms.push_back(m);
-    return ms;
+    for (unsigned m = with_none ? 0 : 1; m < all; ++m) ms.push_back(m);
+  } else {
+    if (with_none) ms.push_back(0);
+    for (unsigned i = 0; i < nargs; ++i) {
+      ms.push_back(1u << i);
+      ms.push_back(all & ~(1u << i));
+    }
   }
-  ms.push_back(all);
-  for (unsigned i = 0; i < nargs; ++i) {
-    ms.push_back(1u << i);
-    ms.push_back(all & ~(1u << i));
-  }
+  if (with_all) ms.push_back(all);
   return ms;
 }
+
+/// How one argument enters a graph of the op.
+enum class Arg {
+  Shared,      ///< one node of one batch element, read by every node of the op
+  Batched,     ///< a node per node of the op, each batch element its own values
+  Replicated,  ///< a node per node of the op, every batch element the Shared values
+};
 
 struct Result {
   std::uint64_t kernel_calls = 0;
   bool one_signature = false;  // the op's nodes may run as one group
   std::vector<float> values;
-  std::vector<std::vector<float>> gradients;  // per argument: every batched node's, or the shared one's
+  /// Per argument: every Batched node's gradient in order; one batch element's for the others
+  /// (a Replicated argument's summed over all its batch elements and nodes).
+  std::vector<std::vector<float>> gradients;
 };
 
 std::vector<float> weights(std::size_t n) {
@@ -101,77 +113,62 @@ std::vector<float> weights(std::size_t n) {
   return w;
 }
 
-/// Runs the output of `outs` (flattened, concatenated) backward from fixed weights and collects
-/// the values and the gradients of args[i] (nodes in order).
-Result run(ComputationGraph& cg, const std::vector<Expression>& outs, const std::vector<std::vector<Expression>>& args,
-           bool differentiable) {
-  std::vector<Expression> flat;
-  for (const Expression& y : outs) flat.push_back(reshape(y, Dim({y.dim().size()})));
+/// `nodes` nodes of the op over `batch` batch elements each, under `strategy`: the outputs
+/// flattened and concatenated, then backward from fixed weights. Batch element b of node k of a
+/// Batched argument holds element_values(k * batch + b).
+Result run_op(const Instance& in, const std::vector<Arg>& how, unsigned nodes, unsigned batch, int strategy) {
+  ComputationGraph cg;
+  cg.set_autobatch(strategy);
+  const unsigned nargs = static_cast<unsigned>(in.shapes.size());
+  std::vector<std::vector<Expression>> args(nargs);
+  for (unsigned i = 0; i < nargs; ++i) {
+    if (how[i] == Arg::Shared) {
+      args[i].push_back(input(cg, in.shapes[i], element_values(in, i, 0)));
+      continue;
+    }
+    for (unsigned k = 0; k < nodes; ++k) {
+      std::vector<float> v;
+      for (unsigned b = 0; b < batch; ++b) {
+        const std::vector<float> e = element_values(in, i, how[i] == Arg::Batched ? k * batch + b : 0);
+        v.insert(v.end(), e.begin(), e.end());
+      }
+      args[i].push_back(input(cg, in.shapes[i].with_batch(batch), v));
+    }
+  }
+  std::vector<Expression> outs, flat;
+  for (unsigned k = 0; k < nodes; ++k) {
+    std::vector<Expression> xs;
+    for (unsigned i = 0; i < nargs; ++i) xs.push_back(args[i][args[i].size() == 1 ? 0 : k]);
+    outs.push_back(cg.append(*in.op, xs.data(), nargs, in.data));
+    flat.push_back(reshape(outs.back(), Dim({outs.back().dim().size()})));
+  }
   const Expression all = concatenate(flat);
   Result r;
   cg.engine().reset_stats();
   r.values = as_vector(cg.forward(all));
   r.kernel_calls = cg.engine().stats().batches;
   r.one_signature = cg.node(outs.front().i).signature == cg.node(outs.back().i).signature;
-  if (!differentiable) return r;
+  if (!in.op->backward) return r;
   cg.backward(all, weights(r.values.size()), true);
-  for (const auto& xs : args) {
-    r.gradients.emplace_back();
-    for (const Expression& x : xs) {
-      const std::vector<float> g = as_vector(cg.get_gradient(x));
-      r.gradients.back().insert(r.gradients.back().end(), g.begin(), g.end());
+  for (unsigned i = 0; i < nargs; ++i) {
+    std::vector<float>& g = r.gradients.emplace_back();
+    for (const Expression& x : args[i]) {
+      const std::vector<float> gx = as_vector(cg.get_gradient(x));
+      if (how[i] != Arg::Replicated) {
+        g.insert(g.end(), gx.begin(), gx.end());
+        continue;
+      }
+      g.resize(in.shapes[i].size(), 0.f);
+      for (std::size_t e = 0; e < gx.size(); ++e) g[e % g.size()] += gx[e];
     }
   }
   return r;
 }
 
-/// The op over arguments batched where `mask` says, kInstances times, under `strategy`.
-Result run_batched(const Instance& in, unsigned mask, int strategy) {
-  ComputationGraph cg;
-  cg.set_autobatch(strategy);
-  const unsigned nargs = static_cast<unsigned>(in.shapes.size());
-  std::vector<std::vector<Expression>> args(nargs);
-  for (unsigned i = 0; i < nargs; ++i) {
-    if (!(mask >> i & 1u)) {
-      args[i].push_back(input(cg, in.shapes[i], element_values(in, i, 0)));
-      continue;
-    }
-    for (unsigned k = 0; k < kInstances; ++k) {
-      std::vector<float> v;
-      for (unsigned b = 0; b < kBatch; ++b) {
-        const std::vector<float> e = element_values(in, i, k * kBatch + b);
-        v.insert(v.end(), e.begin(), e.end());
-      }
-      args[i].push_back(input(cg, in.shapes[i].with_batch(kBatch), v));
-    }
-  }
-  std::vector<Expression> outs;
-  for (unsigned k = 0; k < kInstances; ++k) {
-    std::vector<Expression> xs;
-    for (unsigned i = 0; i < nargs; ++i) xs.push_back(args[i][args[i].size() == 1 ? 0 : k]);
-    outs.push_back(cg.append(*in.op, xs.data(), nargs, in.data));
-  }
-  return run(cg, outs, args, in.op->backward != nullptr);
-}
-
-/// The reference: one call per batch element on batch-size-1 arguments, run sequentially; an
-/// unbatched argument is one node that every call reads, so its gradient is the sum over calls.
-Result run_reference(const Instance& in, unsigned mask) {
-  ComputationGraph cg;
-  cg.set_autobatch(0);
-  const unsigned nargs = static_cast<unsigned>(in.shapes.size());
-  std::vector<std::vector<Expression>> args(nargs);
-  for (unsigned i = 0; i < nargs; ++i) {
-    const unsigned elements = (mask >> i & 1u) ? kInstances * kBatch : 1;
-    for (unsigned e = 0; e < elements; ++e) args[i].push_back(input(cg, in.shapes[i], element_values(in, i, e)));
-  }
-  std::vector<Expression> outs;
-  for (unsigned e = 0; e < kInstances * kBatch; ++e) {
-    std::vector<Expression> xs;
-    for (unsigned i = 0; i < nargs; ++i) xs.push_back(args[i][args[i].size() == 1 ? 0 : e]);
-    outs.push_back(cg.append(*in.op, xs.data(), nargs, in.data));
-  }
-  return run(cg, outs, args, in.op->backward != nullptr);
+std::vector<Arg> arguments(unsigned nargs, unsigned mask, Arg unbatched) {
+  std::vector<Arg> how;
+  for (unsigned i = 0; i < nargs; ++i) how.push_back(mask >> i & 1u ? Arg::Batched : unbatched);
+  return how;
 }
 
 void require_close(const std::vector<float>& got, const std::vector<float>& want, const std::string& what) {
@@ -189,20 +186,26 @@ std::string describe(const Instance& in, const std::vector<Dim>& ds) {
   return s;
 }
 
-/// Checks every allowed combination of one instance; returns how many ran.
+/// Checks every allowed combination of one instance against its reference; returns how many ran.
+/// Usually the op gives one result per batch element: the reference is one call per batch
+/// element (kInstances * kBatch nodes over single batch elements, sequentially; an unbatched
+/// argument is one node they all read, so its gradient is their sum). When the op data fixes
+/// the batch (one index per batch element), the reference is the op over every argument
+/// batched, the unbatched ones replicated, their gradients summed over the batch.
 unsigned check_instance(const Instance& in) {
   const unsigned nargs = static_cast<unsigned>(in.shapes.size());
   Dim y1;
   try {
     y1 = out_dim(in, in.shapes);
   } catch (const std::invalid_argument&) {
-    return 0;  // the op data fixes a batch size: one index per batch element, say
+    return 0;  // the op data wants batched arguments
   }
-  if (y1.bd != 1) return 0;
+  const bool per_element = y1.bd == 1;
+  const unsigned batch = per_element ? kBatch : y1.bd;
   unsigned covered = 0;
-  for (unsigned mask : masks(nargs)) {
+  for (unsigned mask : masks(nargs, !per_element, per_element)) {
     std::vector<Dim> ds;
-    for (unsigned i = 0; i < nargs; ++i) ds.push_back(in.shapes[i].with_batch(mask >> i & 1u ? kBatch : 1));
+    for (unsigned i = 0; i < nargs; ++i) ds.push_back(in.shapes[i].with_batch(mask >> i & 1u ? batch : 1));
     Dim y;
     try {
       y = out_dim(in, ds);
@@ -211,12 +214,14 @@ unsigned check_instance(const Instance& in) {
     }
     if (y.bd == 1) continue;  // the op data reduces over the batch (sum_dim's flag)
     const std::string what = describe(in, ds);
-    INFO(what << " gives " << y << "; one batch element at a time gives " << y1);
-    REQUIRE(y == y1.with_batch(kBatch));
-    const Result want = run_reference(in, mask);
-    const Result sequential = run_batched(in, mask, 0);
+    INFO(what << " gives " << y << "; single batch elements give " << y1);
+    REQUIRE(y == y1.with_batch(batch));
+    const Result want = per_element ? run_op(in, arguments(nargs, mask, Arg::Shared), kInstances * kBatch, 1, 0)
+                                    : run_op(in, arguments(nargs, mask, Arg::Replicated), kInstances, batch, 0);
+    const std::vector<Arg> how = arguments(nargs, mask, Arg::Shared);
+    const Result sequential = run_op(in, how, kInstances, batch, 0);
     for (int strategy : {0, 1, 2}) {
-      const Result got = strategy == 0 ? sequential : run_batched(in, mask, strategy);
+      const Result got = strategy == 0 ? sequential : run_op(in, how, kInstances, batch, strategy);
       const std::string where = what + ", autobatch " + std::to_string(strategy);
       if (strategy != 0 && got.one_signature && in.op->batch.rule == BatchRule::Concat) {
         INFO(where << ": the op's nodes run as one group");
