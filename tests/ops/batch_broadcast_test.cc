@@ -2,8 +2,10 @@
 // against batched ones, and its gradient is the sum over the batch. For each random instance an
 // op's GradCheck row builds, every combination of batched and unbatched arguments that the row's
 // infer_dim accepts runs under every engine and is compared with an independent reference: the
-// same op called once per batch element on batch-size-1 arguments, sequentially, values and the
-// gradients of all arguments.
+// same op called once per batch element on batch-size-1 arguments, sequentially (or, where the
+// op data fixes the batch, the op over replicated arguments), values and the gradients of all
+// arguments. Ops without arguments have nothing to broadcast; ops whose result is not one result
+// per batch element are excluded below with the reason.
 
 #include <catch2/catch.hpp>
 
