@@ -34,11 +34,13 @@ std::string phases_json(const Phases& p) {
   field(out, "backward_ns", p.backward_ns);
   field(out, "backward_kernel_ns", p.backward_kernel_ns);
   field(out, "update_ns", p.update_ns);
+  field(out, "communication_ns", p.communication_ns);
   field(out, "nodes", p.nodes);
   field(out, "kernel_calls", p.kernel_calls);
   field(out, "bytes_gathered", p.bytes_gathered);
   field(out, "bytes_in_place", p.bytes_in_place);
-  field(out, "bytes_scattered", p.bytes_scattered, true);
+  field(out, "bytes_scattered", p.bytes_scattered);
+  field(out, "bytes_communicated", p.bytes_communicated, true);
   return out + "}";
 }
 

@@ -45,7 +45,8 @@ std::string report(const Snapshot& s) {
   out += buf;
   std::snprintf(buf, sizeof buf, "  %-28s %12s %12s %10s\n", "phase", "total", "per step", "% of step");
   out += buf;
-  const std::uint64_t accounted = t.construction_ns + t.forward_ns + t.backward_ns + t.update_ns;
+  const std::uint64_t accounted =
+      t.construction_ns + t.forward_ns + t.backward_ns + t.update_ns + t.communication_ns;
   row(out, "graph construction", t.construction_ns, s.steps, t.step_ns);
   row(out, "forward", t.forward_ns, s.steps, t.step_ns);
   row(out, "  scheduling", t.scheduling_ns, s.steps, t.step_ns);
@@ -54,6 +55,7 @@ std::string report(const Snapshot& s) {
   row(out, "  kernels", t.backward_kernel_ns, s.steps, t.step_ns);
   row(out, "memory movement (fwd+bwd)", t.memory_ns, s.steps, t.step_ns);
   row(out, "trainer update", t.update_ns, s.steps, t.step_ns);
+  if (t.bytes_communicated) row(out, "communication", t.communication_ns, s.steps, t.step_ns);
   row(out, "other (caller's code)", t.step_ns > accounted ? t.step_ns - accounted : 0, s.steps, t.step_ns);
   const double moved = double(t.bytes_gathered + t.bytes_in_place);
   std::snprintf(buf, sizeof buf, "  nodes %llu in %llu kernel calls (mean batch %.1f); construction %.1f ns/node\n",
@@ -65,6 +67,11 @@ std::string report(const Snapshot& s) {
                 bytes(t.bytes_gathered).c_str(), bytes(t.bytes_in_place).c_str(),
                 moved > 0 ? 100.0 * t.bytes_gathered / moved : 0.0, bytes(t.bytes_scattered).c_str());
   out += buf;
+  if (t.bytes_communicated) {
+    std::snprintf(buf, sizeof buf, "  communication: %s sent per step\n",
+                  bytes(s.steps ? t.bytes_communicated / s.steps : 0).c_str());
+    out += buf;
+  }
   std::snprintf(buf, sizeof buf, "  pool high-water: forward %s, backward %s, scratch %s, parameters %s\n",
                 bytes(s.high_water.forward).c_str(), bytes(s.high_water.backward).c_str(),
                 bytes(s.high_water.scratch).c_str(), bytes(s.high_water.parameters).c_str());

@@ -23,11 +23,13 @@ void Phases::add(const Phases& o) {
   backward_ns += o.backward_ns;
   backward_kernel_ns += o.backward_kernel_ns;
   update_ns += o.update_ns;
+  communication_ns += o.communication_ns;
   nodes += o.nodes;
   kernel_calls += o.kernel_calls;
   bytes_gathered += o.bytes_gathered;
   bytes_in_place += o.bytes_in_place;
   bytes_scattered += o.bytes_scattered;
+  bytes_communicated += o.bytes_communicated;
 }
 
 namespace {
@@ -149,6 +151,12 @@ void add_bytes(std::uint64_t gathered, std::uint64_t in_place, std::uint64_t sca
   current.phases.bytes_gathered += gathered;
   current.phases.bytes_in_place += in_place;
   current.phases.bytes_scattered += scattered;
+}
+
+void add_communication(std::uint64_t ns, std::uint64_t bytes) {
+  touch_step();
+  current.phases.communication_ns += ns;
+  current.phases.bytes_communicated += bytes;
 }
 
 void kernel(std::uint64_t key, const OpDef& op, const Dim& node_dim, unsigned nodes, bool backward,

@@ -30,11 +30,13 @@ struct Phases {
   std::uint64_t backward_ns = 0;      ///< backward, wall
   std::uint64_t backward_kernel_ns = 0;
   std::uint64_t update_ns = 0;        ///< trainer updates
+  std::uint64_t communication_ns = 0; ///< summing gradients over processes (DistributedReducer)
   std::uint64_t nodes = 0;            ///< nodes computed
   std::uint64_t kernel_calls = 0;     ///< forward kernel calls (groups)
   std::uint64_t bytes_gathered = 0;
   std::uint64_t bytes_in_place = 0;
   std::uint64_t bytes_scattered = 0;
+  std::uint64_t bytes_communicated = 0;  ///< sent by this process to the others' collectives
 
   void add(const Phases& o);
 };
@@ -117,6 +119,8 @@ std::uint64_t now_ns();
 enum class Phase { Construction, Forward, Scheduling, Memory, Backward, Update };
 void add_time(Phase phase, std::uint64_t ns);
 void add_bytes(std::uint64_t gathered, std::uint64_t in_place, std::uint64_t scattered);
+/// Time spent in collectives across processes and the bytes this process contributed to them.
+void add_communication(std::uint64_t ns, std::uint64_t bytes);
 /// One kernel call over `nodes` nodes whose signature is `key`; `node_dim` is one node's shape.
 void kernel(std::uint64_t key, const OpDef& op, const Dim& node_dim, unsigned nodes, bool backward,
             std::uint64_t start_ns, std::uint64_t ns);
