@@ -5,6 +5,7 @@
 // mod 10. The classifier embeds each node's token, reads the tree bottom-up with a binary
 // TreeLSTM and predicts every node's label. Many trees share one graph, so an autobatcher
 // (--dynet-autobatch 1) runs the same cell of all of them together. Needs no data files.
+// Under mpirun -np N the N processes share every minibatch; rank 0 prints and saves.
 
 #include <algorithm>
 #include <cstdio>
@@ -18,10 +19,12 @@
 #include "examples/common/column_argmax.h"
 #include "examples/common/command_line.h"
 #include "examples/common/example_main.h"
+#include "examples/common/launched_group.h"
 #include "examples/common/model_file.h"
 #include "examples/common/tree_lstm_classifier.h"
 #include "examples/common/training_flags.h"
 #include "examples/common/tree_training.h"
+#include "trainers/distributed_reducer.h"
 
 using namespace examples;
 
@@ -67,6 +70,9 @@ int run(int argc, char** argv) {
   s.training.declare(cl, "trees", false);
   if (!cl.parse(argc, argv)) return 0;
   s.training.check();
+  const std::unique_ptr<dynet::Communicator> group = join_launched_group();
+  if (group->size() > 1 && s.training.seconds > 0)
+    throw UsageError("--seconds: the ranks of an MPI job would stop after different minibatches; use --epochs");
 
   ArithmeticTreeGenerator train_data(s.max_depth, s.leaf_probability, s.data_seed);
   ArithmeticTreeGenerator dev_data(s.max_depth, s.leaf_probability, s.data_seed + 1000003);
@@ -86,6 +92,8 @@ int run(int argc, char** argv) {
   shape.cell = parse_tree_cell(s.cell);
   TreeLSTMClassifier classifier(model, shape);
   if (!s.training.load.empty()) load_model_parameters(s.training.load, model);
+  dynet::DistributedReducer reducer(model, *group);
+  classifier.set_reducer(&reducer);
   auto trainer = s.training.make_trainer(model);
 
   const double chance = chance_accuracy(dev);
@@ -107,7 +115,7 @@ int run(int argc, char** argv) {
               result.dev.all_nodes());
   if (result.trees_per_second > 0) std::printf("training speed: %.1f trees/s\n", result.trees_per_second);
   if (!s.training.save.empty()) {
-    save_model(s.training.save, model);
+    reducer.on_root([&] { save_model(s.training.save, model); });
     std::cout << "saved the model to " << s.training.save << "\n";
   }
   return 0;

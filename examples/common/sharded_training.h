@@ -1,8 +1,9 @@
 #pragma once
 // One training update over a minibatch of items: built in one graph, or — with several threads —
 // split into one shard per thread, each built on a graph of its own by a copy of the model (the
-// copies share its parameters) and run at once (DataParallel). Either way the trainer then
-// updates from the gradient of the summed loss.
+// copies share its parameters) and run at once (DataParallel). Under mpirun, with a
+// DistributedReducer, each rank does that on its share of the minibatch and the gradients are
+// summed over the ranks. Either way the trainer then updates from the gradient of the summed loss.
 
 #include <algorithm>
 #include <functional>
@@ -13,8 +14,8 @@
 #include "dynet_core/expression.h"
 #include "dynet_core/graph.h"
 #include "dynet_core/init.h"
-#include "examples/common/training_step.h"
 #include "trainers/data_parallel.h"
+#include "trainers/distributed_reducer.h"
 #include "trainers/trainer.h"
 
 namespace examples {
@@ -37,23 +38,45 @@ class ShardedTraining {
   }
   unsigned threads() const { return threads_; }
 
-  /// Updates the model from the summed loss of items [0, count); returns that loss.
+  /// Shares every minibatch with the other ranks of `reducer` (null: this process trains alone).
+  void set_reducer(dynet::DistributedReducer* reducer) { reducer_ = reducer; }
+
+  /// Updates the model from the summed loss of items [0, count); returns that loss (over all ranks).
   double step(Model& model, std::size_t count, dynet::Trainer& trainer, const Loss& loss) {
-    const unsigned shards = static_cast<unsigned>(std::min<std::size_t>(threads_, count));
-    if (shards <= 1)
-      return training_step(trainer, [&](dynet::ComputationGraph& cg) { return loss(model, cg, 0, count); });
-    if (!parallel_) {
-      parallel_ = std::make_unique<dynet::DataParallel>(threads_);
-      for (unsigned k = 0; k < threads_; ++k) copies_.push_back(std::make_unique<Model>(model));
+    double value;
+    if (reducer_) {
+      const dynet::Share mine = reducer_->share(count);
+      value = reducer_->backward([&] { return backward(model, mine.begin, mine.end, loss); });
+    } else {
+      value = backward(model, 0, count, loss);
     }
-    const double value = parallel_->backward(shards, [&](dynet::ComputationGraph& cg, unsigned k) {
-      return loss(*copies_[k], cg, count * k / shards, count * (k + 1) / shards);
-    });
     trainer.update();
     return value;
   }
 
  private:
+  /// Forward and backward over items [first, end); returns their loss.
+  double backward(Model& model, std::size_t first, std::size_t end, const Loss& loss) {
+    const std::size_t count = end - first;
+    if (count == 0) return 0.0;
+    const unsigned shards = static_cast<unsigned>(std::min<std::size_t>(threads_, count));
+    if (shards == 1) {
+      dynet::ComputationGraph cg;
+      const dynet::Expression l = loss(model, cg, first, end);
+      const double value = as_scalar(cg.forward(l));
+      cg.backward(l);
+      return value;
+    }
+    if (!parallel_) {
+      parallel_ = std::make_unique<dynet::DataParallel>(threads_);
+      for (unsigned k = 0; k < threads_; ++k) copies_.push_back(std::make_unique<Model>(model));
+    }
+    return parallel_->backward(shards, [&](dynet::ComputationGraph& cg, unsigned k) {
+      return loss(*copies_[k], cg, first + count * k / shards, first + count * (k + 1) / shards);
+    });
+  }
+
+  dynet::DistributedReducer* reducer_ = nullptr;
   unsigned threads_ = 1;
   std::unique_ptr<dynet::DataParallel> parallel_;
   std::vector<std::unique_ptr<Model>> copies_;

@@ -60,6 +60,8 @@ class TreeLSTMClassifier {
   const TreeClassifierShape& shape() const { return shape_; }
   /// Graphs built at once per update (default: --dynet-threads).
   void set_training_threads(unsigned n) { sharded_.set_threads(n); }
+  /// Shares each update's trees with the other ranks of an MPI job (null: trains alone).
+  void set_reducer(dynet::DistributedReducer* reducer) { sharded_.set_reducer(reducer); }
 
  private:
   TreeClassifierShape shape_;
