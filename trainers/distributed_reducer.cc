@@ -225,7 +225,8 @@ double DistributedReducer::backward(const std::function<double()>& local) {
     for (unsigned i : rows_[k]) marks_[k][i] = 0;
     std::sort(rows_[k].begin(), rows_[k].end());
   }
-  sum_gradients();
+  // One rank already holds the sums.
+  if (comm_.size() > 1) sum_gradients();
   if (profiling)
     profile::add_communication(profile::now_ns() - start, status_.size() + flat_.size() * sizeof(float));
   return total;

@@ -6,13 +6,15 @@
 // Prints throughput, groups per graph, gathered bytes, scheduling and construction cost per node,
 // the share of each phase, and achieved GFLOP/s against a GEMM measured in the same run. With
 // --data-parallel, the TreeLSTM minibatch is also split into one shard per --dynet-threads thread
-// (DataParallel).
+// (DataParallel). With --distributed, under mpirun -np N, the TreeLSTM minibatch is shared by the
+// N processes instead (DistributedReducer); rank 0 prints.
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -22,6 +24,7 @@
 #include "common/gemm_peak.h"
 #include "dynet_core/dybatch.h"
 #include "examples/bilstm-tagger/bilstm_tagger_model.h"
+#include "examples/common/launched_group.h"
 #include "examples/common/tagged_corpus.h"
 
 using namespace dynet;
@@ -34,6 +37,7 @@ struct Options {
   std::vector<int> engines{0, 1, 2};
   unsigned epochs = 2, reps = 3, tagger_sentences = 640;
   bool data_parallel = false;
+  Communicator* group = nullptr;  // --distributed
   std::string tags = DYBATCH_DATA_DIR "/tags/train.txt";
 };
 
@@ -123,6 +127,31 @@ std::pair<double, double> run_data_parallel(const Workload& w, int engine, const
   return runs[runs.size() / 2];
 }
 
+/// Items per second over all ranks with each minibatch shared by the ranks of `reducer`.
+double run_distributed(const Workload& w, int engine, const Options& o, DistributedReducer& reducer) {
+  std::vector<double> runs;
+  for (unsigned rep = 0; rep <= o.reps; ++rep) {
+    double items = 0;
+    const Clock::time_point start = Clock::now();
+    for (unsigned epoch = 0; epoch < o.epochs; ++epoch)
+      for (std::size_t g = 0; g < w.graphs; ++g) {
+        reducer.backward([&] {
+          ComputationGraph cg;
+          cg.set_autobatch(engine);
+          const Expression loss = w.build(cg, g, false, unsigned(reducer.rank()), unsigned(reducer.size()));
+          const double value = as_scalar(cg.forward(loss));
+          cg.backward(loss);
+          return value;
+        });
+        w.trainer->update();
+        items += w.items(g);
+      }
+    if (rep > 0) runs.push_back(items / seconds_since(start));
+  }
+  std::sort(runs.begin(), runs.end());
+  return runs[runs.size() / 2];
+}
+
 const char* engine_name(int e) { return e == 0 ? "sequential" : e == 1 ? "agenda" : "depth"; }
 
 void report(const char* model, const Workload& w, const Options& o, double peak, bool per_use_too) {
@@ -164,6 +193,19 @@ void bench_treelstm(const Options& o, double peak) {
              },
              &trainer};
   std::printf("TreeLSTM reference: 512 random 16-leaf trees, 64 per graph, emb 128, hidden 128, Adam\n");
+  if (o.group) {
+    DistributedReducer reducer(pc, *o.group);
+    for (int e : o.engines) {
+      profile::reset();
+      const double r = run_distributed(w, e, o, reducer);
+      const profile::Snapshot s = profile::snapshot();
+      const double steps = std::max<double>(1, double(s.steps));
+      std::printf("%-9s %-11s %-8s %10.0f trees/s on %d processes; communication %.0f us and %.0f KiB per step\n",
+                  "treelstm", engine_name(e), "once", r, reducer.size(), s.total.communication_ns / steps / 1e3,
+                  s.total.bytes_communicated / steps / 1024);
+    }
+    return;
+  }
   report("treelstm", w, o, peak, true);
   if (!o.data_parallel) return;
   DataParallel dp;
@@ -222,6 +264,7 @@ std::vector<std::string> split(const std::string& s) {
 int main(int argc, char** argv) {
   initialize(argc, argv);
   Options o;
+  std::unique_ptr<Communicator> group;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     auto value = [&]() -> std::string {
@@ -244,9 +287,13 @@ int main(int argc, char** argv) {
       o.tags = value();
     } else if (a == "--data-parallel") {
       o.data_parallel = true;
+    } else if (a == "--distributed") {
+      group = examples::join_launched_group();
+      o.group = group.get();
     } else if (a == "--help" || a == "-h") {
       std::printf("usage: autobatch_bench [--model treelstm,tagger] [--engine 0,1,2] [--epochs N] [--reps N]\n"
-                  "                       [--tags FILE] [--data-parallel] [--dynet-threads N] [--dynet-* flags]\n");
+                  "                       [--tags FILE] [--data-parallel] [--distributed] [--dynet-threads N]\n"
+                  "                       [--dynet-* flags]\n");
       return 0;
     } else {
       std::fprintf(stderr, "unknown argument %s (see --help)\n", a.c_str());
