@@ -25,7 +25,7 @@
 #include "common/gemm_peak.h"
 #include "dynet_core/dybatch.h"
 #include "examples/bilstm-tagger/bilstm_tagger_model.h"
-#include "examples/common/launched_group.h"
+#include "examples/common/training_group.h"
 #include "examples/common/tagged_corpus.h"
 
 using namespace dynet;

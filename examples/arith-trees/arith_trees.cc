@@ -19,12 +19,11 @@
 #include "examples/common/column_argmax.h"
 #include "examples/common/command_line.h"
 #include "examples/common/example_main.h"
-#include "examples/common/launched_group.h"
 #include "examples/common/model_file.h"
 #include "examples/common/tree_lstm_classifier.h"
 #include "examples/common/training_flags.h"
 #include "examples/common/tree_training.h"
-#include "trainers/distributed_reducer.h"
+#include "examples/common/training_group.h"
 
 using namespace examples;
 
@@ -70,9 +69,7 @@ int run(int argc, char** argv) {
   s.training.declare(cl, "trees", false);
   if (!cl.parse(argc, argv)) return 0;
   s.training.check();
-  const std::unique_ptr<dynet::Communicator> group = join_launched_group();
-  if (group->size() > 1 && s.training.seconds > 0)
-    throw UsageError("--seconds: the ranks of an MPI job would stop after different minibatches; use --epochs");
+  TrainingGroup group(s.training);
 
   ArithmeticTreeGenerator train_data(s.max_depth, s.leaf_probability, s.data_seed);
   ArithmeticTreeGenerator dev_data(s.max_depth, s.leaf_probability, s.data_seed + 1000003);
@@ -92,8 +89,7 @@ int run(int argc, char** argv) {
   shape.cell = parse_tree_cell(s.cell);
   TreeLSTMClassifier classifier(model, shape);
   if (!s.training.load.empty()) load_model_parameters(s.training.load, model);
-  dynet::DistributedReducer reducer(model, *group);
-  classifier.set_reducer(&reducer);
+  classifier.set_reducer(&group.share(model));
   auto trainer = s.training.make_trainer(model);
 
   const double chance = chance_accuracy(dev);
@@ -115,7 +111,7 @@ int run(int argc, char** argv) {
               result.dev.all_nodes());
   if (result.trees_per_second > 0) std::printf("training speed: %.1f trees/s\n", result.trees_per_second);
   if (!s.training.save.empty()) {
-    reducer.on_root([&] { save_model(s.training.save, model); });
+    group.on_root([&] { save_model(s.training.save, model); });
     std::cout << "saved the model to " << s.training.save << "\n";
   }
   return 0;

@@ -16,6 +16,7 @@
 #include "examples/common/model_file.h"
 #include "examples/common/training_epoch.h"
 #include "examples/common/training_flags.h"
+#include "examples/common/training_group.h"
 
 using namespace examples;
 
@@ -41,6 +42,7 @@ int run(int argc, char** argv) {
   s.training.declare(cl, "sentences", true);
   if (!cl.parse(argc, argv)) return 0;
   s.training.check();
+  TrainingGroup group(s.training);
   const bool spell = s.shape.char_embedding > 0;
   if (s.min_count == 0) s.min_count = spell ? 5 : 2;
 
@@ -67,6 +69,7 @@ int run(int argc, char** argv) {
   dynet::ParameterCollection model;
   BiLSTMTagger tagger(model, s.shape, vocabulary);
   if (!s.training.load.empty()) load_model_parameters(s.training.load, model);
+  tagger.set_reducer(&group.share(model));
   auto trainer = s.training.make_trainer(model);
   std::cout << "bilstm-tagger: " << train.size() << " training sentences (" << train_words << " words, " << spelled
             << " spelled by characters), " << dev.size() << " development sentences; " << vocabulary.words.size()
@@ -92,7 +95,10 @@ int run(int argc, char** argv) {
     std::fflush(stdout);
   }
   if (!s.training.save.empty()) {
-    save_model(s.training.save, model, {{"words", &vocabulary.words}, {"tags", &vocabulary.tags}, {"chars", &vocabulary.chars}});
+    group.on_root([&] {
+      save_model(s.training.save, model,
+                 {{"words", &vocabulary.words}, {"tags", &vocabulary.tags}, {"chars", &vocabulary.chars}});
+    });
     std::cout << "saved the model to " << s.training.save << "\n";
   }
   return 0;

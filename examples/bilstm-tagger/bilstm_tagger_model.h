@@ -72,6 +72,8 @@ class BiLSTMTagger {
   void new_graph(dynet::ComputationGraph& cg, bool training);
   /// Graphs built at once per update (default: --dynet-threads).
   void set_training_threads(unsigned n) { sharded_.set_threads(n); }
+  /// Shares each update's sentences with the other ranks of an MPI job (null: trains alone).
+  void set_reducer(dynet::DistributedReducer* reducer) { sharded_.set_reducer(reducer); }
   /// The tag scores of every word of the sentence, built in the bound graph.
   std::vector<dynet::Expression> tag_scores(dynet::ComputationGraph& cg, const EncodedSentence& s);
 

@@ -45,6 +45,8 @@ class RNNLanguageModel {
   double train(const std::vector<const WordIds*>& sentences, dynet::Trainer& trainer);
   /// Graphs built at once per update (default: --dynet-threads).
   void set_training_threads(unsigned n) { sharded_.set_threads(n); }
+  /// Shares each update's sentences with the other ranks of an MPI job (null: trains alone).
+  void set_reducer(dynet::DistributedReducer* reducer) { sharded_.set_reducer(reducer); }
   /// The summed loss of the sentences, `batch` per graph.
   double evaluate(const std::vector<WordIds>& sentences, unsigned batch);
   /// Words to predict in a sentence: its words and its end.

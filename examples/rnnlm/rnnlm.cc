@@ -18,6 +18,7 @@
 #include "examples/common/text_corpus.h"
 #include "examples/common/training_epoch.h"
 #include "examples/common/training_flags.h"
+#include "examples/common/training_group.h"
 #include "examples/rnnlm/frequency_classes.h"
 #include "examples/rnnlm/rnn_language_model.h"
 
@@ -63,6 +64,7 @@ int run(int argc, char** argv) {
   s.training.declare(cl, "sentences", true);
   if (!cl.parse(argc, argv)) return 0;
   s.training.check();
+  TrainingGroup group(s.training);
 
   std::vector<Sentence> train_text = read_sentences(s.data.train), dev_text = read_sentences(s.data.dev);
   s.data.limit(train_text, dev_text);
@@ -91,6 +93,7 @@ int run(int argc, char** argv) {
   dynet::ParameterCollection model;
   RNNLanguageModel lm(model, s.shape, words, kBoundary);
   if (!s.training.load.empty()) load_model_parameters(s.training.load, model);
+  lm.set_reducer(&group.share(model));
   auto trainer = s.training.make_trainer(model);
   std::cout << "rnnlm: " << train.size() << " training sentences (" << train_words << " words), " << dev.size()
             << " development sentences; vocabulary " << words.size() << "; autobatch "
@@ -119,7 +122,7 @@ int run(int argc, char** argv) {
     std::fflush(stdout);
   }
   if (!s.training.save.empty()) {
-    save_model(s.training.save, model, {{"words", &words}});
+    group.on_root([&] { save_model(s.training.save, model, {{"words", &words}}); });
     std::cout << "saved the model to " << s.training.save << "\n";
   }
   return 0;

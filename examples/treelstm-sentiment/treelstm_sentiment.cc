@@ -18,6 +18,7 @@
 #include "examples/common/training_flags.h"
 #include "examples/common/tree_training.h"
 #include "examples/common/word_counter.h"
+#include "examples/common/training_group.h"
 
 using namespace examples;
 
@@ -56,6 +57,7 @@ int run(int argc, char** argv) {
   s.training.declare(cl, "trees", true);
   if (!cl.parse(argc, argv)) return 0;
   s.training.check();
+  TrainingGroup group(s.training);
 
   std::vector<LabeledTree> train = read_sentiment_trees(s.data.train), dev = read_sentiment_trees(s.data.dev);
   s.data.limit(train, dev);
@@ -78,6 +80,7 @@ int run(int argc, char** argv) {
   s.shape.cell = parse_tree_cell(s.cell);
   TreeLSTMClassifier classifier(model, s.shape);
   if (!s.training.load.empty()) load_model_parameters(s.training.load, model);
+  classifier.set_reducer(&group.share(model));
   auto trainer = s.training.make_trainer(model);
   std::cout << "treelstm-sentiment: " << train.size() << " training trees, " << dev.size() << " development trees; vocabulary "
             << words.size() << "; autobatch " << dynet::current_params().autobatch << "\n";
@@ -86,7 +89,7 @@ int run(int argc, char** argv) {
   std::mt19937 rng(1);
   train_tree_classifier(classifier, train, dev, *trainer, s.training, s.root_loss, rng);
   if (!s.training.save.empty()) {
-    save_model(s.training.save, model, {{"words", &words}});
+    group.on_root([&] { save_model(s.training.save, model, {{"words", &words}}); });
     std::cout << "saved the model to " << s.training.save << "\n";
   }
   return 0;
