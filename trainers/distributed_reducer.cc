@@ -204,11 +204,13 @@ double DistributedReducer::backward(const std::function<double()>& local) {
     total += get<double>(p);
     const auto sum = get<std::uint64_t>(p);
     if (r == 0) root_sum = sum;
-    if (compare && sum != root_sum)
+    if (compare && sum != root_sum) {
+      model_.reset_gradient();
       throw DistributedError("DistributedReducer::backward: the parameters of rank " + std::to_string(r) +
                              " differ from rank 0's at step " + std::to_string(steps_) + " (checksum " +
                              std::to_string(sum) + ", rank 0: " + std::to_string(root_sum) +
                              "); the ranks have diverged");
+    }
     for (std::size_t k = 0; k < tables.size(); ++k) {
       dense_tables_[k] |= get<std::uint8_t>(p);
       const auto count = get<std::uint32_t>(p);

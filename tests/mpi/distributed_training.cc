@@ -5,7 +5,9 @@
 //             the whole minibatches (uneven shards, sparse lookup rows, threads inside a rank),
 //             and the profile counts the communication
 //   throw     a rank that throws inside its step stops every rank with its rank and message
-//   abort     a rank that throws between steps ends the job with its rank and message
+//   abort     a rank that throws between steps, uncaught, ends the job with its rank and message
+//   exit      a rank that throws between steps and returns from main with an error (as the
+//             examples do) ends the job
 //   mismatch  ranks with different models are refused at start
 //   diverge   the checksum catches a rank whose parameters drifted
 //   resume    rank 0 saves model and trainer, every rank loads them; same as not stopping
@@ -105,7 +107,8 @@ int run(const Settings& s, Communicator& comm) {
           if (s.mode == "throw" && step == 3 && rank == last) throw std::runtime_error("injected failure at step 3");
         },
         [&](unsigned step) {
-          if (s.mode == "abort" && step == 2 && rank == last) throw std::runtime_error("injected failure between steps");
+          if ((s.mode == "abort" || s.mode == "exit") && step == 2 && rank == last)
+            throw std::runtime_error("injected failure between steps");
           if (s.mode == "diverge" && step == 2 && rank == last) m.w.values()->v[0] += 1e-6f;
         });
   } catch (const DistributedError& e) {
@@ -153,6 +156,16 @@ int main(int argc, char** argv) {
     else {
       std::fprintf(stderr, "distributed_training: unknown argument '%s'\n", a.c_str());
       return 2;
+    }
+  }
+  if (s.mode == "exit") {
+    // As the examples end on an error: the communicator goes while the exception unwinds.
+    try {
+      const std::unique_ptr<Communicator> comm = launched_communicator();
+      return run(s, *comm);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "distributed_training: %s\n", e.what());
+      return 1;
     }
   }
   const std::unique_ptr<Communicator> comm = launched_communicator();
