@@ -80,22 +80,35 @@ DistributedReducer::DistributedReducer(ParameterCollection& model, Communicator&
   broadcast_parameters();
 }
 
-void DistributedReducer::begin_status(const std::string& error) {
+void DistributedReducer::begin_status(const char* call, const std::string& error) {
+  call_ = call;
   status_.clear();
+  put_text(status_, call);
+  put(status_, steps_);
   put(status_, static_cast<std::uint8_t>(error.empty()));
   put_text(status_, error);
 }
 
-void DistributedReducer::exchange_status(const char* what) {
+void DistributedReducer::exchange_status() {
   comm_.allgather(status_.data(), status_.size(), gathered_, offsets_);
   extra_at_.resize(comm_.size());
-  std::string failed;
+  std::string failed, root_call, out_of_step;
+  std::uint64_t root_steps = 0;
   int first = -1, more = 0;
   for (int r = 0; r < comm_.size(); ++r) {
     const std::uint8_t* p = gathered_.data() + offsets_[r];
+    std::string call = get_text(p);
+    const auto steps = get<std::uint64_t>(p);
     const bool ok = get<std::uint8_t>(p) != 0;
     std::string message = get_text(p);
     extra_at_[r] = static_cast<std::size_t>(p - gathered_.data());
+    if (r == 0) {
+      root_call = call;
+      root_steps = steps;
+    } else if (out_of_step.empty() && (call != root_call || steps != root_steps)) {
+      out_of_step = "rank " + std::to_string(r) + " is in " + call + " after " + std::to_string(steps) +
+                    " steps, rank 0 in " + root_call + " after " + std::to_string(root_steps) + " steps";
+    }
     if (ok) continue;
     if (first < 0) {
       first = r;
@@ -104,11 +117,15 @@ void DistributedReducer::exchange_status(const char* what) {
       ++more;
     }
   }
-  if (first < 0) return;
+  if (first < 0 && out_of_step.empty()) return;
   model_.reset_gradient();
-  std::string text = std::string("DistributedReducer::") + what + ": rank " + std::to_string(first) + " of " +
-                     std::to_string(comm_.size()) + " failed: " + failed;
-  if (more) text += " (" + std::to_string(more) + " other rank(s) failed too)";
+  std::string text = std::string("DistributedReducer::") + call_ + ": ";
+  if (first >= 0) {
+    text += "rank " + std::to_string(first) + " of " + std::to_string(comm_.size()) + " failed: " + failed;
+    if (more) text += " (" + std::to_string(more) + " other rank(s) failed too)";
+  } else {
+    text += "the ranks are out of step: " + out_of_step + "; every rank must make the same calls in the same order";
+  }
   throw DistributedError(text);
 }
 
@@ -116,9 +133,9 @@ void DistributedReducer::check_same_model() {
   const std::vector<std::string> mine = describe(model_);
   std::string text;
   for (const std::string& line : mine) text += line + '\n';
-  begin_status("");
+  begin_status("DistributedReducer", "");
   put_text(status_, text);
-  exchange_status("DistributedReducer");
+  exchange_status();
   auto lines_of = [&](int r) {
     const std::uint8_t* p = gathered_.data() + extra_at_[r];
     std::vector<std::string> lines;
@@ -178,7 +195,7 @@ double DistributedReducer::backward(const std::function<double()>& local) {
   const std::uint64_t start = profiling ? profile::now_ns() : 0;
   ++steps_;
   const bool compare = options_.checksum_every && steps_ % options_.checksum_every == 0;
-  begin_status(error);
+  begin_status("backward", error);
   if (error.empty()) {
     put(status_, loss);
     put(status_, compare ? checksum() : std::uint64_t(0));
@@ -188,7 +205,7 @@ double DistributedReducer::backward(const std::function<double()>& local) {
       for (unsigned i : t->touched) put(status_, static_cast<std::uint32_t>(i));
     }
   }
-  exchange_status("backward");
+  exchange_status();
   double total = 0;
   std::uint64_t root_sum = 0;
   const auto& tables = model_.lookup_parameters_list();
@@ -278,8 +295,8 @@ void DistributedReducer::sum_gradients() {
 }
 
 void DistributedReducer::on_root(const std::function<void()>& fn) {
-  begin_status(is_root() ? failure_of(fn) : "");
-  exchange_status("on_root");
+  begin_status("on_root", is_root() ? failure_of(fn) : "");
+  exchange_status();
 }
 
 }  // namespace dynet

@@ -30,7 +30,8 @@
 
 namespace dynet {
 
-/// Thrown on every rank when some rank failed during a collective step or the ranks disagree.
+/// Thrown on every rank when some rank failed during a collective call, or the ranks disagree (on
+/// their models, or on the call they are in: a rank that skipped a step).
 class DistributedError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
@@ -86,12 +87,13 @@ class DistributedReducer {
   void broadcast_parameters();
 
  private:
-  /// Starts this rank's status in status_: whether it failed ("" when not), and why.
-  void begin_status(const std::string& error);
-  /// Gathers every rank's status; when some rank failed, clears the gradients and throws
-  /// DistributedError naming it. Otherwise rank r's status after its failure part starts at
-  /// gathered_[extra_at_[r]].
-  void exchange_status(const char* what);
+  /// Starts this rank's status in status_: the call it is in (a function's name) and its step, so
+  /// that ranks out of step are caught, and whether it failed ("" when not) and why.
+  void begin_status(const char* call, const std::string& error);
+  /// Gathers every rank's status; when some rank failed or is in another call or step, clears the
+  /// gradients and throws DistributedError saying so. Otherwise rank r's status after the common
+  /// part starts at gathered_[extra_at_[r]].
+  void exchange_status();
   void check_same_model();
   void sum_gradients();
   std::uint64_t checksum() const;
@@ -100,6 +102,7 @@ class DistributedReducer {
   Communicator& comm_;
   DistributedOptions options_;
   std::uint64_t steps_ = 0;
+  const char* call_ = "";
   // Reused every step, so that a step allocates only when the model or the touched rows grow.
   std::vector<std::uint8_t> status_, gathered_;
   std::vector<std::size_t> offsets_, extra_at_;

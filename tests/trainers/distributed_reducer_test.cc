@@ -252,3 +252,24 @@ TEST_CASE("one process alone: the reducer returns the local loss and keeps its g
   const double local = as_scalar(cg.forward(l));
   CHECK(reducer.backward([&] { return local; }) == local);
 }
+
+TEST_CASE("ranks out of step are stopped, not left waiting", "[distributed]") {
+  ThreadGroup group(2);
+  std::vector<std::string> messages(2);
+  group.run([&](int r) {
+    DistributedModel m(7);
+    DistributedReducer reducer(m.pc, group.rank(r));
+    try {
+      if (r == 0)
+        reducer.backward([] { return 1.0; });
+      else
+        reducer.on_root([] {});
+    } catch (const DistributedError& e) {
+      messages[r] = e.what();
+    }
+  });
+  CHECK(messages[0] ==
+        "DistributedReducer::backward: the ranks are out of step: rank 1 is in on_root after 0 steps, rank 0 in "
+        "backward after 1 steps; every rank must make the same calls in the same order");
+  CHECK_THAT(messages[1], Catch::StartsWith("DistributedReducer::on_root: the ranks are out of step: rank 1"));
+}
