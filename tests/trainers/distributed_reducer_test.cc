@@ -120,6 +120,21 @@ class ThreadGroup {
 
 constexpr unsigned kSteps = 5;
 
+/// What body(rank, its communicator), run by each of `ranks` ranks, threw as DistributedError on
+/// each rank ("" where nothing was thrown).
+std::vector<std::string> distributed_errors(int ranks, const std::function<void(int, Communicator&)>& body) {
+  ThreadGroup group(ranks);
+  std::vector<std::string> messages(ranks);
+  group.run([&](int r) {
+    try {
+      body(r, group.rank(r));
+    } catch (const DistributedError& e) {
+      messages[r] = e.what();
+    }
+  });
+  return messages;
+}
+
 }  // namespace
 
 TEST_CASE("share_of splits n items over the ranks in order, the first n % ranks getting one more", "[distributed]") {
@@ -163,20 +178,18 @@ TEST_CASE("ranks training on their shares end with one process's parameters", "[
 }
 
 TEST_CASE("a rank that throws in its step stops every rank with its rank and message", "[distributed]") {
-  ThreadGroup group(3);
-  std::vector<std::string> messages(3);
-  group.run([&](int r) {
+  const auto messages = distributed_errors(3, [](int r, Communicator& comm) {
     DistributedModel m(7);
-    DistributedReducer reducer(m.pc, group.rank(r));
+    DistributedReducer reducer(m.pc, comm);
     const auto trainer = test_support::distributed_test_trainer(m);
     try {
       test_support::train_distributed(m, reducer, *trainer, 7, 1, 0, kSteps, [&](unsigned step) {
         if (step == 2 && r == 1) throw std::runtime_error("no such word");
       });
-    } catch (const DistributedError& e) {
-      messages[r] = e.what();
+    } catch (const DistributedError&) {
       for (const auto& p : m.pc.parameters_list())
         for (std::size_t i = 0; i < p->size(); ++i) REQUIRE(p->g.v[i] == 0.f);
+      throw;
     }
   });
   for (const std::string& message : messages)
@@ -184,15 +197,9 @@ TEST_CASE("a rank that throws in its step stops every rank with its rank and mes
 }
 
 TEST_CASE("ranks with different models are refused, naming the first difference", "[distributed]") {
-  ThreadGroup group(2);
-  std::vector<std::string> messages(2);
-  group.run([&](int r) {
+  const auto messages = distributed_errors(2, [](int r, Communicator& comm) {
     DistributedModel m(7, r == 0 ? 5 : 4);
-    try {
-      DistributedReducer reducer(m.pc, group.rank(r));
-    } catch (const DistributedError& e) {
-      messages[r] = e.what();
-    }
+    DistributedReducer reducer(m.pc, comm);
   });
   for (const std::string& message : messages) {
     CHECK_THAT(message, Catch::Contains("the ranks' models differ"));
@@ -201,43 +208,46 @@ TEST_CASE("ranks with different models are refused, naming the first difference"
 }
 
 TEST_CASE("the checksum catches a rank whose parameters drifted", "[distributed]") {
-  ThreadGroup group(2);
-  std::vector<std::string> messages(2);
-  group.run([&](int r) {
+  const auto messages = distributed_errors(2, [](int r, Communicator& comm) {
     DistributedModel m(7);
     DistributedOptions options;
     options.checksum_every = 3;
-    DistributedReducer reducer(m.pc, group.rank(r), options);
+    DistributedReducer reducer(m.pc, comm, options);
     const auto trainer = test_support::distributed_test_trainer(m);
-    try {
-      test_support::train_distributed(m, reducer, *trainer, 7, 1, 0, kSteps, nullptr, [&](unsigned step) {
-        if (step == 0 && r == 1) m.b.values()->v[0] = std::nextafter(m.b.values()->v[0], 1.f);
-      });
-    } catch (const DistributedError& e) {
-      messages[r] = e.what();
-    }
+    test_support::train_distributed(m, reducer, *trainer, 7, 1, 0, kSteps, nullptr, [&](unsigned step) {
+      if (step == 0 && r == 1) m.b.values()->v[0] = std::nextafter(m.b.values()->v[0], 1.f);
+    });
   });
   for (const std::string& message : messages)
     CHECK_THAT(message, Catch::Contains("the parameters of rank 1 differ from rank 0's at step 3"));
 }
 
 TEST_CASE("on_root runs on rank 0 alone, and its failure reaches every rank", "[distributed]") {
-  ThreadGroup group(2);
   std::vector<int> ran(2, 0);
-  std::vector<std::string> messages(2);
-  group.run([&](int r) {
+  const auto messages = distributed_errors(2, [&](int r, Communicator& comm) {
     DistributedModel m(7);
-    DistributedReducer reducer(m.pc, group.rank(r));
+    DistributedReducer reducer(m.pc, comm);
     reducer.on_root([&] { ++ran[r]; });
-    try {
-      reducer.on_root([] { throw std::runtime_error("disk full"); });
-    } catch (const DistributedError& e) {
-      messages[r] = e.what();
-    }
+    reducer.on_root([] { throw std::runtime_error("disk full"); });
   });
   CHECK(ran == std::vector<int>{1, 0});
   for (const std::string& message : messages)
     CHECK(message == "DistributedReducer::on_root: rank 0 of 2 failed: disk full");
+}
+
+TEST_CASE("ranks out of step are stopped, not left waiting", "[distributed]") {
+  const auto messages = distributed_errors(2, [](int r, Communicator& comm) {
+    DistributedModel m(7);
+    DistributedReducer reducer(m.pc, comm);
+    if (r == 0)
+      reducer.backward([] { return 1.0; });
+    else
+      reducer.on_root([] {});
+  });
+  CHECK(messages[0] ==
+        "DistributedReducer::backward: the ranks are out of step: rank 1 is in on_root after 0 steps, rank 0 in "
+        "backward after 1 steps; every rank must make the same calls in the same order");
+  CHECK_THAT(messages[1], Catch::StartsWith("DistributedReducer::on_root: the ranks are out of step: rank 1"));
 }
 
 TEST_CASE("one process alone: the reducer returns the local loss and keeps its gradients", "[distributed]") {
@@ -251,25 +261,4 @@ TEST_CASE("one process alone: the reducer returns the local loss and keeps its g
   const Expression l = m.loss(cg, 0, 3);
   const double local = as_scalar(cg.forward(l));
   CHECK(reducer.backward([&] { return local; }) == local);
-}
-
-TEST_CASE("ranks out of step are stopped, not left waiting", "[distributed]") {
-  ThreadGroup group(2);
-  std::vector<std::string> messages(2);
-  group.run([&](int r) {
-    DistributedModel m(7);
-    DistributedReducer reducer(m.pc, group.rank(r));
-    try {
-      if (r == 0)
-        reducer.backward([] { return 1.0; });
-      else
-        reducer.on_root([] {});
-    } catch (const DistributedError& e) {
-      messages[r] = e.what();
-    }
-  });
-  CHECK(messages[0] ==
-        "DistributedReducer::backward: the ranks are out of step: rank 1 is in on_root after 0 steps, rank 0 in "
-        "backward after 1 steps; every rank must make the same calls in the same order");
-  CHECK_THAT(messages[1], Catch::StartsWith("DistributedReducer::on_root: the ranks are out of step: rank 1"));
 }
