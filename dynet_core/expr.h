@@ -8,6 +8,7 @@
 #include "dynet_core/ops/leaves.h"
 #include "dynet_core/ops/linalg.h"
 #include "dynet_core/ops/losses.h"
+#include "dynet_core/ops/lstm.h"
 #include "dynet_core/ops/normalization.h"
 #include "dynet_core/ops/random.h"
 #include "dynet_core/ops/reductions.h"
