@@ -3,6 +3,7 @@
 
 #include "dynet_core/expression.h"
 #include "dynet_core/ops/arithmetic.h"
+#include "dynet_core/ops/convolution.h"
 #include "dynet_core/ops/elementwise.h"
 #include "dynet_core/ops/gradient_control.h"
 #include "dynet_core/ops/leaves.h"
