@@ -136,11 +136,11 @@ OpDef LgammaOp = unary_op<rules::Lgamma>("lgamma", kSavesInputs, [](CheckCase& c
 });
 // Rounding is flat between jumps, so only the zero gradient matches central differences, on
 // inputs away from the jumps; values and the straight-through case have their own test.
-OpDef RoundOp = unary_op<rules::Round>("round", kSavesNothing,
+OpDef RoundOp = unary_op<rules::Rounding>("round", kSavesNothing,
                                        [](CheckCase& c) { return round(any_input(c, 0.6f, 1.4f), zero_gradient); });
-OpDef CeilOp = unary_op<rules::Ceil>("ceil", kSavesNothing,
+OpDef CeilOp = unary_op<rules::Rounding>("ceil", kSavesNothing,
                                      [](CheckCase& c) { return ceil(any_input(c, 0.1f, 0.9f), zero_gradient); });
-OpDef FloorOp = unary_op<rules::Floor>("floor", kSavesNothing,
+OpDef FloorOp = unary_op<rules::Rounding>("floor", kSavesNothing,
                                        [](CheckCase& c) { return floor(any_input(c, 0.1f, 0.9f), zero_gradient); });
 OpDef AddConstOp = unary_op<rules::AddConst>("add_constant", kSavesNothing,
                                              [](CheckCase& c) { return any_input(c) + c.real(-2, 2); });
@@ -180,15 +180,14 @@ Expression asinh(const Expression& x) { return unary<rules::Asinh>(AsinhOp, x); 
 Expression acosh(const Expression& x) { return unary<rules::Acosh>(AcoshOp, x); }
 Expression atanh(const Expression& x) { return unary<rules::Atanh>(AtanhOp, x); }
 Expression lgamma(const Expression& x) { return unary<rules::Lgamma>(LgammaOp, x); }
-Expression round(const Expression& x, GradientMode m) {
-  return unary(RoundOp, x, rules::Round{m == straight_through_gradient ? 1.f : 0.f});
+namespace {
+rules::Rounding rounding(rules::Rounding::Kind kind, GradientMode m) {
+  return {kind, m == straight_through_gradient ? 1.f : 0.f};
 }
-Expression ceil(const Expression& x, GradientMode m) {
-  return unary(CeilOp, x, rules::Ceil{m == straight_through_gradient ? 1.f : 0.f});
-}
-Expression floor(const Expression& x, GradientMode m) {
-  return unary(FloorOp, x, rules::Floor{m == straight_through_gradient ? 1.f : 0.f});
-}
+}  // namespace
+Expression round(const Expression& x, GradientMode m) { return unary(RoundOp, x, rounding(rules::Rounding::kRound, m)); }
+Expression ceil(const Expression& x, GradientMode m) { return unary(CeilOp, x, rounding(rules::Rounding::kCeil, m)); }
+Expression floor(const Expression& x, GradientMode m) { return unary(FloorOp, x, rounding(rules::Rounding::kFloor, m)); }
 
 Expression operator+(const Expression& x, float c) { return unary(AddConstOp, x, rules::AddConst{c}); }
 Expression operator+(float c, const Expression& x) { return x + c; }

@@ -192,20 +192,12 @@ struct Lgamma {
   DYBATCH_HD float f(float x) const { return lgammaf(x); }
   DYBATCH_HD float df(float x, float) const { return digamma(x); }
 };
-/// The rounding rules' op data: 1 passes the gradient straight through, 0 stops it.
-struct Round {
+/// round, ceil and floor; the gradient is `through`: 1 passes it straight through, 0 stops it.
+struct Rounding {
+  enum Kind : unsigned { kRound, kCeil, kFloor };
+  unsigned kind;
   float through;
-  DYBATCH_HD float f(float x) const { return roundf(x); }
-  DYBATCH_HD float df(float, float) const { return through; }
-};
-struct Ceil {
-  float through;
-  DYBATCH_HD float f(float x) const { return ceilf(x); }
-  DYBATCH_HD float df(float, float) const { return through; }
-};
-struct Floor {
-  float through;
-  DYBATCH_HD float f(float x) const { return floorf(x); }
+  DYBATCH_HD float f(float x) const { return kind == kRound ? roundf(x) : kind == kCeil ? ceilf(x) : floorf(x); }
   DYBATCH_HD float df(float, float) const { return through; }
 };
 struct AddConst {
