@@ -194,39 +194,46 @@ Dim infer_maxpool(const DimArgs& xs, const void* data) {
 }
 
 /// Calls f(output offset, input offset of the window's first maximum) for every output element.
-template <class F>
-void each_maximum(const OpCall& c, F&& f) {
-  const WindowData& d = c.op_data<WindowData>();
-  const Window g(c.xs[0].d, d.window[0], d.window[1], d);
-  const unsigned yplane = g.rows.out * g.cols.out, xplane = g.h * g.w;
-  const unsigned planes = c.y.d.size() / yplane;
-  for (unsigned p = 0; p < planes; ++p) {
-    const float* x = c.xs[0].v + std::size_t(p) * xplane;
-    // Outputs are visited window by window in order, so the running best restarts at each one.
-    unsigned current = ~0u, best = 0;
-    auto flush = [&] {
-      if (current != ~0u) f(std::size_t(p) * yplane + current, std::size_t(p) * xplane + best);
-    };
-    g.each([&](unsigned iy, unsigned ix, unsigned) {
-      if (iy != current) {
-        flush();
-        current = iy;
-        best = ix;
-      } else if (x[ix] > x[best]) {
-        best = ix;
-      }
-    });
-    flush();
+struct WindowMaxima {
+  template <class F>
+  static void each(const OpCall& c, F&& f) {
+    const WindowData& d = c.op_data<WindowData>();
+    const Window g(c.xs[0].d, d.window[0], d.window[1], d);
+    const unsigned yplane = g.rows.out * g.cols.out, xplane = g.h * g.w;
+    const unsigned planes = c.y.d.size() / yplane;
+    for (unsigned p = 0; p < planes; ++p) {
+      const float* x = c.xs[0].v + std::size_t(p) * xplane;
+      // Outputs are visited window by window in order, so the running best restarts at each one.
+      unsigned current = ~0u, best = 0;
+      auto flush = [&] {
+        if (current != ~0u) f(std::size_t(p) * yplane + current, std::size_t(p) * xplane + best);
+      };
+      g.each([&](unsigned iy, unsigned ix, unsigned) {
+        if (iy != current) {
+          flush();
+          current = iy;
+          best = ix;
+        } else if (x[ix] > x[best]) {
+          best = ix;
+        }
+      });
+      flush();
+    }
   }
-}
+};
 
-void maxpool_forward(const OpCall& c) {
-  each_maximum(c, [&](std::size_t iy, std::size_t ix) { c.y.v[iy] = c.xs[0].v[ix]; });
+/// Ops whose output elements are elements of x: Picks::each(c, f) calls f(y offset, x offset)
+/// for each; forward copies them, backward adds the gradient back.
+template <class Picks>
+void picked_forward(const OpCall& c) {
+  Picks::each(c, [&](std::size_t iy, std::size_t ix) { c.y.v[iy] = c.xs[0].v[ix]; });
 }
-void maxpool_backward(const OpCall& c, unsigned) {
-  each_maximum(c, [&](std::size_t iy, std::size_t ix) { c.dx.v[ix] += c.dy.v[iy]; });
+template <class Picks>
+void picked_backward(const OpCall& c, unsigned) {
+  Picks::each(c, [&](std::size_t iy, std::size_t ix) { c.dx.v[ix] += c.dy.v[iy]; });
 }
-OpDef MaxPooling2dOp{"maxpooling2d", 1, infer_maxpool, maxpool_forward, maxpool_backward, kSavesInputs,
+OpDef MaxPooling2dOp{"maxpooling2d", 1, infer_maxpool, picked_forward<WindowMaxima>, picked_backward<WindowMaxima>,
+                     kSavesInputs,
                      {BatchRule::Concat, 0, false, sizeof(WindowData)},
                      {[](CheckCase& c) {
                        const unsigned kh = c.uniform(1, 3), kw = c.uniform(1, 3);
@@ -319,28 +326,25 @@ Dim infer_kmax(const DimArgs& xs, const void* data) {
 }
 
 /// Calls f(y offset, x offset) for the k kept elements of every line along d, in their order.
-template <class F>
-void each_kept(const OpCall& c, F&& f) {
-  const KMaxData& m = c.op_data<KMaxData>();
-  const AlongDim a(c.xs[0].d, m.d), b(c.y.d, m.d);
-  float* values = c.scratch_floats(a.len);
-  for (unsigned o = 0; o < a.post; ++o)
-    for (unsigned i = 0; i < a.pre; ++i) {
-      for (unsigned j = 0; j < a.len; ++j) values[j] = c.xs[0].v[a.at(i, j, o)];
-      std::nth_element(values, values + (m.k - 1), values + a.len, [](float p, float q) { return p > q; });
-      const float kth = values[m.k - 1];
-      unsigned kept = 0;
-      for (unsigned j = 0; j < a.len && kept < m.k; ++j)
-        if (c.xs[0].v[a.at(i, j, o)] >= kth) f(b.at(i, kept++, o), a.at(i, j, o));
-    }
-}
-void kmax_forward(const OpCall& c) {
-  each_kept(c, [&](std::size_t iy, std::size_t ix) { c.y.v[iy] = c.xs[0].v[ix]; });
-}
-void kmax_backward(const OpCall& c, unsigned) {
-  each_kept(c, [&](std::size_t iy, std::size_t ix) { c.dx.v[ix] += c.dy.v[iy]; });
-}
-OpDef KMaxPoolingOp{"kmax_pooling", 1, infer_kmax, kmax_forward, kmax_backward, kSavesInputs,
+struct KeptElements {
+  template <class F>
+  static void each(const OpCall& c, F&& f) {
+    const KMaxData& m = c.op_data<KMaxData>();
+    const AlongDim a(c.xs[0].d, m.d), b(c.y.d, m.d);
+    float* values = c.scratch_floats(a.len);
+    for (unsigned o = 0; o < a.post; ++o)
+      for (unsigned i = 0; i < a.pre; ++i) {
+        for (unsigned j = 0; j < a.len; ++j) values[j] = c.xs[0].v[a.at(i, j, o)];
+        std::nth_element(values, values + (m.k - 1), values + a.len, [](float p, float q) { return p > q; });
+        const float kth = values[m.k - 1];
+        unsigned kept = 0;
+        for (unsigned j = 0; j < a.len && kept < m.k; ++j)
+          if (c.xs[0].v[a.at(i, j, o)] >= kth) f(b.at(i, kept++, o), a.at(i, j, o));
+      }
+  }
+};
+OpDef KMaxPoolingOp{"kmax_pooling", 1, infer_kmax, picked_forward<KeptElements>, picked_backward<KeptElements>,
+                    kSavesInputs,
                     {BatchRule::Concat, 0, false, sizeof(KMaxData)},
                     {[](CheckCase& c) {
                       const Dim xd = c.shape(2, 3, c.batch());
