@@ -148,13 +148,13 @@ void moment_backward(const OpCall& c, unsigned) {
 OpDef MomentDimOp{"moment_dim", 1, infer_moment, moment_forward, moment_backward, kSavesInputs,
                   {BatchRule::Concat, 0, false, sizeof(MomentData)},
                   {[](CheckCase& c) {
-                    const Expression x = c.input(c.shape(2, 3, c.batch()));
-                    std::vector<unsigned> dims{c.uniform(0, 1)};
-                    if (c.uniform(0, 1)) dims.push_back(2);
-                    return moment_dim(x, dims, c.uniform(1, 3), c.uniform(0, 1) == 1, c.uniform(0, 1) * 5);
+                    const Dim d = c.shape(1, 3, c.batch());
+                    std::vector<unsigned> dims;  // any subset, the empty one too
+                    for (unsigned k = 0; k < d.ndims(); ++k)
+                      if (c.uniform(0, 1)) dims.push_back(k);
+                    return moment_dim(c.input(d), dims, c.uniform(1, 3), c.uniform(0, 1) == 1, c.uniform(0, 1) * 5);
                   }}};
 
-// One run of batch elements per node: position j of a group's output is run j of its input.
 void cumsum_forward(const OpCall& c) {
   const AlongDim a(c.xs[0].d, c.op_data<unsigned>());
   const float* x = c.xs[0].v;
@@ -359,29 +359,28 @@ Expression sum_dim(const Expression& x, const std::vector<unsigned>& dims, bool 
 Expression sum_rows(const Expression& x) { return sum_dim(x, {0}); }
 Expression sum_cols(const Expression& x) { return sum_dim(x, {1}); }
 
-Expression moment_dim(const Expression& x, const std::vector<unsigned>& dims, unsigned r, bool b, unsigned n) {
+namespace {
+/// The moment row for the public function `op`, which errors name.
+Expression moment(const char* op, const Expression& x, const std::vector<unsigned>& dims, unsigned r, bool b,
+                  unsigned n) {
   MomentData m{{0, b}, r, n};
   for (unsigned d : dims) {
     if (d >= Dim::kMaxDims)
-      throw std::invalid_argument("moment_dim: dimension index " + std::to_string(d) + " is out of range");
+      throw std::invalid_argument(std::string(op) + ": dimension index " + std::to_string(d) + " is out of range");
     m.sum.mask |= 1u << d;
   }
-  ComputationGraph& g = graph_of(x, "moment_dim");
+  ComputationGraph& g = graph_of(x, op);
   return g.append(MomentDimOp, {x}, g.store(m));
 }
-Expression mean_dim(const Expression& x, const std::vector<unsigned>& dims, bool b, unsigned n) {
-  return moment_dim(x, dims, 1, b, n);
-}
-Expression std_dim(const Expression& x, const std::vector<unsigned>& dims, bool b, unsigned n) {
+Expression standard_deviation(const char* op, const Expression& x, const std::vector<unsigned>& dims, bool b,
+                              unsigned n) {
   // The mean keeps the reduced dimensions as size 1, so that it broadcasts against x.
-  const Expression mean = mean_dim(x, dims, b, n);
+  const Expression mean = moment(op, x, dims, 1, b, n);
   Dim kept = x.dim().single_batch();
   for (unsigned d : dims) kept.set(d, 1);
   const Expression centered = x - reshape(mean, kept.with_batch(b ? 1 : x.dim().bd));
-  return sqrt(moment_dim(centered, dims, 2, b, n));
+  return sqrt(moment(op, centered, dims, 2, b, n));
 }
-
-namespace {
 std::vector<unsigned> every_dim(const Expression& x, const char* op) {
   std::vector<unsigned> dims(graph_of(x, op).node(x.i).dim.ndims());
   for (unsigned k = 0; k < dims.size(); ++k) dims[k] = k;
@@ -389,11 +388,22 @@ std::vector<unsigned> every_dim(const Expression& x, const char* op) {
 }
 }  // namespace
 
-Expression moment_elems(const Expression& x, unsigned r) { return moment_dim(x, every_dim(x, "moment_elems"), r); }
-Expression std_elems(const Expression& x) { return std_dim(x, every_dim(x, "std_elems")); }
-Expression moment_batches(const Expression& x, unsigned r) { return moment_dim(x, {}, r, true); }
-Expression std_batches(const Expression& x) { return std_dim(x, {}, true); }
-Expression average_cols(const Expression& x) { return mean_dim(x, {1}); }
+Expression moment_dim(const Expression& x, const std::vector<unsigned>& dims, unsigned r, bool b, unsigned n) {
+  return moment("moment_dim", x, dims, r, b, n);
+}
+Expression mean_dim(const Expression& x, const std::vector<unsigned>& dims, bool b, unsigned n) {
+  return moment("mean_dim", x, dims, 1, b, n);
+}
+Expression std_dim(const Expression& x, const std::vector<unsigned>& dims, bool b, unsigned n) {
+  return standard_deviation("std_dim", x, dims, b, n);
+}
+Expression moment_elems(const Expression& x, unsigned r) {
+  return moment("moment_elems", x, every_dim(x, "moment_elems"), r, false, 0);
+}
+Expression std_elems(const Expression& x) { return standard_deviation("std_elems", x, every_dim(x, "std_elems"), false, 0); }
+Expression moment_batches(const Expression& x, unsigned r) { return moment("moment_batches", x, {}, r, true, 0); }
+Expression std_batches(const Expression& x) { return standard_deviation("std_batches", x, {}, true, 0); }
+Expression average_cols(const Expression& x) { return moment("average_cols", x, {1}, 1, false, 0); }
 Expression cumsum(const Expression& x, unsigned d) { return along_dim(CumsumOp, x, d); }
 
 Expression squared_norm(const Expression& x) { return unary(SquaredNormOp, x); }
