@@ -7,9 +7,7 @@
 #include "dynet_core/graph.h"
 #include "dynet_core/ops/broadcast.h"
 #include "dynet_core/ops/check_case.h"
-#include "dynet_core/ops/arithmetic.h"
 #include "dynet_core/ops/dims.h"
-#include "dynet_core/ops/leaves.h"
 #include "dynet_core/ops/reductions.h"
 #include "dynet_core/ops/registry.h"
 #include "dynet_core/ops/shape.h"
@@ -171,18 +169,6 @@ Expression check_conv2d(CheckCase& c) {
 OpDef Conv2dOp{"conv2d", -1, infer_conv2d, conv2d_forward, conv2d_backward, kSavesInputs,
                {BatchRule::Concat, 0, false, sizeof(WindowData), BatchTraits::kAllArguments}, {check_conv2d}};
 
-/// A differentiable input whose elements are at least 0.3 apart, so that a maximum never changes
-/// hands within a numeric-gradient step.
-Expression distinct_input(CheckCase& c, const Dim& d) {
-  std::vector<float> spread(d.size());
-  for (unsigned e = 0; e < spread.size(); ++e) {
-    const unsigned j = c.uniform(0, e);
-    spread[e] = spread[j];
-    spread[j] = 0.5f * e;
-  }
-  return c.input(d, -0.1f, 0.1f) + input(c.cg, d, spread);
-}
-
 Dim infer_maxpool(const DimArgs& xs, const void* data) {
   const WindowData& d = *static_cast<const WindowData*>(data);
   const Dim& x = xs[0];
@@ -238,7 +224,7 @@ OpDef MaxPooling2dOp{"maxpooling2d", 1, infer_maxpool, picked_forward<WindowMaxi
                      {[](CheckCase& c) {
                        const unsigned kh = c.uniform(1, 3), kw = c.uniform(1, 3);
                        const Dim xd({kh + c.uniform(0, 3), kw + c.uniform(0, 3), c.uniform(1, 2)}, c.batch());
-                       return maxpooling2d(distinct_input(c, xd), {kh, kw}, {c.uniform(1, 3), c.uniform(1, 2)}, c.uniform(0, 1) == 1);
+                       return maxpooling2d(c.distinct_input(xd), {kh, kw}, {c.uniform(1, 3), c.uniform(1, 2)}, c.uniform(0, 1) == 1);
                      }}};
 
 WindowData window_data(const char* op, const std::vector<unsigned>& stride, bool is_valid,
@@ -349,7 +335,7 @@ OpDef KMaxPoolingOp{"kmax_pooling", 1, infer_kmax, picked_forward<KeptElements>,
                     {[](CheckCase& c) {
                       const Dim xd = c.shape(2, 3, c.batch());
                       const unsigned d = c.uniform(0, xd.ndims() - 1);
-                      return kmax_pooling(distinct_input(c, xd), c.uniform(1, xd[d]), d);
+                      return kmax_pooling(c.distinct_input(xd), c.uniform(1, xd[d]), d);
                     }}};
 
 Dim infer_circular(const DimArgs& xs, const void*) {

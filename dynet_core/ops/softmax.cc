@@ -274,7 +274,7 @@ void sparsemax_backward(const OpCall& c, unsigned) {
 }
 OpDef SparsemaxOp{"sparsemax", 1, infer_column, sparsemax_forward, sparsemax_backward, kSavesOutput,
                   {BatchRule::Concat},
-                  {[](CheckCase& c) { return sparsemax(c.input(Dim({c.uniform(1, 5)}, c.batch()), -1.5f, 1.5f)); }}};
+                  {[](CheckCase& c) { return sparsemax(c.distinct_input(Dim({c.uniform(1, 5)}, c.batch()))); }}};
 
 Dim infer_sparsemax_loss(const DimArgs& xs, const void*) {
   infer_column(xs, nullptr);
@@ -317,7 +317,7 @@ OpDef SparsemaxLossOp{"sparsemax_loss", 1, infer_sparsemax_loss, sparsemax_loss_
                         const unsigned n = c.uniform(1, 5);
                         std::vector<unsigned> support{c.uniform(0, n - 1)};
                         if (n > 1 && c.uniform(0, 1)) support.push_back((support[0] + 1) % n);
-                        return sparsemax_loss(c.input(Dim({n}, c.batch()), -1.5f, 1.5f), support);
+                        return sparsemax_loss(c.distinct_input(Dim({n}, c.batch())), support);
                       }}};
 
 Expression list_node(const OpDef& op, const char* name, const Expression& x, const std::vector<unsigned>& v) {
