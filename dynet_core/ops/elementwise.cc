@@ -129,7 +129,7 @@ OpDef AtanOp = unary_op<rules::Atan>("atan", kSavesInputs, [](CheckCase& c) { re
 OpDef SinhOp = unary_op<rules::Sinh>("sinh", kSavesInputs, [](CheckCase& c) { return sinh(any_input(c)); });
 OpDef CoshOp = unary_op<rules::Cosh>("cosh", kSavesInputs, [](CheckCase& c) { return cosh(any_input(c)); });
 OpDef AsinhOp = unary_op<rules::Asinh>("asinh", kSavesInputs, [](CheckCase& c) { return asinh(any_input(c, -3, 3)); });
-OpDef AcoshOp = unary_op<rules::Acosh>("acosh", kSavesInputs, [](CheckCase& c) { return acosh(any_input(c, 1.2f, 3.f)); });
+OpDef AcoshOp = unary_op<rules::Acosh>("acosh", kSavesInputs, [](CheckCase& c) { return acosh(any_input(c, 1.7f, 3.f)); });
 OpDef AtanhOp = unary_op<rules::Atanh>("atanh", kSavesInputs, [](CheckCase& c) { return atanh(any_input(c, -0.9f, 0.9f)); });
 OpDef LgammaOp = unary_op<rules::Lgamma>("lgamma", kSavesInputs, [](CheckCase& c) {
   return lgamma(c.uniform(0, 1) ? any_input(c, 0.3f, 4.f) : any_input(c, -0.9f, -0.1f));

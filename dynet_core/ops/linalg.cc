@@ -200,9 +200,8 @@ Dim infer_square(const DimArgs& xs, const void*) {
 }
 
 /// LU factorization with partial pivoting of the n x n column-major matrix in lu (in place);
-/// perm[i] is the row of the input at row i. Returns the sign of the row permutation.
-float lu_factor(float* lu, unsigned n, unsigned* perm) {
-  float sign = 1.f;
+/// perm[i] is the row of the input at row i.
+void lu_factor(float* lu, unsigned n, unsigned* perm) {
   for (unsigned i = 0; i < n; ++i) perm[i] = i;
   for (unsigned k = 0; k < n; ++k) {
     unsigned p = k;
@@ -211,7 +210,6 @@ float lu_factor(float* lu, unsigned n, unsigned* perm) {
     if (p != k) {
       for (unsigned j = 0; j < n; ++j) std::swap(lu[k + n * j], lu[p + n * j]);
       std::swap(perm[k], perm[p]);
-      sign = -sign;
     }
     const float pivot = lu[k + n * k];
     for (unsigned i = k + 1; i < n; ++i) {
@@ -219,7 +217,6 @@ float lu_factor(float* lu, unsigned n, unsigned* perm) {
       for (unsigned j = k + 1; j < n; ++j) lu[i + n * j] -= l * lu[k + n * j];
     }
   }
-  return sign;
 }
 
 /// out = x^-1 for the n x n matrix x, through scratch.
@@ -275,17 +272,14 @@ void logdet_forward(const OpCall& c) {
   for (unsigned b = 0; b < c.y.d.bd; ++b) {
     const float* x = c.xs[0].batch_ptr(b);
     std::copy(x, x + std::size_t(n) * n, lu);
-    float sign = lu_factor(lu, n, perm), sum = 0.f;
-    for (unsigned i = 0; i < n; ++i) {
-      const float u = lu[i + n * i];
-      if (u < 0.f) sign = -sign;
-      sum += std::log(std::fabs(u));
-    }
-    c.y.v[b] = sum + std::log(sign);
+    lu_factor(lu, n, perm);
+    float sum = 0.f;
+    for (unsigned i = 0; i < n; ++i) sum += std::log(std::fabs(lu[i + n * i]));
+    c.y.v[b] = sum;
   }
 }
 void logdet_backward(const OpCall& c, unsigned) {
-  // d log det X / dX = X^-T.
+  // d log |det X| / dX = X^-T, whatever the sign of the determinant.
   const unsigned n = c.xs[0].d.rows();
   float* inv = c.scratch_floats(std::size_t(n) * n);
   for (unsigned b = 0; b < c.y.d.bd; ++b) {

@@ -19,7 +19,8 @@ Expression transpose(const Expression& x, const std::vector<unsigned>& dims = {1
 
 /// The inverse of each square matrix x_b.
 Expression inverse(const Expression& x);
-/// y_b = log det x_b for square x_b (NaN where the determinant is negative, as in DyNet).
+/// y_b = log |det x_b| for square x_b (DyNet gives NaN where the determinant is negative; the
+/// gradient, x_b^-T, is the same).
 Expression logdet(const Expression& x);
 /// y_b = trace(x_b y_b^T) = sum of x_b * y_b over the elements, for x and y of one shape.
 Expression trace_of_product(const Expression& x, const Expression& y);
