@@ -47,6 +47,8 @@ TEST_CASE("conv2d strides and the sizes DyNet documents", "[ops][conv2d]") {
   const Expression big = zeros(cg, Dim({50, 50, 2}, 2));
   CHECK(conv2d(big, zeros(cg, Dim({2, 2, 2, 3})), {3, 3}).dim() == Dim({17, 17, 3}, 2));  // ceil(49 / 3)
   CHECK(conv2d(big, zeros(cg, Dim({2, 2, 2, 3})), {4, 4}, false).dim() == Dim({13, 13, 3}, 2));  // ceil(50 / 4)
+  // A map of two dimensions is one channel (DyNet's conv2d_valid_singlefilter).
+  CHECK(conv2d(zeros(cg, Dim({50, 100}, 2)), zeros(cg, Dim({2, 4, 1, 3})), {3, 3}).dim() == Dim({17, 33, 3}, 2));
   CHECK_THROWS_WITH(conv2d(big, zeros(cg, Dim({2, 2, 3, 3})), {1, 1}), Catch::Contains("conv2d") && Catch::Contains("channels"));
   CHECK_THROWS_WITH(conv2d(big, zeros(cg, Dim({2, 2, 2, 3})), {1}), Catch::Contains("conv2d") && Catch::Contains("stride"));
 }
