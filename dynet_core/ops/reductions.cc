@@ -363,7 +363,11 @@ namespace {
 /// The moment row for the public function `op`, which errors name.
 Expression moment(const char* op, const Expression& x, const std::vector<unsigned>& dims, unsigned r, bool b,
                   unsigned n) {
-  MomentData m{{0, b}, r, n};
+  MomentData m;
+  std::memset(&m, 0, sizeof m);  // the padding after SumDimData::batch is signature bytes too
+  m.sum.batch = b;
+  m.r = r;
+  m.n = n;
   for (unsigned d : dims) {
     if (d >= Dim::kMaxDims)
       throw std::invalid_argument(std::string(op) + ": dimension index " + std::to_string(d) + " is out of range");
