@@ -28,7 +28,7 @@ Expression moment_elems(const Expression& x, unsigned r);    ///< moment over th
 Expression std_elems(const Expression& x);                   ///< std over the elements of each batch element
 Expression moment_batches(const Expression& x, unsigned r);  ///< moment over the batch
 Expression std_batches(const Expression& x);                 ///< std over the batch
-/// y = mean over the columns of a matrix (one column per batch element).
+/// y = the mean of the columns of a matrix x {rows, cols}: a column {rows} per batch element.
 Expression average_cols(const Expression& x);
 /// y[.., j, ..] = sum over j' <= j of x[.., j', ..] along dimension d.
 Expression cumsum(const Expression& x, unsigned d);
