@@ -1,6 +1,7 @@
 #include "dynet_core/ops/check_case.h"
 
 #include "dynet_core/graph.h"
+#include "dynet_core/ops/arithmetic.h"
 #include "dynet_core/ops/leaves.h"
 
 namespace dynet {
@@ -34,6 +35,16 @@ Expression CheckCase::input(const Dim& d, float lo, float hi) {
   Expression e = dynet::input(cg, d, &v);
   variables_.push_back({Kind::Input, v.data(), v.size(), e.i, nullptr});
   return e;
+}
+
+Expression CheckCase::distinct_input(const Dim& d) {
+  std::vector<float> spread(d.size());
+  for (unsigned e = 0; e < spread.size(); ++e) {
+    const unsigned j = uniform(0, e);
+    spread[e] = spread[j];
+    spread[j] = 0.5f * e;
+  }
+  return input(d, -0.1f, 0.1f) + dynet::input(cg, d, spread);
 }
 
 Expression CheckCase::constant_input(const Dim& d, float lo, float hi) {

@@ -31,6 +31,10 @@ class CheckCase {
 
   /// A differentiable input with values uniform on [lo, hi].
   Expression input(const Dim& d, float lo = -1.f, float hi = 1.f);
+  /// A differentiable input whose elements are at least 0.3 apart (a shuffled grid of step 0.5
+  /// plus noise in [-0.1, 0.1]), so that a maximum, a sort order or a support never changes
+  /// within a numeric-gradient step.
+  Expression distinct_input(const Dim& d);
   /// An input the check treats as a constant (no gradient is compared for it).
   Expression constant_input(const Dim& d, float lo = -1.f, float hi = 1.f);
   /// A differentiable parameter expression.

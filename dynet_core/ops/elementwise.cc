@@ -122,6 +122,26 @@ OpDef AbsOp = unary_op<rules::Abs>("abs", kSavesInputs, [](CheckCase& c) { retur
 OpDef SinOp = unary_op<rules::Sin>("sin", kSavesInputs, [](CheckCase& c) { return sin(any_input(c)); });
 OpDef CosOp = unary_op<rules::Cos>("cos", kSavesInputs, [](CheckCase& c) { return cos(any_input(c)); });
 OpDef ErfOp = unary_op<rules::Erf>("erf", kSavesInputs, [](CheckCase& c) { return erf(any_input(c)); });
+OpDef TanOp = unary_op<rules::Tan>("tan", kSavesOutput, [](CheckCase& c) { return tan(any_input(c, -1.2f, 1.2f)); });
+OpDef AsinOp = unary_op<rules::Asin>("asin", kSavesInputs, [](CheckCase& c) { return asin(any_input(c, -0.9f, 0.9f)); });
+OpDef AcosOp = unary_op<rules::Acos>("acos", kSavesInputs, [](CheckCase& c) { return acos(any_input(c, -0.9f, 0.9f)); });
+OpDef AtanOp = unary_op<rules::Atan>("atan", kSavesInputs, [](CheckCase& c) { return atan(any_input(c, -3, 3)); });
+OpDef SinhOp = unary_op<rules::Sinh>("sinh", kSavesInputs, [](CheckCase& c) { return sinh(any_input(c)); });
+OpDef CoshOp = unary_op<rules::Cosh>("cosh", kSavesInputs, [](CheckCase& c) { return cosh(any_input(c)); });
+OpDef AsinhOp = unary_op<rules::Asinh>("asinh", kSavesInputs, [](CheckCase& c) { return asinh(any_input(c, -3, 3)); });
+OpDef AcoshOp = unary_op<rules::Acosh>("acosh", kSavesInputs, [](CheckCase& c) { return acosh(any_input(c, 1.7f, 3.f)); });
+OpDef AtanhOp = unary_op<rules::Atanh>("atanh", kSavesInputs, [](CheckCase& c) { return atanh(any_input(c, -0.9f, 0.9f)); });
+OpDef LgammaOp = unary_op<rules::Lgamma>("lgamma", kSavesInputs, [](CheckCase& c) {
+  return lgamma(c.uniform(0, 1) ? any_input(c, 0.3f, 4.f) : any_input(c, -0.9f, -0.1f));
+});
+// Rounding is flat between jumps, so only the zero gradient matches central differences, on
+// inputs away from the jumps; values and the straight-through case have their own test.
+OpDef RoundOp = unary_op<rules::Rounding>("round", kSavesNothing,
+                                       [](CheckCase& c) { return round(any_input(c, 0.6f, 1.4f), zero_gradient); });
+OpDef CeilOp = unary_op<rules::Rounding>("ceil", kSavesNothing,
+                                     [](CheckCase& c) { return ceil(any_input(c, 0.1f, 0.9f), zero_gradient); });
+OpDef FloorOp = unary_op<rules::Rounding>("floor", kSavesNothing,
+                                       [](CheckCase& c) { return floor(any_input(c, 0.1f, 0.9f), zero_gradient); });
 OpDef AddConstOp = unary_op<rules::AddConst>("add_constant", kSavesNothing,
                                              [](CheckCase& c) { return any_input(c) + c.real(-2, 2); });
 OpDef ConstMinusOp = unary_op<rules::ConstMinus>("constant_minus", kSavesNothing,
@@ -150,6 +170,25 @@ Expression sin(const Expression& x) { return unary<rules::Sin>(SinOp, x); }
 Expression cos(const Expression& x) { return unary<rules::Cos>(CosOp, x); }
 Expression erf(const Expression& x) { return unary<rules::Erf>(ErfOp, x); }
 
+Expression tan(const Expression& x) { return unary<rules::Tan>(TanOp, x); }
+Expression asin(const Expression& x) { return unary<rules::Asin>(AsinOp, x); }
+Expression acos(const Expression& x) { return unary<rules::Acos>(AcosOp, x); }
+Expression atan(const Expression& x) { return unary<rules::Atan>(AtanOp, x); }
+Expression sinh(const Expression& x) { return unary<rules::Sinh>(SinhOp, x); }
+Expression cosh(const Expression& x) { return unary<rules::Cosh>(CoshOp, x); }
+Expression asinh(const Expression& x) { return unary<rules::Asinh>(AsinhOp, x); }
+Expression acosh(const Expression& x) { return unary<rules::Acosh>(AcoshOp, x); }
+Expression atanh(const Expression& x) { return unary<rules::Atanh>(AtanhOp, x); }
+Expression lgamma(const Expression& x) { return unary<rules::Lgamma>(LgammaOp, x); }
+namespace {
+rules::Rounding rounding(rules::Rounding::Kind kind, GradientMode m) {
+  return {kind, m == straight_through_gradient ? 1.f : 0.f};
+}
+}  // namespace
+Expression round(const Expression& x, GradientMode m) { return unary(RoundOp, x, rounding(rules::Rounding::kRound, m)); }
+Expression ceil(const Expression& x, GradientMode m) { return unary(CeilOp, x, rounding(rules::Rounding::kCeil, m)); }
+Expression floor(const Expression& x, GradientMode m) { return unary(FloorOp, x, rounding(rules::Rounding::kFloor, m)); }
+
 Expression operator+(const Expression& x, float c) { return unary(AddConstOp, x, rules::AddConst{c}); }
 Expression operator+(float c, const Expression& x) { return x + c; }
 Expression operator-(const Expression& x, float c) { return x + (-c); }
@@ -164,7 +203,8 @@ Expression operator/(const Expression& x, float c) {
 void register_elementwise_ops() {
   register_ops({&NegateOp, &TanhOp, &LogisticOp, &RectifyOp, &EluOp, &SeluOp, &SiluOp, &SoftsignOp,
                 &ExpOp, &LogOp, &LogSigmoidOp, &SquareOp, &CubeOp, &SqrtOp, &AbsOp, &SinOp, &CosOp,
-                &ErfOp, &AddConstOp, &ConstMinusOp, &MulConstOp});
+                &ErfOp, &TanOp, &AsinOp, &AcosOp, &AtanOp, &SinhOp, &CoshOp, &AsinhOp, &AcoshOp, &AtanhOp,
+                &LgammaOp, &RoundOp, &CeilOp, &FloorOp, &AddConstOp, &ConstMinusOp, &MulConstOp});
 }
 
 }  // namespace dynet

@@ -5,6 +5,7 @@
 #include <math.h>
 
 #include "dynet_core/expression.h"
+#include "dynet_core/ops/gradient_mode.h"
 #include "dynet_core/ops/host_device.h"
 
 namespace dynet {
@@ -27,6 +28,21 @@ Expression abs(const Expression& x);        ///< y = |x|
 Expression sin(const Expression& x);        ///< y = sin x
 Expression cos(const Expression& x);        ///< y = cos x
 Expression erf(const Expression& x);        ///< y = erf x
+Expression tan(const Expression& x);        ///< y = tan x; dy/dx = 1 + y^2
+Expression asin(const Expression& x);       ///< y = asin x (|x| < 1)
+Expression acos(const Expression& x);       ///< y = acos x (|x| < 1)
+Expression atan(const Expression& x);       ///< y = atan x
+Expression sinh(const Expression& x);       ///< y = sinh x
+Expression cosh(const Expression& x);       ///< y = cosh x
+Expression asinh(const Expression& x);      ///< y = asinh x
+Expression acosh(const Expression& x);      ///< y = acosh x (x > 1)
+Expression atanh(const Expression& x);      ///< y = atanh x (|x| < 1)
+Expression lgamma(const Expression& x);     ///< y = ln |Gamma(x)|; dy/dx = digamma(x)
+/// y = round(x) (halves away from zero), ceil(x), floor(x); the gradient is zero, or passed
+/// through unchanged with straight_through_gradient.
+Expression round(const Expression& x, GradientMode gradient_mode);
+Expression ceil(const Expression& x, GradientMode gradient_mode);
+Expression floor(const Expression& x, GradientMode gradient_mode);
 
 Expression operator+(const Expression& x, float c);  ///< y = x + c
 Expression operator+(float c, const Expression& x);
@@ -123,6 +139,66 @@ struct Cos {
 struct Erf {
   DYBATCH_HD float f(float x) const { return erff(x); }
   DYBATCH_HD float df(float x, float) const { return 1.1283791670955126f * expf(-x * x); }
+};
+struct Tan {
+  DYBATCH_HD float f(float x) const { return tanf(x); }
+  DYBATCH_HD float df(float, float y) const { return 1.f + y * y; }
+};
+struct Asin {
+  DYBATCH_HD float f(float x) const { return asinf(x); }
+  DYBATCH_HD float df(float x, float) const { return 1.f / sqrtf(1.f - x * x); }
+};
+struct Acos {
+  DYBATCH_HD float f(float x) const { return acosf(x); }
+  DYBATCH_HD float df(float x, float) const { return -1.f / sqrtf(1.f - x * x); }
+};
+struct Atan {
+  DYBATCH_HD float f(float x) const { return atanf(x); }
+  DYBATCH_HD float df(float x, float) const { return 1.f / (1.f + x * x); }
+};
+struct Sinh {
+  DYBATCH_HD float f(float x) const { return sinhf(x); }
+  DYBATCH_HD float df(float x, float) const { return coshf(x); }
+};
+struct Cosh {
+  DYBATCH_HD float f(float x) const { return coshf(x); }
+  DYBATCH_HD float df(float x, float) const { return sinhf(x); }
+};
+struct Asinh {
+  DYBATCH_HD float f(float x) const { return asinhf(x); }
+  DYBATCH_HD float df(float x, float) const { return 1.f / sqrtf(x * x + 1.f); }
+};
+struct Acosh {
+  DYBATCH_HD float f(float x) const { return acoshf(x); }
+  DYBATCH_HD float df(float x, float) const { return 1.f / sqrtf(x * x - 1.f); }
+};
+struct Atanh {
+  DYBATCH_HD float f(float x) const { return atanhf(x); }
+  DYBATCH_HD float df(float x, float) const { return 1.f / (1.f - x * x); }
+};
+/// The digamma function: reflection for x <= 0, the recurrence up to 6, then the asymptotic series.
+DYBATCH_HD float digamma(float x) {
+  float r = 0.f;
+  if (x <= 0.f) {
+    r = -3.14159265358979f / tanf(3.14159265358979f * x);
+    x = 1.f - x;
+  }
+  for (; x < 6.f; x += 1.f) r -= 1.f / x;
+  const float f = 1.f / (x * x);
+  return r + logf(x) - 0.5f / x -
+         f * (1.f / 12 - f * (1.f / 120 - f * (1.f / 252 - f * (1.f / 240 - f * (1.f / 132)))));
+}
+struct Lgamma {
+  DYBATCH_HD float f(float x) const { return lgammaf(x); }
+  DYBATCH_HD float df(float x, float) const { return digamma(x); }
+};
+/// round, ceil and floor; the gradient is `through`: 1 passes it straight through, 0 stops it.
+struct Rounding {
+  enum Kind : unsigned { kRound, kCeil, kFloor };
+  unsigned kind;
+  float through;
+  DYBATCH_HD float f(float x) const { return kind == kRound ? roundf(x) : kind == kCeil ? ceilf(x) : floorf(x); }
+  DYBATCH_HD float df(float, float) const { return through; }
 };
 struct AddConst {
   float c;

@@ -27,6 +27,25 @@ OpDef ScaleGradientOp{"scale_gradient", 1, same_dim, copy_forward, scaled_backwa
                         return scale_gradient(c.input(c.shape(0, 3, c.batch())), 1.f);
                       }}};
 
+void argmax_forward(const OpCall& c) {
+  const unsigned n = c.y.d.rows(), cols = c.y.d.size() / n;
+  std::memset(c.y.v, 0, c.y.d.size() * sizeof(float));
+  for (unsigned b = 0; b < cols; ++b) {
+    const float* x = c.xs[0].v + std::size_t(b) * n;
+    unsigned best = 0;
+    for (unsigned i = 1; i < n; ++i)
+      if (x[i] > x[best]) best = i;
+    c.y.v[std::size_t(b) * n + best] = 1.f;
+  }
+}
+OpDef ArgmaxOp{"argmax", 1, same_dim, argmax_forward, scaled_backward, kSavesNothing,
+               {BatchRule::Concat, 0, false, sizeof(float)},
+               {[](CheckCase& c) {
+                 // The one-hot output is flat almost everywhere: only the zero gradient matches
+                 // central differences; the straight-through estimator has its own test.
+                 return argmax(c.input(c.shape(1, 2, c.batch())), zero_gradient);
+               }}};
+
 }  // namespace
 
 Expression nobackprop(const Expression& x) { return graph_of(x, "nobackprop").append(NoBackpropOp, {x}); }
@@ -35,7 +54,11 @@ Expression scale_gradient(const Expression& x, float lambda) {
   return g.append(ScaleGradientOp, {x}, g.store(lambda));
 }
 Expression flip_gradient(const Expression& x) { return scale_gradient(x, -1.f); }
+Expression argmax(const Expression& x, GradientMode gradient_mode) {
+  ComputationGraph& g = graph_of(x, "argmax");
+  return g.append(ArgmaxOp, {x}, g.store(gradient_mode == straight_through_gradient ? 1.f : 0.f));
+}
 
-void register_gradient_control_ops() { register_ops({&NoBackpropOp, &ScaleGradientOp}); }
+void register_gradient_control_ops() { register_ops({&NoBackpropOp, &ScaleGradientOp, &ArgmaxOp}); }
 
 }  // namespace dynet

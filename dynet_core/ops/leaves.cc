@@ -233,6 +233,40 @@ Expression input(ComputationGraph& g, const Dim& d, const std::vector<float>& da
   return input_node(g, d, g.store_array(data.data(), data.size()), nullptr);
 }
 
+Expression input(ComputationGraph& g, const Dim& d, const std::vector<unsigned>& ids, const std::vector<float>& data,
+                 float defdata) {
+  if (ids.size() != data.size())
+    throw std::invalid_argument("input: " + std::to_string(ids.size()) + " sparse ids but " +
+                                std::to_string(data.size()) + " values");
+  std::vector<float> dense(d.size(), defdata);
+  for (std::size_t k = 0; k < ids.size(); ++k) {
+    if (ids[k] >= dense.size())
+      throw std::invalid_argument("input: sparse id " + std::to_string(ids[k]) + " is out of range for dim " +
+                                  to_string(d) + " (" + std::to_string(dense.size()) + " values)");
+    dense[ids[k]] = data[k];
+  }
+  return input(g, d, dense);
+}
+
+namespace {
+Expression one_hots(ComputationGraph& g, unsigned d, const std::vector<unsigned>& ids) {
+  std::vector<float> values(std::size_t(d) * ids.size(), 0.f);
+  for (std::size_t b = 0; b < ids.size(); ++b) {
+    if (ids[b] >= d)
+      throw std::invalid_argument("one_hot: index " + std::to_string(ids[b]) + " is out of range for size " +
+                                  std::to_string(d));
+    values[b * d + ids[b]] = 1.f;
+  }
+  return input(g, Dim({d}, static_cast<unsigned>(ids.size())), values);
+}
+}  // namespace
+
+Expression one_hot(ComputationGraph& g, unsigned d, unsigned idx) { return one_hots(g, d, {idx}); }
+Expression one_hot(ComputationGraph& g, unsigned d, const std::vector<unsigned>& ids) {
+  if (ids.empty()) throw std::invalid_argument("one_hot: no indices given");
+  return one_hots(g, d, ids);
+}
+
 Expression input(ComputationGraph& g, const Dim& d, const std::vector<float>* pdata) {
   if (!pdata) throw std::invalid_argument("input: null pointer");
   if (pdata->size() != d.size())
@@ -282,6 +316,7 @@ Expression constant(ComputationGraph& g, const Dim& d, float value) {
 }
 Expression zeros(ComputationGraph& g, const Dim& d) { return constant(g, d, 0.f); }
 Expression ones(ComputationGraph& g, const Dim& d) { return constant(g, d, 1.f); }
+Expression zeroes(ComputationGraph& g, const Dim& d) { return zeros(g, d); }
 
 void register_leaf_ops() {
   register_ops({&InputOp, &ParameterOp, &ConstParameterOp, &TableParameterOp, &ConstTableParameterOp,

@@ -18,6 +18,14 @@ Expression input(ComputationGraph& g, const float* ps);
 Expression input(ComputationGraph& g, const Dim& d, const std::vector<float>& data);
 /// Values read from *pdata at every forward.
 Expression input(ComputationGraph& g, const Dim& d, const std::vector<float>* pdata);
+/// Sparse values: element ids[k] (counted over all batch elements) is data[k], every other
+/// element is defdata.
+Expression input(ComputationGraph& g, const Dim& d, const std::vector<unsigned>& ids, const std::vector<float>& data,
+                 float defdata = 0.f);
+/// A vector of size d that is 1 at idx and 0 elsewhere.
+Expression one_hot(ComputationGraph& g, unsigned d, unsigned idx);
+/// A batch of ids.size() one-hot vectors of size d.
+Expression one_hot(ComputationGraph& g, unsigned d, const std::vector<unsigned>& ids);
 
 /// A parameter (its gradient is accumulated by backward); y = p.
 Expression parameter(ComputationGraph& g, const Parameter& p);
@@ -43,6 +51,7 @@ Expression const_lookup(ComputationGraph& g, const LookupParameter& p, const std
 /// A tensor of dim d with every element equal to `value`.
 Expression constant(ComputationGraph& g, const Dim& d, float value);
 Expression zeros(ComputationGraph& g, const Dim& d);
+Expression zeroes(ComputationGraph& g, const Dim& d);  ///< zeros, DyNet's older spelling
 Expression ones(ComputationGraph& g, const Dim& d);
 
 }  // namespace dynet

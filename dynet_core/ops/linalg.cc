@@ -1,9 +1,14 @@
 #include "dynet_core/ops/linalg.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "dynet_core/graph.h"
+#include "dynet_core/ops/arithmetic.h"
 #include "dynet_core/ops/check_case.h"
+#include "dynet_core/ops/leaves.h"
+#include "dynet_core/ops/reductions.h"
+#include "dynet_core/ops/shape.h"
 #include "dynet_core/ops/dims.h"
 #include "dynet_core/ops/gemm.h"
 #include "dynet_core/ops/registry.h"
@@ -188,7 +193,144 @@ Expression check_transpose(CheckCase& c) {
 OpDef TransposeOp{"transpose", 1, infer_transpose, transpose_forward, transpose_backward, kSavesNothing,
                   {BatchRule::Concat, 0, false, sizeof(Permutation)}, {check_transpose}};
 
+Dim infer_square(const DimArgs& xs, const void*) {
+  if (xs[0].ndims() > 2 || xs[0].rows() != xs[0].cols())
+    dims::fail("x must be a square matrix, got " + to_string(xs[0].single_batch()));
+  return xs[0];
+}
+
+/// LU factorization with partial pivoting of the n x n column-major matrix in lu (in place);
+/// perm[i] is the row of the input at row i.
+void lu_factor(float* lu, unsigned n, unsigned* perm) {
+  for (unsigned i = 0; i < n; ++i) perm[i] = i;
+  for (unsigned k = 0; k < n; ++k) {
+    unsigned p = k;
+    for (unsigned i = k + 1; i < n; ++i)
+      if (std::fabs(lu[i + n * k]) > std::fabs(lu[p + n * k])) p = i;
+    if (p != k) {
+      for (unsigned j = 0; j < n; ++j) std::swap(lu[k + n * j], lu[p + n * j]);
+      std::swap(perm[k], perm[p]);
+    }
+    const float pivot = lu[k + n * k];
+    for (unsigned i = k + 1; i < n; ++i) {
+      const float l = lu[i + n * k] /= pivot;
+      for (unsigned j = k + 1; j < n; ++j) lu[i + n * j] -= l * lu[k + n * j];
+    }
+  }
+}
+
+/// out = x^-1 for the n x n matrix x, through scratch.
+void invert(const OpCall& c, const float* x, unsigned n, float* out) {
+  float* lu = c.scratch_floats(std::size_t(n) * n);
+  unsigned* perm = c.scratch->allocate_array<unsigned>(n);
+  std::copy(x, x + std::size_t(n) * n, lu);
+  lu_factor(lu, n, perm);
+  for (unsigned col = 0; col < n; ++col) {
+    float* e = out + std::size_t(n) * col;
+    for (unsigned i = 0; i < n; ++i) e[i] = perm[i] == col ? 1.f : 0.f;
+    for (unsigned i = 0; i < n; ++i)
+      for (unsigned j = 0; j < i; ++j) e[i] -= lu[i + n * j] * e[j];
+    for (unsigned i = n; i-- > 0;) {
+      for (unsigned j = i + 1; j < n; ++j) e[i] -= lu[i + n * j] * e[j];
+      e[i] /= lu[i + n * i];
+    }
+  }
+}
+
+void inverse_forward(const OpCall& c) {
+  const unsigned n = c.y.d.rows();
+  for (unsigned b = 0; b < c.y.d.bd; ++b) invert(c, c.xs[0].batch_ptr(b), n, c.y.batch_ptr(b));
+}
+void inverse_backward(const OpCall& c, unsigned) {
+  // dX = -Y^T dY Y^T, Y = X^-1.
+  const unsigned n = c.y.d.rows();
+  for (unsigned b = 0; b < c.y.d.bd; ++b) {
+    const eig::Matrix y(c.y.batch_ptr(b), n, n), dy(c.dy.batch_ptr(b), n, n);
+    eig::Matrix(c.dx.batch_ptr(b), n, n).noalias() -= y.transpose() * dy * y.transpose();
+  }
+}
+
+/// A well-conditioned square input with a positive determinant: a small random part plus 2 I.
+Expression dominant_input(CheckCase& c) {
+  const unsigned n = c.uniform(1, 4);
+  std::vector<float> diagonal(std::size_t(n) * n, 0.f);
+  for (unsigned i = 0; i < n; ++i) diagonal[i + n * i] = 2.f;
+  return c.input(Dim({n, n}, c.batch()), -0.5f, 0.5f) + input(c.cg, Dim({n, n}), diagonal);
+}
+
+OpDef InverseOp{"inverse", 1, infer_square, inverse_forward, inverse_backward, kSavesOutput, {BatchRule::Concat},
+                {[](CheckCase& c) { return inverse(dominant_input(c)); }}};
+
+Dim infer_logdet(const DimArgs& xs, const void* data) {
+  infer_square(xs, data);
+  return Dim({1}, xs[0].bd);
+}
+void logdet_forward(const OpCall& c) {
+  const unsigned n = c.xs[0].d.rows();
+  float* lu = c.scratch_floats(std::size_t(n) * n);
+  unsigned* perm = c.scratch->allocate_array<unsigned>(n);
+  for (unsigned b = 0; b < c.y.d.bd; ++b) {
+    const float* x = c.xs[0].batch_ptr(b);
+    std::copy(x, x + std::size_t(n) * n, lu);
+    lu_factor(lu, n, perm);
+    float sum = 0.f;
+    for (unsigned i = 0; i < n; ++i) sum += std::log(std::fabs(lu[i + n * i]));
+    c.y.v[b] = sum;
+  }
+}
+void logdet_backward(const OpCall& c, unsigned) {
+  // d log |det X| / dX = X^-T, whatever the sign of the determinant.
+  const unsigned n = c.xs[0].d.rows();
+  float* inv = c.scratch_floats(std::size_t(n) * n);
+  for (unsigned b = 0; b < c.y.d.bd; ++b) {
+    invert(c, c.xs[0].batch_ptr(b), n, inv);
+    eig::Matrix(c.dx.batch_ptr(b), n, n) += c.dy.v[b] * eig::Matrix(inv, n, n).transpose();
+  }
+}
+OpDef LogDetOp{"logdet", 1, infer_logdet, logdet_forward, logdet_backward, kSavesInputs, {BatchRule::Concat},
+               {[](CheckCase& c) { return logdet(dominant_input(c)); }}};
+
 }  // namespace
+
+Expression inverse(const Expression& x) { return graph_of(x, "inverse").append(InverseOp, {x}); }
+Expression logdet(const Expression& x) { return graph_of(x, "logdet").append(LogDetOp, {x}); }
+Expression trace_of_product(const Expression& x, const Expression& y) {
+  graph_of(x, "trace_of_product");
+  graph_of(y, "trace_of_product");
+  if (!x.dim().same_shape(y.dim()) || x.dim().ndims() > 2)
+    throw std::invalid_argument("trace_of_product: x " + to_string(x.dim()) + " and y " + to_string(y.dim()) +
+                                " must be matrices of one shape");
+  return dot_product(x, y);
+}
+
+namespace {
+/// x {I, J, K} as the matrix {I J, K}, after checking y {K}.
+Expression unfold3d(const char* op, const Expression& x, const Expression& y) {
+  graph_of(x, op);
+  graph_of(y, op);
+  const Dim xd = x.dim(), yd = y.dim();
+  if (xd.ndims() != 3 || yd.ndims() != 1 || yd.rows() != xd[2])
+    throw std::invalid_argument(std::string(op) + ": x must be {I, J, K} and y {K}, got x " + to_string(xd) +
+                                " and y " + to_string(yd));
+  return reshape(x, Dim({xd[0] * xd[1], xd[2]}));
+}
+}  // namespace
+
+Expression contract3d_1d(const Expression& x, const Expression& y) {
+  const Expression unfolded = unfold3d("contract3d_1d", x, y);
+  return reshape(unfolded * y, Dim({x.dim()[0], x.dim()[1]}));
+}
+Expression contract3d_1d(const Expression& x, const Expression& y, const Expression& b) {
+  return contract3d_1d(x, y) + b;
+}
+Expression contract3d_1d_1d(const Expression& x, const Expression& y, const Expression& z) {
+  graph_of(z, "contract3d_1d_1d");
+  const Expression unfolded = unfold3d("contract3d_1d_1d", x, y);
+  return reshape(unfolded * y, Dim({x.dim()[0], x.dim()[1]})) * z;
+}
+Expression contract3d_1d_1d(const Expression& x, const Expression& y, const Expression& z, const Expression& b) {
+  return contract3d_1d_1d(x, y, z) + b;
+}
 
 Expression operator*(const Expression& a, const Expression& b) {
   return graph_of(a, "matmul").append(MatMulOp, {a, b});
@@ -219,6 +361,6 @@ Expression transpose(const Expression& x, const std::vector<unsigned>& dims) {
   return g.append(TransposeOp, {x}, g.store(p));
 }
 
-void register_linalg_ops() { register_ops({&MatMulOp, &AffineTransformOp, &TransposeOp}); }
+void register_linalg_ops() { register_ops({&MatMulOp, &AffineTransformOp, &TransposeOp, &InverseOp, &LogDetOp}); }
 
 }  // namespace dynet

@@ -17,4 +17,18 @@ Expression affine_transform(ExpressionSpan xs);
 /// and columns.
 Expression transpose(const Expression& x, const std::vector<unsigned>& dims = {1, 0});
 
+/// The inverse of each square matrix x_b.
+Expression inverse(const Expression& x);
+/// y_b = log |det x_b| for square x_b (DyNet gives NaN where the determinant is negative; the
+/// gradient, x_b^-T, is the same).
+Expression logdet(const Expression& x);
+/// y_b = trace(x_b y_b^T) = sum of x_b * y_b over the elements, for x and y of one shape.
+Expression trace_of_product(const Expression& x, const Expression& y);
+/// z_ij = sum_k x_ijk y_k for x {I, J, K} and y {K}; with b, z = b + that (b {I, J}).
+Expression contract3d_1d(const Expression& x, const Expression& y);
+Expression contract3d_1d(const Expression& x, const Expression& y, const Expression& b);
+/// t_i = sum_jk x_ijk y_k z_j for x {I, J, K}, y {K}, z {J}; with b, t = b + that (b {I}).
+Expression contract3d_1d_1d(const Expression& x, const Expression& y, const Expression& z);
+Expression contract3d_1d_1d(const Expression& x, const Expression& y, const Expression& z, const Expression& b);
+
 }  // namespace dynet

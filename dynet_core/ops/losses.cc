@@ -4,7 +4,13 @@
 #include <cmath>
 
 #include "dynet_core/graph.h"
+#include "dynet_core/ops/arithmetic.h"
 #include "dynet_core/ops/check_case.h"
+#include "dynet_core/ops/elementwise.h"
+#include "dynet_core/ops/leaves.h"
+#include "dynet_core/ops/linalg.h"
+#include "dynet_core/ops/reductions.h"
+#include "dynet_core/ops/shape.h"
 #include "dynet_core/ops/class_targets.h"
 #include "dynet_core/ops/dims.h"
 #include "dynet_core/ops/index_list.h"
@@ -110,6 +116,35 @@ OpDef BinaryLogLossOp{"binary_log_loss", 2, infer_binary_log_loss, binary_log_lo
                                                c.input(d.with_batch(c.uniform(0, 1) ? bd : 1), 0.f, 1.f));
                       }}};
 
+struct PoissonData {
+  IndexList count;
+};
+Dim infer_poisson(const DimArgs& xs, const void*) {
+  if (xs[0].batch_size() != 1) dims::fail("x must hold one value per batch element, got " + to_string(xs[0]));
+  return xs[0];
+}
+/// Calls f(batch element, count) for every batch element of every node of the group.
+template <class F>
+void for_each_count(const OpCall& c, F&& f) {
+  const unsigned run = c.y.d.bd / c.nodes;
+  for (unsigned j = 0; j < c.nodes; ++j) {
+    const float count = static_cast<float>(*c.op_data<PoissonData>(j).count.current("poisson_loss"));
+    for (unsigned b = j * run; b < (j + 1) * run; ++b) f(b, count);
+  }
+}
+void poisson_forward(const OpCall& c) {
+  for_each_count(c, [&](unsigned b, float y) {
+    const float x = c.xs[0].v[b];
+    c.y.v[b] = std::exp(x) - y * x + std::lgamma(y + 1.f);
+  });
+}
+void poisson_backward(const OpCall& c, unsigned) {
+  for_each_count(c, [&](unsigned b, float y) { c.dx.v[b] += c.dy.v[b] * (std::exp(c.xs[0].v[b]) - y); });
+}
+OpDef PoissonLossOp{"poisson_loss", 1, infer_poisson, poisson_forward, poisson_backward, kSavesInputs,
+                    {BatchRule::Concat},
+                    {[](CheckCase& c) { return poisson_loss(c.input(Dim({1}, c.batch()), -1.f, 2.f), c.uniform(0, 6)); }}};
+
 Expression hinge_node(const Expression& x, const IndexList& list, float m) {
   if (list.count == 0) throw std::invalid_argument("hinge: no classes given");
   ComputationGraph& g = graph_of(x, "hinge");
@@ -138,6 +173,93 @@ Expression binary_log_loss(const Expression& x, const Expression& t) {
   return graph_of(x, "binary_log_loss").append(BinaryLogLossOp, {x, t});
 }
 
-void register_loss_ops() { register_ops({&HingeOp, &BinaryLogLossOp}); }
+namespace {
+
+/// x with the scores of each column (d = 0) or row (d = 1) as one batch element each:
+/// {scores} x (lines * batch).
+Expression lines_as_batch(const Expression& x, unsigned d) {
+  graph_of(x, "hinge_dim");
+  const Dim xd = x.dim();
+  if (xd.ndims() > 2 || d > 1)
+    throw std::invalid_argument("hinge_dim: x must be a matrix and d 0 or 1, got x " + to_string(xd) + " and d " +
+                                std::to_string(d));
+  const Expression scores = d == 0 ? x : transpose(x);
+  const Dim sd = scores.dim();
+  return reshape(scores, Dim({sd.rows()}, sd.cols() * sd.bd));
+}
+Expression per_line(const Expression& losses, const Expression& x, unsigned d) {
+  const Dim xd = x.dim();
+  return reshape(losses, Dim({d == 0 ? xd.cols() : xd.rows()}, xd.bd));
+}
+void require_count(std::size_t given, const Expression& lines, const char* what) {
+  if (given != lines.dim().bd)
+    throw std::invalid_argument(std::string("hinge_dim: ") + std::to_string(given) + " " + what + " given for " +
+                                std::to_string(lines.dim().bd) + " lines of scores");
+}
+
+}  // namespace
+
+Expression hinge_dim(const Expression& x, const std::vector<unsigned>& indices, unsigned d, float m) {
+  const Expression lines = lines_as_batch(x, d);
+  std::vector<unsigned> all;
+  for (unsigned b = 0; b < x.dim().bd; ++b) all.insert(all.end(), indices.begin(), indices.end());
+  require_count(all.size(), lines, "indices (repeated for every batch element)");
+  return per_line(hinge(lines, all, m), x, d);
+}
+Expression hinge_dim(const Expression& x, const std::vector<unsigned>* pindices, unsigned d, float m) {
+  if (!pindices) throw std::invalid_argument("hinge_dim: null pointer");
+  const Expression lines = lines_as_batch(x, d);
+  require_count(pindices->size(), lines, "indices (x must not be batched)");
+  return per_line(hinge(lines, pindices, m), x, d);
+}
+Expression hinge_dim(const Expression& x, const std::vector<std::vector<unsigned>>& indices, unsigned d, float m) {
+  const Expression lines = lines_as_batch(x, d);
+  std::vector<unsigned> all;
+  for (const auto& v : indices) all.insert(all.end(), v.begin(), v.end());
+  require_count(all.size(), lines, "indices (one vector per batch element)");
+  return per_line(hinge(lines, all, m), x, d);
+}
+
+namespace {
+/// Checks that x and y have one shape (their batch sizes 1 or the same).
+void require_same_shape(const char* op, const Expression& x, const Expression& y) {
+  graph_of(x, op);
+  graph_of(y, op);
+  const Dim a = x.dim(), b = y.dim();
+  if (!a.same_shape(b) || (a.bd != b.bd && a.bd != 1 && b.bd != 1))
+    throw std::invalid_argument(std::string(op) + ": x " + to_string(a) + " and y " + to_string(b) +
+                                " must have one shape, with batch sizes 1 or the same");
+}
+}  // namespace
+
+Expression l1_distance(const Expression& x, const Expression& y) {
+  require_same_shape("l1_distance", x, y);
+  return sum_elems(abs(x - y));
+}
+Expression huber_distance(const Expression& x, const Expression& y, float c) {
+  require_same_shape("huber_distance", x, y);
+  if (!(c > 0.f)) throw std::invalid_argument("huber_distance: c " + std::to_string(c) + " must be > 0");
+  // With a = |x - y| and m = min(a, c): m (a - m / 2) is a^2 / 2 up to c and c a - c^2 / 2 beyond.
+  const Expression a = abs(x - y);
+  const Expression m = min(a, constant(*x.pg, a.dim(), c));
+  return sum_elems(cmult(m, a - 0.5f * m));
+}
+Expression pairwise_rank_loss(const Expression& x, const Expression& y, float m) {
+  require_same_shape("pairwise_rank_loss", x, y);
+  if (x.dim().rows() != 1 || x.dim().ndims() > 2)
+    throw std::invalid_argument("pairwise_rank_loss: x and y must be row vectors {1, n}, got " + to_string(x.dim()));
+  return rectify(m - x + y);
+}
+Expression poisson_loss(const Expression& x, unsigned y) {
+  ComputationGraph& g = graph_of(x, "poisson_loss");
+  return g.append(PoissonLossOp, {x}, g.store(PoissonData{stored_indices(g.store(y), 1)}));
+}
+Expression poisson_loss(const Expression& x, const unsigned* py) {
+  if (!py) throw std::invalid_argument("poisson_loss: null pointer");
+  ComputationGraph& g = graph_of(x, "poisson_loss");
+  return g.append(PoissonLossOp, {x}, g.store(PoissonData{caller_index(py)}));
+}
+
+void register_loss_ops() { register_ops({&HingeOp, &BinaryLogLossOp, &PoissonLossOp}); }
 
 }  // namespace dynet

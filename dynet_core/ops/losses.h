@@ -12,6 +12,23 @@ Expression hinge(const Expression& x, unsigned v, float m = 1.f);
 Expression hinge(const Expression& x, const std::vector<unsigned>& v, float m = 1.f);
 Expression hinge(const Expression& x, const unsigned* pv, float m = 1.f);
 Expression hinge(const Expression& x, const std::vector<unsigned>* pv, float m = 1.f);
+/// Hinge losses of each column (d = 0) or row (d = 1) of a matrix x, one correct index per column
+/// (row): y {columns} (or {rows}). Batched x takes one index vector per batch element.
+Expression hinge_dim(const Expression& x, const std::vector<unsigned>& indices, unsigned d = 0, float m = 1.f);
+Expression hinge_dim(const Expression& x, const std::vector<unsigned>* pindices, unsigned d = 0, float m = 1.f);
+Expression hinge_dim(const Expression& x, const std::vector<std::vector<unsigned>>& indices, unsigned d = 0,
+                     float m = 1.f);
+/// y_b = sum |x_b - y_b| over the elements.
+Expression l1_distance(const Expression& x, const Expression& y);
+/// y_b = sum of L_c(x_b - y_b) over the elements: a^2 / 2 for |a| <= c, c |a| - c^2 / 2 beyond.
+Expression huber_distance(const Expression& x, const Expression& y, float c = 1.345f);
+/// y = max(0, m - x + y) elementwise, for row vectors x and y.
+Expression pairwise_rank_loss(const Expression& x, const Expression& y, float m = 1.f);
+/// The negative log-likelihood of the count y under a Poisson distribution of rate exp(x), x a
+/// scalar per batch element: y = exp(x) - y x + lgamma(y + 1).
+Expression poisson_loss(const Expression& x, unsigned y);
+/// The same with the count read from *py at every forward.
+Expression poisson_loss(const Expression& x, const unsigned* py);
 /// y_b = -sum(t log x + (1 - t) log(1 - x)) over the elements of x_b, t_b; x is clamped to
 /// [1e-7, 1 - 1e-7] for stability.
 Expression binary_log_loss(const Expression& x, const Expression& t);

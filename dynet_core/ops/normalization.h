@@ -9,4 +9,7 @@ namespace dynet {
 /// y = g * (x - mean(x)) / sqrt(var(x) + 1e-6) + b, with gain g and bias b of x's shape.
 Expression layer_norm(const Expression& x, const Expression& g, const Expression& b);
 
+/// Weight normalization (Salimans and Kingma, 2016): y = g w / |w|, with a scalar gain g.
+Expression weight_norm(const Expression& w, const Expression& g);
+
 }  // namespace dynet

@@ -1,9 +1,12 @@
 #include "dynet_core/ops/random.h"
 
+#include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
 #include "dynet_core/graph.h"
+#include "dynet_core/ops/arithmetic.h"
 #include "dynet_core/ops/accumulate.h"
 #include "dynet_core/ops/check_case.h"
 #include "dynet_core/ops/counter_rng.h"
@@ -101,6 +104,13 @@ struct Normal {
 struct Uniform {
   static float at(const RandomData& d, unsigned e) { return d.a + (d.b - d.a) * counter_rng::uniform(d.seed, e); }
 };
+struct Gumbel {
+  static float at(const RandomData& d, unsigned e) {
+    // u in (0, 1]: log(u) stays finite, and -log(u) > 0 unless u is exactly 1.
+    const float u = 1.f - counter_rng::uniform(d.seed, e);
+    return d.a - d.b * std::log(std::max(-std::log(u), 1e-30f));
+  }
+};
 struct Bernoulli {
   static float at(const RandomData& d, unsigned e) { return counter_rng::uniform(d.seed, e) < d.a ? d.b : 0.f; }
 };
@@ -110,6 +120,8 @@ OpDef RandomNormalOp{"random_normal", 0, leaf_dim, sample_forward<Normal>, nullp
 OpDef RandomUniformOp{"random_uniform", 0, leaf_dim, sample_forward<Uniform>, nullptr, kSavesNothing,
                       kRandomBatch,
                       {[](CheckCase& c) { return random_uniform(c.cg, c.shape(0, 3, c.batch()), -1.f, 2.f); }}};
+OpDef RandomGumbelOp{"random_gumbel", 0, leaf_dim, sample_forward<Gumbel>, nullptr, kSavesNothing, kRandomBatch,
+                     {[](CheckCase& c) { return random_gumbel(c.cg, c.shape(0, 3, c.batch()), c.real(-1, 1), 2.f); }}};
 OpDef RandomBernoulliOp{"random_bernoulli", 0, leaf_dim, sample_forward<Bernoulli>, nullptr, kSavesNothing,
                         kRandomBatch,
                         {[](CheckCase& c) { return random_bernoulli(c.cg, c.shape(0, 3, c.batch()), 0.3f, 2.f); }}};
@@ -151,6 +163,21 @@ Expression random_uniform(ComputationGraph& g, const Dim& d, float left, float r
                                 std::to_string(right));
   return random_node(g, RandomUniformOp, nullptr, left, right, d);
 }
+Expression random_gumbel(ComputationGraph& g, const Dim& d, float mu, float beta) {
+  if (!(beta > 0.f))
+    throw std::invalid_argument("random_gumbel: beta " + std::to_string(beta) + " must be > 0");
+  return random_node(g, RandomGumbelOp, nullptr, mu, beta, d);
+}
+Expression dropout_dim(const Expression& x, unsigned d, float p) {
+  check_probability("dropout_dim", p);
+  ComputationGraph& g = graph_of(x, "dropout_dim");
+  Dim mask = x.dim();
+  if (d >= mask.ndims())
+    throw std::invalid_argument("dropout_dim: dimension " + std::to_string(d) + " is out of range for x " +
+                                to_string(mask));
+  mask.set(d, 1);
+  return cmult(x, random_bernoulli(g, mask, 1.f - p, 1.f / (1.f - p)));
+}
 Expression random_bernoulli(ComputationGraph& g, const Dim& d, float p, float scale) {
   if (!(p >= 0.f && p <= 1.f))
     throw std::invalid_argument("random_bernoulli: probability " + std::to_string(p) + " must be in [0, 1]");
@@ -159,7 +186,7 @@ Expression random_bernoulli(ComputationGraph& g, const Dim& d, float p, float sc
 
 void register_random_ops() {
   register_ops({&DropoutOp, &DropoutBatchOp, &BlockDropoutOp, &NoiseOp, &RandomNormalOp, &RandomUniformOp,
-                &RandomBernoulliOp});
+                &RandomBernoulliOp, &RandomGumbelOp});
 }
 
 }  // namespace dynet

@@ -11,6 +11,7 @@
 #include "dynet_core/ops/dims.h"
 #include "dynet_core/ops/elementwise.h"
 #include "dynet_core/ops/registry.h"
+#include "dynet_core/ops/shape.h"
 #include "dynet_core/tensor_eigen.h"
 
 namespace dynet {
@@ -100,6 +101,86 @@ OpDef SumDimOp{"sum_dim", 1, infer_sum_dim, sum_dim_forward, sum_dim_backward, k
                  std::vector<unsigned> dims{c.uniform(0, 1)};
                  if (c.uniform(0, 1)) dims.push_back(2);
                  return sum_dim(x, dims, c.uniform(0, 1) == 1);
+               }}};
+
+struct MomentData {
+  SumDimData sum;
+  unsigned r;
+  unsigned n;  // 0: the number of summed elements
+};
+
+Dim infer_moment(const DimArgs& xs, const void* data) { return infer_sum_dim(xs, data); }
+
+/// x^e for a small whole e.
+float power(float x, unsigned e) {
+  float p = 1.f;
+  for (unsigned k = 0; k < e; ++k) p *= x;
+  return p;
+}
+
+/// 1 / (the count a moment divides by), for one node of the group.
+float moment_scale(const OpCall& c, const MomentData& m) {
+  if (m.n > 0) return 1.f / static_cast<float>(m.n);
+  unsigned count = m.sum.batch ? c.xs[0].d.bd / c.y.d.bd : 1;
+  for (unsigned k = 0; k < Dim::kMaxDims; ++k)
+    if ((m.sum.mask >> k) & 1u) count *= c.xs[0].d[k];
+  return 1.f / static_cast<float>(count);
+}
+
+void moment_forward(const OpCall& c) {
+  const MomentData& m = c.op_data<MomentData>();
+  const float s = moment_scale(c, m);
+  const float* x = c.xs[0].v;
+  float* y = c.y.v;
+  std::memset(y, 0, c.y.d.size() * sizeof(float));
+  for_each_summed(c.xs[0].d, c.y.d, m.sum.mask, [&](unsigned ix, unsigned iy) { y[iy] += s * power(x[ix], m.r); });
+}
+void moment_backward(const OpCall& c, unsigned) {
+  const MomentData& m = c.op_data<MomentData>();
+  if (m.r == 0) return;
+  const float s = m.r * moment_scale(c, m);
+  const float* x = c.xs[0].v;
+  const float* dy = c.dy.v;
+  float* dx = c.dx.v;
+  for_each_summed(c.xs[0].d, c.y.d, m.sum.mask,
+                  [&](unsigned ix, unsigned iy) { dx[ix] += s * dy[iy] * power(x[ix], m.r - 1); });
+}
+OpDef MomentDimOp{"moment_dim", 1, infer_moment, moment_forward, moment_backward, kSavesInputs,
+                  {BatchRule::Concat, 0, false, sizeof(MomentData)},
+                  {[](CheckCase& c) {
+                    const Dim d = c.shape(1, 3, c.batch());
+                    std::vector<unsigned> dims;  // any subset, the empty one too
+                    for (unsigned k = 0; k < d.ndims(); ++k)
+                      if (c.uniform(0, 1)) dims.push_back(k);
+                    return moment_dim(c.input(d), dims, c.uniform(1, 3), c.uniform(0, 1) == 1, c.uniform(0, 1) * 5);
+                  }}};
+
+void cumsum_forward(const OpCall& c) {
+  const AlongDim a(c.xs[0].d, c.op_data<unsigned>());
+  const float* x = c.xs[0].v;
+  for (unsigned k = 0; k < a.post; ++k)
+    for (unsigned i = 0; i < a.pre; ++i) {
+      float s = 0;
+      for (unsigned j = 0; j < a.len; ++j) c.y.v[a.at(i, j, k)] = s += x[a.at(i, j, k)];
+    }
+}
+void cumsum_backward(const OpCall& c, unsigned) {
+  const AlongDim a(c.y.d, c.op_data<unsigned>());
+  for (unsigned k = 0; k < a.post; ++k)
+    for (unsigned i = 0; i < a.pre; ++i) {
+      float s = 0;
+      for (unsigned j = a.len; j-- > 0;) c.dx.v[a.at(i, j, k)] += s += c.dy.v[a.at(i, j, k)];
+    }
+}
+Dim infer_cumsum(const DimArgs& xs, const void* data) {
+  dims::require_dim_index(*static_cast<const unsigned*>(data));
+  return xs[0];
+}
+OpDef CumsumOp{"cumsum", 1, infer_cumsum, cumsum_forward, cumsum_backward, kSavesNothing,
+               {BatchRule::Concat, 0, false, sizeof(unsigned)},
+               {[](CheckCase& c) {
+                 const Dim d = c.shape(1, 3, c.batch());
+                 return cumsum(c.input(d), c.uniform(0, d.ndims()));
                }}};
 
 void squared_norm_forward(const OpCall& c) {
@@ -275,6 +356,60 @@ Expression sum_dim(const Expression& x, const std::vector<unsigned>& dims, bool 
   return g.append(SumDimOp, {x}, g.store(s));
 }
 
+Expression sum_rows(const Expression& x) { return sum_dim(x, {0}); }
+Expression sum_cols(const Expression& x) { return sum_dim(x, {1}); }
+
+namespace {
+/// The moment row for the public function `op`, which errors name.
+Expression moment(const char* op, const Expression& x, const std::vector<unsigned>& dims, unsigned r, bool b,
+                  unsigned n) {
+  MomentData m;
+  std::memset(&m, 0, sizeof m);  // the padding after SumDimData::batch is signature bytes too
+  m.sum.batch = b;
+  m.r = r;
+  m.n = n;
+  for (unsigned d : dims) {
+    if (d >= Dim::kMaxDims)
+      throw std::invalid_argument(std::string(op) + ": dimension index " + std::to_string(d) + " is out of range");
+    m.sum.mask |= 1u << d;
+  }
+  ComputationGraph& g = graph_of(x, op);
+  return g.append(MomentDimOp, {x}, g.store(m));
+}
+Expression standard_deviation(const char* op, const Expression& x, const std::vector<unsigned>& dims, bool b,
+                              unsigned n) {
+  // The mean keeps the reduced dimensions as size 1, so that it broadcasts against x.
+  const Expression mean = moment(op, x, dims, 1, b, n);
+  Dim kept = x.dim().single_batch();
+  for (unsigned d : dims) kept.set(d, 1);
+  const Expression centered = x - reshape(mean, kept.with_batch(b ? 1 : x.dim().bd));
+  return sqrt(moment(op, centered, dims, 2, b, n));
+}
+std::vector<unsigned> every_dim(const Expression& x, const char* op) {
+  std::vector<unsigned> dims(graph_of(x, op).node(x.i).dim.ndims());
+  for (unsigned k = 0; k < dims.size(); ++k) dims[k] = k;
+  return dims;
+}
+}  // namespace
+
+Expression moment_dim(const Expression& x, const std::vector<unsigned>& dims, unsigned r, bool b, unsigned n) {
+  return moment("moment_dim", x, dims, r, b, n);
+}
+Expression mean_dim(const Expression& x, const std::vector<unsigned>& dims, bool b, unsigned n) {
+  return moment("mean_dim", x, dims, 1, b, n);
+}
+Expression std_dim(const Expression& x, const std::vector<unsigned>& dims, bool b, unsigned n) {
+  return standard_deviation("std_dim", x, dims, b, n);
+}
+Expression moment_elems(const Expression& x, unsigned r) {
+  return moment("moment_elems", x, every_dim(x, "moment_elems"), r, false, 0);
+}
+Expression std_elems(const Expression& x) { return standard_deviation("std_elems", x, every_dim(x, "std_elems"), false, 0); }
+Expression moment_batches(const Expression& x, unsigned r) { return moment("moment_batches", x, {}, r, true, 0); }
+Expression std_batches(const Expression& x) { return standard_deviation("std_batches", x, {}, true, 0); }
+Expression average_cols(const Expression& x) { return moment("average_cols", x, {1}, 1, false, 0); }
+Expression cumsum(const Expression& x, unsigned d) { return along_dim(CumsumOp, x, d); }
+
 Expression squared_norm(const Expression& x) { return unary(SquaredNormOp, x); }
 Expression l2_norm(const Expression& x) { return sqrt(squared_norm(x)); }
 Expression dot_product(const Expression& a, const Expression& b) {
@@ -292,7 +427,7 @@ Expression min_dim(const Expression& x, unsigned d) { return along_dim(MinDimOp,
 
 void register_reduction_ops() {
   register_ops({&SumElemsOp, &SumBatchesOp, &SumDimOp, &SquaredNormOp, &DotProductOp, &LogSumExpOp,
-                &LogSumExpDimOp, &MaxDimOp, &MinDimOp});
+                &LogSumExpDimOp, &MaxDimOp, &MinDimOp, &MomentDimOp, &CumsumOp});
 }
 
 }  // namespace dynet

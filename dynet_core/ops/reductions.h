@@ -13,6 +13,25 @@ Expression sum_batches(const Expression& x);  ///< y = sum over b of x_b (batch 
 Expression mean_batches(const Expression& x); ///< y = sum_batches(x) / bd
 /// Sums over the listed dimensions, which are removed; with include_batch_dim also over the batch.
 Expression sum_dim(const Expression& x, const std::vector<unsigned>& dims, bool include_batch_dim = false);
+/// sum_dim({0}) and sum_dim({1}), DyNet's older names.
+Expression sum_rows(const Expression& x);
+Expression sum_cols(const Expression& x);
+/// y = (1 / n) sum x^r over the listed dimensions (and the batch with b), which are removed; n is
+/// the number of summed elements, or the given n when it is > 0 (for masked sums).
+Expression moment_dim(const Expression& x, const std::vector<unsigned>& dims, unsigned r, bool b = false,
+                      unsigned n = 0);
+/// moment_dim with r = 1.
+Expression mean_dim(const Expression& x, const std::vector<unsigned>& dims, bool b = false, unsigned n = 0);
+/// y = sqrt(moment_dim(x - mean, dims, 2, b, n)), the population standard deviation.
+Expression std_dim(const Expression& x, const std::vector<unsigned>& dims, bool b = false, unsigned n = 0);
+Expression moment_elems(const Expression& x, unsigned r);    ///< moment over the elements of each batch element
+Expression std_elems(const Expression& x);                   ///< std over the elements of each batch element
+Expression moment_batches(const Expression& x, unsigned r);  ///< moment over the batch
+Expression std_batches(const Expression& x);                 ///< std over the batch
+/// y = the mean of the columns of a matrix x {rows, cols}: a column {rows} per batch element.
+Expression average_cols(const Expression& x);
+/// y[.., j, ..] = sum over j' <= j of x[.., j', ..] along dimension d.
+Expression cumsum(const Expression& x, unsigned d);
 Expression squared_norm(const Expression& x);  ///< y_b = sum of x_b^2
 Expression l2_norm(const Expression& x);       ///< y_b = sqrt(squared_norm(x)_b)
 Expression dot_product(const Expression& a, const Expression& b);  ///< y_b = sum of a_b * b_b

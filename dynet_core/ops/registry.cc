@@ -17,6 +17,8 @@ void register_loss_ops();
 void register_random_ops();
 void register_leaf_ops();
 void register_gradient_control_ops();
+void register_lstm_ops();
+void register_convolution_ops();
 
 namespace {
 std::vector<const OpDef*>& table() {
@@ -61,6 +63,8 @@ void register_all_ops() {
   register_loss_ops();
   register_random_ops();
   register_gradient_control_ops();
+  register_lstm_ops();
+  register_convolution_ops();
 }
 
 }  // namespace dynet

@@ -1,5 +1,6 @@
 #include "dynet_core/ops/select.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "dynet_core/graph.h"
@@ -196,6 +197,66 @@ Expression pick_node(const Expression& x, const IndexList& list, unsigned d) {
   return select_node(PickOp, x, d, 1, list.count > 1, list);
 }
 
+/// Per dimension (the batch last): the first element selected, the step and how many.
+struct StridedData {
+  unsigned from[Dim::kMaxDims + 1];
+  unsigned stride[Dim::kMaxDims + 1];
+  unsigned count[Dim::kMaxDims + 1];
+};
+
+Dim infer_strided(const DimArgs& xs, const void* data) {
+  const StridedData& s = *static_cast<const StridedData*>(data);
+  Dim y = xs[0];
+  for (unsigned k = 0; k < xs[0].ndims(); ++k) y.set(k, s.count[k]);
+  y.bd = s.count[Dim::kMaxDims];
+  return y;
+}
+
+struct StridedBlocks {
+  template <class F>
+  static void each(const OpCall& c, F&& f) {
+    const Dim& xd = c.xs[0].d;
+    const Dim& yd = c.y.d;
+    const unsigned yb = yd.bd / c.nodes, xb = xd.bd / c.nodes;
+    unsigned xstride[Dim::kMaxDims];
+    for (unsigned k = 0, s = 1; k < Dim::kMaxDims; s *= xd[k], ++k) xstride[k] = s;
+    for (unsigned j = 0; j < c.nodes; ++j) {
+      const StridedData& s = c.op_data<StridedData>(j);
+      const bool rows_contiguous = s.stride[0] == 1;
+      const unsigned block = rows_contiguous ? yd[0] : 1, per_row = rows_contiguous ? 1 : yd[0];
+      for (unsigned t = 0; t < yb; ++t) {
+        std::size_t iy = std::size_t(j * yb + t) * yd.batch_size();
+        const std::size_t xbase =
+            std::size_t(j * xb + s.from[Dim::kMaxDims] + t * s.stride[Dim::kMaxDims]) * xd.batch_size();
+        const unsigned outer = yd.batch_size() / yd[0];
+        unsigned idx[Dim::kMaxDims] = {};
+        for (unsigned o = 0; o < outer; ++o) {
+          std::size_t ix = xbase + s.from[0];
+          for (unsigned k = 1; k < Dim::kMaxDims; ++k) ix += std::size_t(s.from[k] + idx[k] * s.stride[k]) * xstride[k];
+          for (unsigned r = 0; r < per_row; ++r, iy += block) f(iy, ix + std::size_t(r) * s.stride[0], block);
+          for (unsigned k = 1; k < Dim::kMaxDims; ++k) {
+            if (++idx[k] < yd[k]) break;
+            idx[k] = 0;
+          }
+        }
+      }
+    }
+  }
+};
+OpDef StridedSelectOp{"strided_select", 1, infer_strided, copy_blocks<StridedBlocks>, add_blocks_back<StridedBlocks>,
+                      kSavesNothing, {BatchRule::Concat, 0, false, sizeof(StridedData)},
+                      {[](CheckCase& c) {
+                        const Dim d = c.shape(1, 3, c.uniform(1, 4));
+                        std::vector<int> strides, from, to;
+                        for (unsigned k = 0; k <= d.ndims(); ++k) {
+                          const unsigned size = k < d.ndims() ? d[k] : d.bd;
+                          strides.push_back(int(c.uniform(1, 3)));
+                          from.push_back(int(c.uniform(0, size - 1)));
+                          to.push_back(int(c.uniform(unsigned(from.back()) + 1, size)));
+                        }
+                        return strided_select(c.input(d), strides, from, to);
+                      }}};
+
 }  // namespace
 
 Expression pick(const Expression& x, unsigned v, unsigned d) {
@@ -222,6 +283,41 @@ Expression pick_range(const Expression& x, unsigned s, unsigned e, unsigned d) {
   return g.append(PickRangeOp, {x}, g.store(RangeData{d, s, e}));
 }
 
+Expression pickrange(const Expression& x, unsigned s, unsigned e) { return pick_range(x, s, e, 0); }
+
+Expression strided_select(const Expression& x, const std::vector<int>& strides, const std::vector<int>& from,
+                          const std::vector<int>& to) {
+  ComputationGraph& g = graph_of(x, "strided_select");
+  const Dim xd = x.dim();
+  const unsigned n = std::max({strides.size(), from.size(), to.size()});
+  if (n > xd.ndims() + 1)
+    throw std::invalid_argument("strided_select: " + std::to_string(n) + " dimensions given for x of dim " +
+                                to_string(xd) + " (at most " + std::to_string(xd.ndims() + 1) +
+                                ", the last one for the batch)");
+  StridedData s{};
+  for (unsigned k = 0; k <= Dim::kMaxDims; ++k) {
+    s.from[k] = 0;
+    s.stride[k] = s.count[k] = 1;
+  }
+  for (unsigned k = 0; k <= xd.ndims(); ++k) {
+    const bool batch = k == xd.ndims();
+    const unsigned size = batch ? xd.bd : xd[k];
+    const int stride = k < strides.size() ? strides[k] : 1;
+    const int first = k < from.size() ? from[k] : 0;
+    const int last = k < to.size() ? to[k] : int(size);
+    if (stride < 1 || first < 0 || last <= first || unsigned(last) > size)
+      throw std::invalid_argument("strided_select: dimension " + std::to_string(k) + " of size " +
+                                  std::to_string(size) + " cannot take stride " + std::to_string(stride) +
+                                  " from " + std::to_string(first) + " to " + std::to_string(last) +
+                                  " (need stride >= 1 and 0 <= from < to <= size)");
+    const unsigned slot = batch ? Dim::kMaxDims : k;
+    s.from[slot] = unsigned(first);
+    s.stride[slot] = unsigned(stride);
+    s.count[slot] = (unsigned(last - first) + unsigned(stride) - 1) / unsigned(stride);
+  }
+  return g.append(StridedSelectOp, {x}, g.store(s));
+}
+
 Expression pick_batch_elem(const Expression& x, unsigned v) { return pick_batch_elems(x, {v}); }
 Expression pick_batch_elems(const Expression& x, const std::vector<unsigned>& v) {
   if (v.empty()) throw std::invalid_argument("pick_batch_elems: no indices given");
@@ -239,6 +335,6 @@ Expression select_cols(const Expression& x, const std::vector<unsigned>& cols) {
   return select_node(SelectOp, x, 1, n, false, stored_indices(graph_of(x, "select_cols").store_array(cols.data(), n), n));
 }
 
-void register_select_ops() { register_ops({&PickOp, &PickRangeOp, &SelectOp, &PickBatchElemsOp}); }
+void register_select_ops() { register_ops({&PickOp, &PickRangeOp, &SelectOp, &PickBatchElemsOp, &StridedSelectOp}); }
 
 }  // namespace dynet

@@ -16,6 +16,13 @@ Expression pick(const Expression& x, const unsigned* pv, unsigned d = 0);
 Expression pick(const Expression& x, const std::vector<unsigned>* pv, unsigned d = 0);
 /// Elements [s, e) along dimension d.
 Expression pick_range(const Expression& x, unsigned s, unsigned e, unsigned d = 0);
+/// DyNet's older name for pick_range(x, s, e, 0).
+Expression pickrange(const Expression& x, unsigned s, unsigned e);
+/// x[from[0]:to[0]:strides[0], from[1]:to[1]:strides[1], ...] (numpy's notation); dimensions not
+/// listed take stride 1, from 0 and to their size; an entry after the last dimension of x
+/// selects batch elements.
+Expression strided_select(const Expression& x, const std::vector<int>& strides, const std::vector<int>& from = {},
+                          const std::vector<int>& to = {});
 /// Batch element v of x (batch size 1).
 Expression pick_batch_elem(const Expression& x, unsigned v);
 /// Batch elements v[0], v[1], ... of x.

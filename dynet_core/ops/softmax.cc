@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <string>
 
 #include "dynet_core/graph.h"
 #include "dynet_core/ops/broadcast.h"
@@ -171,7 +173,181 @@ Expression pnls_node(const Expression& x, const IndexList& list) {
   return g.append(PickNegLogSoftmaxOp, {x}, g.store(list));
 }
 
+Dim infer_column(const DimArgs& xs, const void*) {
+  if (xs[0].ndims() != 1) dims::fail("x must be a column vector, got " + to_string(xs[0].single_batch()));
+  return xs[0];
+}
+
+/// Calls f(batch element, indices) for every batch element of every node of a group; `list`
+/// returns node j's IndexList.
+template <class List, class F>
+void for_each_list(const OpCall& c, const char* op, List&& list, F&& f) {
+  const unsigned run = c.y.d.bd / c.nodes;
+  for (unsigned j = 0; j < c.nodes; ++j) {
+    const IndexList& l = list(j);
+    if (l.caller_owned) l.check_range(op, c.xs[0].d.rows(), "x's rows");
+    for (unsigned b = j * run; b < (j + 1) * run; ++b) f(b, l.current(op), l.count);
+  }
+}
+
+void restricted_forward(const OpCall& c) {
+  const unsigned n = c.y.d.rows();
+  for_each_list(c, "log_softmax", [&](unsigned j) -> const IndexList& { return c.op_data<IndexList>(j); },
+                [&](unsigned b, const unsigned* ids, unsigned count) {
+                  const float* x = c.xs[0].v + std::size_t(b) * n;
+                  float* y = c.y.v + std::size_t(b) * n;
+                  std::fill(y, y + n, -std::numeric_limits<float>::infinity());
+                  float m = x[ids[0]];
+                  for (unsigned k = 1; k < count; ++k) m = std::max(m, x[ids[k]]);
+                  float s = 0;
+                  for (unsigned k = 0; k < count; ++k) s += std::exp(x[ids[k]] - m);
+                  const float lse = m + std::log(s);
+                  for (unsigned k = 0; k < count; ++k) y[ids[k]] = x[ids[k]] - lse;
+                });
+}
+void restricted_backward(const OpCall& c, unsigned) {
+  const unsigned n = c.y.d.rows();
+  for_each_list(c, "log_softmax", [&](unsigned j) -> const IndexList& { return c.op_data<IndexList>(j); },
+                [&](unsigned b, const unsigned* ids, unsigned count) {
+                  const float* y = c.y.v + std::size_t(b) * n;
+                  const float* dy = c.dy.v + std::size_t(b) * n;
+                  float* dx = c.dx.v + std::size_t(b) * n;
+                  float total = 0;
+                  for (unsigned k = 0; k < count; ++k) total += dy[ids[k]];
+                  for (unsigned k = 0; k < count; ++k) dx[ids[k]] += dy[ids[k]] - std::exp(y[ids[k]]) * total;
+                });
+}
+OpDef RestrictedLogSoftmaxOp{"restricted_log_softmax", 1, infer_column, restricted_forward, restricted_backward,
+                             kSavesOutput, {BatchRule::Concat},
+                             {[](CheckCase& c) {
+                               // Every element restricted, in a random order: a left-out element is
+                               // -infinity, which no finite difference can weigh (its own test covers it).
+                               const unsigned n = c.uniform(1, 5);
+                               std::vector<unsigned> all(n);
+                               for (unsigned k = 0; k < n; ++k) {
+                                 const unsigned j = c.uniform(0, k);
+                                 all[k] = all[j];
+                                 all[j] = k;
+                               }
+                               return log_softmax(c.input(Dim({n}, c.batch()), -2, 2), all);
+                             }}};
+
+/// tau of sparsemax for the n values x: sum over the support of (x - tau) is 1. `sorted` is
+/// scratch for n floats.
+float sparsemax_threshold(const float* x, unsigned n, float* sorted) {
+  std::copy(x, x + n, sorted);
+  std::sort(sorted, sorted + n, [](float a, float b) { return a > b; });
+  float sum = 0;
+  unsigned k = 0;
+  for (; k < n; ++k) {
+    if (1.f + (k + 1) * sorted[k] <= sum + sorted[k]) break;
+    sum += sorted[k];
+  }
+  return (sum - 1.f) / static_cast<float>(k);
+}
+
+void sparsemax_forward(const OpCall& c) {
+  const unsigned n = c.y.d.rows();
+  float* sorted = c.scratch_floats(n);
+  for (unsigned b = 0; b < c.y.d.bd; ++b) {
+    const float* x = c.xs[0].v + std::size_t(b) * n;
+    const float tau = sparsemax_threshold(x, n, sorted);
+    for (unsigned i = 0; i < n; ++i) c.y.v[std::size_t(b) * n + i] = std::max(0.f, x[i] - tau);
+  }
+}
+void sparsemax_backward(const OpCall& c, unsigned) {
+  const unsigned n = c.y.d.rows();
+  for (unsigned b = 0; b < c.y.d.bd; ++b) {
+    const float* y = c.y.v + std::size_t(b) * n;
+    const float* dy = c.dy.v + std::size_t(b) * n;
+    float mean = 0;
+    unsigned support = 0;
+    for (unsigned i = 0; i < n; ++i)
+      if (y[i] > 0.f) {
+        mean += dy[i];
+        ++support;
+      }
+    mean /= static_cast<float>(support);
+    for (unsigned i = 0; i < n; ++i)
+      if (y[i] > 0.f) c.dx.v[std::size_t(b) * n + i] += dy[i] - mean;
+  }
+}
+OpDef SparsemaxOp{"sparsemax", 1, infer_column, sparsemax_forward, sparsemax_backward, kSavesOutput,
+                  {BatchRule::Concat},
+                  {[](CheckCase& c) { return sparsemax(c.distinct_input(Dim({c.uniform(1, 5)}, c.batch()))); }}};
+
+Dim infer_sparsemax_loss(const DimArgs& xs, const void*) {
+  infer_column(xs, nullptr);
+  return Dim({1}, xs[0].bd);
+}
+/// Calls f(batch element, x column, tau, support weight q, indices, count).
+template <class F>
+void for_each_sparsemax_loss(const OpCall& c, F&& f) {
+  const unsigned n = c.xs[0].d.rows();
+  float* sorted = c.scratch_floats(n);
+  for_each_list(c, "sparsemax_loss", [&](unsigned j) -> const IndexList& { return c.op_data<IndexList>(j); },
+                [&](unsigned b, const unsigned* ids, unsigned count) {
+                  const float* x = c.xs[0].v + std::size_t(b) * n;
+                  f(b, x, sparsemax_threshold(x, n, sorted), 1.f / static_cast<float>(count), ids, count);
+                });
+}
+void sparsemax_loss_forward(const OpCall& c) {
+  const unsigned n = c.xs[0].d.rows();
+  for_each_sparsemax_loss(c, [&](unsigned b, const float* x, float tau, float q, const unsigned* ids, unsigned count) {
+    float loss = 0.5f * q * q * static_cast<float>(count);
+    for (unsigned i = 0; i < n; ++i)
+      if (x[i] > tau) loss += 0.5f * (x[i] * x[i] - tau * tau);
+    for (unsigned k = 0; k < count; ++k) loss -= q * x[ids[k]];
+    c.y.v[b] = loss;
+  });
+}
+void sparsemax_loss_backward(const OpCall& c, unsigned) {
+  // d/dx = sparsemax(x) - q.
+  const unsigned n = c.xs[0].d.rows();
+  for_each_sparsemax_loss(c, [&](unsigned b, const float* x, float tau, float q, const unsigned* ids, unsigned count) {
+    float* dx = c.dx.v + std::size_t(b) * n;
+    const float g = c.dy.v[b];
+    for (unsigned i = 0; i < n; ++i) dx[i] += g * std::max(0.f, x[i] - tau);
+    for (unsigned k = 0; k < count; ++k) dx[ids[k]] -= g * q;
+  });
+}
+OpDef SparsemaxLossOp{"sparsemax_loss", 1, infer_sparsemax_loss, sparsemax_loss_forward, sparsemax_loss_backward,
+                      kSavesInputs, {BatchRule::Concat},
+                      {[](CheckCase& c) {
+                        const unsigned n = c.uniform(1, 5);
+                        std::vector<unsigned> support{c.uniform(0, n - 1)};
+                        if (n > 1 && c.uniform(0, 1)) support.push_back((support[0] + 1) % n);
+                        return sparsemax_loss(c.distinct_input(Dim({n}, c.batch())), support);
+                      }}};
+
+Expression list_node(const OpDef& op, const char* name, const Expression& x, const std::vector<unsigned>& v) {
+  ComputationGraph& g = graph_of(x, name);
+  if (v.empty()) throw std::invalid_argument(std::string(name) + ": no indices given");
+  const Dim xd = x.dim();
+  if (xd.ndims() != 1)
+    throw std::invalid_argument(std::string(name) + ": x must be a column vector, got " + to_string(xd));
+  for (unsigned i : v)
+    if (i >= xd.rows())
+      throw std::invalid_argument(std::string(name) + ": index " + std::to_string(i) + " is out of range for x " +
+                                  to_string(xd) + " of " + std::to_string(xd.rows()) + " rows");
+  return g.append(op, {x}, g.store(stored_indices(g.store_array(v.data(), v.size()), static_cast<unsigned>(v.size()))));
+}
+
 }  // namespace
+
+Expression log_softmax(const Expression& x, const std::vector<unsigned>& restriction) {
+  return list_node(RestrictedLogSoftmaxOp, "log_softmax", x, restriction);
+}
+Expression sparsemax(const Expression& x) { return graph_of(x, "sparsemax").append(SparsemaxOp, {x}); }
+Expression sparsemax_loss(const Expression& x, const std::vector<unsigned>& target_support) {
+  return list_node(SparsemaxLossOp, "sparsemax_loss", x, target_support);
+}
+Expression sparsemax_loss(const Expression& x, const std::vector<unsigned>* ptarget_support) {
+  if (!ptarget_support || ptarget_support->empty())
+    throw std::invalid_argument("sparsemax_loss: a null or empty target support");
+  ComputationGraph& g = graph_of(x, "sparsemax_loss");
+  return g.append(SparsemaxLossOp, {x}, g.store(caller_indices(ptarget_support)));
+}
 
 Expression softmax(const Expression& x, unsigned d) {
   ComputationGraph& g = graph_of(x, "softmax");
@@ -195,6 +371,7 @@ Expression pickneglogsoftmax(const Expression& x, const std::vector<unsigned>* p
   return pnls_node(x, caller_indices(pv));
 }
 
-void register_softmax_ops() { register_ops({&SoftmaxOp, &LogSoftmaxOp, &PickNegLogSoftmaxOp}); }
+void register_softmax_ops() { register_ops({&SoftmaxOp, &LogSoftmaxOp, &PickNegLogSoftmaxOp, &RestrictedLogSoftmaxOp, &SparsemaxOp,
+                &SparsemaxLossOp}); }
 
 }  // namespace dynet

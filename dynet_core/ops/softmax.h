@@ -11,6 +11,16 @@ namespace dynet {
 Expression softmax(const Expression& x, unsigned d = 0);
 /// y = x - log sum exp(x) over each column.
 Expression log_softmax(const Expression& x);
+/// The log softmax over the listed elements of a column vector x; the others are -infinity.
+Expression log_softmax(const Expression& x, const std::vector<unsigned>& restriction);
+/// Sparsemax (Martins and Astudillo, 2016) of a column vector x: the Euclidean projection of x
+/// onto the probability simplex, y = max(0, x - tau).
+Expression sparsemax(const Expression& x);
+/// The sparsemax loss of x against the uniform distribution q over target_support:
+/// y = sum over the support S of sparsemax(x) of (x_j^2 - tau^2) / 2 + |q|^2 / 2 - q . x.
+Expression sparsemax_loss(const Expression& x, const std::vector<unsigned>& target_support);
+/// The same with the support read from *ptarget_support at every forward.
+Expression sparsemax_loss(const Expression& x, const std::vector<unsigned>* ptarget_support);
 /// y_b = -log softmax(x_b)[v]: x a column vector per batch element, one class for all of them.
 Expression pickneglogsoftmax(const Expression& x, unsigned v);
 /// One class per batch element.

@@ -1,0 +1,429 @@
+#include "dynet_core/ops/convolution.h"
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+#include "dynet_core/graph.h"
+#include "dynet_core/ops/broadcast.h"
+#include "dynet_core/ops/check_case.h"
+#include "dynet_core/ops/dims.h"
+#include "dynet_core/ops/reductions.h"
+#include "dynet_core/ops/registry.h"
+#include "dynet_core/ops/shape.h"
+
+namespace dynet {
+
+namespace {
+
+/// Strides and padding mode of conv2d and maxpooling2d; the window is the filter (conv2d) or the
+/// pooling size.
+struct WindowData {
+  unsigned stride[2];
+  unsigned valid;
+  unsigned window[2];  // maxpooling2d only; conv2d reads its filter's shape
+};
+
+/// Where the window of one output position starts, and the output size, along one axis.
+struct Axis {
+  unsigned out = 0;
+  unsigned pad = 0;  // rows (or columns) of padding before the input
+  Axis(unsigned in, unsigned window, unsigned stride, bool valid) {
+    if (valid) {
+      out = in >= window ? (in - window + stride) / stride : 0;
+    } else {
+      out = (in + stride - 1) / stride;
+      const unsigned need = (out - 1) * stride + window;
+      pad = need > in ? (need - in) / 2 : 0;
+    }
+  }
+};
+
+/// The geometry of one conv2d / maxpooling2d call.
+struct Window {
+  unsigned h, w, channels;  // input
+  unsigned fh, fw;          // window
+  unsigned sh, sw;
+  Axis rows, cols;
+  Window(const Dim& x, unsigned fh_, unsigned fw_, const WindowData& d)
+      : h(x[0]), w(x[1]), channels(x[2]), fh(fh_), fw(fw_), sh(d.stride[0]), sw(d.stride[1]),
+        rows(h, fh, sh, d.valid != 0), cols(w, fw, sw, d.valid != 0) {}
+  /// Calls f(output position, input position, window position) for every tap of the window of
+  /// every output position that falls inside the input; positions index one channel's plane.
+  template <class F>
+  void each(F&& f) const {
+    for (unsigned oc = 0; oc < cols.out; ++oc)
+      for (unsigned orow = 0; orow < rows.out; ++orow)
+        for (unsigned kc = 0; kc < fw; ++kc) {
+          const int ic = int(oc * sw + kc) - int(cols.pad);
+          if (ic < 0 || ic >= int(w)) continue;
+          for (unsigned kr = 0; kr < fh; ++kr) {
+            const int ir = int(orow * sh + kr) - int(rows.pad);
+            if (ir < 0 || ir >= int(h)) continue;
+            f(orow + rows.out * oc, unsigned(ir) + h * unsigned(ic), kr + fh * kc);
+          }
+        }
+  }
+};
+
+void require_window(const Axis& a, const char* what, unsigned in, unsigned window) {
+  if (a.out == 0)
+    dims::fail(std::string("the ") + what + " window of " + std::to_string(window) +
+               " is larger than the input's " + std::to_string(in) + " for a VALID operation");
+}
+
+Dim infer_conv2d(const DimArgs& xs, const void* data) {
+  const WindowData& d = *static_cast<const WindowData*>(data);
+  const Dim& x = xs[0];
+  const Dim& f = xs[1];
+  if (x.ndims() > 3) dims::fail("x must be {H, W, Ci} (3 dimensions at most), got " + to_string(x.single_batch()));
+  if (f.ndims() != 4 && !(f.ndims() < 4 && x[2] == f[2]))
+    dims::fail("the filters must be {FH, FW, Ci, Co}, got " + to_string(f.single_batch()));
+  if (f[2] != x[2])
+    dims::fail("the filters have " + std::to_string(f[2]) + " input channels but x has " + std::to_string(x[2]));
+  if (xs.size() == 3 && (xs[2].ndims() != 1 || xs[2].rows() != f[3]))
+    dims::fail("the bias must be a vector of the " + std::to_string(f[3]) + " output channels, got " +
+               to_string(xs[2].single_batch()));
+  const Window g(x, f[0], f[1], d);
+  require_window(g.rows, "row", x[0], f[0]);
+  require_window(g.cols, "column", x[1], f[1]);
+  return Dim({g.rows.out, g.cols.out, f[3]}, dims::batch(xs));
+}
+
+/// Calls f(batch element, output channel, input channel, window) for every pair of channels.
+template <class F>
+void each_channel_pair(const OpCall& c, F&& f) {
+  const Dim& fd = c.xs[1].d;
+  const Window g(c.xs[0].d, fd[0], fd[1], c.op_data<WindowData>());
+  for (unsigned t = 0; t < c.y.d.bd; ++t)
+    for (unsigned co = 0; co < fd[3]; ++co)
+      for (unsigned ci = 0; ci < fd[2]; ++ci) f(t, co, ci, g);
+}
+
+/// Plane offsets: output channel co of batch element t, input channel ci, filter (ci, co).
+struct Planes {
+  std::size_t y, x, f;
+};
+Planes planes(const OpCall& c, const Window& g, unsigned t, unsigned co, unsigned ci) {
+  const unsigned yplane = g.rows.out * g.cols.out, xplane = g.h * g.w, fplane = g.fh * g.fw;
+  const std::size_t xoff = c.xs[0].d.bd == 1 ? 0 : std::size_t(t) * c.xs[0].d.batch_size();
+  const std::size_t foff = c.xs[1].d.bd == 1 ? 0 : std::size_t(t) * c.xs[1].d.batch_size();
+  return {std::size_t(t) * c.y.d.batch_size() + std::size_t(co) * yplane, xoff + std::size_t(ci) * xplane,
+          foff + (std::size_t(co) * g.channels + ci) * fplane};
+}
+
+void conv2d_forward(const OpCall& c) {
+  const unsigned yplane = c.y.d[0] * c.y.d[1];
+  for (unsigned t = 0; t < c.y.d.bd; ++t)
+    for (unsigned co = 0; co < c.y.d[2]; ++co) {
+      float* y = c.y.v + std::size_t(t) * c.y.d.batch_size() + std::size_t(co) * yplane;
+      const float bias = c.nargs == 3 ? c.xs[2].batch_ptr(t)[co] : 0.f;
+      std::fill(y, y + yplane, bias);
+    }
+  each_channel_pair(c, [&](unsigned t, unsigned co, unsigned ci, const Window& g) {
+    const Planes p = planes(c, g, t, co, ci);
+    const float *x = c.xs[0].v + p.x, *f = c.xs[1].v + p.f;
+    float* y = c.y.v + p.y;
+    g.each([&](unsigned iy, unsigned ix, unsigned k) { y[iy] += x[ix] * f[k]; });
+  });
+}
+void conv2d_backward(const OpCall& c, unsigned i) {
+  if (i == 2) {
+    const unsigned yplane = c.y.d[0] * c.y.d[1];
+    for (unsigned t = 0; t < c.y.d.bd; ++t)
+      for (unsigned co = 0; co < c.y.d[2]; ++co) {
+        const float* dy = c.dy.v + std::size_t(t) * c.y.d.batch_size() + std::size_t(co) * yplane;
+        float s = 0;
+        for (unsigned e = 0; e < yplane; ++e) s += dy[e];
+        c.dx.batch_ptr(t)[co] += s;
+      }
+    return;
+  }
+  each_channel_pair(c, [&](unsigned t, unsigned co, unsigned ci, const Window& g) {
+    const Planes p = planes(c, g, t, co, ci);
+    const float* dy = c.dy.v + p.y;
+    if (i == 0) {
+      const float* f = c.xs[1].v + p.f;
+      float* dx = c.dx.v + p.x;
+      g.each([&](unsigned iy, unsigned ix, unsigned k) { dx[ix] += dy[iy] * f[k]; });
+    } else {
+      const float* x = c.xs[0].v + p.x;
+      float* df = c.dx.v + p.f;
+      g.each([&](unsigned iy, unsigned ix, unsigned k) { df[k] += dy[iy] * x[ix]; });
+    }
+  });
+}
+
+Expression check_conv2d(CheckCase& c) {
+  const unsigned bd = c.batch(), ci = c.uniform(1, 2), co = c.uniform(1, 2);
+  const unsigned fh = c.uniform(1, 3), fw = c.uniform(1, 3);
+  const Dim xd({fh + c.uniform(0, 3), fw + c.uniform(0, 3), ci}, c.uniform(0, 1) ? bd : 1);
+  const Expression x = c.input(xd);
+  const Expression f = c.parameter(Dim({fh, fw, ci, co}));
+  const std::vector<unsigned> stride{c.uniform(1, 2), c.uniform(1, 3)};
+  const bool valid = c.uniform(0, 1) == 1;
+  if (c.uniform(0, 1)) return conv2d(x, f, stride, valid);
+  return conv2d(x, f, c.parameter(Dim({co})), stride, valid);
+}
+
+OpDef Conv2dOp{"conv2d", -1, infer_conv2d, conv2d_forward, conv2d_backward, kSavesInputs,
+               {BatchRule::Concat, 0, false, sizeof(WindowData), BatchTraits::kAllArguments}, {check_conv2d}};
+
+Dim infer_maxpool(const DimArgs& xs, const void* data) {
+  const WindowData& d = *static_cast<const WindowData*>(data);
+  const Dim& x = xs[0];
+  if (x.ndims() > 3) dims::fail("x must be {H, W, C} (3 dimensions at most), got " + to_string(x.single_batch()));
+  const Window g(x, d.window[0], d.window[1], d);
+  require_window(g.rows, "row", x[0], d.window[0]);
+  require_window(g.cols, "column", x[1], d.window[1]);
+  return Dim({g.rows.out, g.cols.out, x[2]}, x.bd);
+}
+
+/// Calls f(output offset, input offset of the window's first maximum) for every output element.
+struct WindowMaxima {
+  template <class F>
+  static void each(const OpCall& c, F&& f) {
+    const WindowData& d = c.op_data<WindowData>();
+    const Window g(c.xs[0].d, d.window[0], d.window[1], d);
+    const unsigned yplane = g.rows.out * g.cols.out, xplane = g.h * g.w;
+    const unsigned planes = c.y.d.size() / yplane;
+    for (unsigned p = 0; p < planes; ++p) {
+      const float* x = c.xs[0].v + std::size_t(p) * xplane;
+      // Outputs are visited window by window in order, so the running best restarts at each one.
+      unsigned current = ~0u, best = 0;
+      auto flush = [&] {
+        if (current != ~0u) f(std::size_t(p) * yplane + current, std::size_t(p) * xplane + best);
+      };
+      g.each([&](unsigned iy, unsigned ix, unsigned) {
+        if (iy != current) {
+          flush();
+          current = iy;
+          best = ix;
+        } else if (x[ix] > x[best]) {
+          best = ix;
+        }
+      });
+      flush();
+    }
+  }
+};
+
+/// Ops whose output elements are elements of x: Picks::each(c, f) calls f(y offset, x offset)
+/// for each; forward copies them, backward adds the gradient back.
+template <class Picks>
+void picked_forward(const OpCall& c) {
+  Picks::each(c, [&](std::size_t iy, std::size_t ix) { c.y.v[iy] = c.xs[0].v[ix]; });
+}
+template <class Picks>
+void picked_backward(const OpCall& c, unsigned) {
+  Picks::each(c, [&](std::size_t iy, std::size_t ix) { c.dx.v[ix] += c.dy.v[iy]; });
+}
+OpDef MaxPooling2dOp{"maxpooling2d", 1, infer_maxpool, picked_forward<WindowMaxima>, picked_backward<WindowMaxima>,
+                     kSavesInputs,
+                     {BatchRule::Concat, 0, false, sizeof(WindowData)},
+                     {[](CheckCase& c) {
+                       const unsigned kh = c.uniform(1, 3), kw = c.uniform(1, 3);
+                       const Dim xd({kh + c.uniform(0, 3), kw + c.uniform(0, 3), c.uniform(1, 2)}, c.batch());
+                       return maxpooling2d(c.distinct_input(xd), {kh, kw}, {c.uniform(1, 3), c.uniform(1, 2)}, c.uniform(0, 1) == 1);
+                     }}};
+
+WindowData window_data(const char* op, const std::vector<unsigned>& stride, bool is_valid,
+                       const std::vector<unsigned>& window) {
+  if (stride.size() != 2 || stride[0] == 0 || stride[1] == 0)
+    throw std::invalid_argument(std::string(op) + ": stride must be two positive numbers {rows, columns}, got " +
+                                std::to_string(stride.size()) + " values");
+  WindowData d{{stride[0], stride[1]}, is_valid ? 1u : 0u, {0, 0}};
+  if (!window.empty()) {
+    if (window.size() != 2 || window[0] == 0 || window[1] == 0)
+      throw std::invalid_argument(std::string(op) + ": ksize must be two positive numbers {rows, columns}, got " +
+                                  std::to_string(window.size()) + " values");
+    d.window[0] = window[0];
+    d.window[1] = window[1];
+  }
+  return d;
+}
+
+Dim infer_filter1d(const DimArgs& xs, const void*) {
+  const Dim& x = xs[0];
+  const Dim& f = xs[1];
+  if (x.ndims() > 2) dims::fail("x must be a matrix {rows, columns}, got " + to_string(x.single_batch()));
+  if (f.ndims() > 3 || f.rows() != x.rows() || f.cols() > x.cols())
+    dims::fail("the filters must be {" + std::to_string(x.rows()) + ", FC} or {" + std::to_string(x.rows()) +
+               ", FC, N} with FC <= " + std::to_string(x.cols()) + ", got " + to_string(f.single_batch()));
+  return Dim({f[2], x.cols() - f.cols() + 1}, dims::batch(xs));
+}
+
+/// Calls g(y offset, x offset, f offset, n) for every column product of length n (rows).
+template <class G>
+void each_filter_column(const OpCall& c, G&& g) {
+  const Dim& fd = c.xs[1].d;
+  const unsigned rows = fd.rows(), width = fd.cols(), filters = fd[2], out = c.y.d.cols();
+  for (unsigned t = 0; t < c.y.d.bd; ++t) {
+    const std::size_t xo = c.xs[0].d.bd == 1 ? 0 : std::size_t(t) * c.xs[0].d.batch_size();
+    const std::size_t fo = fd.bd == 1 ? 0 : std::size_t(t) * fd.batch_size();
+    for (unsigned j = 0; j < out; ++j)
+      for (unsigned n = 0; n < filters; ++n)
+        for (unsigned k = 0; k < width; ++k)
+          g(std::size_t(t) * c.y.d.batch_size() + n + std::size_t(filters) * j, xo + std::size_t(j + k) * rows,
+            fo + (std::size_t(n) * width + k) * rows, rows);
+  }
+}
+void filter1d_forward(const OpCall& c) {
+  std::memset(c.y.v, 0, c.y.d.size() * sizeof(float));
+  each_filter_column(c, [&](std::size_t iy, std::size_t ix, std::size_t jf, unsigned n) {
+    float s = 0;
+    for (unsigned r = 0; r < n; ++r) s += c.xs[0].v[ix + r] * c.xs[1].v[jf + r];
+    c.y.v[iy] += s;
+  });
+}
+void filter1d_backward(const OpCall& c, unsigned i) {
+  each_filter_column(c, [&](std::size_t iy, std::size_t ix, std::size_t jf, unsigned n) {
+    const float g = c.dy.v[iy];
+    if (i == 0)
+      for (unsigned r = 0; r < n; ++r) c.dx.v[ix + r] += g * c.xs[1].v[jf + r];
+    else
+      for (unsigned r = 0; r < n; ++r) c.dx.v[jf + r] += g * c.xs[0].v[ix + r];
+  });
+}
+OpDef Filter1dNarrowOp{"filter1d_narrow", 2, infer_filter1d, filter1d_forward, filter1d_backward, kSavesInputs,
+                       {BatchRule::Concat, 0, false, 0, BatchTraits::kAllArguments},
+                       {[](CheckCase& c) {
+                         const unsigned rows = c.uniform(1, 3), width = c.uniform(1, 3), bd = c.batch();
+                         const Expression x = c.input(Dim({rows, width + c.uniform(0, 3)}, bd));
+                         const Dim fd = c.uniform(0, 1) ? Dim({rows, width}) : Dim({rows, width, c.uniform(1, 3)});
+                         return filter1d_narrow(x, c.parameter(fd));
+                       }}};
+
+struct KMaxData {
+  unsigned k, d;
+};
+
+Dim infer_kmax(const DimArgs& xs, const void* data) {
+  const KMaxData& m = *static_cast<const KMaxData*>(data);
+  const Dim& x = xs[0];
+  if (m.d >= x.ndims())
+    dims::fail("dimension " + std::to_string(m.d) + " is out of range for x " + to_string(x.single_batch()));
+  if (m.k < 1 || m.k > x[m.d])
+    dims::fail("k = " + std::to_string(m.k) + " must be in [1, " + std::to_string(x[m.d]) + "], the size of dimension " +
+               std::to_string(m.d));
+  Dim y = x;
+  y.set(m.d, m.k);
+  return y;
+}
+
+/// Calls f(y offset, x offset) for the k kept elements of every line along d, in their order.
+struct KeptElements {
+  template <class F>
+  static void each(const OpCall& c, F&& f) {
+    const KMaxData& m = c.op_data<KMaxData>();
+    const AlongDim a(c.xs[0].d, m.d), b(c.y.d, m.d);
+    float* values = c.scratch_floats(a.len);
+    for (unsigned o = 0; o < a.post; ++o)
+      for (unsigned i = 0; i < a.pre; ++i) {
+        for (unsigned j = 0; j < a.len; ++j) values[j] = c.xs[0].v[a.at(i, j, o)];
+        std::nth_element(values, values + (m.k - 1), values + a.len, [](float p, float q) { return p > q; });
+        const float kth = values[m.k - 1];
+        unsigned kept = 0;
+        for (unsigned j = 0; j < a.len && kept < m.k; ++j)
+          if (c.xs[0].v[a.at(i, j, o)] >= kth) f(b.at(i, kept++, o), a.at(i, j, o));
+      }
+  }
+};
+OpDef KMaxPoolingOp{"kmax_pooling", 1, infer_kmax, picked_forward<KeptElements>, picked_backward<KeptElements>,
+                    kSavesInputs,
+                    {BatchRule::Concat, 0, false, sizeof(KMaxData)},
+                    {[](CheckCase& c) {
+                      const Dim xd = c.shape(2, 3, c.batch());
+                      const unsigned d = c.uniform(0, xd.ndims() - 1);
+                      return kmax_pooling(c.distinct_input(xd), c.uniform(1, xd[d]), d);
+                    }}};
+
+Dim infer_circular(const DimArgs& xs, const void*) {
+  if (xs[0].ndims() != 1 || !xs[0].same_shape(xs[1]))
+    dims::fail("u and v must be vectors of one size");
+  return xs[0].with_batch(dims::batch(xs));
+}
+
+/// Calls f(t, k, i, j) for every term u_i v_j of y_k, where j = k - i (convolution) or k + i
+/// (correlation), mod n.
+template <bool Correlation, class F>
+void each_term(const OpCall& c, F&& f) {
+  const unsigned n = c.y.d.rows();
+  for (unsigned t = 0; t < c.y.d.bd; ++t)
+    for (unsigned k = 0; k < n; ++k)
+      for (unsigned i = 0; i < n; ++i) f(t, k, i, Correlation ? (k + i) % n : (k + n - i) % n);
+}
+template <bool Correlation>
+void circular_forward(const OpCall& c) {
+  const unsigned n = c.y.d.rows();
+  std::memset(c.y.v, 0, c.y.d.size() * sizeof(float));
+  each_term<Correlation>(c, [&](unsigned t, unsigned k, unsigned i, unsigned j) {
+    c.y.v[t * n + k] += c.xs[0].batch_ptr(t)[i] * c.xs[1].batch_ptr(t)[j];
+  });
+}
+template <bool Correlation>
+void circular_backward(const OpCall& c, unsigned arg) {
+  const unsigned n = c.y.d.rows();
+  each_term<Correlation>(c, [&](unsigned t, unsigned k, unsigned i, unsigned j) {
+    const float g = c.dy.v[t * n + k];
+    if (arg == 0)
+      c.dx.batch_ptr(t)[i] += g * c.xs[1].batch_ptr(t)[j];
+    else
+      c.dx.batch_ptr(t)[j] += g * c.xs[0].batch_ptr(t)[i];
+  });
+}
+Expression check_circular(CheckCase& c, bool correlation) {
+  const unsigned n = c.uniform(1, 5), bd = c.batch();
+  const Expression u = c.input(Dim({n}, bd)), v = c.input(Dim({n}, c.uniform(0, 1) ? bd : 1));
+  return correlation ? circ_corr(u, v) : circ_conv(u, v);
+}
+OpDef CircConvOp{"circ_conv", 2, infer_circular, circular_forward<false>, circular_backward<false>, kSavesInputs,
+                 {BatchRule::Concat, 0, false, 0, BatchTraits::kAllArguments},
+                 {[](CheckCase& c) { return check_circular(c, false); }}};
+OpDef CircCorrOp{"circ_corr", 2, infer_circular, circular_forward<true>, circular_backward<true>, kSavesInputs,
+                 {BatchRule::Concat, 0, false, 0, BatchTraits::kAllArguments},
+                 {[](CheckCase& c) { return check_circular(c, true); }}};
+
+}  // namespace
+
+Expression conv2d(const Expression& x, const Expression& f, const std::vector<unsigned>& stride, bool is_valid) {
+  ComputationGraph& g = graph_of(x, "conv2d");
+  return g.append(Conv2dOp, {x, f}, g.store(window_data("conv2d", stride, is_valid, {})));
+}
+Expression conv2d(const Expression& x, const Expression& f, const Expression& b, const std::vector<unsigned>& stride,
+                  bool is_valid) {
+  ComputationGraph& g = graph_of(x, "conv2d");
+  return g.append(Conv2dOp, {x, f, b}, g.store(window_data("conv2d", stride, is_valid, {})));
+}
+Expression maxpooling2d(const Expression& x, const std::vector<unsigned>& ksize, const std::vector<unsigned>& stride,
+                        bool is_valid) {
+  ComputationGraph& g = graph_of(x, "maxpooling2d");
+  return g.append(MaxPooling2dOp, {x}, g.store(window_data("maxpooling2d", stride, is_valid, ksize)));
+}
+Expression filter1d_narrow(const Expression& x, const Expression& f) {
+  return graph_of(x, "filter1d_narrow").append(Filter1dNarrowOp, {x, f});
+}
+Expression kmax_pooling(const Expression& x, unsigned k, unsigned d) {
+  ComputationGraph& g = graph_of(x, "kmax_pooling");
+  return g.append(KMaxPoolingOp, {x}, g.store(KMaxData{k, d}));
+}
+Expression fold_rows(const Expression& x, unsigned nrows) {
+  graph_of(x, "fold_rows");
+  const Dim xd = x.dim();
+  if (nrows == 0 || xd.ndims() > 2 || xd.rows() % nrows != 0)
+    throw std::invalid_argument("fold_rows: x " + to_string(xd) + " must be a matrix whose rows divide into groups of " +
+                                std::to_string(nrows));
+  return sum_dim(reshape(x, Dim({nrows, xd.rows() / nrows, xd.cols()})), {0});
+}
+Expression circ_conv(const Expression& u, const Expression& v) {
+  return graph_of(u, "circ_conv").append(CircConvOp, {u, v});
+}
+Expression circ_corr(const Expression& u, const Expression& v) {
+  return graph_of(u, "circ_corr").append(CircCorrOp, {u, v});
+}
+
+void register_convolution_ops() {
+  register_ops({&Conv2dOp, &MaxPooling2dOp, &Filter1dNarrowOp, &KMaxPoolingOp, &CircConvOp, &CircCorrOp});
+}
+
+}  // namespace dynet

@@ -1,0 +1,329 @@
+#include "dynet_core/ops/lstm.h"
+
+#include <cstring>
+#include <string>
+
+#include "dynet_core/graph.h"
+#include "dynet_core/ops/check_case.h"
+#include "dynet_core/ops/dims.h"
+#include "dynet_core/ops/gemm.h"
+#include "dynet_core/ops/random.h"
+#include "dynet_core/ops/registry.h"
+#include "dynet_core/tensor_eigen.h"
+
+namespace dynet {
+
+namespace {
+
+/// Arguments: x_1..x_k, h_tm1, Wx, Wh, b [, mask_x, mask_h].
+struct GatesData {
+  unsigned inputs;  // k
+  unsigned dropout;
+};
+
+struct GatesArgs {
+  unsigned k, h, wx, wh, b, mask_x, mask_h;
+  bool dropout;
+  explicit GatesArgs(const GatesData& d)
+      : k(d.inputs), h(k), wx(k + 1), wh(k + 2), b(k + 3), mask_x(k + 4), mask_h(k + 5), dropout(d.dropout != 0) {}
+};
+
+void require_vector(const Dim& d, const std::string& what) {
+  if (d.ndims() != 1) dims::fail(what + " must be a vector, got " + to_string(d.single_batch()));
+}
+void require_size(const Dim& d, unsigned n, const std::string& what) {
+  if (d.rows() != n)
+    dims::fail(what + " must have " + std::to_string(n) + " rows, got " + to_string(d.single_batch()));
+}
+
+Dim infer_gates(const DimArgs& xs, const void* data) {
+  const GatesArgs a(*static_cast<const GatesData*>(data));
+  require_vector(xs[a.h], "h_tm1");
+  const unsigned hidden = xs[a.h].rows();
+  unsigned input = 0;
+  for (unsigned i = 0; i < a.k; ++i) {
+    require_vector(xs[i], "x_t[" + std::to_string(i) + "]");
+    input += xs[i].rows();
+  }
+  const Dim& wx = xs[a.wx];
+  const Dim& wh = xs[a.wh];
+  if (wx.ndims() != 2 || wx.rows() != 4 * hidden || wx.cols() != input)
+    dims::fail("Wx must be {" + std::to_string(4 * hidden) + "," + std::to_string(input) + "} (4 x hidden, input), got " +
+               to_string(wx.single_batch()));
+  if (wh.ndims() != 2 || wh.rows() != 4 * hidden || wh.cols() != hidden)
+    dims::fail("Wh must be {" + std::to_string(4 * hidden) + "," + std::to_string(hidden) + "} (4 x hidden, hidden), got " +
+               to_string(wh.single_batch()));
+  require_vector(xs[a.b], "b");
+  require_size(xs[a.b], 4 * hidden, "b");
+  if (a.dropout) {
+    require_vector(xs[a.mask_x], "dropout_mask_x");
+    require_size(xs[a.mask_x], input, "dropout_mask_x");
+    require_vector(xs[a.mask_h], "dropout_mask_h");
+    require_size(xs[a.mask_h], hidden, "dropout_mask_h");
+  }
+  return Dim({4 * hidden}, dims::batch(xs));
+}
+
+/// t with y's batch size: t itself, or its one batch element copied for each (gemm sums a
+/// product of single batch elements into y's first batch element only).
+Tensor with_output_batch(const OpCall& c, const Tensor& t) {
+  const unsigned bd = c.y.d.bd;
+  if (t.d.bd == bd) return t;
+  const std::size_t n = t.d.batch_size();
+  Tensor copy(t.d.with_batch(bd), c.scratch_floats(n * bd), c.y.device);
+  for (unsigned b = 0; b < bd; ++b) std::memcpy(copy.v + b * n, t.v, n * sizeof(float));
+  return copy;
+}
+
+/// The inputs as the products see them: x_1..x_k stacked (times mask_x), one column per batch
+/// element, in scratch. For one unmasked input, that input itself.
+Tensor stacked_input(const OpCall& c, const GatesArgs& a) {
+  if (a.k == 1 && !a.dropout) return with_output_batch(c, c.xs[0]);
+  const unsigned input = c.xs[a.wx].d.cols(), bd = c.y.d.bd;
+  Tensor x(Dim({input}, bd), c.scratch_floats(std::size_t(input) * bd), c.y.device);
+  for (unsigned t = 0; t < bd; ++t) {
+    float* col = x.batch_ptr(t);
+    for (unsigned i = 0, off = 0; i < a.k; off += c.xs[i].d.rows(), ++i)
+      std::memcpy(col + off, c.xs[i].batch_ptr(t), c.xs[i].d.rows() * sizeof(float));
+    if (a.dropout) eig::Vector(col, input).array() *= eig::Vector(c.xs[a.mask_x].batch_ptr(t), input).array();
+  }
+  return x;
+}
+
+/// h_tm1 as the product sees it: times mask_h when there is one.
+Tensor masked_hidden(const OpCall& c, const GatesArgs& a) {
+  if (!a.dropout) return with_output_batch(c, c.xs[a.h]);
+  const unsigned hidden = c.xs[a.h].d.rows(), bd = c.y.d.bd;
+  Tensor h(Dim({hidden}, bd), c.scratch_floats(std::size_t(hidden) * bd), c.y.device);
+  for (unsigned t = 0; t < bd; ++t)
+    eig::Vector(h.batch_ptr(t), hidden) = eig::Vector(c.xs[a.h].batch_ptr(t), hidden).cwiseProduct(
+        eig::Vector(c.xs[a.mask_h].batch_ptr(t), hidden));
+  return h;
+}
+
+void gates_forward(const OpCall& c) {
+  const GatesArgs a(c.op_data<GatesData>());
+  const unsigned rows = c.y.d.rows(), hidden = rows / 4;
+  for (unsigned t = 0; t < c.y.d.bd; ++t) {
+    float* y = c.y.batch_ptr(t);
+    std::memcpy(y, c.xs[a.b].batch_ptr(t), rows * sizeof(float));
+    eig::Vector(y + hidden, hidden).array() += 1.f;
+  }
+  gemm(c.y, c.xs[a.wx], false, stacked_input(c, a), false, true);
+  gemm(c.y, c.xs[a.wh], false, masked_hidden(c, a), false, true);
+  for (unsigned t = 0; t < c.y.d.bd; ++t) {
+    float* y = c.y.batch_ptr(t);
+    eig::Vector(y, 3 * hidden).array() = eig::Vector(y, 3 * hidden).array().logistic();
+    eig::Vector(y + 3 * hidden, hidden).array() = eig::Vector(y + 3 * hidden, hidden).array().tanh();
+  }
+}
+
+/// d(loss)/d(pre-activation) of every gate, in scratch.
+Tensor gates_pre_gradient(const OpCall& c) {
+  const unsigned rows = c.y.d.rows(), hidden = rows / 4;
+  Tensor d(c.y.d, c.scratch_floats(c.y.d.size()), c.y.device);
+  for (unsigned t = 0; t < c.y.d.bd; ++t) {
+    const eig::Vector y(c.y.batch_ptr(t), rows), dy(c.dy.batch_ptr(t), rows);
+    eig::Vector g(d.batch_ptr(t), rows);
+    g.head(3 * hidden).array() =
+        dy.head(3 * hidden).array() * y.head(3 * hidden).array() * (1.f - y.head(3 * hidden).array());
+    g.tail(hidden).array() = dy.tail(hidden).array() * (1.f - y.tail(hidden).array().square());
+  }
+  return d;
+}
+
+/// dx += v * (mask when given) over n rows starting at row `from` of v, for every batch element of
+/// v (a dx of one batch element sums them).
+void add_rows(const Tensor& dx, const Tensor& v, unsigned from, unsigned n, const Tensor* mask) {
+  for (unsigned t = 0; t < v.d.bd; ++t) {
+    eig::Vector out(dx.batch_ptr(t), n);
+    const eig::Vector src(v.batch_ptr(t) + from, n);
+    if (mask)
+      out.array() += src.array() * eig::Vector(mask->batch_ptr(t) + from, n).array();
+    else
+      out += src;
+  }
+}
+
+void gates_backward(const OpCall& c, unsigned i) {
+  const GatesArgs a(c.op_data<GatesData>());
+  const Tensor d = gates_pre_gradient(c);
+  const unsigned bd = c.y.d.bd;
+  if (i == a.wx) return gemm(c.dx, d, false, stacked_input(c, a), true, true);
+  if (i == a.wh) return gemm(c.dx, d, false, masked_hidden(c, a), true, true);
+  if (i == a.b) {
+    for (unsigned t = 0; t < bd; ++t) eig::Vector(c.dx.batch_ptr(t), c.y.d.rows()) += eig::Vector(d.batch_ptr(t), c.y.d.rows());
+    return;
+  }
+  // Inputs, h_tm1 and masks: through W^T d, the gradient of the (masked) vector the product saw.
+  const bool input_side = i < a.k || (a.dropout && i == a.mask_x);
+  const Tensor& w = c.xs[input_side ? a.wx : a.wh];
+  const unsigned n = w.d.cols();
+  Tensor back(Dim({n}, bd), c.scratch_floats(std::size_t(n) * bd), c.y.device);
+  gemm(back, w, true, d, false, false);
+  if (i < a.k) {
+    unsigned from = 0;
+    for (unsigned j = 0; j < i; ++j) from += c.xs[j].d.rows();
+    add_rows(c.dx, back, from, c.xs[i].d.rows(), a.dropout ? &c.xs[a.mask_x] : nullptr);
+  } else if (i == a.h) {
+    add_rows(c.dx, back, 0, n, a.dropout ? &c.xs[a.mask_h] : nullptr);
+  } else if (i == a.mask_x) {
+    const Tensor x = stacked_input(c, GatesArgs(GatesData{a.k, 0}));
+    add_rows(c.dx, back, 0, n, &x);
+  } else {
+    add_rows(c.dx, back, 0, n, &c.xs[a.h]);
+  }
+}
+
+Expression check_gates(CheckCase& c, bool dropout) {
+  const unsigned hidden = c.uniform(1, 3), bd = c.batch(), k = c.uniform(1, 2);
+  auto batch = [&] { return c.uniform(0, 1) ? bd : 1u; };
+  std::vector<Expression> xs;
+  unsigned input = 0;
+  for (unsigned i = 0; i < k; ++i) {
+    const unsigned n = c.uniform(1, 3);
+    input += n;
+    xs.push_back(c.input(Dim({n}, batch())));
+  }
+  const Expression h = c.input(Dim({hidden}, batch()));
+  const Expression wx = c.parameter(Dim({4 * hidden, input}));
+  const Expression wh = c.parameter(Dim({4 * hidden, hidden}));
+  const Expression b = c.parameter(Dim({4 * hidden}));
+  if (!dropout) return vanilla_lstm_gates_concat(xs, h, wx, wh, b);
+  return vanilla_lstm_gates_dropout_concat(xs, h, wx, wh, b, c.input(Dim({input}, batch()), 0.f, 2.f),
+                                           c.input(Dim({hidden}, batch()), 0.f, 2.f));
+}
+
+OpDef VanillaLstmGatesOp{"vanilla_lstm_gates", -1, infer_gates, gates_forward, gates_backward, kSavesBoth,
+                         {BatchRule::Concat, 0, false, sizeof(GatesData), BatchTraits::kAllArguments},
+                         {[](CheckCase& c) { return check_gates(c, false); }}};
+OpDef VanillaLstmGatesDropoutOp{"vanilla_lstm_gates_dropout", -1, infer_gates, gates_forward, gates_backward,
+                                kSavesBoth, {BatchRule::Concat, 0, false, sizeof(GatesData), BatchTraits::kAllArguments},
+                                {[](CheckCase& c) { return check_gates(c, true); }}};
+
+/// c_tm1 or c_t {H} and gates {4H}.
+Dim infer_cell(const DimArgs& xs, const void*) {
+  require_vector(xs[0], "the cell");
+  require_vector(xs[1], "the gates");
+  require_size(xs[1], 4 * xs[0].rows(), "the gates (4 x the cell)");
+  return xs[0].with_batch(dims::batch(xs));
+}
+
+/// Calls f(t, cell, gates) for each batch element t of the output.
+template <class F>
+void for_each_cell(const OpCall& c, F&& f) {
+  const unsigned hidden = c.y.d.rows();
+  for (unsigned t = 0; t < c.y.d.bd; ++t) {
+    const float* g = c.xs[1].batch_ptr(t);
+    f(t, eig::Vector(c.xs[0].batch_ptr(t), hidden), eig::Vector(const_cast<float*>(g), 4 * hidden));
+  }
+}
+
+void cell_forward(const OpCall& c) {
+  const unsigned hh = c.y.d.rows();
+  for_each_cell(c, [&](unsigned t, const eig::Vector& c_tm1, const eig::Vector& g) {
+    eig::Vector(c.y.batch_ptr(t), hh).array() =
+        g.segment(0, hh).array() * g.segment(3 * hh, hh).array() + g.segment(hh, hh).array() * c_tm1.array();
+  });
+}
+void cell_backward(const OpCall& c, unsigned i) {
+  const unsigned hh = c.y.d.rows();
+  for_each_cell(c, [&](unsigned t, const eig::Vector& c_tm1, const eig::Vector& g) {
+    const eig::Vector dy(c.dy.batch_ptr(t), hh);
+    if (i == 0) {
+      eig::Vector(c.dx.batch_ptr(t), hh).array() += dy.array() * g.segment(hh, hh).array();
+      return;
+    }
+    eig::Vector dg(c.dx.batch_ptr(t), 4 * hh);
+    dg.segment(0, hh).array() += dy.array() * g.segment(3 * hh, hh).array();
+    dg.segment(hh, hh).array() += dy.array() * c_tm1.array();
+    dg.segment(3 * hh, hh).array() += dy.array() * g.segment(0, hh).array();
+  });
+}
+OpDef VanillaLstmCOp{"vanilla_lstm_c", 2, infer_cell, cell_forward, cell_backward, kSavesInputs,
+                     {BatchRule::Concat, 0, false, 0, BatchTraits::kAllArguments},
+                     {[](CheckCase& c) {
+                       const unsigned hidden = c.uniform(1, 4), bd = c.batch();
+                       return vanilla_lstm_c(c.input(Dim({hidden}, c.uniform(0, 1) ? bd : 1)),
+                                             c.input(Dim({4 * hidden}, bd)));
+                     }}};
+
+void hidden_forward(const OpCall& c) {
+  const unsigned hh = c.y.d.rows();
+  for_each_cell(c, [&](unsigned t, const eig::Vector& cell, const eig::Vector& g) {
+    eig::Vector(c.y.batch_ptr(t), hh).array() = g.segment(2 * hh, hh).array() * cell.array().tanh();
+  });
+}
+void hidden_backward(const OpCall& c, unsigned i) {
+  const unsigned hh = c.y.d.rows();
+  for_each_cell(c, [&](unsigned t, const eig::Vector& cell, const eig::Vector& g) {
+    const eig::Vector dy(c.dy.batch_ptr(t), hh);
+    if (i == 0)
+      eig::Vector(c.dx.batch_ptr(t), hh).array() +=
+          dy.array() * g.segment(2 * hh, hh).array() * (1.f - cell.array().tanh().square());
+    else
+      eig::Vector(c.dx.batch_ptr(t) + 2 * hh, hh).array() += dy.array() * cell.array().tanh();
+  });
+}
+OpDef VanillaLstmHOp{"vanilla_lstm_h", 2, infer_cell, hidden_forward, hidden_backward, kSavesInputs,
+                     {BatchRule::Concat, 0, false, 0, BatchTraits::kAllArguments},
+                     {[](CheckCase& c) {
+                       const unsigned hidden = c.uniform(1, 4), bd = c.batch();
+                       return vanilla_lstm_h(c.input(Dim({hidden}, bd), -2.f, 2.f),
+                                             c.input(Dim({4 * hidden}, c.uniform(0, 1) ? bd : 1)));
+                     }}};
+
+Expression gates_node(const OpDef& op, const std::vector<Expression>& x_t, const Expression& h_tm1, Expression wx,
+                      Expression wh, Expression b, const Expression* masks, float weightnoise_std) {
+  if (x_t.empty()) throw std::invalid_argument(std::string(op.name) + ": no inputs x_t given");
+  ComputationGraph& g = graph_of(h_tm1, op.name);
+  if (weightnoise_std < 0.f)
+    throw std::invalid_argument(std::string(op.name) + ": weightnoise_std " + std::to_string(weightnoise_std) +
+                                " must be >= 0");
+  if (weightnoise_std > 0.f) {
+    wx = noise(wx, weightnoise_std);
+    wh = noise(wh, weightnoise_std);
+    b = noise(b, weightnoise_std);
+  }
+  std::vector<Expression> args(x_t);
+  for (const Expression& e : {h_tm1, wx, wh, b}) args.push_back(e);
+  if (masks) args.insert(args.end(), masks, masks + 2);
+  const GatesData data{static_cast<unsigned>(x_t.size()), masks ? 1u : 0u};
+  return g.append(op, args.data(), static_cast<unsigned>(args.size()), g.store(data));
+}
+
+}  // namespace
+
+Expression vanilla_lstm_gates(const Expression& x_t, const Expression& h_tm1, const Expression& Wx,
+                              const Expression& Wh, const Expression& b, float weightnoise_std) {
+  return gates_node(VanillaLstmGatesOp, {x_t}, h_tm1, Wx, Wh, b, nullptr, weightnoise_std);
+}
+Expression vanilla_lstm_gates_concat(const std::vector<Expression>& x_t, const Expression& h_tm1, const Expression& Wx,
+                                     const Expression& Wh, const Expression& b, float weightnoise_std) {
+  return gates_node(VanillaLstmGatesOp, x_t, h_tm1, Wx, Wh, b, nullptr, weightnoise_std);
+}
+Expression vanilla_lstm_gates_dropout(const Expression& x_t, const Expression& h_tm1, const Expression& Wx,
+                                      const Expression& Wh, const Expression& b, const Expression& dropout_mask_x,
+                                      const Expression& dropout_mask_h, float weightnoise_std) {
+  const Expression masks[2] = {dropout_mask_x, dropout_mask_h};
+  return gates_node(VanillaLstmGatesDropoutOp, {x_t}, h_tm1, Wx, Wh, b, masks, weightnoise_std);
+}
+Expression vanilla_lstm_gates_dropout_concat(const std::vector<Expression>& x_t, const Expression& h_tm1,
+                                             const Expression& Wx, const Expression& Wh, const Expression& b,
+                                             const Expression& dropout_mask_x, const Expression& dropout_mask_h,
+                                             float weightnoise_std) {
+  const Expression masks[2] = {dropout_mask_x, dropout_mask_h};
+  return gates_node(VanillaLstmGatesDropoutOp, x_t, h_tm1, Wx, Wh, b, masks, weightnoise_std);
+}
+Expression vanilla_lstm_c(const Expression& c_tm1, const Expression& gates_t) {
+  return graph_of(c_tm1, "vanilla_lstm_c").append(VanillaLstmCOp, {c_tm1, gates_t});
+}
+Expression vanilla_lstm_h(const Expression& c_t, const Expression& gates_t) {
+  return graph_of(c_t, "vanilla_lstm_h").append(VanillaLstmHOp, {c_t, gates_t});
+}
+
+void register_lstm_ops() {
+  register_ops({&VanillaLstmGatesOp, &VanillaLstmGatesDropoutOp, &VanillaLstmCOp, &VanillaLstmHOp});
+}
+
+}  // namespace dynet

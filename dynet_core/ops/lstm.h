@@ -1,0 +1,32 @@
+#pragma once
+// The LSTM cell as three fused ops (DyNet's vanilla_lstm_*): one node per step for the gates, one
+// for the cell and one for the output, so a batch of cells is three kernels.
+
+#include <vector>
+
+#include "dynet_core/expression.h"
+
+namespace dynet {
+
+/// Gates [i; f; o; g] of an LSTM step (4H rows): i, f, o = logistic(.), g = tanh(.) of
+/// Wx x_t + Wh h_tm1 + b, with 1 added to the forget gate's bias. Wx {4H, I}, Wh {4H, H}, b {4H}.
+/// weightnoise_std > 0 adds Gaussian noise of that deviation to Wx, Wh and b.
+Expression vanilla_lstm_gates(const Expression& x_t, const Expression& h_tm1, const Expression& Wx,
+                              const Expression& Wh, const Expression& b, float weightnoise_std = 0.f);
+/// The same with the inputs x_t concatenated (their sizes sum to I).
+Expression vanilla_lstm_gates_concat(const std::vector<Expression>& x_t, const Expression& h_tm1, const Expression& Wx,
+                                     const Expression& Wh, const Expression& b, float weightnoise_std = 0.f);
+/// The same with x_t and h_tm1 multiplied by dropout masks {I} and {H} first.
+Expression vanilla_lstm_gates_dropout(const Expression& x_t, const Expression& h_tm1, const Expression& Wx,
+                                      const Expression& Wh, const Expression& b, const Expression& dropout_mask_x,
+                                      const Expression& dropout_mask_h, float weightnoise_std = 0.f);
+Expression vanilla_lstm_gates_dropout_concat(const std::vector<Expression>& x_t, const Expression& h_tm1,
+                                             const Expression& Wx, const Expression& Wh, const Expression& b,
+                                             const Expression& dropout_mask_x, const Expression& dropout_mask_h,
+                                             float weightnoise_std = 0.f);
+/// c_t = i . g + f . c_tm1, from the gates of vanilla_lstm_gates.
+Expression vanilla_lstm_c(const Expression& c_tm1, const Expression& gates_t);
+/// h_t = o . tanh(c_t).
+Expression vanilla_lstm_h(const Expression& c_t, const Expression& gates_t);
+
+}  // namespace dynet
