@@ -64,21 +64,10 @@ Dim infer_gates(const DimArgs& xs, const void* data) {
   return Dim({4 * hidden}, dims::batch(xs));
 }
 
-/// t with y's batch size: t itself, or its one batch element copied for each (gemm sums a
-/// product of single batch elements into y's first batch element only).
-Tensor with_output_batch(const OpCall& c, const Tensor& t) {
-  const unsigned bd = c.y.d.bd;
-  if (t.d.bd == bd) return t;
-  const std::size_t n = t.d.batch_size();
-  Tensor copy(t.d.with_batch(bd), c.scratch_floats(n * bd), c.y.device);
-  for (unsigned b = 0; b < bd; ++b) std::memcpy(copy.v + b * n, t.v, n * sizeof(float));
-  return copy;
-}
-
 /// The inputs as the products see them: x_1..x_k stacked (times mask_x), one column per batch
 /// element, in scratch. For one unmasked input, that input itself.
 Tensor stacked_input(const OpCall& c, const GatesArgs& a) {
-  if (a.k == 1 && !a.dropout) return with_output_batch(c, c.xs[0]);
+  if (a.k == 1 && !a.dropout) return c.xs[0];
   const unsigned input = c.xs[a.wx].d.cols(), bd = c.y.d.bd;
   Tensor x(Dim({input}, bd), c.scratch_floats(std::size_t(input) * bd), c.y.device);
   for (unsigned t = 0; t < bd; ++t) {
@@ -92,7 +81,7 @@ Tensor stacked_input(const OpCall& c, const GatesArgs& a) {
 
 /// h_tm1 as the product sees it: times mask_h when there is one.
 Tensor masked_hidden(const OpCall& c, const GatesArgs& a) {
-  if (!a.dropout) return with_output_batch(c, c.xs[a.h]);
+  if (!a.dropout) return c.xs[a.h];
   const unsigned hidden = c.xs[a.h].d.rows(), bd = c.y.d.bd;
   Tensor h(Dim({hidden}, bd), c.scratch_floats(std::size_t(hidden) * bd), c.y.device);
   for (unsigned t = 0; t < bd; ++t)
