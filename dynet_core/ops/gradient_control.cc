@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "dynet_core/graph.h"
+#include "dynet_core/ops/called_as.h"
 #include "dynet_core/ops/check_case.h"
 #include "dynet_core/ops/registry.h"
 
@@ -34,7 +35,9 @@ Expression scale_gradient(const Expression& x, float lambda) {
   ComputationGraph& g = graph_of(x, "scale_gradient");
   return g.append(ScaleGradientOp, {x}, g.store(lambda));
 }
-Expression flip_gradient(const Expression& x) { return scale_gradient(x, -1.f); }
+Expression flip_gradient(const Expression& x) {
+  return called_as("flip_gradient", [&] { return scale_gradient(x, -1.f); });
+}
 
 void register_gradient_control_ops() { register_ops({&NoBackpropOp, &ScaleGradientOp}); }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "dynet_core/graph.h"
+#include "dynet_core/ops/called_as.h"
 #include "dynet_core/ops/check_case.h"
 #include "dynet_core/ops/dims.h"
 #include "dynet_core/ops/gemm.h"
@@ -191,7 +192,7 @@ OpDef TransposeOp{"transpose", 1, infer_transpose, transpose_forward, transpose_
 }  // namespace
 
 Expression operator*(const Expression& a, const Expression& b) {
-  return graph_of(a, "matmul").append(MatMulOp, {a, b});
+  return called_as("operator*", [&] { return graph_of(a, "operator*").append(MatMulOp, {a, b}); });
 }
 
 Expression affine_transform(ExpressionSpan xs) {
