@@ -3,7 +3,6 @@
 
 #include <catch2/catch.hpp>
 
-#include <cctype>
 #include <functional>
 #include <map>
 #include <set>
@@ -15,6 +14,7 @@
 #include "dynet_core/graph.h"
 #include "dynet_core/ops/registry.h"
 #include "dynet_core/param_collection.h"
+#include "support/message_check.h"
 
 using namespace dynet;
 
@@ -26,53 +26,18 @@ struct Misuse {
   std::function<void()> call;
 };
 
-bool word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
-
-/// Occurrences of `name` in `text` not inside a longer identifier.
-unsigned count_word(const std::string& text, const std::string& name) {
-  unsigned n = 0;
-  for (std::size_t at = text.find(name); at != std::string::npos; at = text.find(name, at + 1)) {
-    const bool left = at == 0 || !(word_char(text[at - 1]) || text[at - 1] == ':');
-    const std::size_t end = at + name.size();
-    const bool right = end == text.size() || !word_char(text[end]);
-    if (left && right) ++n;
-  }
-  return n;
-}
-
-/// `name:` used as a prefix somewhere in `text`.
-bool names_as_prefix(const std::string& text, const std::string& name) {
-  for (std::size_t at = text.find(name + ":"); at != std::string::npos; at = text.find(name + ":", at + 1))
-    if (at == 0 || !(word_char(text[at - 1]) || text[at - 1] == ':')) return true;
-  return false;
-}
-
 /// What a message must not name as its subject: every op, every public function and the
 /// Expression members a function might call on its arguments.
 std::set<std::string> subjects(const std::vector<Misuse>& misuses) {
-  std::set<std::string> names{"Expression::dim", "Expression::value", "Expression::gradient", "Dim"};
-  for (const OpDef* op : registered_ops()) names.insert(op->name);
+  std::set<std::string> names = test_support::op_names();
+  names.insert({"Expression::dim", "Expression::value", "Expression::gradient", "Dim"});
   for (const Misuse& m : misuses) names.insert(m.function);
   return names;
 }
 
 void check_messages(const std::vector<Misuse>& misuses) {
   const std::set<std::string> others = subjects(misuses);
-  for (const Misuse& m : misuses) {
-    INFO(m.function << " given " << m.how);
-    std::string what;
-    try {
-      m.call();
-    } catch (const std::invalid_argument& e) {
-      what = e.what();
-    }
-    INFO("message: " << what);
-    CHECK(!what.empty());
-    CHECK(what.rfind(m.function + ": ", 0) == 0);
-    CHECK(count_word(what, m.function) == 1);
-    for (const std::string& other : others)
-      if (other != m.function) CHECK_FALSE(names_as_prefix(what, other));
-  }
+  for (const Misuse& m : misuses) test_support::check_message(m.function, m.how, m.call, others);
 }
 
 /// A graph with live expressions of a few shapes and two dead ones.
