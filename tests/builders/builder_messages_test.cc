@@ -49,21 +49,25 @@ Expression vector_of(ComputationGraph& cg, unsigned rows, unsigned batch = 1) {
   return input(cg, Dim({rows}, batch), std::vector<float>(rows * batch, 0.5f));
 }
 
+/// Adds misuses of `method` of a Builder made by `make` in a graph of its own (after new_graph
+/// unless `bound` is false).
 template <class Builder>
-void recurrent_misuses(std::vector<Misuse>& m, const std::string& name) {
-  auto with = [&m, name](const std::string& method, const std::string& how,
-                         std::function<void(Builder&, ComputationGraph&)> f, bool bound = true) {
-    m.push_back({name + "::" + method, how, [f, bound] {
+auto misuses_of(std::vector<Misuse>& m, const std::string& name, std::function<Builder(ParameterCollection&)> make) {
+  return [&m, name, make](const std::string& method, const std::string& how,
+                          std::function<void(Builder&, ComputationGraph&)> f, bool bound = true) {
+    m.push_back({name + "::" + method, how, [make, f, bound] {
                    ParameterCollection model;
-                   Builder rnn(2, kInput, kHidden, model);
+                   Builder builder = make(model);
                    ComputationGraph cg;
-                   if (bound) {
-                     rnn.new_graph(cg);
-                     rnn.start_new_sequence();
-                   }
-                   f(rnn, cg);
+                   if (bound) builder.new_graph(cg);
+                   f(builder, cg);
                  }});
   };
+}
+
+template <class Builder>
+void recurrent_misuses(std::vector<Misuse>& m, const std::string& name) {
+  auto with = misuses_of<Builder>(m, name, [](ParameterCollection& pc) { return Builder(2, kInput, kHidden, pc); });
   m.push_back({name, "no layers", [] {
                  ParameterCollection model;
                  Builder(0, kInput, kHidden, model);
@@ -113,16 +117,7 @@ void recurrent_misuses(std::vector<Misuse>& m, const std::string& name) {
 
 template <class Builder>
 void tree_misuses(std::vector<Misuse>& m, const std::string& name, std::function<Builder(ParameterCollection&)> make) {
-  auto with = [&m, name, make](const std::string& method, const std::string& how,
-                               std::function<void(Builder&, ComputationGraph&)> f, bool bound = true) {
-    m.push_back({name + "::" + method, how, [make, f, bound] {
-                   ParameterCollection model;
-                   Builder tree = make(model);
-                   ComputationGraph cg;
-                   if (bound) tree.new_graph(cg);
-                   f(tree, cg);
-                 }});
-  };
+  auto with = misuses_of<Builder>(m, name, make);
   with("add_input", "no new_graph", [](Builder& t, ComputationGraph& cg) { t.add_input(0, {}, vector_of(cg, kInput)); },
        false);
   with("add_input", "children of batch 2 and 3", [](Builder& t, ComputationGraph& cg) {
@@ -144,16 +139,7 @@ void tree_misuses(std::vector<Misuse>& m, const std::string& name, std::function
 
 template <class Builder>
 void softmax_misuses(std::vector<Misuse>& m, const std::string& name, std::function<Builder(ParameterCollection&)> make) {
-  auto with = [&m, name, make](const std::string& method, const std::string& how,
-                               std::function<void(Builder&, ComputationGraph&)> f, bool bound = true) {
-    m.push_back({name + "::" + method, how, [make, f, bound] {
-                   ParameterCollection model;
-                   Builder sm = make(model);
-                   ComputationGraph cg;
-                   if (bound) sm.new_graph(cg);
-                   f(sm, cg);
-                 }});
-  };
+  auto with = misuses_of<Builder>(m, name, make);
   with("neg_log_softmax", "no new_graph", [](Builder& b, ComputationGraph& cg) { b.neg_log_softmax(vector_of(cg, kHidden), 0); },
        false);
   with("neg_log_softmax", "a class out of range", [](Builder& b, ComputationGraph& cg) { b.neg_log_softmax(vector_of(cg, kHidden), 99); });
