@@ -351,3 +351,11 @@ TEST_CASE("messages name a parameter as the user did, or say it is unnamed", "[o
                                                       "values, got 1 values"));
   CHECK_THROWS_WITH(unnamed.initialize(0, {1.f}), !Catch::Contains("/_"));
 }
+
+TEST_CASE("an empty expression is reported in the same words wherever it is met", "[ops][errors]") {
+  ComputationGraph cg;
+  const Expression x = input(cg, 1.f), empty;
+  CHECK_THROWS_WITH(tanh(empty), Catch::Equals(std::string("tanh: ") + kEmptyExpressionUsed));
+  CHECK_THROWS_WITH(x + empty, Catch::Equals(std::string("operator+: ") + kEmptyExpressionUsed));
+  CHECK_THROWS_WITH(mean_elems(empty), Catch::Equals(std::string("mean_elems: ") + kEmptyExpressionUsed));
+}
