@@ -3,6 +3,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "dynet_core/ops/called_as.h"
 #include "dynet_core/ops/shape.h"
 
 namespace dynet {
@@ -39,6 +40,10 @@ void BiRNNBuilder::new_graph(ComputationGraph& cg, bool update) {
 }
 
 std::vector<std::pair<Expression, Expression>> BiRNNBuilder::add_inputs(const std::vector<Expression>& xs) {
+  return called_as("BiRNNBuilder::add_inputs", [&] { return run_layers(xs); });
+}
+
+std::vector<std::pair<Expression, Expression>> BiRNNBuilder::run_layers(const std::vector<Expression>& xs) {
   const std::size_t n = xs.size();
   std::vector<std::pair<Expression, Expression>> out(n);
   std::vector<Expression> in = xs;
@@ -54,16 +59,20 @@ std::vector<std::pair<Expression, Expression>> BiRNNBuilder::add_inputs(const st
 }
 
 std::vector<Expression> BiRNNBuilder::transduce(const std::vector<Expression>& xs) {
-  std::vector<Expression> hs;
-  for (const auto& fb : add_inputs(xs)) hs.push_back(concatenate({fb.first, fb.second}));
-  return hs;
+  return called_as("BiRNNBuilder::transduce", [&] {
+    std::vector<Expression> hs;
+    for (const auto& fb : run_layers(xs)) hs.push_back(concatenate({fb.first, fb.second}));
+    return hs;
+  });
 }
 
 void BiRNNBuilder::set_dropout(float d, float d_h) {
-  for (unsigned l = 0; l < layers(); ++l) {
-    forward_[l]->set_dropout(d, d_h);
-    backward_[l]->set_dropout(d, d_h);
-  }
+  called_as("BiRNNBuilder::set_dropout", [&] {
+    for (unsigned l = 0; l < layers(); ++l) {
+      forward_[l]->set_dropout(d, d_h);
+      backward_[l]->set_dropout(d, d_h);
+    }
+  });
 }
 
 void BiRNNBuilder::disable_dropout() { set_dropout(0.f, 0.f); }

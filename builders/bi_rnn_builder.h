@@ -56,6 +56,9 @@ class BiRNNBuilder {
   unsigned hidden_dim() const { return hidden_dim_; }
 
  private:
+  /// add_inputs, with messages naming the inner builders' calls.
+  std::vector<std::pair<Expression, Expression>> run_layers(const std::vector<Expression>& xs);
+
   unsigned input_dim_, hidden_dim_;
   ParameterCollection local_model_;
   std::vector<std::unique_ptr<RNNBuilder>> forward_, backward_;

@@ -7,14 +7,14 @@
 
 namespace dynet {
 
-BuilderParameters::BuilderParameters(ParameterCollection& model, const std::string& name, unsigned layers,
-                                     unsigned input_dim, unsigned hidden_dim)
+BuilderParameters::BuilderParameters(ParameterCollection& model, const std::string& name, const std::string& collection,
+                                     unsigned layers, unsigned input_dim, unsigned hidden_dim)
     : name_(name), layers_(layers), input_dim_(input_dim), hidden_dim_(hidden_dim) {
   if (layers == 0 || input_dim == 0 || hidden_dim == 0)
     throw std::invalid_argument(name + ": layers, input_dim and hidden_dim must be positive, got " +
                                 std::to_string(layers) + ", " + std::to_string(input_dim) + ", " +
                                 std::to_string(hidden_dim));
-  local_model_ = model.add_subcollection(name);
+  local_model_ = model.add_subcollection(collection);
   params_.resize(layers);
 }
 
@@ -37,7 +37,7 @@ void BuilderParameters::bind_graph(ComputationGraph& cg, bool update) {
 }
 
 ComputationGraph& BuilderParameters::graph(const char* who) const {
-  if (!cg_) throw std::runtime_error(name_ + "::" + who + ": call new_graph(cg) first");
+  if (!cg_) throw std::invalid_argument(name_ + "::" + who + ": call new_graph(cg) first");
   return *cg_;
 }
 

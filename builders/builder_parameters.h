@@ -29,9 +29,10 @@ class BuilderParameters {
   unsigned hidden_dim() const { return hidden_dim_; }
 
  protected:
-  /// Checks the sizes (all > 0) and creates the subcollection `name` of `model`.
-  BuilderParameters(ParameterCollection& model, const std::string& name, unsigned layers, unsigned input_dim,
-                    unsigned hidden_dim);
+  /// Checks the sizes (all > 0) and creates the subcollection `collection` of `model` (DyNet's
+  /// name for it); `name` is the builder's class, as messages name it.
+  BuilderParameters(ParameterCollection& model, const std::string& name, const std::string& collection,
+                    unsigned layers, unsigned input_dim, unsigned hidden_dim);
 
   /// The input size of layer `layer`: input_dim for the first, hidden_dim above.
   unsigned layer_input_dim(unsigned layer) const { return layer == 0 ? input_dim_ : hidden_dim_; }
@@ -43,12 +44,12 @@ class BuilderParameters {
   void bind_graph(ComputationGraph& cg, bool update);
   /// The expression of parameter `k` of layer `layer` in the bound graph.
   const Expression& var(unsigned layer, unsigned k) const { return vars_[layer][k]; }
-  /// The graph of the last new_graph(); throws std::runtime_error naming `who` when there is none.
+  /// The graph of the last new_graph(); throws std::invalid_argument naming `who` when there is none.
   ComputationGraph& graph(const char* who) const;
   /// Throws std::invalid_argument unless x is a live expression of the bound graph holding one
   /// column vector of `rows` rows per batch element. `what` names x in the message.
   void check_vector(const Expression& x, unsigned rows, const char* who, const char* what) const;
-  /// The builder's name in messages.
+  /// The builder's class name, as messages name it.
   const std::string& name() const { return name_; }
 
  private:

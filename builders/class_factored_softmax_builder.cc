@@ -7,6 +7,7 @@
 
 #include "dynet_core/graph.h"
 #include "dynet_core/ops/arithmetic.h"
+#include "dynet_core/ops/called_as.h"
 #include "dynet_core/ops/leaves.h"
 #include "dynet_core/ops/linalg.h"
 #include "dynet_core/ops/select.h"
@@ -49,7 +50,7 @@ ClassFactoredSoftmaxBuilder::ClassFactoredSoftmaxBuilder(unsigned rep_dim, const
 
 ClassFactoredSoftmaxBuilder::ClassFactoredSoftmaxBuilder(unsigned rep_dim, const std::vector<Entry>& entries,
                                                          Dict& word_dict, ParameterCollection& model, bool bias)
-    : SoftmaxBuilder(model, "class-factored-softmax-builder", rep_dim), word_dict_(&word_dict), bias_(bias) {
+    : SoftmaxBuilder(model, "ClassFactoredSoftmaxBuilder", "class-factored-softmax-builder", rep_dim), word_dict_(&word_dict), bias_(bias) {
   if (entries.empty()) throw std::invalid_argument("ClassFactoredSoftmaxBuilder: no word has a class");
   std::unordered_map<std::string, const Entry*> seen;
   for (const Entry& e : entries) {
@@ -107,7 +108,7 @@ unsigned ClassFactoredSoftmaxBuilder::class_of(unsigned word) const {
   if (word >= word_class_.size() || word_class_[word] < 0) {
     const std::string spelled =
         word < word_dict_->size() ? " ('" + word_dict_->convert(static_cast<int>(word)) + "')" : "";
-    throw std::invalid_argument("ClassFactoredSoftmaxBuilder: word " + std::to_string(word) + spelled +
+    throw std::invalid_argument("ClassFactoredSoftmaxBuilder::class_of: word " + std::to_string(word) + spelled +
                                 " has no class in the cluster file");
   }
   return static_cast<unsigned>(word_class_[word]);
@@ -126,7 +127,7 @@ Expression ClassFactoredSoftmaxBuilder::word_scores(unsigned c, const Expression
 }
 
 Expression ClassFactoredSoftmaxBuilder::neg_log_softmax(const Expression& rep, unsigned word) {
-  const unsigned c = class_of(word);
+  const unsigned c = called_as("ClassFactoredSoftmaxBuilder::neg_log_softmax", [&] { return class_of(word); });
   check_rep(rep, "neg_log_softmax");
   const Expression class_loss = pickneglogsoftmax(class_scores(rep), c);
   if (class_words_[c].size() < 2) return class_loss;
@@ -135,7 +136,9 @@ Expression ClassFactoredSoftmaxBuilder::neg_log_softmax(const Expression& rep, u
 
 Expression ClassFactoredSoftmaxBuilder::neg_log_softmax(const Expression& rep, const std::vector<unsigned>& words) {
   std::vector<unsigned> classes;
-  for (unsigned w : words) classes.push_back(class_of(w));
+  called_as("ClassFactoredSoftmaxBuilder::neg_log_softmax", [&] {
+    for (unsigned w : words) classes.push_back(class_of(w));
+  });
   check_rep(rep, "neg_log_softmax", static_cast<unsigned>(words.size()));
   if (words.size() == 1) return neg_log_softmax(rep, words[0]);
   // The class part runs batched; the word parts use a different matrix per class, so each batch
@@ -160,7 +163,9 @@ unsigned ClassFactoredSoftmaxBuilder::sample(const Expression& rep) {
 
 Expression ClassFactoredSoftmaxBuilder::full_log_distribution(const Expression& rep) {
   check_rep(rep, "full_log_distribution");
-  for (unsigned w = 0; w < word_class_.size(); ++w) class_of(w);
+  called_as("ClassFactoredSoftmaxBuilder::full_log_distribution", [&] {
+    for (unsigned w = 0; w < word_class_.size(); ++w) class_of(w);
+  });
   const Expression class_log_p = log_softmax(class_scores(rep));
   std::vector<Expression> pieces;  // class by class
   std::vector<unsigned> offset(word_class_.size());

@@ -12,7 +12,7 @@ enum { kX2I, kH2I, kC2I, kBI, kX2O, kH2O, kC2O, kBO, kX2C, kH2C, kBC };
 
 CoupledLSTMBuilder::CoupledLSTMBuilder(unsigned layers, unsigned input_dim, unsigned hidden_dim,
                                        ParameterCollection& model)
-    : RNNBuilder(model, "lstm-builder", layers, input_dim, hidden_dim, true) {
+    : RNNBuilder(model, "CoupledLSTMBuilder", "lstm-builder", layers, input_dim, hidden_dim, true) {
   for (unsigned l = 0; l < layers; ++l) {
     for (int gate = 0; gate < 2; ++gate) {
       add_layer_parameter(l, {hidden_dim, layer_input_dim(l)});

@@ -12,7 +12,7 @@ enum { kX2ZR, kH2ZR, kBZR, kX2H, kH2H, kBH };
 }
 
 GRUBuilder::GRUBuilder(unsigned layers, unsigned input_dim, unsigned hidden_dim, ParameterCollection& model)
-    : RNNBuilder(model, "gru-builder", layers, input_dim, hidden_dim, false) {
+    : RNNBuilder(model, "GRUBuilder", "gru-builder", layers, input_dim, hidden_dim, false) {
   for (unsigned l = 0; l < layers; ++l) {
     add_layer_parameter(l, {2 * hidden_dim, layer_input_dim(l)});
     add_layer_parameter(l, {2 * hidden_dim, hidden_dim});

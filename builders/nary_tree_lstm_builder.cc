@@ -16,8 +16,8 @@ enum { kW, kBias, kU0 };
 
 NaryTreeLSTMBuilder::NaryTreeLSTMBuilder(unsigned N, unsigned layers, unsigned input_dim, unsigned hidden_dim,
                                          ParameterCollection& model)
-    : TreeLSTMBuilder(model, "nary-tree-lstm-builder", layers, input_dim, hidden_dim), n_(N) {
-  if (N == 0) throw std::invalid_argument("nary-tree-lstm-builder: N (the most children a node may have) must be positive");
+    : TreeLSTMBuilder(model, "NaryTreeLSTMBuilder", "nary-tree-lstm-builder", layers, input_dim, hidden_dim), n_(N) {
+  if (N == 0) throw std::invalid_argument("NaryTreeLSTMBuilder: N (the most children a node may have) must be positive");
   const unsigned rows = (N + 3) * hidden_dim;
   for (unsigned l = 0; l < layers; ++l) {
     add_layer_parameter(l, {rows, layer_input_dim(l)});

@@ -10,9 +10,9 @@
 
 namespace dynet {
 
-RNNBuilder::RNNBuilder(ParameterCollection& model, const std::string& name, unsigned layers, unsigned input_dim,
-                       unsigned hidden_dim, bool has_cell)
-    : BuilderParameters(model, name, layers, input_dim, hidden_dim), has_cell_(has_cell) {}
+RNNBuilder::RNNBuilder(ParameterCollection& model, const std::string& name, const std::string& collection,
+                       unsigned layers, unsigned input_dim, unsigned hidden_dim, bool has_cell)
+    : BuilderParameters(model, name, collection, layers, input_dim, hidden_dim), has_cell_(has_cell) {}
 
 void RNNBuilder::new_graph(ComputationGraph& cg, bool update) {
   bind_graph(cg, update);
@@ -97,6 +97,7 @@ Expression RNNBuilder::add_input(RNNPointer prev, const Expression& x) {
 
   const std::vector<CellState>* before =
       prev >= 0 ? &states_[static_cast<unsigned>(prev)] : (initial_.empty() ? nullptr : &initial_);
+  if (before) check_state_batch(*before, prev, batch);
   std::vector<CellState> now(layers());
   Expression in = x;
   for (unsigned l = 0; l < layers(); ++l) {
@@ -110,8 +111,29 @@ Expression RNNBuilder::add_input(RNNPointer prev, const Expression& x) {
   return append_position(prev, std::move(now));
 }
 
+void RNNBuilder::check_state_batch(const std::vector<CellState>& state, RNNPointer prev, unsigned batch) const {
+  const bool from_input = batch != 1;
+  for (const CellState& s : state)
+    for (const Expression* e : {&s.h, &s.c}) {
+      const unsigned b = e->pg ? e->dim().bd : 1;
+      if (b == 1 || b == batch) continue;
+      if (batch == 1) {
+        batch = b;
+        continue;
+      }
+      const std::string where = prev < 0 ? "the initial state given to start_new_sequence"
+                                          : "the state at position " + std::to_string(prev);
+      throw std::invalid_argument(name() + "::add_input: " +
+                                  (from_input ? "the input has batch size " + std::to_string(batch) + ", but " + where +
+                                                    " has batch size " + std::to_string(b)
+                                              : where + " mixes batch sizes " + std::to_string(batch) + " and " +
+                                                    std::to_string(b)) +
+                                  " (batch sizes must agree, or be 1)");
+    }
+}
+
 void RNNBuilder::rewind_one_step() {
-  if (cur_ < 0) throw std::runtime_error(name() + "::rewind_one_step: the sequence is at its initial state");
+  if (cur_ < 0) throw std::invalid_argument(name() + "::rewind_one_step: the sequence is at its initial state");
   cur_ = head_[static_cast<unsigned>(cur_)];
 }
 
@@ -179,7 +201,7 @@ const std::vector<CellState>& RNNBuilder::states_at(RNNPointer i, const char* wh
 
 Expression RNNBuilder::back() const {
   const std::vector<CellState>& s = states_at(cur_, "back");
-  if (s.empty()) throw std::runtime_error(name() + "::back: no input was added and the initial state is zero");
+  if (s.empty()) throw std::invalid_argument(name() + "::back: no input was added and the initial state is zero");
   return s.back().h;
 }
 

@@ -75,8 +75,8 @@ class RNNBuilder : public BuilderParameters {
   void set_dropout_masks(unsigned batch_size = 1);
 
  protected:
-  RNNBuilder(ParameterCollection& model, const std::string& name, unsigned layers, unsigned input_dim,
-             unsigned hidden_dim, bool has_cell);
+  RNNBuilder(ParameterCollection& model, const std::string& name, const std::string& collection, unsigned layers,
+             unsigned input_dim, unsigned hidden_dim, bool has_cell);
 
   /// One step of layer `layer`: x is the layer's input (dropout applied), prev its previous state
   /// (null for a zero state) and h_rec the previous output with the recurrent mask applied, which
@@ -87,6 +87,9 @@ class RNNBuilder : public BuilderParameters {
   void forget_dropout_masks();
   const std::vector<CellState>& states_at(RNNPointer i, const char* who) const;
   RNNPointer check_prev(RNNPointer prev, const char* who) const;
+  /// Throws std::invalid_argument, naming what the user passed, unless the input's batch size and
+  /// those of `state` (at position `prev`) agree or are 1: the cell would mix them.
+  void check_state_batch(const std::vector<CellState>& state, RNNPointer prev, unsigned batch) const;
   /// Makes `states` (per layer) the position after `prev` and the current one; returns its top output.
   Expression append_position(RNNPointer prev, std::vector<CellState> states);
   /// A state of `batch` zeros for a carried-over part that was never given.

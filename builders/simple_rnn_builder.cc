@@ -11,7 +11,7 @@ enum { kX2H, kH2H, kBias };
 
 SimpleRNNBuilder::SimpleRNNBuilder(unsigned layers, unsigned input_dim, unsigned hidden_dim,
                                    ParameterCollection& model)
-    : RNNBuilder(model, "simple-rnn-builder", layers, input_dim, hidden_dim, false) {
+    : RNNBuilder(model, "SimpleRNNBuilder", "simple-rnn-builder", layers, input_dim, hidden_dim, false) {
   for (unsigned l = 0; l < layers; ++l) {
     add_layer_parameter(l, {hidden_dim, layer_input_dim(l)});
     add_layer_parameter(l, {hidden_dim, hidden_dim});

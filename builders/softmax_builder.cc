@@ -8,10 +8,11 @@
 
 namespace dynet {
 
-SoftmaxBuilder::SoftmaxBuilder(ParameterCollection& model, const std::string& name, unsigned rep_dim)
+SoftmaxBuilder::SoftmaxBuilder(ParameterCollection& model, const std::string& name, const std::string& collection,
+                               unsigned rep_dim)
     : name_(name), rep_dim_(rep_dim) {
   if (rep_dim == 0) throw std::invalid_argument(name + ": rep_dim must be positive");
-  local_model_ = model.add_subcollection(name);
+  local_model_ = model.add_subcollection(collection);
 }
 
 void SoftmaxBuilder::bind_graph(ComputationGraph& cg) {
@@ -20,7 +21,7 @@ void SoftmaxBuilder::bind_graph(ComputationGraph& cg) {
 }
 
 ComputationGraph& SoftmaxBuilder::graph(const char* who) const {
-  if (!cg_) throw std::runtime_error(name_ + "::" + who + ": call new_graph(cg) first");
+  if (!cg_) throw std::invalid_argument(name_ + "::" + who + ": call new_graph(cg) first");
   return *cg_;
 }
 

@@ -37,11 +37,12 @@ class SoftmaxBuilder {
   unsigned rep_dim() const { return rep_dim_; }
 
  protected:
-  SoftmaxBuilder(ParameterCollection& model, const std::string& name, unsigned rep_dim);
+  /// `name` is the builder's class, as messages name it; `collection` DyNet's name for its parameters.
+  SoftmaxBuilder(ParameterCollection& model, const std::string& name, const std::string& collection, unsigned rep_dim);
 
   /// Remembers `cg` as the graph expressions are made in.
   void bind_graph(ComputationGraph& cg);
-  /// The bound graph; throws std::runtime_error naming `who` when new_graph was not called.
+  /// The bound graph; throws std::invalid_argument naming `who` when new_graph was not called.
   ComputationGraph& graph(const char* who) const;
   /// Throws std::invalid_argument unless rep is a {rep_dim} vector (any batch size) of the bound
   /// graph and, when `batch` is not 0, has that batch size.

@@ -11,7 +11,7 @@ namespace dynet {
 
 StandardSoftmaxBuilder::StandardSoftmaxBuilder(unsigned rep_dim, unsigned num_classes, ParameterCollection& model,
                                                bool bias)
-    : SoftmaxBuilder(model, "standard-softmax-builder", rep_dim), num_classes_(num_classes) {
+    : SoftmaxBuilder(model, "StandardSoftmaxBuilder", "standard-softmax-builder", rep_dim), num_classes_(num_classes) {
   if (num_classes == 0) throw std::invalid_argument(name_ + ": num_classes must be positive");
   p_w_ = local_model_.add_parameters({num_classes, rep_dim});
   if (bias) p_b_ = local_model_.add_parameters({num_classes}, ParameterInitConst(0.f));
@@ -23,29 +23,29 @@ void StandardSoftmaxBuilder::new_graph(ComputationGraph& cg, bool update) {
   bind_graph(cg);
 }
 
-Expression StandardSoftmaxBuilder::full_logits(const Expression& rep) {
-  check_rep(rep, "full_logits");
+Expression StandardSoftmaxBuilder::logits(const Expression& rep, const char* who) {
+  check_rep(rep, who);
   return b_.pg ? affine_transform({b_, w_, rep}) : w_ * rep;
 }
 
 Expression StandardSoftmaxBuilder::neg_log_softmax(const Expression& rep, unsigned class_index) {
   check_class(class_index, num_classes_, "neg_log_softmax");
-  return pickneglogsoftmax(full_logits(rep), class_index);
+  return pickneglogsoftmax(logits(rep, "neg_log_softmax"), class_index);
 }
 
 Expression StandardSoftmaxBuilder::neg_log_softmax(const Expression& rep, const std::vector<unsigned>& class_indices) {
   check_rep(rep, "neg_log_softmax", static_cast<unsigned>(class_indices.size()));
   for (unsigned c : class_indices) check_class(c, num_classes_, "neg_log_softmax");
-  return pickneglogsoftmax(full_logits(rep), class_indices);
+  return pickneglogsoftmax(logits(rep, "neg_log_softmax"), class_indices);
 }
 
 unsigned StandardSoftmaxBuilder::sample(const Expression& rep) {
   check_rep(rep, "sample", 1);
-  return sample_index(as_vector(graph("sample").incremental_forward(softmax(full_logits(rep)))));
+  return sample_index(as_vector(graph("sample").incremental_forward(softmax(logits(rep, "sample")))));
 }
 
 Expression StandardSoftmaxBuilder::full_log_distribution(const Expression& rep) {
-  return log_softmax(full_logits(rep));
+  return log_softmax(logits(rep, "full_log_distribution"));
 }
 
 }  // namespace dynet

@@ -17,11 +17,14 @@ class StandardSoftmaxBuilder : public SoftmaxBuilder {
   Expression full_log_distribution(const Expression& rep) override;
   std::unique_ptr<SoftmaxBuilder> clone() const override { return std::make_unique<StandardSoftmaxBuilder>(*this); }
   /// The unnormalized scores b + W rep.
-  Expression full_logits(const Expression& rep);
+  Expression full_logits(const Expression& rep) { return logits(rep, "full_logits"); }
 
   unsigned num_classes() const { return num_classes_; }
 
  private:
+  /// full_logits for the method `who` the user called, as messages name it.
+  Expression logits(const Expression& rep, const char* who);
+
   unsigned num_classes_;
   Parameter p_w_, p_b_;
   Expression w_, b_;

@@ -5,9 +5,9 @@
 
 namespace dynet {
 
-TreeLSTMBuilder::TreeLSTMBuilder(ParameterCollection& model, const std::string& name, unsigned layers,
-                                 unsigned input_dim, unsigned hidden_dim)
-    : BuilderParameters(model, name, layers, input_dim, hidden_dim) {}
+TreeLSTMBuilder::TreeLSTMBuilder(ParameterCollection& model, const std::string& name, const std::string& collection,
+                                 unsigned layers, unsigned input_dim, unsigned hidden_dim)
+    : BuilderParameters(model, name, collection, layers, input_dim, hidden_dim) {}
 
 void TreeLSTMBuilder::new_graph(ComputationGraph& cg, bool update) {
   bind_graph(cg, update);
@@ -41,6 +41,7 @@ Expression TreeLSTMBuilder::add_input(int id, const std::vector<int>& children, 
     if (child == id) throw std::invalid_argument(name() + "::add_input: node " + std::to_string(id) + " is its own child");
     child_states.push_back(&node_states(child, "add_input"));
   }
+  check_batches(id, children, x, child_states);
 
   std::vector<CellState> states(layers());
   std::vector<const CellState*> layer_children(children.size());
@@ -56,6 +57,28 @@ Expression TreeLSTMBuilder::add_input(int id, const std::vector<int>& children, 
   return in;
 }
 
+void TreeLSTMBuilder::check_batches(int id, const std::vector<int>& children, const Expression& x,
+                                    const std::vector<const std::vector<CellState>*>& child_states) const {
+  unsigned batch = x.pg ? x.dim().bd : 1;
+  int source = -1;  // which of the children set `batch`; -1: the input
+  for (std::size_t k = 0; k < children.size(); ++k)
+    for (const CellState& s : *child_states[k])
+      for (const Expression* e : {&s.h, &s.c}) {
+        const unsigned b = e->pg ? e->dim().bd : 1;
+        if (b == 1 || b == batch) continue;
+        if (batch == 1) {
+          batch = b;
+          source = static_cast<int>(k);
+          continue;
+        }
+        throw std::invalid_argument(
+            name() + "::add_input: node " + std::to_string(id) + "'s child " + std::to_string(children[k]) +
+            " has batch size " + std::to_string(b) + ", but " +
+            (source < 0 ? std::string("the input") : "its child " + std::to_string(children[static_cast<std::size_t>(source)])) +
+            " has batch size " + std::to_string(batch) + " (batch sizes must agree, or be 1)");
+      }
+}
+
 const std::vector<CellState>& TreeLSTMBuilder::node_states(int id, const char* who) const {
   if (id < 0 || static_cast<unsigned>(id) >= nodes_.size() || nodes_[static_cast<unsigned>(id)].empty())
     throw std::invalid_argument(name() + "::" + who + ": node " + std::to_string(id) +
@@ -64,7 +87,7 @@ const std::vector<CellState>& TreeLSTMBuilder::node_states(int id, const char* w
 }
 
 Expression TreeLSTMBuilder::back() const {
-  if (last_ < 0) throw std::runtime_error(name() + "::back: no node was added to this tree");
+  if (last_ < 0) throw std::invalid_argument(name() + "::back: no node was added to this tree");
   return nodes_[static_cast<unsigned>(last_)].back().h;
 }
 

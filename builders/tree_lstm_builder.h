@@ -47,8 +47,8 @@ class TreeLSTMBuilder : public BuilderParameters {
   virtual std::unique_ptr<TreeLSTMBuilder> clone() const = 0;
 
  protected:
-  TreeLSTMBuilder(ParameterCollection& model, const std::string& name, unsigned layers, unsigned input_dim,
-                  unsigned hidden_dim);
+  TreeLSTMBuilder(ParameterCollection& model, const std::string& name, const std::string& collection, unsigned layers,
+                  unsigned input_dim, unsigned hidden_dim);
 
   /// Throws std::invalid_argument when a node may not have `n` children.
   virtual void check_child_count(std::size_t n) const;
@@ -60,6 +60,10 @@ class TreeLSTMBuilder : public BuilderParameters {
 
  private:
   const std::vector<CellState>& node_states(int id, const char* who) const;
+  /// Throws std::invalid_argument, naming what the user passed, unless the batch sizes of the input
+  /// and the children's states agree or are 1: the cell would mix them.
+  void check_batches(int id, const std::vector<int>& children, const Expression& x,
+                     const std::vector<const std::vector<CellState>*>& child_states) const;
 
   std::vector<std::vector<CellState>> nodes_;  ///< per id, then per layer; empty when not added
   int last_ = -1;

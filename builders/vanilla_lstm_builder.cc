@@ -14,7 +14,7 @@ enum { kX2I, kH2I, kBias, kGainH, kBiasH, kGainX, kBiasX, kGainC, kBiasC };
 
 VanillaLSTMBuilder::VanillaLSTMBuilder(unsigned layers, unsigned input_dim, unsigned hidden_dim,
                                        ParameterCollection& model, bool ln_lstm, float forget_bias)
-    : RNNBuilder(model, "vanilla-lstm-builder", layers, input_dim, hidden_dim, true),
+    : RNNBuilder(model, "VanillaLSTMBuilder", "vanilla-lstm-builder", layers, input_dim, hidden_dim, true),
       ln_lstm_(ln_lstm),
       forget_bias_(forget_bias) {
   for (unsigned l = 0; l < layers; ++l) {

@@ -18,14 +18,14 @@ int Dict::convert(const std::string& word) {
   const auto found = ids_.find(word);
   if (found != ids_.end()) return found->second;
   if (unk_id_ < 0)
-    throw std::runtime_error("Dict: unknown word '" + word +
+    throw std::runtime_error("Dict::convert: unknown word '" + word +
                              "' in a frozen dictionary that has no unknown-word entry (see set_unk)");
   return unk_id_;
 }
 
 const std::string& Dict::convert(int id) const {
   if (id < 0 || static_cast<unsigned>(id) >= words_.size())
-    throw std::out_of_range("Dict: id " + std::to_string(id) + " is out of range for a dictionary of " +
+    throw std::invalid_argument("Dict::convert: id " + std::to_string(id) + " is out of range for a dictionary of " +
                             std::to_string(words_.size()) + " words");
   return words_[static_cast<unsigned>(id)];
 }

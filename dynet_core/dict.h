@@ -20,7 +20,7 @@ class Dict {
   /// The id of `word`, added when new and not frozen. A frozen dict returns the unknown-word id
   /// for an unknown word, or throws std::runtime_error when set_unk() was never called.
   int convert(const std::string& word);
-  /// The word with id `id`; throws std::out_of_range for an id not in the dict.
+  /// The word with id `id`; throws std::invalid_argument for an id not in the dict.
   const std::string& convert(int id) const;
 
   /// Adds `word` (even when frozen) and makes it the id unknown words map to once frozen.

@@ -9,8 +9,7 @@ namespace dynet {
 namespace {
 ComputationGraph& checked_graph(const Expression& e, const char* where) {
   if (!e.pg)
-    throw std::invalid_argument(std::string(where) +
-                                ": an empty Expression (default-constructed, never assigned) was used");
+    throw std::invalid_argument(std::string(where) + ": " + kEmptyExpressionUsed);
   e.pg->check_expression(e, where);
   return *e.pg;
 }

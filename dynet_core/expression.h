@@ -32,6 +32,9 @@ struct Expression {
   bool is_stale() const;
 };
 
+/// What a message says of an Expression that was never given a node.
+inline constexpr char kEmptyExpressionUsed[] = "an empty Expression (default-constructed, never assigned) was used";
+
 /// Several expressions, for the n-ary ops: a std::vector or a braced list, without copying.
 class ExpressionSpan {
  public:

@@ -172,7 +172,7 @@ Expression ComputationGraph::append(const OpDef& op, const Expression* args, uns
 void ComputationGraph::reject_expression(const Expression& e, const char* where) const {
   std::string why;
   if (!e.pg)
-    why = "an empty Expression (default-constructed, never assigned) was used";
+    why = kEmptyExpressionUsed;
   else if (e.pg != this)
     why = "the Expression belongs to another ComputationGraph; expressions cannot cross graphs";
   else if (e.graph_id != id_)

@@ -131,7 +131,7 @@ class ComputationGraph {
 /// The graph an argument expression lives in; throws std::invalid_argument naming `op` when the
 /// expression is empty. (append() then checks that it is live.)
 inline ComputationGraph& graph_of(const Expression& e, const char* op) {
-  if (!e.pg) throw std::invalid_argument(std::string(op) + ": an empty Expression was used");
+  if (!e.pg) throw std::invalid_argument(std::string(op) + ": " + kEmptyExpressionUsed);
   return *e.pg;
 }
 

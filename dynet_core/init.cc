@@ -111,7 +111,8 @@ DynetParams extract_dynet_params(int& argc, char**& argv, bool) {
       parse_memory_descriptor(value);
       p.mem_descriptor = value;
     } else if (name == "--dynet-seed") {
-      p.random_seed = static_cast<unsigned>(parse_number<long>(name, value, 0, 2147483647));
+      // DyNet reads the seed as an unsigned; a wider type lets -1 and 2^32 be refused, not wrapped.
+      p.random_seed = static_cast<unsigned>(parse_number<long long>(name, value, 0, 4294967295LL));
     } else if (name == "--dynet-autobatch") {
       p.autobatch = parse_number(name, value, 0, 2);
     } else if (name == "--dynet-profiling") {

@@ -6,6 +6,26 @@
 
 namespace dynet {
 
+namespace {
+
+/// "the <kind> '/name'", or for a parameter the user did not name (its last part is the "_N" a
+/// collection makes up) "an unnamed <kind>", with the collection when it is not the root.
+std::string describe_name(const std::string& full, const char* kind) {
+  const std::size_t slash = full.rfind('/');
+  const std::string collection = full.substr(0, slash + 1), last = full.substr(slash + 1);
+  const bool unnamed = last.size() > 1 && last[0] == '_' && last.find_first_not_of("0123456789", 1) == std::string::npos;
+  if (!unnamed) return std::string("the ") + kind + " '" + full + "'";
+  return std::string("an unnamed ") + kind + (collection == "/" ? "" : " of the collection '" + collection + "'");
+}
+
+}  // namespace
+
+std::string describe(const ParameterStorage& s) { return describe_name(s.name, "Parameter") + " of dim " + to_string(s.dim); }
+
+std::string describe(const LookupParameterStorage& s) {
+  return describe_name(s.name, "LookupParameter") + " of " + std::to_string(s.n) + " rows of dim " + to_string(s.dim);
+}
+
 void ParameterStorage::zero_grad() { std::memset(g.v, 0, size() * sizeof(float)); }
 
 void LookupParameterStorage::zero_grad() {
@@ -29,8 +49,8 @@ ParameterStorage& Parameter::get_storage() const {
 void Parameter::set_value(const std::vector<float>& v) {
   ParameterStorage& s = get_storage();
   if (v.size() != s.size())
-    throw std::invalid_argument("Parameter::set_value: " + s.name + " has dim " + to_string(s.dim) +
-                                " (" + std::to_string(s.size()) + " values), got " +
+    throw std::invalid_argument("Parameter::set_value: " + describe(s) + " holds " + std::to_string(s.size()) +
+                                " values, got " +
                                 std::to_string(v.size()) + " values");
   std::copy(v.begin(), v.end(), s.values.v);
 }
@@ -69,20 +89,19 @@ LookupParameterStorage& LookupParameter::get_storage() const {
 Tensor LookupParameter::row_value(unsigned i) const {
   LookupParameterStorage& s = get_storage();
   if (i >= s.n)
-    throw std::invalid_argument("LookupParameter::row_value: index " + std::to_string(i) +
-                                " is out of range for " + s.name + " with " + std::to_string(s.n) + " rows");
+    throw std::invalid_argument("LookupParameter::row_value: index " + std::to_string(i) + " is out of range for " +
+                                describe(s));
   return Tensor(s.dim, s.row(i), s.device);
 }
 
 void LookupParameter::initialize(unsigned i, const std::vector<float>& v) {
   LookupParameterStorage& s = get_storage();
   if (i >= s.n)
-    throw std::invalid_argument("LookupParameter::initialize: index " + std::to_string(i) +
-                                " is out of range for " + s.name + " with " + std::to_string(s.n) + " rows");
+    throw std::invalid_argument("LookupParameter::initialize: index " + std::to_string(i) + " is out of range for " +
+                                describe(s));
   if (v.size() != s.row_size())
-    throw std::invalid_argument("LookupParameter::initialize: rows of " + s.name + " have dim " +
-                                to_string(s.dim) + " (" + std::to_string(s.row_size()) +
-                                " values), got " + std::to_string(v.size()) + " values");
+    throw std::invalid_argument("LookupParameter::initialize: a row of " + describe(s) + " holds " +
+                                std::to_string(s.row_size()) + " values, got " + std::to_string(v.size()));
   std::copy(v.begin(), v.end(), s.row(i));
 }
 

@@ -51,6 +51,11 @@ struct LookupParameterStorage {
   void zero_grad();
 };
 
+/// A parameter as messages name it: its full name when the user gave one, otherwise "an unnamed
+/// Parameter" and its collection; with its shape.
+std::string describe(const ParameterStorage& s);
+std::string describe(const LookupParameterStorage& s);
+
 class Parameter {
  public:
   Parameter() = default;

@@ -5,6 +5,7 @@
 #include "dynet_core/graph.h"
 #include "dynet_core/ops/accumulate.h"
 #include "dynet_core/ops/broadcast.h"
+#include "dynet_core/ops/called_as.h"
 #include "dynet_core/ops/check_case.h"
 #include "dynet_core/ops/dims.h"
 #include "dynet_core/ops/elementwise.h"
@@ -148,8 +149,12 @@ OpDef SumOp{"sum", -1, infer_sum, sum_forward, sum_backward, kSavesNothing,
 
 }  // namespace
 
-Expression operator+(const Expression& a, const Expression& b) { return binary(AddOp, a, b); }
-Expression operator-(const Expression& a, const Expression& b) { return binary(SubtractOp, a, b); }
+Expression operator+(const Expression& a, const Expression& b) {
+  return called_as("operator+", [&] { return binary(AddOp, a, b); });
+}
+Expression operator-(const Expression& a, const Expression& b) {
+  return called_as("operator-", [&] { return binary(SubtractOp, a, b); });
+}
 Expression cmult(const Expression& a, const Expression& b) { return binary(MultiplyOp, a, b); }
 Expression cdiv(const Expression& a, const Expression& b) { return binary(DivideOp, a, b); }
 Expression min(const Expression& a, const Expression& b) { return binary(MinOp, a, b); }
@@ -157,13 +162,15 @@ Expression max(const Expression& a, const Expression& b) { return binary(MaxOp, 
 Expression pow(const Expression& a, const Expression& b) { return binary(PowOp, a, b); }
 
 Expression colwise_add(const Expression& x, const Expression& bias) {
-  const Dim& b = bias.dim();
-  if (b.ndims() > 1 && b.cols() != 1)
-    throw std::invalid_argument("colwise_add: the bias must be a column vector, got " + to_string(b));
-  if (b.rows() != x.dim().rows())
-    throw std::invalid_argument("colwise_add: the bias has " + std::to_string(b.rows()) +
-                                " rows, x has dim " + to_string(x.dim()));
-  return x + bias;
+  return called_as("colwise_add", [&] {
+    const Dim& b = bias.dim();
+    if (b.ndims() > 1 && b.cols() != 1)
+      throw std::invalid_argument("colwise_add: the bias must be a column vector, got " + to_string(b));
+    if (b.rows() != x.dim().rows())
+      throw std::invalid_argument("colwise_add: the bias has " + std::to_string(b.rows()) +
+                                  " rows, x has dim " + to_string(x.dim()));
+    return x + bias;
+  });
 }
 
 Expression sum(ExpressionSpan xs) {
@@ -174,7 +181,7 @@ Expression sum(ExpressionSpan xs) {
 
 Expression average(ExpressionSpan xs) {
   if (xs.empty()) throw std::invalid_argument("average: needs at least one expression");
-  return sum(xs) * (1.f / static_cast<float>(xs.size()));
+  return called_as("average", [&] { return sum(xs) * (1.f / static_cast<float>(xs.size())); });
 }
 
 void register_arithmetic_ops() {

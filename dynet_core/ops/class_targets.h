@@ -9,9 +9,9 @@
 namespace dynet {
 
 /// x must be a column vector per batch element; one class for all of them or one each.
-inline Dim infer_class_targets(const Dim& x, const IndexList& l, const char* op) {
+inline Dim infer_class_targets(const Dim& x, const IndexList& l) {
   if (x.ndims() > 2 || x.cols() != 1) dims::fail("x must be a column vector (one per batch element)");
-  l.check_range(op, x.rows(), "the classes");
+  l.check_range(nullptr, x.rows(), "the classes");
   if (l.count != 1 && l.count != x.bd)
     dims::fail(std::to_string(l.count) + " classes for a batch of " + std::to_string(x.bd) +
                " (give one class, or one per batch element)");

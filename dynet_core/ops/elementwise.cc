@@ -4,6 +4,7 @@
 
 #include "dynet_core/graph.h"
 #include "dynet_core/ops/accumulate.h"
+#include "dynet_core/ops/called_as.h"
 #include "dynet_core/ops/check_case.h"
 #include "dynet_core/ops/registry.h"
 #include "dynet_core/tensor_eigen.h"
@@ -151,7 +152,9 @@ OpDef MulConstOp = unary_op<rules::MulConst>("multiply_constant", kSavesNothing,
 
 }  // namespace
 
-Expression operator-(const Expression& x) { return unary<rules::Negate>(NegateOp, x); }
+Expression operator-(const Expression& x) {
+  return called_as("operator-", [&] { return unary<rules::Negate>(NegateOp, x); });
+}
 Expression tanh(const Expression& x) { return unary<rules::Tanh>(TanhOp, x); }
 Expression logistic(const Expression& x) { return unary<rules::Logistic>(LogisticOp, x); }
 Expression rectify(const Expression& x) { return unary<rules::Rectify>(RectifyOp, x); }
@@ -189,15 +192,23 @@ Expression round(const Expression& x, GradientMode m) { return unary(RoundOp, x,
 Expression ceil(const Expression& x, GradientMode m) { return unary(CeilOp, x, rounding(rules::Rounding::kCeil, m)); }
 Expression floor(const Expression& x, GradientMode m) { return unary(FloorOp, x, rounding(rules::Rounding::kFloor, m)); }
 
-Expression operator+(const Expression& x, float c) { return unary(AddConstOp, x, rules::AddConst{c}); }
+Expression operator+(const Expression& x, float c) {
+  return called_as("operator+", [&] { return unary(AddConstOp, x, rules::AddConst{c}); });
+}
 Expression operator+(float c, const Expression& x) { return x + c; }
-Expression operator-(const Expression& x, float c) { return x + (-c); }
-Expression operator-(float c, const Expression& x) { return unary(ConstMinusOp, x, rules::ConstMinus{c}); }
-Expression operator*(const Expression& x, float c) { return unary(MulConstOp, x, rules::MulConst{c}); }
+Expression operator-(const Expression& x, float c) {
+  return called_as("operator-", [&] { return x + (-c); });
+}
+Expression operator-(float c, const Expression& x) {
+  return called_as("operator-", [&] { return unary(ConstMinusOp, x, rules::ConstMinus{c}); });
+}
+Expression operator*(const Expression& x, float c) {
+  return called_as("operator*", [&] { return unary(MulConstOp, x, rules::MulConst{c}); });
+}
 Expression operator*(float c, const Expression& x) { return x * c; }
 Expression operator/(const Expression& x, float c) {
   if (c == 0.f) throw std::invalid_argument("operator/: division of an expression by the constant 0");
-  return x * (1.f / c);
+  return called_as("operator/", [&] { return x * (1.f / c); });
 }
 
 void register_elementwise_ops() {

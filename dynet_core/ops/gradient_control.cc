@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "dynet_core/graph.h"
+#include "dynet_core/ops/called_as.h"
 #include "dynet_core/ops/check_case.h"
 #include "dynet_core/ops/registry.h"
 
@@ -53,7 +54,9 @@ Expression scale_gradient(const Expression& x, float lambda) {
   ComputationGraph& g = graph_of(x, "scale_gradient");
   return g.append(ScaleGradientOp, {x}, g.store(lambda));
 }
-Expression flip_gradient(const Expression& x) { return scale_gradient(x, -1.f); }
+Expression flip_gradient(const Expression& x) {
+  return called_as("flip_gradient", [&] { return scale_gradient(x, -1.f); });
+}
 Expression argmax(const Expression& x, GradientMode gradient_mode) {
   ComputationGraph& g = graph_of(x, "argmax");
   return g.append(ArgmaxOp, {x}, g.store(gradient_mode == straight_through_gradient ? 1.f : 0.f));

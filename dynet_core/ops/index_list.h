@@ -16,11 +16,14 @@ struct IndexList {
   /// indices copied into the graph were checked once, when the node was built.
   bool caller_owned;
 
+  // Messages start with `op`, the function that made the node, at forward; inside infer_dim `op` is
+  // null, as the graph names the function there.
+
   /// The indices now; throws if the caller's vector changed size since the node was built.
   const unsigned* current(const char* op) const {
     if (!pindices) return indices;
     if (pindices->size() != count)
-      throw std::invalid_argument(std::string(op) + ": the index vector behind this node now holds " +
+      throw std::invalid_argument(named(op) + "the index vector behind this node now holds " +
                                   std::to_string(pindices->size()) + " indices; it was built with " +
                                   std::to_string(count));
     return pindices->data();
@@ -30,9 +33,12 @@ struct IndexList {
     const unsigned* idx = current(op);
     for (unsigned k = 0; k < count; ++k)
       if (idx[k] >= limit)
-        throw std::invalid_argument(std::string(op) + ": index " + std::to_string(idx[k]) +
+        throw std::invalid_argument(named(op) + "index " + std::to_string(idx[k]) +
                                     " is out of range for " + what + " of size " + std::to_string(limit));
   }
+
+ private:
+  static std::string named(const char* op) { return op ? std::string(op) + ": " : std::string(); }
 };
 
 /// Indices copied into the graph.

@@ -7,6 +7,7 @@
 
 #include "dynet_core/gradient_set.h"
 #include "dynet_core/graph.h"
+#include "dynet_core/ops/called_as.h"
 #include "dynet_core/ops/check_case.h"
 #include "dynet_core/ops/dims.h"
 #include "dynet_core/ops/registry.h"
@@ -38,9 +39,9 @@ void input_forward(const OpCall& c) {
     const float* src = d.values;
     if (d.pvalues) {
       if (d.pvalues->size() != per_node)
-        throw std::invalid_argument("input: the vector behind this input now holds " +
+        throw std::invalid_argument("input: the vector behind this node now holds " +
                                     std::to_string(d.pvalues->size()) +
-                                    " values; the input was declared with dim " + to_string(d.dim) +
+                                    " values; it was declared with dim " + to_string(d.dim) +
                                     " (" + std::to_string(per_node) + " values)");
       src = d.pvalues->data();
     }
@@ -99,27 +100,28 @@ Dim infer_lookup(const DimArgs&, const void* data) {
   return d.table->dim.with_batch(d.count);
 }
 
-const unsigned* checked_indices(const LookupData& d) {
+const unsigned* checked_indices(const LookupData& d, const char* function) {
   const unsigned* idx = d.indices;
   if (d.pindices) {
     if (d.pindices->size() != d.count)
-      throw std::invalid_argument("lookup: the index vector behind this lookup now holds " +
+      throw std::invalid_argument(std::string(function) + ": the index vector behind this node now holds " +
                                   std::to_string(d.pindices->size()) + " indices; it was built with " +
                                   std::to_string(d.count));
     idx = d.pindices->data();
   }
   for (unsigned k = 0; k < d.count; ++k)
     if (idx[k] >= d.table->n)
-      throw std::invalid_argument("lookup: index " + std::to_string(idx[k]) + " is out of range for " +
-                                  d.table->name + ", which has " + std::to_string(d.table->n) + " rows");
+      throw std::invalid_argument(std::string(function) + ": index " + std::to_string(idx[k]) + " is out of range for " +
+                                  describe(*d.table));
   return idx;
 }
 
+template <const char* Function>
 void lookup_forward(const OpCall& c) {
   float* out = c.y.v;
   for (unsigned j = 0; j < c.nodes; ++j) {
     const LookupData& d = c.op_data<LookupData>(j);
-    const unsigned* idx = checked_indices(d);
+    const unsigned* idx = checked_indices(d, Function);
     const std::size_t row = d.table->row_size();
     for (unsigned k = 0; k < d.count; ++k, out += row)
       std::memcpy(out, d.table->row(idx[k]), row * sizeof(float));
@@ -152,9 +154,10 @@ Expression check_const_lookup(CheckCase& c) {
 }
 
 constexpr BatchTraits kLookupBatch{BatchRule::Concat, 0, false, sizeof(LookupParameterStorage*)};
-OpDef LookupOp{"lookup", 0, infer_lookup, lookup_forward, nullptr, kSavesNothing, kLookupBatch,
+constexpr char kLookup[] = "lookup", kConstLookup[] = "const_lookup";
+OpDef LookupOp{kLookup, 0, infer_lookup, lookup_forward<kLookup>, nullptr, kSavesNothing, kLookupBatch,
                {check_lookup}, nullptr, nullptr, lookup_leaf_backward};
-OpDef ConstLookupOp{"const_lookup", 0, infer_lookup, lookup_forward, nullptr, kSavesNothing,
+OpDef ConstLookupOp{kConstLookup, 0, infer_lookup, lookup_forward<kConstLookup>, nullptr, kSavesNothing,
                     kLookupBatch, {check_const_lookup}};
 
 struct ConstantData {
@@ -177,7 +180,7 @@ Expression lookup_node(ComputationGraph& g, const OpDef& op, const LookupParamet
                        const unsigned* indices, unsigned count, const std::vector<unsigned>* pindices) {
   LookupData d{&table_of(p, op.name), indices, pindices, count};
   if (count == 0) throw std::invalid_argument(std::string(op.name) + ": no indices given");
-  checked_indices(d);
+  checked_indices(d, op.name);
   return g.append(op, {}, g.store(d));
 }
 
@@ -280,10 +283,10 @@ Expression const_parameter(ComputationGraph& g, const Parameter& p) {
   return parameter_node(g, ConstParameterOp, p);
 }
 Expression parameter(ComputationGraph& g, const LookupParameter& p) {
-  return table_node(g, TableParameterOp, p);
+  return called_as("parameter", [&] { return table_node(g, TableParameterOp, p); });
 }
 Expression const_parameter(ComputationGraph& g, const LookupParameter& p) {
-  return table_node(g, ConstTableParameterOp, p);
+  return called_as("const_parameter", [&] { return table_node(g, ConstTableParameterOp, p); });
 }
 
 Expression lookup(ComputationGraph& g, const LookupParameter& p, unsigned index) {
@@ -314,9 +317,15 @@ Expression const_lookup(ComputationGraph& g, const LookupParameter& p, const std
 Expression constant(ComputationGraph& g, const Dim& d, float value) {
   return g.append(ConstantOp, {}, g.store(ConstantData{value, d}));
 }
-Expression zeros(ComputationGraph& g, const Dim& d) { return constant(g, d, 0.f); }
-Expression ones(ComputationGraph& g, const Dim& d) { return constant(g, d, 1.f); }
-Expression zeroes(ComputationGraph& g, const Dim& d) { return zeros(g, d); }
+Expression zeros(ComputationGraph& g, const Dim& d) {
+  return called_as("zeros", [&] { return constant(g, d, 0.f); });
+}
+Expression ones(ComputationGraph& g, const Dim& d) {
+  return called_as("ones", [&] { return constant(g, d, 1.f); });
+}
+Expression zeroes(ComputationGraph& g, const Dim& d) {
+  return called_as("zeroes", [&] { return constant(g, d, 0.f); });
+}
 
 void register_leaf_ops() {
   register_ops({&InputOp, &ParameterOp, &ConstParameterOp, &TableParameterOp, &ConstTableParameterOp,

@@ -5,6 +5,7 @@
 
 #include "dynet_core/graph.h"
 #include "dynet_core/ops/arithmetic.h"
+#include "dynet_core/ops/called_as.h"
 #include "dynet_core/ops/check_case.h"
 #include "dynet_core/ops/leaves.h"
 #include "dynet_core/ops/reductions.h"
@@ -333,7 +334,7 @@ Expression contract3d_1d_1d(const Expression& x, const Expression& y, const Expr
 }
 
 Expression operator*(const Expression& a, const Expression& b) {
-  return graph_of(a, "matmul").append(MatMulOp, {a, b});
+  return called_as("operator*", [&] { return graph_of(a, "operator*").append(MatMulOp, {a, b}); });
 }
 
 Expression affine_transform(ExpressionSpan xs) {

@@ -26,7 +26,7 @@ struct HingeData {
 };
 
 Dim infer_hinge(const DimArgs& xs, const void* data) {
-  return infer_class_targets(xs[0], static_cast<const HingeData*>(data)->list, "hinge");
+  return infer_class_targets(xs[0], static_cast<const HingeData*>(data)->list);
 }
 
 template <class F>

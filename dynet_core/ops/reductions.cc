@@ -7,6 +7,7 @@
 #include "dynet_core/graph.h"
 #include "dynet_core/ops/arithmetic.h"
 #include "dynet_core/ops/broadcast.h"
+#include "dynet_core/ops/called_as.h"
 #include "dynet_core/ops/check_case.h"
 #include "dynet_core/ops/dims.h"
 #include "dynet_core/ops/elementwise.h"
@@ -338,11 +339,11 @@ Expression along_dim(const OpDef& op, const Expression& x, unsigned d) {
 
 Expression sum_elems(const Expression& x) { return unary(SumElemsOp, x); }
 Expression mean_elems(const Expression& x) {
-  return sum_elems(x) * (1.f / static_cast<float>(x.dim().batch_size()));
+  return called_as("mean_elems", [&] { return sum_elems(x) * (1.f / static_cast<float>(x.dim().batch_size())); });
 }
 Expression sum_batches(const Expression& x) { return unary(SumBatchesOp, x); }
 Expression mean_batches(const Expression& x) {
-  return sum_batches(x) * (1.f / static_cast<float>(x.dim().bd));
+  return called_as("mean_batches", [&] { return sum_batches(x) * (1.f / static_cast<float>(x.dim().bd)); });
 }
 
 Expression sum_dim(const Expression& x, const std::vector<unsigned>& dims, bool include_batch_dim) {
@@ -411,11 +412,15 @@ Expression average_cols(const Expression& x) { return moment("average_cols", x, 
 Expression cumsum(const Expression& x, unsigned d) { return along_dim(CumsumOp, x, d); }
 
 Expression squared_norm(const Expression& x) { return unary(SquaredNormOp, x); }
-Expression l2_norm(const Expression& x) { return sqrt(squared_norm(x)); }
+Expression l2_norm(const Expression& x) {
+  return called_as("l2_norm", [&] { return sqrt(squared_norm(x)); });
+}
 Expression dot_product(const Expression& a, const Expression& b) {
   return graph_of(a, "dot_product").append(DotProductOp, {a, b});
 }
-Expression squared_distance(const Expression& a, const Expression& b) { return squared_norm(a - b); }
+Expression squared_distance(const Expression& a, const Expression& b) {
+  return called_as("squared_distance", [&] { return squared_norm(a - b); });
+}
 
 Expression logsumexp(ExpressionSpan xs) {
   if (xs.empty()) throw std::invalid_argument("logsumexp: needs at least one expression");

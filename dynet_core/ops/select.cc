@@ -6,6 +6,7 @@
 #include "dynet_core/graph.h"
 #include "dynet_core/ops/accumulate.h"
 #include "dynet_core/ops/broadcast.h"
+#include "dynet_core/ops/called_as.h"
 #include "dynet_core/ops/check_case.h"
 #include "dynet_core/ops/dims.h"
 #include "dynet_core/ops/index_list.h"
@@ -69,13 +70,13 @@ struct SelectedBlocks {
 Dim infer_pick(const DimArgs& xs, const void* data) {
   const SelectData& s = *static_cast<const SelectData*>(data);
   const Dim& x = xs[0];
-  s.list.check_range("pick", x[s.dim], "dimension " + std::to_string(s.dim));
+  s.list.check_range(nullptr, x[s.dim], "dimension " + std::to_string(s.dim));
   Dim y = x;
   y.delete_dim(s.dim);
   const unsigned n = s.list.count;
   if (n == 1) return y;
   if (x.bd != 1 && x.bd != n)
-    dims::fail("pick: " + std::to_string(n) + " indices for a batch of " + std::to_string(x.bd) +
+    dims::fail(std::to_string(n) + " indices for a batch of " + std::to_string(x.bd) +
                " (give one index, or one per batch element)");
   return y.with_batch(n);
 }
@@ -83,8 +84,7 @@ Dim infer_pick(const DimArgs& xs, const void* data) {
 Dim infer_select(const DimArgs& xs, const void* data) {
   const SelectData& s = *static_cast<const SelectData*>(data);
   const Dim& x = xs[0];
-  s.list.check_range(s.dim == 0 ? "select_rows" : "select_cols", x[s.dim],
-                     s.dim == 0 ? "the rows" : "the columns");
+  s.list.check_range(nullptr, x[s.dim], s.dim == 0 ? "the rows" : "the columns");
   Dim y = x;
   y.set(s.dim, s.m);
   return y;
@@ -162,7 +162,7 @@ OpDef PickRangeOp{"pick_range", 1, infer_pick_range, copy_blocks<RangeBlocks>, a
 
 Dim infer_pick_batch(const DimArgs& xs, const void* data) {
   const IndexList& l = *static_cast<const IndexList*>(data);
-  l.check_range("pick_batch_elems", xs[0].bd, "the batch");
+  l.check_range(nullptr, xs[0].bd, "the batch");
   return xs[0].with_batch(l.count);
 }
 
@@ -283,7 +283,9 @@ Expression pick_range(const Expression& x, unsigned s, unsigned e, unsigned d) {
   return g.append(PickRangeOp, {x}, g.store(RangeData{d, s, e}));
 }
 
-Expression pickrange(const Expression& x, unsigned s, unsigned e) { return pick_range(x, s, e, 0); }
+Expression pickrange(const Expression& x, unsigned s, unsigned e) {
+  return called_as("pickrange", [&] { return pick_range(x, s, e, 0); });
+}
 
 Expression strided_select(const Expression& x, const std::vector<int>& strides, const std::vector<int>& from,
                           const std::vector<int>& to) {
@@ -318,7 +320,9 @@ Expression strided_select(const Expression& x, const std::vector<int>& strides, 
   return g.append(StridedSelectOp, {x}, g.store(s));
 }
 
-Expression pick_batch_elem(const Expression& x, unsigned v) { return pick_batch_elems(x, {v}); }
+Expression pick_batch_elem(const Expression& x, unsigned v) {
+  return called_as("pick_batch_elem", [&] { return pick_batch_elems(x, {v}); });
+}
 Expression pick_batch_elems(const Expression& x, const std::vector<unsigned>& v) {
   if (v.empty()) throw std::invalid_argument("pick_batch_elems: no indices given");
   ComputationGraph& g = graph_of(x, "pick_batch_elems");
@@ -328,11 +332,15 @@ Expression pick_batch_elems(const Expression& x, const std::vector<unsigned>& v)
 
 Expression select_rows(const Expression& x, const std::vector<unsigned>& rows) {
   const unsigned n = static_cast<unsigned>(rows.size());
-  return select_node(SelectOp, x, 0, n, false, stored_indices(graph_of(x, "select_rows").store_array(rows.data(), n), n));
+  return called_as("select_rows", [&] {
+    return select_node(SelectOp, x, 0, n, false, stored_indices(graph_of(x, "select_rows").store_array(rows.data(), n), n));
+  });
 }
 Expression select_cols(const Expression& x, const std::vector<unsigned>& cols) {
   const unsigned n = static_cast<unsigned>(cols.size());
-  return select_node(SelectOp, x, 1, n, false, stored_indices(graph_of(x, "select_cols").store_array(cols.data(), n), n));
+  return called_as("select_cols", [&] {
+    return select_node(SelectOp, x, 1, n, false, stored_indices(graph_of(x, "select_cols").store_array(cols.data(), n), n));
+  });
 }
 
 void register_select_ops() { register_ops({&PickOp, &PickRangeOp, &SelectOp, &PickBatchElemsOp, &StridedSelectOp}); }

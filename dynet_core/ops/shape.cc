@@ -5,6 +5,7 @@
 #include "dynet_core/graph.h"
 #include "dynet_core/ops/accumulate.h"
 #include "dynet_core/ops/broadcast.h"
+#include "dynet_core/ops/called_as.h"
 #include "dynet_core/ops/check_case.h"
 #include "dynet_core/ops/dims.h"
 #include "dynet_core/ops/registry.h"
@@ -18,8 +19,8 @@ Dim infer_reshape(const DimArgs& xs, const void* data) {
   const Dim& x = xs[0];
   if (to.size() == x.size()) return to;
   if (to.bd == 1 && to.batch_size() == x.batch_size()) return to.with_batch(x.bd);
-  dims::fail("cannot reshape to " + to_string(to) + ": it must hold " + std::to_string(x.size()) +
-             " values, or " + std::to_string(x.batch_size()) + " per batch element");
+  dims::fail("the new shape " + to_string(to) + " holds " + std::to_string(to.size()) + " values; it must hold " +
+             std::to_string(x.size()) + ", or " + std::to_string(x.batch_size()) + " per batch element");
 }
 void copy_forward(const OpCall& c) { std::memcpy(c.y.v, c.xs[0].v, c.y.d.size() * sizeof(float)); }
 void add_backward(const OpCall& c, unsigned) {
@@ -139,7 +140,9 @@ Expression concatenate(ExpressionSpan xs, unsigned d) {
   ComputationGraph& g = graph_of(xs[0], "concatenate");
   return g.append(ConcatenateOp, xs.data(), static_cast<unsigned>(xs.size()), g.store(d));
 }
-Expression concatenate_cols(ExpressionSpan xs) { return concatenate(xs, 1); }
+Expression concatenate_cols(ExpressionSpan xs) {
+  return called_as("concatenate_cols", [&] { return concatenate(xs, 1); });
+}
 Expression concatenate_to_batch(ExpressionSpan xs) {
   if (xs.empty()) throw std::invalid_argument("concatenate_to_batch: needs at least one expression");
   if (xs.size() == 1) return xs[0];

@@ -127,7 +127,7 @@ OpDef LogSoftmaxOp{"log_softmax", 1, same_dim, log_softmax_forward, log_softmax_
                    {BatchRule::Concat}, {[](CheckCase& c) { return log_softmax(c.input(c.shape(1, 2, c.batch()), -2, 2)); }}};
 
 Dim infer_pnls(const DimArgs& xs, const void* data) {
-  return infer_class_targets(xs[0], *static_cast<const IndexList*>(data), "pickneglogsoftmax");
+  return infer_class_targets(xs[0], *static_cast<const IndexList*>(data));
 }
 
 template <class F>

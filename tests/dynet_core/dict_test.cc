@@ -15,8 +15,8 @@ TEST_CASE("a Dict numbers words in first-seen order and maps them back", "[dict]
   CHECK(d.convert(1) == "cat");
   CHECK(d.contains("cat"));
   CHECK_FALSE(d.contains("dog"));
-  CHECK_THROWS_AS(d.convert(2), std::out_of_range);
-  CHECK_THROWS_AS(d.convert(-1), std::out_of_range);
+  CHECK_THROWS_AS(d.convert(2), std::invalid_argument);
+  CHECK_THROWS_WITH(d.convert(-1), Catch::StartsWith("Dict::convert: id -1 is out of range"));
 }
 
 TEST_CASE("a frozen Dict maps unknown words to its unknown-word id or refuses them", "[dict]") {

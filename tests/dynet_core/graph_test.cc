@@ -77,8 +77,8 @@ TEST_CASE("shape errors name the op and the dims and leave the graph unchanged",
   Expression a = input(cg, Dim({3, 4}), std::vector<float>(12));
   Expression b = input(cg, Dim({5}), std::vector<float>(5));
   const unsigned before = cg.size();
-  CHECK_THROWS_WITH(a * b, Catch::Contains("matmul") && Catch::Contains("{3,4}") && Catch::Contains("{5}"));
-  CHECK_THROWS_WITH(a + b, Catch::Contains("add") && Catch::Contains("{3,4}") && Catch::Contains("{5}"));
+  CHECK_THROWS_WITH(a * b, Catch::StartsWith("operator*: ") && Catch::Contains("{3,4}") && Catch::Contains("{5}"));
+  CHECK_THROWS_WITH(a + b, Catch::StartsWith("operator+: ") && Catch::Contains("{3,4}") && Catch::Contains("{5}"));
   CHECK_THROWS_AS(cmult(a, b), std::invalid_argument);
   CHECK_THROWS_WITH(affine_transform({b, a, a}), Catch::Contains("affine_transform"));
   CHECK_THROWS_WITH(concatenate({a, b}), Catch::Contains("concatenate"));

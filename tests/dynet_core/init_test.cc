@@ -53,3 +53,18 @@ TEST_CASE("bad DyNet flags are rejected with the flag named", "[flags][errors]")
   Argv gpu({"prog", "--dynet-gpus", "1"});
   CHECK_THROWS_WITH(extract_dynet_params(gpu.argc, gpu.argv), Catch::Contains("CPU"));
 }
+
+// DyNet reads the seed into an unsigned: every 32-bit value is a seed, nothing else is.
+TEST_CASE("the seed flag takes every unsigned 32-bit value and nothing else", "[flags][errors]") {
+  for (const auto& [text, seed] : {std::pair<const char*, unsigned>{"0", 0u}, {"2147483648", 2147483648u},
+                                   {"4294967295", 4294967295u}}) {
+    Argv a({"prog", "--dynet-seed", text});
+    CHECK(extract_dynet_params(a.argc, a.argv).random_seed == seed);
+  }
+  for (const char* bad : {"4294967296", "-1", "12abc", "seed", ""}) {
+    Argv a({"prog", std::string("--dynet-seed=") + bad});
+    CHECK_THROWS_WITH(extract_dynet_params(a.argc, a.argv),
+                      Catch::StartsWith(std::string("--dynet-seed: '") + bad + "' is not valid") &&
+                          Catch::Contains("from 0 to 4294967295"));
+  }
+}

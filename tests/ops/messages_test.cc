@@ -1,0 +1,361 @@
+// Every public expression function, misused: the message must start with the name the user called,
+// say it once, and name no other function or op (no "pick: pick:", no internal op's name).
+
+#include <catch2/catch.hpp>
+
+#include <functional>
+#include <map>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "dynet_core/expr.h"
+#include "dynet_core/graph.h"
+#include "dynet_core/ops/registry.h"
+#include "dynet_core/param_collection.h"
+#include "support/message_check.h"
+
+using namespace dynet;
+
+namespace {
+
+struct Misuse {
+  std::string function;  // as the user wrote it
+  std::string how;
+  std::function<void()> call;
+};
+
+/// What a message must not name as its subject: every op, every public function and the
+/// Expression members a function might call on its arguments.
+std::set<std::string> subjects(const std::vector<Misuse>& misuses) {
+  std::set<std::string> names = test_support::op_names();
+  names.insert({"Expression::dim", "Expression::value", "Expression::gradient", "Dim"});
+  for (const Misuse& m : misuses) names.insert(m.function);
+  return names;
+}
+
+void check_messages(const std::vector<Misuse>& misuses) {
+  const std::set<std::string> others = subjects(misuses);
+  for (const Misuse& m : misuses) test_support::check_message(m.function, m.how, m.call, others);
+}
+
+/// A graph with live expressions of a few shapes and two dead ones.
+struct Scene {
+  ParameterCollection model;
+  Parameter p = model.add_parameters({3});
+  LookupParameter table = model.add_lookup_parameters(5, {3});
+  LookupParameter named_table = model.add_lookup_parameters(5, {3}, "embeddings");
+  ComputationGraph cg, other;
+  Expression stale, empty;
+  Expression v3, v4, m33, m34, m43, batch2, batch3, foreign;
+  std::vector<unsigned> indices{0, 1}, far{0, 9};
+  unsigned one = 0, nine = 9;
+
+  Scene() {
+    cg.checkpoint();
+    stale = input(cg, Dim({3}), {1.f, 2.f, 3.f});
+    cg.revert();
+    v3 = input(cg, Dim({3}), {1.f, 2.f, 3.f});
+    v4 = zeros(cg, Dim({4}));
+    m33 = zeros(cg, Dim({3, 3}));
+    m34 = zeros(cg, Dim({3, 4}));
+    m43 = zeros(cg, Dim({4, 3}));
+    batch2 = zeros(cg, Dim({3}, 2));
+    batch3 = zeros(cg, Dim({3}, 3));
+    foreign = zeros(other, Dim({3}));
+  }
+};
+
+using Unary = std::function<Expression(const Expression&)>;
+using Binary = std::function<Expression(const Expression&, const Expression&)>;
+using Nary = std::function<Expression(const std::vector<Expression>&)>;
+
+/// A function of one expression given a dead one: empty, and of a reverted graph.
+void dead_argument(std::vector<Misuse>& out, Scene& s, const std::string& name, Unary f) {
+  out.push_back({name, "an empty expression", [f, &s] { f(s.empty); }});
+  out.push_back({name, "a stale expression", [f, &s] { f(s.stale); }});
+}
+
+void binary_misuses(std::vector<Misuse>& out, Scene& s, const std::string& name, Binary f) {
+  dead_argument(out, s, name, [f, &s](const Expression& x) { return f(x, s.v3); });
+  dead_argument(out, s, name, [f, &s](const Expression& x) { return f(s.v3, x); });
+  out.push_back({name, "an expression of another graph", [f, &s] { f(s.v3, s.foreign); }});
+}
+
+void nary_misuses(std::vector<Misuse>& out, Scene& s, const std::string& name, Nary f) {
+  out.push_back({name, "no expressions", [f] { f({}); }});
+  dead_argument(out, s, name, [f, &s](const Expression& x) { return f({x, s.v3}); });
+  dead_argument(out, s, name, [f, &s](const Expression& x) { return f({s.v3, x}); });
+}
+
+std::vector<Misuse> expression_misuses(Scene& s) {
+  std::vector<Misuse> m;
+  const std::vector<std::pair<std::string, Unary>> unary = {
+      {"operator-", [](const Expression& x) { return -x; }},
+      {"tanh", [](const Expression& x) { return tanh(x); }},
+      {"logistic", [](const Expression& x) { return logistic(x); }},
+      {"rectify", [](const Expression& x) { return rectify(x); }},
+      {"elu", [](const Expression& x) { return elu(x); }},
+      {"selu", [](const Expression& x) { return selu(x); }},
+      {"silu", [](const Expression& x) { return silu(x); }},
+      {"softsign", [](const Expression& x) { return softsign(x); }},
+      {"exp", [](const Expression& x) { return exp(x); }},
+      {"log", [](const Expression& x) { return log(x); }},
+      {"log_sigmoid", [](const Expression& x) { return log_sigmoid(x); }},
+      {"square", [](const Expression& x) { return square(x); }},
+      {"cube", [](const Expression& x) { return cube(x); }},
+      {"sqrt", [](const Expression& x) { return sqrt(x); }},
+      {"abs", [](const Expression& x) { return abs(x); }},
+      {"sin", [](const Expression& x) { return sin(x); }},
+      {"cos", [](const Expression& x) { return cos(x); }},
+      {"erf", [](const Expression& x) { return erf(x); }},
+      {"operator+", [](const Expression& x) { return x + 1.f; }},
+      {"operator+", [](const Expression& x) { return 1.f + x; }},
+      {"operator-", [](const Expression& x) { return x - 1.f; }},
+      {"operator-", [](const Expression& x) { return 1.f - x; }},
+      {"operator*", [](const Expression& x) { return x * 2.f; }},
+      {"operator*", [](const Expression& x) { return 2.f * x; }},
+      {"operator/", [](const Expression& x) { return x / 2.f; }},
+      {"nobackprop", [](const Expression& x) { return nobackprop(x); }},
+      {"scale_gradient", [](const Expression& x) { return scale_gradient(x, 0.5f); }},
+      {"flip_gradient", [](const Expression& x) { return flip_gradient(x); }},
+      {"transpose", [](const Expression& x) { return transpose(x); }},
+      {"hinge", [](const Expression& x) { return hinge(x, 0u); }},
+      {"dropout", [](const Expression& x) { return dropout(x, 0.5f); }},
+      {"dropout_batch", [](const Expression& x) { return dropout_batch(x, 0.5f); }},
+      {"block_dropout", [](const Expression& x) { return block_dropout(x, 0.5f); }},
+      {"noise", [](const Expression& x) { return noise(x, 1.f); }},
+      {"sum_elems", [](const Expression& x) { return sum_elems(x); }},
+      {"mean_elems", [](const Expression& x) { return mean_elems(x); }},
+      {"sum_batches", [](const Expression& x) { return sum_batches(x); }},
+      {"mean_batches", [](const Expression& x) { return mean_batches(x); }},
+      {"sum_dim", [](const Expression& x) { return sum_dim(x, {0}); }},
+      {"squared_norm", [](const Expression& x) { return squared_norm(x); }},
+      {"l2_norm", [](const Expression& x) { return l2_norm(x); }},
+      {"logsumexp_dim", [](const Expression& x) { return logsumexp_dim(x); }},
+      {"max_dim", [](const Expression& x) { return max_dim(x); }},
+      {"min_dim", [](const Expression& x) { return min_dim(x); }},
+      {"pick", [](const Expression& x) { return pick(x, 0u); }},
+      {"pick_range", [](const Expression& x) { return pick_range(x, 0, 1); }},
+      {"pick_batch_elem", [](const Expression& x) { return pick_batch_elem(x, 0); }},
+      {"pick_batch_elems", [](const Expression& x) { return pick_batch_elems(x, {0}); }},
+      {"select_rows", [](const Expression& x) { return select_rows(x, {0}); }},
+      {"select_cols", [](const Expression& x) { return select_cols(x, {0}); }},
+      {"reshape", [](const Expression& x) { return reshape(x, Dim({3})); }},
+      {"softmax", [](const Expression& x) { return softmax(x); }},
+      {"log_softmax", [](const Expression& x) { return log_softmax(x); }},
+      {"pickneglogsoftmax", [](const Expression& x) { return pickneglogsoftmax(x, 0u); }},
+  };
+  for (const auto& [name, f] : unary) dead_argument(m, s, name, f);
+
+  const std::vector<std::pair<std::string, Binary>> binary = {
+      {"operator+", [](const Expression& a, const Expression& b) { return a + b; }},
+      {"operator-", [](const Expression& a, const Expression& b) { return a - b; }},
+      {"operator*", [](const Expression& a, const Expression& b) { return a * b; }},
+      {"cmult", [](const Expression& a, const Expression& b) { return cmult(a, b); }},
+      {"cdiv", [](const Expression& a, const Expression& b) { return cdiv(a, b); }},
+      {"min", [](const Expression& a, const Expression& b) { return min(a, b); }},
+      {"max", [](const Expression& a, const Expression& b) { return max(a, b); }},
+      {"pow", [](const Expression& a, const Expression& b) { return pow(a, b); }},
+      {"colwise_add", [](const Expression& a, const Expression& b) { return colwise_add(a, b); }},
+      {"dot_product", [](const Expression& a, const Expression& b) { return dot_product(a, b); }},
+      {"squared_distance", [](const Expression& a, const Expression& b) { return squared_distance(a, b); }},
+      {"binary_log_loss", [](const Expression& a, const Expression& b) { return binary_log_loss(a, b); }},
+      {"layer_norm", [&s](const Expression& a, const Expression& b) { return layer_norm(a, b, s.v3); }},
+  };
+  for (const auto& [name, f] : binary) binary_misuses(m, s, name, f);
+  dead_argument(m, s, "layer_norm", [&s](const Expression& b) { return layer_norm(s.v3, s.v3, b); });
+
+  const std::vector<std::pair<std::string, Nary>> nary = {
+      {"sum", [](const std::vector<Expression>& xs) { return sum(xs); }},
+      {"average", [](const std::vector<Expression>& xs) { return average(xs); }},
+      {"affine_transform", [](const std::vector<Expression>& xs) { return affine_transform(xs); }},
+      {"logsumexp", [](const std::vector<Expression>& xs) { return logsumexp(xs); }},
+      {"concatenate", [](const std::vector<Expression>& xs) { return concatenate(xs); }},
+      {"concatenate_cols", [](const std::vector<Expression>& xs) { return concatenate_cols(xs); }},
+      {"concatenate_to_batch", [](const std::vector<Expression>& xs) { return concatenate_to_batch(xs); }},
+  };
+  for (const auto& [name, f] : nary) nary_misuses(m, s, name, f);
+
+  // Shapes, indices and values each function refuses.
+  auto add = [&m](const std::string& name, const std::string& how, std::function<void()> f) {
+    m.push_back({name, how, std::move(f)});
+  };
+  add("operator+", "shapes that do not broadcast", [&s] { s.v3 + s.v4; });
+  add("operator+", "batch sizes 2 and 3", [&s] { s.batch2 + s.batch3; });
+  add("operator-", "shapes that do not broadcast", [&s] { s.v3 - s.v4; });
+  add("operator*", "a product of {3} and {3,4}", [&s] { s.v3 * s.m34; });
+  add("operator/", "the constant 0", [&s] { s.v3 / 0.f; });
+  add("cmult", "shapes that do not broadcast", [&s] { cmult(s.v3, s.v4); });
+  add("cdiv", "shapes that do not broadcast", [&s] { cdiv(s.v3, s.v4); });
+  add("min", "shapes that do not broadcast", [&s] { min(s.v3, s.v4); });
+  add("max", "shapes that do not broadcast", [&s] { max(s.v3, s.v4); });
+  add("pow", "shapes that do not broadcast", [&s] { pow(s.v3, s.v4); });
+  add("colwise_add", "a bias of other rows", [&s] { colwise_add(s.m34, s.v4); });
+  add("colwise_add", "a matrix bias", [&s] { colwise_add(s.m34, s.m34); });
+  add("sum", "different shapes", [&s] { sum({s.v3, s.v4}); });
+  add("average", "different shapes", [&s] { average({s.v3, s.v4}); });
+  add("affine_transform", "an even argument count", [&s] { affine_transform({s.v3, s.m34}); });
+  add("affine_transform", "a product of other rows", [&s] { affine_transform({s.v3, s.m43, s.v3}); });
+  add("affine_transform", "batch sizes 2 and 3", [&s] { affine_transform({s.batch2, s.m33, s.batch3}); });
+  add("transpose", "no permutation", [&s] { transpose(s.m34, {0, 0}); });
+  add("hinge", "a class out of range", [&s] { hinge(s.v3, 7u); });
+  add("hinge", "classes for another batch size", [&s] { hinge(s.batch2, std::vector<unsigned>{0, 1, 2}); });
+  add("hinge", "a null pointer", [&s] { hinge(s.v3, static_cast<const unsigned*>(nullptr)); });
+  add("hinge", "a null vector pointer", [&s] { hinge(s.v3, static_cast<const std::vector<unsigned>*>(nullptr)); });
+  add("hinge", "no classes", [&s] { hinge(s.v3, std::vector<unsigned>{}); });
+  add("hinge", "a matrix", [&s] { hinge(s.m34, 0u); });
+  add("binary_log_loss", "shapes that differ", [&s] { binary_log_loss(s.v3, s.v4); });
+  add("layer_norm", "a matrix", [&s] { layer_norm(s.m34, s.v3, s.v3); });
+  add("layer_norm", "a gain of other rows", [&s] { layer_norm(s.v3, s.v4, s.v3); });
+  add("dropout", "a rate of 1", [&s] { dropout(s.v3, 1.f); });
+  add("dropout_batch", "a rate of -1", [&s] { dropout_batch(s.v3, -1.f); });
+  add("block_dropout", "a rate of 2", [&s] { block_dropout(s.v3, 2.f); });
+  add("noise", "a negative stddev", [&s] { noise(s.v3, -1.f); });
+  add("sum_dim", "a dimension index of 9", [&s] { sum_dim(s.v3, {9}); });
+  add("dot_product", "shapes that differ", [&s] { dot_product(s.v3, s.v4); });
+  add("squared_distance", "shapes that differ", [&s] { squared_distance(s.v3, s.v4); });
+  add("logsumexp", "different shapes", [&s] { logsumexp({s.v3, s.v4}); });
+  add("logsumexp_dim", "a dimension index of 9", [&s] { logsumexp_dim(s.v3, 9); });
+  add("max_dim", "a dimension index of 9", [&s] { max_dim(s.v3, 9); });
+  add("min_dim", "a dimension index of 9", [&s] { min_dim(s.v3, 9); });
+  add("pick", "an index out of range", [&s] { pick(s.v3, 7u); });
+  add("pick", "indices out of range", [&s] { pick(s.v3, s.far); });
+  add("pick", "indices for another batch size", [&s] { pick(s.batch3, s.indices); });
+  add("pick", "a dimension index of 9", [&s] { pick(s.v3, 0u, 9); });
+  add("pick", "a null pointer", [&s] { pick(s.v3, static_cast<const unsigned*>(nullptr)); });
+  add("pick", "a null vector pointer", [&s] { pick(s.v3, static_cast<const std::vector<unsigned>*>(nullptr)); });
+  add("pick", "a pointer to an index out of range", [&s] { pick(s.v3, &s.nine); });
+  add("pick", "no indices", [&s] { pick(s.v3, std::vector<unsigned>{}); });
+  add("pick_range", "an empty range", [&s] { pick_range(s.v3, 2, 2); });
+  add("pick_range", "a range past the end", [&s] { pick_range(s.v3, 1, 9); });
+  add("pick_batch_elem", "an element out of range", [&s] { pick_batch_elem(s.batch2, 5); });
+  add("pick_batch_elems", "elements out of range", [&s] { pick_batch_elems(s.batch2, {0, 5}); });
+  add("pick_batch_elems", "no elements", [&s] { pick_batch_elems(s.batch2, {}); });
+  add("select_rows", "a row out of range", [&s] { select_rows(s.m34, {7}); });
+  add("select_rows", "no rows", [&s] { select_rows(s.m34, {}); });
+  add("select_cols", "a column out of range", [&s] { select_cols(s.m34, {7}); });
+  add("select_cols", "no columns", [&s] { select_cols(s.m34, {}); });
+  add("reshape", "another size", [&s] { reshape(s.v3, Dim({4})); });
+  add("concatenate", "rows that differ in columns", [&s] { concatenate({s.m34, s.m43}); });
+  add("concatenate_cols", "columns of other rows", [&s] { concatenate_cols({s.v3, s.v4}); });
+  add("concatenate_to_batch", "different shapes", [&s] { concatenate_to_batch({s.v3, s.v4}); });
+  add("softmax", "a dimension index of 9", [&s] { softmax(s.v3, 9); });
+  add("pickneglogsoftmax", "a class out of range", [&s] { pickneglogsoftmax(s.v3, 7u); });
+  add("pickneglogsoftmax", "classes out of range", [&s] { pickneglogsoftmax(s.v3, s.far); });
+  add("pickneglogsoftmax", "classes for another batch size", [&s] { pickneglogsoftmax(s.batch2, s.far); });
+  add("pickneglogsoftmax", "a null pointer", [&s] { pickneglogsoftmax(s.v3, static_cast<const unsigned*>(nullptr)); });
+  add("pickneglogsoftmax", "a matrix", [&s] { pickneglogsoftmax(s.m34, 0u); });
+  add("pickneglogsoftmax", "no classes", [&s] { pickneglogsoftmax(s.v3, std::vector<unsigned>{}); });
+
+  // Leaves.
+  add("input", "too few values", [&s] { input(s.cg, Dim({3}), {1.f}); });
+  add("input", "a null pointer", [&s] { input(s.cg, static_cast<const float*>(nullptr)); });
+  add("input", "a null vector pointer", [&s] { input(s.cg, Dim({3}), static_cast<const std::vector<float>*>(nullptr)); });
+  add("parameter", "an empty Parameter", [&s] { parameter(s.cg, Parameter()); });
+  add("parameter", "an empty LookupParameter", [&s] { parameter(s.cg, LookupParameter()); });
+  add("const_parameter", "an empty Parameter", [&s] { const_parameter(s.cg, Parameter()); });
+  add("const_parameter", "an empty LookupParameter", [&s] { const_parameter(s.cg, LookupParameter()); });
+  add("lookup", "an empty LookupParameter", [&s] { lookup(s.cg, LookupParameter(), 0u); });
+  add("lookup", "a row out of range", [&s] { lookup(s.cg, s.table, 7u); });
+  add("lookup", "rows out of range", [&s] { lookup(s.cg, s.named_table, s.far); });
+  add("lookup", "no rows", [&s] { lookup(s.cg, s.table, std::vector<unsigned>{}); });
+  add("lookup", "a null pointer", [&s] { lookup(s.cg, s.table, static_cast<const unsigned*>(nullptr)); });
+  add("lookup", "a pointer to a row out of range", [&s] { lookup(s.cg, s.table, &s.nine); });
+  add("const_lookup", "a row out of range", [&s] { const_lookup(s.cg, s.table, 7u); });
+  add("const_lookup", "a null vector pointer",
+      [&s] { const_lookup(s.cg, s.table, static_cast<const std::vector<unsigned>*>(nullptr)); });
+  add("random_normal", "a negative stddev", [&s] { random_normal(s.cg, Dim({3}), 0.f, -1.f); });
+  add("random_uniform", "left above right", [&s] { random_uniform(s.cg, Dim({3}), 1.f, 0.f); });
+  add("random_bernoulli", "a probability of 2", [&s] { random_bernoulli(s.cg, Dim({3}), 2.f); });
+
+  // Indices and values read by pointer are checked again by every forward, in a graph of their own.
+  auto at_forward = [&add, &s](const std::string& name, const std::string& how,
+                               std::function<Expression(ComputationGraph&, unsigned&, std::vector<unsigned>&)> f) {
+    add(name, how, [f] {
+      ComputationGraph cg;
+      unsigned index = 0;
+      std::vector<unsigned> indices{0};
+      const Expression e = f(cg, index, indices);
+      index = 9;
+      indices = {0, 1};
+      cg.forward(e);
+    });
+  };
+  auto x3 = [](ComputationGraph& cg) { return input(cg, Dim({3}), {1.f, 2.f, 3.f}); };
+  at_forward("pick", "a pointer to an index that left the range",
+             [x3](ComputationGraph& cg, unsigned& i, std::vector<unsigned>&) { return pick(x3(cg), &i); });
+  at_forward("pick", "a vector that changed size",
+             [x3](ComputationGraph& cg, unsigned&, std::vector<unsigned>& v) { return pick(x3(cg), &v); });
+  at_forward("hinge", "a pointer to a class that left the range",
+             [x3](ComputationGraph& cg, unsigned& i, std::vector<unsigned>&) { return hinge(x3(cg), &i); });
+  at_forward("pickneglogsoftmax", "a vector that changed size",
+             [x3](ComputationGraph& cg, unsigned&, std::vector<unsigned>& v) { return pickneglogsoftmax(x3(cg), &v); });
+  at_forward("lookup", "a pointer to a row that left the range",
+             [&s](ComputationGraph& cg, unsigned& i, std::vector<unsigned>&) { return lookup(cg, s.table, &i); });
+  at_forward("const_lookup", "a vector that changed size",
+             [&s](ComputationGraph& cg, unsigned&, std::vector<unsigned>& v) { return const_lookup(cg, s.table, &v); });
+  add("input", "a vector that changed size", [] {
+    ComputationGraph cg;
+    std::vector<float> values{1.f};
+    const Expression e = input(cg, Dim({1}), &values);
+    values.push_back(2.f);
+    cg.forward(e);
+  });
+  return m;
+}
+
+}  // namespace
+
+TEST_CASE("a misused function's message names it once, and no other function or op", "[ops][errors]") {
+  Scene s;
+  check_messages(expression_misuses(s));
+}
+
+// A new op needs its misuses above; an op without any says so here, with the reason.
+TEST_CASE("every registered op is misused by the message test", "[ops][errors]") {
+  const std::set<std::string> without_misuse{
+      "constant",  // every Dim is a valid constant
+  };
+  const std::map<std::string, std::string> called_as{
+      {"add", "operator+"}, {"subtract", "operator-"}, {"negate", "operator-"}, {"add_constant", "operator+"},
+      {"constant_minus", "operator-"}, {"multiply_constant", "operator*"}, {"matmul", "operator*"},
+      {"select_rows_cols", "select_rows"}, {"lookup_table_parameter", "parameter"},
+      {"const_lookup_table_parameter", "const_parameter"}};
+  Scene s;
+  std::set<std::string> misused;
+  for (const Misuse& m : expression_misuses(s)) misused.insert(m.function);
+  for (const OpDef* op : registered_ops()) {
+    const auto alias = called_as.find(op->name);
+    const std::string function = alias == called_as.end() ? op->name : alias->second;
+    INFO("op " << op->name << ": add a misuse of " << function << " to tests/ops/messages_test.cc");
+    CHECK((misused.count(function) == 1 || without_misuse.count(op->name) == 1));
+  }
+}
+
+TEST_CASE("messages name a parameter as the user did, or say it is unnamed", "[ops][errors]") {
+  ParameterCollection model;
+  LookupParameter unnamed = model.add_lookup_parameters(5, {3});
+  LookupParameter named = model.add_lookup_parameters(5, {3}, "embeddings");
+  ParameterCollection sub = model.add_subcollection("encoder");
+  LookupParameter nested = sub.add_lookup_parameters(2, {4});
+  ComputationGraph cg;
+  CHECK_THROWS_WITH(lookup(cg, unnamed, 7u),
+                    Catch::Equals("lookup: index 7 is out of range for an unnamed LookupParameter of 5 rows of dim {3}"));
+  CHECK_THROWS_WITH(lookup(cg, named, 7u), Catch::Contains("for the LookupParameter '/embeddings' of 5 rows"));
+  CHECK_THROWS_WITH(lookup(cg, nested, 7u),
+                    Catch::Contains("an unnamed LookupParameter of the collection '/encoder/' of 2 rows of dim {4}"));
+  Parameter p = model.add_parameters({2});
+  CHECK_THROWS_WITH(p.set_value({1.f}), Catch::Equals("Parameter::set_value: an unnamed Parameter of dim {2} holds 2 "
+                                                      "values, got 1 values"));
+  CHECK_THROWS_WITH(unnamed.initialize(0, {1.f}), !Catch::Contains("/_"));
+}
+
+TEST_CASE("an empty expression is reported in the same words wherever it is met", "[ops][errors]") {
+  ComputationGraph cg;
+  const Expression x = input(cg, 1.f), empty;
+  CHECK_THROWS_WITH(tanh(empty), Catch::Equals(std::string("tanh: ") + kEmptyExpressionUsed));
+  CHECK_THROWS_WITH(x + empty, Catch::Equals(std::string("operator+: ") + kEmptyExpressionUsed));
+  CHECK_THROWS_WITH(mean_elems(empty), Catch::Equals(std::string("mean_elems: ") + kEmptyExpressionUsed));
+}
