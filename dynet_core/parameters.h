@@ -29,6 +29,7 @@ struct LookupParameterStorage {
   std::string name;
   Dim dim;              ///< shape of one row (embedding)
   unsigned n = 0;       ///< number of rows
+  Dim all_dim;          ///< dim with n appended: the shape of all_values
   Tensor all_values;    ///< dim with n appended as the last dimension
   Tensor all_grads;
   bool updated = true;
