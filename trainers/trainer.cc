@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <iostream>
 #include <stdexcept>
 
 #include "dynet_core/device.h"
@@ -92,7 +93,15 @@ void Trainer::update() {
   }
   check_settings();
   allocate_state();
+  // Training goes on from the weights, not from averages swapped in for an evaluation (from the
+  // averages only when the weights were not kept).
+  if (ma_swapped_ && ma_saved_) swap_params_to_weights();
+  ma_swapped_ = false;
   const float gscale = gradient_scale();
+  if (gscale < 1.f) {
+    ++clips;
+    ++clips_since_status;
+  }
   const float decay = 1.f - model_.weight_decay_lambda();
   const auto& params = model_.parameters_list();
   for (std::size_t i = 0; i < params.size(); ++i) {
@@ -115,7 +124,9 @@ void Trainer::update() {
     }
     t.zero_grad();
   }
+  if (ma_mode_ != MovingAverage::None && updates % ma_update_freq_ == 0) update_moving_average();
   ++updates;
+  ++updates_since_status;
   if (profiling) {
     profile::add_time(profile::Phase::Update, profile::now_ns() - start);
     profile::end_step(params.empty() ? default_device() : params[0]->device);
@@ -129,6 +140,12 @@ void Trainer::restart() {
   for (const StateBlock& s : lookup_state_)
     if (s.data) std::memset(s.data, 0, k * s.stride * sizeof(float));
   updates = 0;
+}
+
+void Trainer::status() {
+  std::cerr << "[lr=" << learning_rate << " clips=" << clips_since_status << " updates=" << updates_since_status
+            << "] ";
+  clips_since_status = updates_since_status = 0;
 }
 
 void Trainer::restart(float lr) {
