@@ -23,15 +23,21 @@ class BuilderParameters {
   /// The builder's own subcollection of the model (save or load it to keep the builder alone).
   ParameterCollection& get_parameter_collection() { return local_model_; }
   /// The parameters per layer, in the order the builder's header documents.
-  const std::vector<std::vector<Parameter>>& layer_parameters() const { return params_; }
+  const std::vector<std::vector<Parameter>>& layer_parameters() const { return params; }
   unsigned layers() const { return layers_; }
   unsigned input_dim() const { return input_dim_; }
   unsigned hidden_dim() const { return hidden_dim_; }
+
+  /// The parameters per layer (DyNet's public member; the same as layer_parameters()).
+  std::vector<std::vector<Parameter>> params;
 
  protected:
   /// Checks the sizes (all > 0) and creates the subcollection `name` of `model`.
   BuilderParameters(ParameterCollection& model, const std::string& name, unsigned layers, unsigned input_dim,
                     unsigned hidden_dim);
+  /// A builder without parameters (DyNet's default constructors), to be assigned a real one;
+  /// new_graph on it throws std::runtime_error.
+  explicit BuilderParameters(const std::string& name) : name_(name), layers_(0), input_dim_(0), hidden_dim_(0) {}
 
   /// The input size of layer `layer`: input_dim for the first, hidden_dim above.
   unsigned layer_input_dim(unsigned layer) const { return layer == 0 ? input_dim_ : hidden_dim_; }
@@ -55,7 +61,6 @@ class BuilderParameters {
   std::string name_;
   unsigned layers_, input_dim_, hidden_dim_;
   ParameterCollection local_model_;
-  std::vector<std::vector<Parameter>> params_;
   std::vector<std::vector<Expression>> vars_;
   ComputationGraph* cg_ = nullptr;
   std::uint64_t graph_id_ = 0;

@@ -15,6 +15,8 @@ namespace dynet {
 
 class CoupledLSTMBuilder : public RNNBuilder {
  public:
+  /// Without parameters until assigned a builder made with a model.
+  CoupledLSTMBuilder() : RNNBuilder("lstm-builder", true) {}
   CoupledLSTMBuilder(unsigned layers, unsigned input_dim, unsigned hidden_dim, ParameterCollection& model);
   std::unique_ptr<RNNBuilder> clone() const override { return std::make_unique<CoupledLSTMBuilder>(*this); }
 

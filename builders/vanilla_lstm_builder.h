@@ -15,6 +15,8 @@ namespace dynet {
 
 class VanillaLSTMBuilder : public RNNBuilder {
  public:
+  /// Without parameters until assigned a builder made with a model.
+  VanillaLSTMBuilder() : RNNBuilder("vanilla-lstm-builder", true), ln_lstm_(false), forget_bias_(1.f) {}
   VanillaLSTMBuilder(unsigned layers, unsigned input_dim, unsigned hidden_dim, ParameterCollection& model,
                      bool ln_lstm = false, float forget_bias = 1.f);
   std::unique_ptr<RNNBuilder> clone() const override { return std::make_unique<VanillaLSTMBuilder>(*this); }
