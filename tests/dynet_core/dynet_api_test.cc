@@ -1,0 +1,169 @@
+// DyNet's API beyond the operators (issue 11), through DyNet's header names.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <numeric>
+#include <sstream>
+#include <stdexcept>
+#include <vector>
+
+#include "dynet/dynet.h"
+#include "dynet/expr.h"
+#include "dynet/globals.h"
+#include "dynet/lstm.h"
+#include "dynet/model.h"
+#include "dynet/rand.h"
+#include "dynet/tensor.h"
+#include "dynet/training.h"
+
+using namespace dynet;
+
+TEST_CASE("autobatch_flag chooses the strategy of graphs made after it", "[dynet_api]") {
+  const int before = autobatch_flag;
+  autobatch_flag = 2;
+  {
+    ComputationGraph cg;
+    CHECK(cg.autobatch() == 2);
+  }
+  autobatch_flag = 7;
+  CHECK_THROWS_AS(ComputationGraph(), std::invalid_argument);
+  autobatch_flag = before;
+  Device* d = default_device;
+  CHECK(d == default_device());
+}
+
+TEST_CASE("the host random helpers stay in their ranges", "[dynet_api]") {
+  for (int i = 0; i < 200; ++i) {
+    const float u = rand01();
+    CHECK((u >= 0.f && u < 1.f));
+    const int k = rand0n(3);
+    CHECK((k >= 0 && k < 3));
+  }
+  CHECK_THROWS_AS(rand0n(0), std::invalid_argument);
+}
+
+TEST_CASE("stale expressions and gradients never computed throw runtime_error, as DyNet", "[dynet_api]") {
+  Expression kept;
+  {
+    ComputationGraph cg;
+    kept = input(cg, 2.f);
+    Expression y = kept * 3.f;
+    Expression unused = kept * 4.f;
+    cg.forward(y);
+    cg.backward(y);
+    CHECK_THROWS_AS(unused.gradient(), std::runtime_error);
+  }
+  CHECK_THROWS_AS(kept.value(), std::runtime_error);
+}
+
+TEST_CASE("TensorTools reads and writes single elements, refusing indices outside", "[dynet_api]") {
+  ParameterCollection m;
+  Parameter p = m.add_parameters({2, 3}, "W");
+  CHECK(p.get_fullname() == "/W");
+  CHECK(m.get_parameter_storage("/W") == p.p);
+  CHECK(m.size() == 1);
+  Tensor& t = *p.values();
+  TensorTools::set_elements(t, {1, 2, 3, 4, 5, 6});
+  CHECK(TensorTools::access_element(t, 4) == 5.f);
+  CHECK(TensorTools::access_element(t, Dim({1, 2})) == 6.f);  // row 1, column 2, column-major
+  TensorTools::set_element(t, 0, -1.f);
+  CHECK(as_vector(t)[0] == -1.f);
+  CHECK_THROWS_AS(TensorTools::access_element(t, 6), std::out_of_range);
+  LookupParameter l = m.add_lookup_parameters(4, {3});
+  CHECK(l.get_storage().all_dim == Dim({3, 4}));
+}
+
+TEST_CASE("the cumulative moving average is the mean of the weights after each update", "[dynet_api][trainers]") {
+  ParameterCollection m;
+  Parameter p = m.add_parameters({1}, ParameterInitConst(0.f));
+  SimpleSGDTrainer trainer(m, 1.f);
+  trainer.clipping_enabled = false;
+  trainer.cumulative_moving_average();
+  std::vector<float> seen;
+  for (int i = 0; i < 4; ++i) {
+    ComputationGraph cg;
+    Expression loss = parameter(cg, p) * -1.f;  // gradient -1: w grows by 1 per update
+    cg.forward(loss);
+    cg.backward(loss);
+    trainer.update();
+    seen.push_back(as_vector(*p.values())[0]);
+  }
+  trainer.swap_params_to_moving_average();
+  CHECK(as_vector(*p.values())[0] == Approx(std::accumulate(seen.begin(), seen.end(), 0.f) / seen.size()));
+  trainer.swap_params_to_weights();
+  CHECK(as_vector(*p.values())[0] == seen.back());
+  CHECK_THROWS_AS(trainer.exponential_moving_average(0.9f), std::runtime_error);
+}
+
+TEST_CASE("CyclicalSGDTrainer's rate follows DyNet's triangle", "[dynet_api][trainers]") {
+  ParameterCollection m;
+  Parameter p = m.add_parameters({1});
+  CyclicalSGDTrainer trainer(m, 0.1f, 0.5f, 4.f, 1.f);
+  std::vector<float> rates;
+  for (int i = 0; i < 10; ++i) {
+    ComputationGraph cg;
+    Expression loss = parameter(cg, p) * 0.f;
+    cg.forward(loss);
+    cg.backward(loss);
+    trainer.update();
+    rates.push_back(trainer.learning_rate);
+  }
+  // Update 0 uses eta_min; update t uses the triangle at t - 1: up over 4 updates, down over 4.
+  const std::vector<float> expected = {0.1f, 0.1f, 0.2f, 0.3f, 0.4f, 0.5f, 0.4f, 0.3f, 0.2f, 0.1f};
+  for (int i = 0; i < 10; ++i) CHECK(rates[i] == Approx(expected[i]));
+}
+
+TEST_CASE("EGTrainer keeps each parameter a distribution and moves mass against the gradient", "[dynet_api][trainers]") {
+  ParameterCollection m;
+  Parameter p = m.add_parameters({3}, ParameterInitConst(1.f / 3));
+  EGTrainer trainer(m, 0.5f, 0.f);
+  ComputationGraph cg;
+  Expression loss = dot_product(parameter(cg, p), input(cg, {3}, {1.f, 0.f, -1.f}));
+  cg.forward(loss);
+  cg.backward(loss);
+  trainer.update();
+  const std::vector<float> w = as_vector(*p.values());
+  CHECK(w[0] + w[1] + w[2] == Approx(1.f));
+  CHECK(w[0] < w[1]);
+  CHECK(w[1] < w[2]);
+  CHECK(w[2] / w[1] == Approx(std::exp(0.5f)));
+}
+
+TEST_CASE("a default-constructed builder works once assigned, and says so before", "[dynet_api][builders]") {
+  ParameterCollection m;
+  VanillaLSTMBuilder lstm;
+  ComputationGraph cg;
+  CHECK_THROWS_AS(lstm.new_graph(cg), std::runtime_error);
+  lstm = VanillaLSTMBuilder(1, 2, 3, m);
+  CHECK(lstm.params.size() == 1);
+  CHECK(lstm.params[0].size() == 3);
+  lstm.new_graph(cg);
+  lstm.start_new_sequence();
+  CHECK(lstm.add_input(input(cg, {2}, {1.f, 2.f})).dim() == Dim({3}));
+}
+
+TEST_CASE("print_graphviz writes a node per expression and an edge per argument", "[dynet_api]") {
+  ComputationGraph cg;
+  Expression a = input(cg, 1.f), b = input(cg, 2.f);
+  Expression c = a + b;
+  (void)c;
+  std::ostringstream os;
+  cg.print_graphviz(os);
+  const std::string dot = os.str();
+  CHECK(dot.rfind("digraph G {", 0) == 0);
+  CHECK(dot.find("N0 -> N2;") != std::string::npos);
+  CHECK(dot.find("N1 -> N2;") != std::string::npos);
+}
+
+TEST_CASE("shadow parameters are zeroed tensors of each parameter's shape", "[dynet_api][trainers]") {
+  ParameterCollection m;
+  m.add_parameters({2, 2});
+  m.add_lookup_parameters(3, {2});
+  std::vector<ShadowParameters> sp = allocate_shadow_parameters(m);
+  std::vector<ShadowLookupParameters> sl = allocate_shadow_lookup_parameters(m);
+  REQUIRE(sp.size() == 1);
+  REQUIRE(sl.size() == 1);
+  CHECK(as_vector(sp[0].h) == std::vector<float>(4, 0.f));
+  CHECK(sl[0].h.size() == 3);
+  CHECK(sl[0].h[2].v == sl[0].all_h.v + 4);
+}
