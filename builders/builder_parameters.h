@@ -23,12 +23,13 @@ class BuilderParameters {
   /// The builder's own subcollection of the model (save or load it to keep the builder alone).
   ParameterCollection& get_parameter_collection() { return local_model_; }
   /// The parameters per layer, in the order the builder's header documents.
-  const std::vector<std::vector<Parameter>>& layer_parameters() const { return params; }
+  const std::vector<std::vector<Parameter>>& layer_parameters() const { return params_; }
   unsigned layers() const { return layers_; }
   unsigned input_dim() const { return input_dim_; }
   unsigned hidden_dim() const { return hidden_dim_; }
 
-  /// The parameters per layer (DyNet's public member; the same as layer_parameters()).
+  /// The parameters per layer as DyNet's builder of the same kind lists them (DyNet's public
+  /// member): layer_parameters(), except where a builder's header says otherwise.
   std::vector<std::vector<Parameter>> params;
 
  protected:
@@ -61,6 +62,7 @@ class BuilderParameters {
   std::string name_;
   unsigned layers_, input_dim_, hidden_dim_;
   ParameterCollection local_model_;
+  std::vector<std::vector<Parameter>> params_;
   std::vector<std::vector<Expression>> vars_;
   ComputationGraph* cg_ = nullptr;
   std::uint64_t graph_id_ = 0;

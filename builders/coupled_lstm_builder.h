@@ -1,5 +1,5 @@
 #pragma once
-// DyNet's LSTMBuilder: an LSTM with peephole connections from the memory cell into the input and
+// DyNet's CoupledLSTMBuilder: an LSTM with peephole connections from the memory cell into the input and
 // output gates, and the forget gate coupled to the input gate (f = 1 - i):
 //   i = logistic(b_i + W_xi x_t + W_hi h_{t-1} + W_ci c_{t-1})
 //   g = tanh(b_c + W_xc x_t + W_hc h_{t-1})
@@ -23,8 +23,5 @@ class CoupledLSTMBuilder : public RNNBuilder {
  protected:
   CellState step(unsigned layer, const Expression& x, const CellState* prev, const Expression& h_rec) override;
 };
-
-/// DyNet's name for the coupled, peephole LSTM.
-using LSTMBuilder = CoupledLSTMBuilder;
 
 }  // namespace dynet

@@ -7,17 +7,20 @@
 namespace dynet {
 
 namespace {
-Tensor zeroed(const Dim& d, Device* device) {
-  Tensor t(d, device->allocate_parameter_floats(d.size()), device);
-  std::memset(t.v, 0, d.size() * sizeof(float));
-  return t;
+float* zeroed(std::size_t n, Device* device) {
+  float* p = device->allocate_parameter_floats(n);
+  std::memset(p, 0, n * sizeof(float));
+  return p;
 }
 }  // namespace
 
-ShadowParameters::ShadowParameters(const ParameterStorage& p) : h(zeroed(p.dim, p.device)) {}
+ShadowParameters::ShadowParameters(const ParameterStorage& p) : ShadowParameters(p, zeroed(p.size(), p.device)) {}
 
 ShadowLookupParameters::ShadowLookupParameters(const LookupParameterStorage& lp)
-    : all_h(zeroed(lp.all_dim, lp.device)) {
+    : ShadowLookupParameters(lp, zeroed(lp.all_dim.size(), lp.device)) {}
+
+ShadowLookupParameters::ShadowLookupParameters(const LookupParameterStorage& lp, float* memory)
+    : all_h(lp.all_dim, memory, lp.device) {
   for (unsigned i = 0; i < lp.n; ++i) h.emplace_back(lp.dim, all_h.v + std::size_t(i) * lp.row_size(), lp.device);
 }
 

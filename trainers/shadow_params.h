@@ -11,12 +11,16 @@ namespace dynet {
 struct ShadowParameters {
   ShadowParameters() = default;
   explicit ShadowParameters(const ParameterStorage& p);
+  /// A view of `memory` (p.size() floats) instead of a fresh block.
+  ShadowParameters(const ParameterStorage& p, float* memory) : h(p.dim, memory, p.device) {}
   Tensor h;
 };
 
 struct ShadowLookupParameters {
   ShadowLookupParameters() = default;
   explicit ShadowLookupParameters(const LookupParameterStorage& lp);
+  /// A view of `memory` (the table's size in floats) instead of a fresh block.
+  ShadowLookupParameters(const LookupParameterStorage& lp, float* memory);
   Tensor all_h;           ///< the whole table
   std::vector<Tensor> h;  ///< row i of all_h
 };

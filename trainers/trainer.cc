@@ -57,11 +57,13 @@ void Trainer::allocate_state() {
     return StateBlock{p, n};
   };
   const auto& params = model_.parameters_list();
+  const auto& tables = model_.lookup_parameters_list();
+  const bool grown = param_state_.size() < params.size() || lookup_state_.size() < tables.size();
   for (std::size_t i = param_state_.size(); i < params.size(); ++i)
     param_state_.push_back(block(params[i]->device, params[i]->size()));
-  const auto& tables = model_.lookup_parameters_list();
   for (std::size_t i = lookup_state_.size(); i < tables.size(); ++i)
     lookup_state_.push_back(block(tables[i]->device, tables[i]->all_values.d.size()));
+  if (grown) state_allocated();
 }
 
 float Trainer::gradient_scale() const {

@@ -107,6 +107,12 @@ class Trainer {
   /// is state[c * stride + i], zero before the first update.
   virtual void update_values(float* values, const float* grads, float* state, std::size_t stride,
                              std::size_t n, float gscale) = 0;
+  /// Called when state was allocated for parameters added since the last update, so that a rule
+  /// exposing its state as DyNet's members (MomentumSGDTrainer::vp) can refresh its views.
+  virtual void state_allocated() {}
+  /// Component c of the state of parameter i (of lookup table i) starts at state + c * stride.
+  float* parameter_state(std::size_t i) const { return param_state_[i].data; }
+  float* lookup_parameter_state(std::size_t i) const { return lookup_state_[i].data; }
 
   ParameterCollection model_;
 

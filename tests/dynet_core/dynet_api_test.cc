@@ -5,9 +5,11 @@
 #include <numeric>
 #include <sstream>
 #include <stdexcept>
+#include <type_traits>
 #include <vector>
 
 #include "dynet/dynet.h"
+#include "dynet/except.h"
 #include "dynet/expr.h"
 #include "dynet/globals.h"
 #include "dynet/lstm.h"
@@ -166,4 +168,45 @@ TEST_CASE("shadow parameters are zeroed tensors of each parameter's shape", "[dy
   CHECK(as_vector(sp[0].h) == std::vector<float>(4, 0.f));
   CHECK(sl[0].h.size() == 3);
   CHECK(sl[0].h[2].v == sl[0].all_h.v + 4);
+}
+
+TEST_CASE("LSTMBuilder is DyNet 2's VanillaLSTMBuilder, with its params and ln_params split", "[dynet_api][builders]") {
+  static_assert(std::is_same<LSTMBuilder, VanillaLSTMBuilder>::value, "DyNet 2: typedef VanillaLSTMBuilder LSTMBuilder");
+  ParameterCollection m;
+  VanillaLSTMBuilder ln(2, 3, 4, m, true);
+  REQUIRE(ln.params.size() == 2);
+  REQUIRE(ln.ln_params.size() == 2);
+  CHECK(ln.params[1].size() == 3);
+  CHECK(ln.ln_params[1].size() == 6);
+  CHECK(ln.params[0][0].dim() == Dim({16, 3}));
+  CHECK(ln.ln_params[0][4].dim() == Dim({4}));  // the gain of c
+  CHECK(ln.ln_params[0][0].p == ln.layer_parameters()[0][3].p);
+}
+
+TEST_CASE("MomentumSGDTrainer::vp holds the velocities, as DyNet exposes them", "[dynet_api][trainers]") {
+  ParameterCollection m;
+  Parameter p = m.add_parameters({2}, ParameterInitConst(0.f));
+  MomentumSGDTrainer trainer(m, 0.5f, 0.9f);
+  CHECK(trainer.vp.empty());
+  for (int step = 0; step < 2; ++step) {
+    ComputationGraph cg;
+    Expression loss = dot_product(parameter(cg, p), input(cg, {2}, {1.f, -2.f}));
+    cg.forward(loss);
+    cg.backward(loss);
+    trainer.update();
+  }
+  REQUIRE(trainer.vp.size() == 1);
+  // v1 = -0.5 g, v2 = 0.9 v1 - 0.5 g = -0.95 g
+  CHECK(as_vector(trainer.vp[0].h)[0] == Approx(-0.95f));
+  CHECK(as_vector(trainer.vp[0].h)[1] == Approx(1.9f));
+  CHECK(as_vector(*p.values())[1] == Approx(1.f + 1.9f));
+}
+
+TEST_CASE("DyNet's error macros throw the types DyNet's do, with the streamed message", "[dynet_api]") {
+  const int n = 3;
+  CHECK_THROWS_WITH([&] { DYNET_RUNTIME_ERR("bad size " << n); }(), "bad size 3");
+  CHECK_THROWS_AS([&] { DYNET_RUNTIME_ERR("x"); }(), std::runtime_error);
+  CHECK_THROWS_AS([&] { DYNET_INVALID_ARG_CHECK(n > 2, "n = " << n); }(), std::invalid_argument);
+  CHECK_NOTHROW([&] { DYNET_ASSERT(n == 3, "never"); }());
+  CHECK_THROWS_AS(throw out_of_memory("pool"), std::runtime_error);
 }

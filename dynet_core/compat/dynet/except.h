@@ -1,4 +1,4 @@
 #pragma once
-// DyNet's <dynet/except.h>: exceptions; dybatch throws the standard exception types.
+// DyNet's <dynet/except.h>: its exception types and error macros.
 
-#include "dynet_core/init.h"
+#include "dynet_core/except.h"
