@@ -12,6 +12,7 @@
 #include "dynet/except.h"
 #include "dynet/expr.h"
 #include "dynet/globals.h"
+#include "dynet/grad-check.h"
 #include "dynet/lstm.h"
 #include "dynet/model.h"
 #include "dynet/rand.h"
@@ -68,6 +69,7 @@ TEST_CASE("TensorTools reads and writes single elements, refusing indices outsid
   TensorTools::set_elements(t, {1, 2, 3, 4, 5, 6});
   CHECK(TensorTools::access_element(t, 4) == 5.f);
   CHECK(TensorTools::access_element(t, Dim({1, 2})) == 6.f);  // row 1, column 2, column-major
+  CHECK(TensorTools::access_element(t, Dim({1, 1})) == 4.f);
   TensorTools::set_element(t, 0, -1.f);
   CHECK(as_vector(t)[0] == -1.f);
   CHECK_THROWS_AS(TensorTools::access_element(t, 6), std::out_of_range);
@@ -209,4 +211,18 @@ TEST_CASE("DyNet's error macros throw the types DyNet's do, with the streamed me
   CHECK_THROWS_AS([&] { DYNET_INVALID_ARG_CHECK(n > 2, "n = " << n); }(), std::invalid_argument);
   CHECK_NOTHROW([&] { DYNET_ASSERT(n == 3, "never"); }());
   CHECK_THROWS_AS(throw out_of_memory("pool"), std::runtime_error);
+}
+
+TEST_CASE("check_grad passes true gradients and catches a gradient that is off", "[dynet_api]") {
+  ParameterCollection m;
+  Parameter p = m.add_parameters({3});
+  LookupParameter l = m.add_lookup_parameters(4, {3});
+  ComputationGraph cg;
+  Expression e = lookup(cg, l, 2u);
+  Expression right = sum_elems(cmult(tanh(parameter(cg, p)), e));
+  CHECK(check_grad(m, right, 0));
+  CHECK(l.get_storage().touched == std::vector<unsigned>{2});
+  // scale_gradient halves what backward reports: the check must see it.
+  Expression off = sum_elems(cmult(scale_gradient(tanh(parameter(cg, p)), 0.5f), e));
+  CHECK_FALSE(check_grad(m, off, 0));
 }
