@@ -16,12 +16,20 @@ namespace dynet {
 class CoupledLSTMBuilder : public RNNBuilder {
  public:
   /// Without parameters until assigned a builder made with a model.
-  CoupledLSTMBuilder() : RNNBuilder("lstm-builder", true) {}
+  CoupledLSTMBuilder() : CoupledLSTMBuilder("lstm-builder", true) {}
   CoupledLSTMBuilder(unsigned layers, unsigned input_dim, unsigned hidden_dim, ParameterCollection& model);
   std::unique_ptr<RNNBuilder> clone() const override { return std::make_unique<CoupledLSTMBuilder>(*this); }
 
  protected:
+  /// `peepholes` false: W_ci and W_co are {hidden, 1} and the cell feeds no gate (FastLSTMBuilder).
+  CoupledLSTMBuilder(const std::string& name, unsigned layers, unsigned input_dim, unsigned hidden_dim,
+                     ParameterCollection& model, bool peepholes);
+  CoupledLSTMBuilder(const std::string& name, bool peepholes) : RNNBuilder(name, true), peepholes_(peepholes) {}
+
   CellState step(unsigned layer, const Expression& x, const CellState* prev, const Expression& h_rec) override;
+
+ private:
+  bool peepholes_ = true;
 };
 
 }  // namespace dynet

@@ -13,6 +13,7 @@
 #include "dynet/expr.h"
 #include "dynet/globals.h"
 #include "dynet/grad-check.h"
+#include "dynet/fast-lstm.h"
 #include "dynet/lstm.h"
 #include "dynet/model.h"
 #include "dynet/rand.h"
@@ -225,4 +226,32 @@ TEST_CASE("check_grad passes true gradients and catches a gradient that is off",
   // scale_gradient halves what backward reports: the check must see it.
   Expression off = sum_elems(cmult(scale_gradient(tanh(parameter(cg, p)), 0.5f), e));
   CHECK_FALSE(check_grad(m, off, 0));
+}
+
+TEST_CASE("FastLSTMBuilder is the coupled LSTM with no peepholes, with DyNet's eleven parameters", "[dynet_api][builders]") {
+  ParameterCollection m;
+  FastLSTMBuilder fast(2, 3, 4, m);
+  CoupledLSTMBuilder coupled(2, 3, 4, m);
+  REQUIRE(fast.params[1].size() == 11);
+  CHECK(fast.params[1][2].dim() == Dim({4, 1}));  // W_ci, read by no gate
+  for (unsigned l = 0; l < 2; ++l)
+    for (unsigned k = 0; k < 11; ++k) {
+      Parameter c = coupled.params[l][k];
+      if (k == 2 || k == 6) {
+        c.zero();  // the peepholes
+        continue;
+      }
+      c.set_value(as_vector(*fast.params[l][k].values()));
+    }
+  ComputationGraph cg;
+  fast.new_graph(cg);
+  coupled.new_graph(cg);
+  fast.start_new_sequence();
+  coupled.start_new_sequence();
+  for (float v : {0.5f, -1.f, 2.f}) {
+    Expression x = input(cg, {3}, {v, 1.f - v, v * v});
+    const std::vector<float> a = as_vector(cg.forward(fast.add_input(x)));
+    const std::vector<float> b = as_vector(cg.forward(coupled.add_input(x)));
+    for (unsigned i = 0; i < a.size(); ++i) CHECK(a[i] == Approx(b[i]).margin(1e-6));
+  }
 }

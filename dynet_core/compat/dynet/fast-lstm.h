@@ -1,5 +1,4 @@
 #pragma once
-// DyNet's <dynet/fast-lstm.h>: the LSTM builders; dybatch has no FastLSTMBuilder.
+// DyNet's <dynet/fast-lstm.h>: FastLSTMBuilder.
 
-#include "builders/coupled_lstm_builder.h"
-#include "builders/vanilla_lstm_builder.h"
+#include "builders/fast_lstm_builder.h"
