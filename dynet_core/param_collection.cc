@@ -96,6 +96,10 @@ LookupParameter ParameterCollection::add_lookup_parameters(unsigned n, const Dim
   s->all_values = Tensor(all, device->allocate_parameter_floats(all.size()), device);
   s->all_grads = Tensor(all, device->allocate_parameter_floats(all.size()), device);
   s->all_dim = all;
+  for (unsigned i = 0; i < n; ++i) {
+    s->values.emplace_back(d, s->row(i), device);
+    s->grads.emplace_back(d, s->grad_row(i), device);
+  }
   init.initialize_params(s->all_values, true);
   std::memset(s->all_grads.v, 0, all.size() * sizeof(float));
   s->touched_mask.assign(n, 0);

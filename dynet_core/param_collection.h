@@ -71,7 +71,4 @@ class ParameterCollection {
   std::shared_ptr<State> state_;
 };
 
-/// DyNet's older name of a collection.
-class Model : public ParameterCollection {};
-
 }  // namespace dynet

@@ -255,3 +255,18 @@ TEST_CASE("FastLSTMBuilder is the coupled LSTM with no peepholes, with DyNet's e
     for (unsigned i = 0; i < a.size(); ++i) CHECK(a[i] == Approx(b[i]).margin(1e-6));
   }
 }
+
+TEST_CASE("DyNet's tutorial spelling: Model, per-row lookup views and storage helpers", "[dynet_api]") {
+  Model mod;
+  SimpleSGDTrainer sgd(mod);
+  Parameter w = mod.add_parameters({1, 3});
+  LookupParameter e = mod.add_lookup_parameters(3, {2}, ParameterInitConst(1.f));
+  CHECK(mod.size() == 1);
+  std::vector<Tensor>& rows = *e.values();
+  REQUIRE(rows.size() == 3);
+  TensorTools::set_element(rows[2], 1, 5.f);
+  CHECK(as_vector(e.get_storage().all_values) == std::vector<float>{1, 1, 1, 1, 1, 5});
+  CHECK(e.get_storage().grads[1].v == e.get_storage().grad_row(1));
+  w.get_storage().scale_parameters(0.f);
+  CHECK(as_vector(*w.values()) == std::vector<float>(3, 0.f));
+}

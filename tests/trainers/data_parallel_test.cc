@@ -22,7 +22,7 @@ namespace {
 constexpr unsigned kShards = 5;
 constexpr unsigned kVocab = 12;
 
-struct ShardedModel {
+struct Model {
   ParameterCollection pc;
   Parameter W = pc.add_parameters({6, 4});
   Parameter b = pc.add_parameters({6});
@@ -65,7 +65,7 @@ struct ShardedModel {
 };
 
 /// Gradients of all shards built into one graph, on this thread.
-float one_graph(ShardedModel& m, float dropout_p) {
+float one_graph(Model& m, float dropout_p) {
   ComputationGraph cg;
   std::vector<Expression> losses;
   for (unsigned k = 0; k < kShards; ++k) losses.push_back(m.shard_loss(cg, k, dropout_p));
@@ -75,7 +75,7 @@ float one_graph(ShardedModel& m, float dropout_p) {
   return loss;
 }
 
-float data_parallel(ShardedModel& m, unsigned threads, float dropout_p) {
+float data_parallel(Model& m, unsigned threads, float dropout_p) {
   DataParallel dp(threads);
   REQUIRE(dp.threads() == threads);
   return dp.backward(kShards, [&](ComputationGraph& cg, unsigned k) { return m.shard_loss(cg, k, dropout_p); });
@@ -94,7 +94,7 @@ void require_close(const std::vector<float>& a, const std::vector<float>& b) {
 TEST_CASE("data-parallel shards give the gradients of one graph holding them all", "[trainers][threads]") {
   for (unsigned threads : {1u, 2u, 3u}) {
     INFO(threads << " threads");
-    ShardedModel m;
+    Model m;
     const float whole = one_graph(m, 0.f);
     const std::vector<float> expected = m.gradients();
     const std::vector<unsigned> expected_rows = m.touched_rows();
@@ -111,7 +111,7 @@ TEST_CASE("data-parallel shards give the gradients of one graph holding them all
 }
 
 TEST_CASE("data-parallel random ops depend on the seed, not on the threads", "[trainers][threads]") {
-  ShardedModel m;
+  Model m;
   random_engine().seed(31);
   const float two = data_parallel(m, 2, 0.5f);
   const std::vector<float> g_two = m.gradients();
@@ -126,7 +126,7 @@ TEST_CASE("data-parallel random ops depend on the seed, not on the threads", "[t
 }
 
 TEST_CASE("a failing shard is reported and changes no parameter gradient", "[trainers][threads][errors]") {
-  ShardedModel m;
+  Model m;
   DataParallel dp(2);
   auto bad = [&](ComputationGraph& cg, unsigned k) { return m.shard_loss(cg, k, 0.f, kVocab + 4); };
   REQUIRE_THROWS_WITH(dp.backward(kShards, bad), Catch::Contains("index 16 is out of range"));

@@ -5,6 +5,7 @@
 #include "dynet_core/expression.h"
 #include "dynet_core/graph.h"
 #include "dynet_core/init.h"
+#include "dynet_core/model.h"
 #include "dynet_core/param_collection.h"
 #include "dynet_core/rand.h"
 #include "dynet_core/tensor.h"
