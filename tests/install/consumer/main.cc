@@ -1,8 +1,17 @@
 // A program outside the source tree, built against an installed dybatch, through dybatch's own
 // header and through DyNet's header names.
 #include <dynet_core/dybatch.h>
+#include <dynet/dict.h>
+#include <dynet/dynet.h>
 #include <dynet/expr.h>
+#include <dynet/grad-check.h>
+#include <dynet/io.h>
+#include <dynet/lstm.h>
+#include <dynet/model.h>
+#include <dynet/tensor.h>
+#include <dynet/timing.h>
 #include <dynet/training.h>
+#include <dynet/treelstm.h>
 
 #include <iostream>
 
