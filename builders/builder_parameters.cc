@@ -16,19 +16,25 @@ BuilderParameters::BuilderParameters(ParameterCollection& model, const std::stri
                                 std::to_string(hidden_dim));
   local_model_ = model.add_subcollection(collection);
   params_.resize(layers);
+  params.resize(layers);
 }
 
 Parameter BuilderParameters::add_layer_parameter(unsigned layer, const Dim& d, float init_constant) {
   params_.at(layer).push_back(local_model_.add_parameters(d, ParameterInitConst(init_constant)));
+  params[layer].push_back(params_[layer].back());
   return params_[layer].back();
 }
 
 Parameter BuilderParameters::add_layer_parameter(unsigned layer, const Dim& d) {
   params_.at(layer).push_back(local_model_.add_parameters(d));
+  params[layer].push_back(params_[layer].back());
   return params_[layer].back();
 }
 
 void BuilderParameters::bind_graph(ComputationGraph& cg, bool update) {
+  if (layers_ == 0)
+    throw std::invalid_argument(name_ + "::new_graph: this builder was default-constructed and has no parameters; "
+                             "assign it a builder made with a ParameterCollection first");
   vars_.assign(params_.size(), {});
   for (std::size_t l = 0; l < params_.size(); ++l)
     for (const Parameter& p : params_[l]) vars_[l].push_back(update ? parameter(cg, p) : const_parameter(cg, p));

@@ -28,11 +28,18 @@ class BuilderParameters {
   unsigned input_dim() const { return input_dim_; }
   unsigned hidden_dim() const { return hidden_dim_; }
 
+  /// The parameters per layer as DyNet's builder of the same kind lists them (DyNet's public
+  /// member): layer_parameters(), except where a builder's header says otherwise.
+  std::vector<std::vector<Parameter>> params;
+
  protected:
   /// Checks the sizes (all > 0) and creates the subcollection `collection` of `model` (DyNet's
   /// name for it); `name` is the builder's class, as messages name it.
   BuilderParameters(ParameterCollection& model, const std::string& name, const std::string& collection,
                     unsigned layers, unsigned input_dim, unsigned hidden_dim);
+  /// A builder without parameters (DyNet's default constructors), to be assigned a real one;
+  /// new_graph on it throws std::invalid_argument.
+  explicit BuilderParameters(const std::string& name) : name_(name), layers_(0), input_dim_(0), hidden_dim_(0) {}
 
   /// The input size of layer `layer`: input_dim for the first, hidden_dim above.
   unsigned layer_input_dim(unsigned layer) const { return layer == 0 ? input_dim_ : hidden_dim_; }

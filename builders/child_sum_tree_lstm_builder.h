@@ -14,6 +14,8 @@ namespace dynet {
 
 class ChildSumTreeLSTMBuilder : public TreeLSTMBuilder {
  public:
+  /// Without parameters until assigned a builder made with a model.
+  ChildSumTreeLSTMBuilder() : TreeLSTMBuilder("ChildSumTreeLSTMBuilder") {}
   ChildSumTreeLSTMBuilder(unsigned layers, unsigned input_dim, unsigned hidden_dim, ParameterCollection& model);
   std::unique_ptr<TreeLSTMBuilder> clone() const override { return std::make_unique<ChildSumTreeLSTMBuilder>(*this); }
 

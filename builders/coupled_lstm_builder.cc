@@ -4,6 +4,8 @@
 #include "dynet_core/ops/elementwise.h"
 #include "dynet_core/ops/linalg.h"
 
+#include <vector>
+
 namespace dynet {
 
 namespace {
@@ -12,12 +14,17 @@ enum { kX2I, kH2I, kC2I, kBI, kX2O, kH2O, kC2O, kBO, kX2C, kH2C, kBC };
 
 CoupledLSTMBuilder::CoupledLSTMBuilder(unsigned layers, unsigned input_dim, unsigned hidden_dim,
                                        ParameterCollection& model)
-    : RNNBuilder(model, "CoupledLSTMBuilder", "lstm-builder", layers, input_dim, hidden_dim, true) {
+    : CoupledLSTMBuilder("CoupledLSTMBuilder", "lstm-builder", layers, input_dim, hidden_dim, model, true) {}
+
+CoupledLSTMBuilder::CoupledLSTMBuilder(const std::string& name, const std::string& collection, unsigned layers,
+                                       unsigned input_dim, unsigned hidden_dim, ParameterCollection& model,
+                                       bool peepholes)
+    : RNNBuilder(model, name, collection, layers, input_dim, hidden_dim, true), peepholes_(peepholes) {
   for (unsigned l = 0; l < layers; ++l) {
     for (int gate = 0; gate < 2; ++gate) {
       add_layer_parameter(l, {hidden_dim, layer_input_dim(l)});
       add_layer_parameter(l, {hidden_dim, hidden_dim});
-      add_layer_parameter(l, {hidden_dim, hidden_dim});
+      add_layer_parameter(l, {hidden_dim, peepholes ? hidden_dim : 1});
       add_layer_parameter(l, {hidden_dim}, 0.f);
     }
     add_layer_parameter(l, {hidden_dim, layer_input_dim(l)});
@@ -29,16 +36,18 @@ CoupledLSTMBuilder::CoupledLSTMBuilder(unsigned layers, unsigned input_dim, unsi
 CellState CoupledLSTMBuilder::step(unsigned layer, const Expression& x, const CellState* prev,
                                    const Expression& h_rec) {
   auto v = [&](int k) -> const Expression& { return var(layer, static_cast<unsigned>(k)); };
-  if (!prev) {
-    const Expression i = logistic(affine_transform({v(kBI), v(kX2I), x}));
-    const Expression c = cmult(i, tanh(affine_transform({v(kBC), v(kX2C), x})));
-    const Expression o = logistic(affine_transform({v(kBO), v(kX2O), x, v(kC2O), c}));
-    return {cmult(o, tanh(c)), c};
-  }
-  const Expression i = logistic(affine_transform({v(kBI), v(kX2I), x, v(kH2I), h_rec, v(kC2I), prev->c}));
-  const Expression g = tanh(affine_transform({v(kBC), v(kX2C), x, v(kH2C), h_rec}));
-  const Expression c = cmult(1.f - i, prev->c) + cmult(i, g);
-  const Expression o = logistic(affine_transform({v(kBO), v(kX2O), x, v(kH2O), h_rec, v(kC2O), c}));
+  // The affine terms of a gate: bias, input, and, where there is a previous state, the recurrent
+  // input and (with peepholes) a cell.
+  auto gate = [&](int bias, int from_x, int from_h, int from_c, const Expression* c) {
+    std::vector<Expression> terms = {v(bias), v(from_x), x};
+    if (prev) terms.insert(terms.end(), {v(from_h), h_rec});
+    if (peepholes_ && c) terms.insert(terms.end(), {v(from_c), *c});
+    return affine_transform(terms);
+  };
+  const Expression i = logistic(gate(kBI, kX2I, kH2I, kC2I, prev ? &prev->c : nullptr));
+  const Expression g = tanh(gate(kBC, kX2C, kH2C, -1, nullptr));
+  const Expression c = prev ? cmult(1.f - i, prev->c) + cmult(i, g) : cmult(i, g);
+  const Expression o = logistic(gate(kBO, kX2O, kH2O, kC2O, &c));
   return {cmult(o, tanh(c)), c};
 }
 

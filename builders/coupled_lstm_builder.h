@@ -1,5 +1,5 @@
 #pragma once
-// DyNet's LSTMBuilder: an LSTM with peephole connections from the memory cell into the input and
+// DyNet's CoupledLSTMBuilder: an LSTM with peephole connections from the memory cell into the input and
 // output gates, and the forget gate coupled to the input gate (f = 1 - i):
 //   i = logistic(b_i + W_xi x_t + W_hi h_{t-1} + W_ci c_{t-1})
 //   g = tanh(b_c + W_xc x_t + W_hc h_{t-1})
@@ -15,14 +15,22 @@ namespace dynet {
 
 class CoupledLSTMBuilder : public RNNBuilder {
  public:
+  /// Without parameters until assigned a builder made with a model.
+  CoupledLSTMBuilder() : CoupledLSTMBuilder("CoupledLSTMBuilder", true) {}
   CoupledLSTMBuilder(unsigned layers, unsigned input_dim, unsigned hidden_dim, ParameterCollection& model);
   std::unique_ptr<RNNBuilder> clone() const override { return std::make_unique<CoupledLSTMBuilder>(*this); }
 
  protected:
-  CellState step(unsigned layer, const Expression& x, const CellState* prev, const Expression& h_rec) override;
-};
+  /// `peepholes` false: W_ci and W_co are {hidden, 1} and the cell feeds no gate (FastLSTMBuilder).
+  /// `name` is the class, as messages name it; `collection` DyNet's name for its parameters.
+  CoupledLSTMBuilder(const std::string& name, const std::string& collection, unsigned layers, unsigned input_dim,
+                     unsigned hidden_dim, ParameterCollection& model, bool peepholes);
+  CoupledLSTMBuilder(const std::string& name, bool peepholes) : RNNBuilder(name, true), peepholes_(peepholes) {}
 
-/// DyNet's name for the coupled, peephole LSTM.
-using LSTMBuilder = CoupledLSTMBuilder;
+  CellState step(unsigned layer, const Expression& x, const CellState* prev, const Expression& h_rec) override;
+
+ private:
+  bool peepholes_ = true;
+};
 
 }  // namespace dynet

@@ -13,6 +13,8 @@ namespace dynet {
 
 class GRUBuilder : public RNNBuilder {
  public:
+  /// Without parameters until assigned a builder made with a model.
+  GRUBuilder() : RNNBuilder("GRUBuilder", false) {}
   GRUBuilder(unsigned layers, unsigned input_dim, unsigned hidden_dim, ParameterCollection& model);
   std::unique_ptr<RNNBuilder> clone() const override { return std::make_unique<GRUBuilder>(*this); }
 

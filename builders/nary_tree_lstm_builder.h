@@ -16,6 +16,8 @@ namespace dynet {
 
 class NaryTreeLSTMBuilder : public TreeLSTMBuilder {
  public:
+  /// Without parameters until assigned a builder made with a model.
+  NaryTreeLSTMBuilder() : TreeLSTMBuilder("NaryTreeLSTMBuilder"), n_(0) {}
   NaryTreeLSTMBuilder(unsigned N, unsigned layers, unsigned input_dim, unsigned hidden_dim,
                       ParameterCollection& model);
 

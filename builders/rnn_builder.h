@@ -77,6 +77,7 @@ class RNNBuilder : public BuilderParameters {
  protected:
   RNNBuilder(ParameterCollection& model, const std::string& name, const std::string& collection, unsigned layers,
              unsigned input_dim, unsigned hidden_dim, bool has_cell);
+  RNNBuilder(const std::string& name, bool has_cell) : BuilderParameters(name), has_cell_(has_cell) {}
 
   /// One step of layer `layer`: x is the layer's input (dropout applied), prev its previous state
   /// (null for a zero state) and h_rec the previous output with the recurrent mask applied, which

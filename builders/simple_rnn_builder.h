@@ -8,6 +8,8 @@ namespace dynet {
 
 class SimpleRNNBuilder : public RNNBuilder {
  public:
+  /// Without parameters until assigned a builder made with a model.
+  SimpleRNNBuilder() : RNNBuilder("SimpleRNNBuilder", false) {}
   SimpleRNNBuilder(unsigned layers, unsigned input_dim, unsigned hidden_dim, ParameterCollection& model);
   std::unique_ptr<RNNBuilder> clone() const override { return std::make_unique<SimpleRNNBuilder>(*this); }
 

@@ -49,6 +49,7 @@ class TreeLSTMBuilder : public BuilderParameters {
  protected:
   TreeLSTMBuilder(ParameterCollection& model, const std::string& name, const std::string& collection, unsigned layers,
                   unsigned input_dim, unsigned hidden_dim);
+  explicit TreeLSTMBuilder(const std::string& name) : BuilderParameters(name) {}
 
   /// Throws std::invalid_argument when a node may not have `n` children.
   virtual void check_child_count(std::size_t n) const;

@@ -27,6 +27,11 @@ VanillaLSTMBuilder::VanillaLSTMBuilder(unsigned layers, unsigned input_dim, unsi
       add_layer_parameter(l, {rows}, 0.f);
     }
   }
+  ln_params.resize(ln_lstm ? layers : 0);
+  for (unsigned l = 0; l < ln_params.size(); ++l) {
+    ln_params[l].assign(params[l].begin() + 3, params[l].end());
+    params[l].resize(3);
+  }
 }
 
 Expression VanillaLSTMBuilder::gate_activations(unsigned layer, const Expression& x, const CellState* prev,

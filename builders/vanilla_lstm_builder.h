@@ -15,11 +15,17 @@ namespace dynet {
 
 class VanillaLSTMBuilder : public RNNBuilder {
  public:
+  /// Without parameters until assigned a builder made with a model.
+  VanillaLSTMBuilder() : RNNBuilder("VanillaLSTMBuilder", true), ln_lstm_(false), forget_bias_(1.f) {}
   VanillaLSTMBuilder(unsigned layers, unsigned input_dim, unsigned hidden_dim, ParameterCollection& model,
                      bool ln_lstm = false, float forget_bias = 1.f);
   std::unique_ptr<RNNBuilder> clone() const override { return std::make_unique<VanillaLSTMBuilder>(*this); }
 
   bool layer_normalized() const { return ln_lstm_; }
+
+  /// DyNet's split of the parameters: per layer W_x, W_h, b in `params`, and with layer norm the
+  /// gains and biases (for W_h h, W_x x, c) in `ln_params`. layer_parameters() lists all of them.
+  std::vector<std::vector<Parameter>> ln_params;
 
  protected:
   CellState step(unsigned layer, const Expression& x, const CellState* prev, const Expression& h_rec) override;
@@ -30,5 +36,8 @@ class VanillaLSTMBuilder : public RNNBuilder {
   bool ln_lstm_;
   float forget_bias_;
 };
+
+/// DyNet's LSTMBuilder (since DyNet 2.0): the standard LSTM.
+using LSTMBuilder = VanillaLSTMBuilder;
 
 }  // namespace dynet

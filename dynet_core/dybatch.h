@@ -5,6 +5,7 @@
 #include "builders/child_sum_tree_lstm_builder.h"
 #include "builders/class_factored_softmax_builder.h"
 #include "builders/coupled_lstm_builder.h"
+#include "builders/fast_lstm_builder.h"
 #include "builders/gru_builder.h"
 #include "builders/nary_tree_lstm_builder.h"
 #include "builders/simple_rnn_builder.h"

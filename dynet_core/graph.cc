@@ -40,6 +40,9 @@ ComputationGraph::ComputationGraph(Device* device)
       profiling_(profile::enabled()) {
   if (!device_)
     throw std::invalid_argument("ComputationGraph: no device (was dynet::cleanup() called?)");
+  if (autobatch_ < 0 || autobatch_ > 2)
+    throw std::invalid_argument("ComputationGraph: autobatch_flag is " + std::to_string(autobatch_) +
+                                "; expected 0 (off), 1 (agenda) or 2 (depth)");
   memory_ = device_->acquire_graph_memory();
   engine_ = &memory_->engine(autobatch_);
   engine_->bind(*this);
@@ -180,6 +183,9 @@ void ComputationGraph::reject_expression(const Expression& e, const char* where)
           "(make expressions anew for every graph, and call new_graph(cg) on builders)";
   else
     why = "the Expression is stale: the graph was reverted to a checkpoint taken before it";
+  // A stale expression is a run-time state, as DyNet reports it (std::runtime_error); a misuse of
+  // the API is an invalid argument.
+  if (e.pg && e.pg == this) throw std::runtime_error(std::string(where) + ": " + why);
   throw std::invalid_argument(std::string(where) + ": " + why);
 }
 
@@ -210,7 +216,7 @@ Tensor ComputationGraph::get_value(const Expression& e) {
 
 Tensor ComputationGraph::get_gradient(VariableIndex i) {
   if (i >= size_ || !engine_->has_gradient(i))
-    throw std::invalid_argument(
+    throw std::runtime_error(
         "get_gradient: node " + std::to_string(i) +
         " has no gradient; call backward first (with full=true for nodes that do not depend on "
         "parameters)");

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <iosfwd>
 #include <new>
 #include <stdexcept>
 #include <string>
@@ -56,6 +57,11 @@ class ComputationGraph {
   Device* device() const { return device_; }
   std::uint64_t id() const { return id_; }
   std::uint32_t epoch() const { return epoch_; }
+
+  /// Writes the graph in Graphviz's dot language (one line per node: index, op, dim; an edge per
+  /// argument), to std::cerr as DyNet does, or to `os`.
+  void print_graphviz() const;
+  void print_graphviz(std::ostream& os) const;
 
   /// 0: sequential, 1: agenda autobatching, 2: depth autobatching.
   void set_autobatch(int strategy);

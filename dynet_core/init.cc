@@ -14,6 +14,7 @@
 
 #include "dynet_core/device.h"
 #include "dynet_core/ops/registry.h"
+#include "dynet_core/rand.h"
 #include "dynet_core/rng.h"
 
 namespace dynet {
@@ -74,6 +75,7 @@ void initialize_locked(Globals& g, const DynetParams& params) {
   g.params = params;
   g.seed_in_use = params.random_seed ? params.random_seed : std::random_device{}();
   g.rng.seed(g.seed_in_use);
+  rndeng->seed(g.seed_in_use);
   g.initialized.store(true, std::memory_order_release);
 }
 
@@ -163,7 +165,8 @@ void cleanup() {
 }
 
 const DynetParams& current_params() { return initialized_globals().params; }
-Device* default_device() { return initialized_globals().device.get(); }
+Device* DefaultDevice::operator()() const { return initialized_globals().device.get(); }
+int& autobatch_flag = globals().params.autobatch;
 unsigned random_seed_in_use() { return initialized_globals().seed_in_use; }
 namespace {
 thread_local RandomEngine* scoped_engine = nullptr;

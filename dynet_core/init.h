@@ -30,8 +30,17 @@ void cleanup();
 
 /// The settings in force; initializes with defaults when initialize() was never called.
 const DynetParams& current_params();
-/// The device new graphs and parameters use; initializes with defaults on first use.
-Device* default_device();
+/// The device new graphs and parameters use; initializes with defaults on first use. An object,
+/// so that DyNet's spelling `default_device` (a Device*) and the call `default_device()` both work.
+struct DefaultDevice {
+  Device* operator()() const;
+  operator Device*() const { return (*this)(); }
+  Device* operator->() const { return (*this)(); }
+};
+inline constexpr DefaultDevice default_device{};
+/// DyNet's name of --dynet-autobatch: graphs created after an assignment use the new strategy
+/// (0 sequential, 1 agenda, 2 depth).
+extern int& autobatch_flag;
 /// Seed actually used by the random engine (the drawn one when --dynet-seed was 0).
 unsigned random_seed_in_use();
 

@@ -65,6 +65,14 @@ Parameter ParameterCollection::add_parameters(const Dim& d, const ParameterInit&
   return Parameter(s);
 }
 
+Parameter ParameterCollection::add_parameters(const Dim& d, const std::string& name, Device* device) {
+  return add_parameters(d, ParameterInitGlorot(), name, device);
+}
+
+Parameter ParameterCollection::add_parameters(const Dim& d, Device* device) {
+  return add_parameters(d, ParameterInitGlorot(), "", device);
+}
+
 LookupParameter ParameterCollection::add_lookup_parameters(unsigned n, const Dim& d,
                                                            const std::string& name, Device* device) {
   return add_lookup_parameters(n, d, ParameterInitGlorot(true), name, device);
@@ -87,6 +95,11 @@ LookupParameter ParameterCollection::add_lookup_parameters(unsigned n, const Dim
   s->device = device;
   s->all_values = Tensor(all, device->allocate_parameter_floats(all.size()), device);
   s->all_grads = Tensor(all, device->allocate_parameter_floats(all.size()), device);
+  s->all_dim = all;
+  for (unsigned i = 0; i < n; ++i) {
+    s->values.emplace_back(d, s->row(i), device);
+    s->grads.emplace_back(d, s->grad_row(i), device);
+  }
   init.initialize_params(s->all_values, true);
   std::memset(s->all_grads.v, 0, all.size() * sizeof(float));
   s->touched_mask.assign(n, 0);
@@ -114,10 +127,37 @@ ParameterCollection::lookup_parameters_list() const {
 
 const std::string& ParameterCollection::get_fullname() const { return state_->name; }
 
+namespace {
+template <class Storage>
+std::shared_ptr<Storage> find_named(const std::vector<std::shared_ptr<Storage>>& list, const std::string& name,
+                                    const char* who, const std::string& collection) {
+  for (const auto& p : list)
+    if (p->name == name) return p;
+  throw std::runtime_error(std::string(who) + ": no parameter named '" + name + "' in collection '" +
+                           collection + "'");
+}
+}  // namespace
+
+std::shared_ptr<ParameterStorage> ParameterCollection::get_parameter_storage(const std::string& name) const {
+  return find_named(state_->params, name, "get_parameter_storage", state_->name);
+}
+
+std::shared_ptr<LookupParameterStorage> ParameterCollection::get_lookup_parameter_storage(
+    const std::string& name) const {
+  return find_named(state_->lookup_params, name, "get_lookup_parameter_storage", state_->name);
+}
+
 std::size_t ParameterCollection::parameter_count() const {
   std::size_t n = 0;
   for (const auto& p : state_->params) n += p->size();
   for (const auto& p : state_->lookup_params) n += p->all_values.d.size();
+  return n;
+}
+
+std::size_t ParameterCollection::updated_parameter_count() const {
+  std::size_t n = 0;
+  for (const auto& p : state_->params) n += p->updated ? p->size() : 0;
+  for (const auto& p : state_->lookup_params) n += p->updated ? p->all_values.d.size() : 0;
   return n;
 }
 

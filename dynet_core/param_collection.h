@@ -23,6 +23,9 @@ class ParameterCollection {
                            Device* device = nullptr);
   Parameter add_parameters(const Dim& d, const ParameterInit& init, const std::string& name = "",
                            Device* device = nullptr);
+  /// Glorot-initialized, named (DyNet's overloads).
+  Parameter add_parameters(const Dim& d, const std::string& name, Device* device = nullptr);
+  Parameter add_parameters(const Dim& d, Device* device);
   /// `n` rows of shape `d` (Glorot by default).
   LookupParameter add_lookup_parameters(unsigned n, const Dim& d, const std::string& name = "",
                                         Device* device = nullptr);
@@ -34,10 +37,22 @@ class ParameterCollection {
   /// Every parameter of this collection and its descendants, in creation order.
   const std::vector<std::shared_ptr<ParameterStorage>>& parameters_list() const;
   const std::vector<std::shared_ptr<LookupParameterStorage>>& lookup_parameters_list() const;
+  /// The same lists, by value (DyNet's accessors).
+  std::vector<std::shared_ptr<ParameterStorage>> get_parameter_storages() const { return parameters_list(); }
+  std::vector<std::shared_ptr<LookupParameterStorage>> get_lookup_parameter_storages() const {
+    return lookup_parameters_list();
+  }
+  /// The parameter with full name `name`; throws std::runtime_error when there is none.
+  std::shared_ptr<ParameterStorage> get_parameter_storage(const std::string& name) const;
+  std::shared_ptr<LookupParameterStorage> get_lookup_parameter_storage(const std::string& name) const;
+  /// Number of (non-lookup) parameters, as DyNet counts.
+  std::size_t size() const { return parameters_list().size(); }
   /// "/" for a root, "/name/" for a subcollection.
   const std::string& get_fullname() const;
   /// Number of trainable values.
   std::size_t parameter_count() const;
+  /// Number of trainable values of the parameters a trainer updates (is_updated()).
+  std::size_t updated_parameter_count() const;
   /// L2 norm of all gradients (lookup rows included).
   float gradient_l2_norm() const;
   /// Zeroes every gradient.

@@ -28,6 +28,14 @@ std::string describe(const LookupParameterStorage& s) {
 
 void ParameterStorage::zero_grad() { std::memset(g.v, 0, size() * sizeof(float)); }
 
+void ParameterStorage::scale_parameters(float a) {
+  for (std::size_t k = 0; k < size(); ++k) values.v[k] *= a;
+}
+
+void LookupParameterStorage::scale_parameters(float a) {
+  for (std::size_t k = 0; k < all_values.d.size(); ++k) all_values.v[k] *= a;
+}
+
 void LookupParameterStorage::zero_grad() {
   if (all_touched) {
     std::memset(all_grads.v, 0, std::size_t(n) * row_size() * sizeof(float));
@@ -60,10 +68,7 @@ void Parameter::zero() {
   std::fill(s.values.v, s.values.v + s.size(), 0.f);
 }
 
-void Parameter::scale(float a) {
-  ParameterStorage& s = get_storage();
-  for (std::size_t k = 0; k < s.size(); ++k) s.values.v[k] *= a;
-}
+void Parameter::scale(float a) { get_storage().scale_parameters(a); }
 
 void Parameter::scale_gradient(float a) {
   ParameterStorage& s = get_storage();

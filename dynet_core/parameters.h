@@ -23,14 +23,21 @@ struct ParameterStorage {
 
   std::size_t size() const { return dim.size(); }
   void zero_grad();
+  /// DyNet's names: clear() zeroes the gradient, scale_parameters(a) multiplies the values by a.
+  void clear() { zero_grad(); }
+  void scale_parameters(float a);
 };
 
 struct LookupParameterStorage {
   std::string name;
   Dim dim;              ///< shape of one row (embedding)
   unsigned n = 0;       ///< number of rows
+  Dim all_dim;          ///< dim with n appended: the shape of all_values
   Tensor all_values;    ///< dim with n appended as the last dimension
   Tensor all_grads;
+  /// Row i of all_values / all_grads as a tensor of dim (DyNet's per-row views).
+  std::vector<Tensor> values;
+  std::vector<Tensor> grads;
   bool updated = true;
   Device* device = nullptr;
   /// Rows with a gradient since the last update, for sparse updates.
@@ -49,6 +56,8 @@ struct LookupParameterStorage {
   }
   /// Zeroes the gradient of touched rows (all rows when all_touched) and forgets them.
   void zero_grad();
+  void clear() { zero_grad(); }
+  void scale_parameters(float a);
 };
 
 /// A parameter as messages name it: its full name when the user gave one, otherwise "an unnamed
@@ -92,6 +101,8 @@ class LookupParameter {
   void set_updated(bool b) { get_storage().updated = b; }
   /// Row i as a tensor of dim().
   Tensor row_value(unsigned i) const;
+  /// Every row as a tensor of dim() (DyNet's accessor).
+  std::vector<Tensor>* values() { return &get_storage().values; }
   /// Sets row i; throws on a bad index or size.
   void initialize(unsigned i, const std::vector<float>& v);
   void zero();

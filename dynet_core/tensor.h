@@ -7,6 +7,9 @@
 
 namespace dynet {
 
+/// DyNet's name of the value type.
+using real = float;
+
 class Device;
 
 struct Tensor {

@@ -33,4 +33,20 @@ LearningRateSchedule step_decay(float eta_0, float factor, unsigned every) {
   };
 }
 
+LearningRateSchedule triangular_cyclical(float eta_min, float eta_max, float step_size, float gamma) {
+  check_initial_rate("triangular_cyclical", eta_min);
+  if (!(eta_max >= eta_min) || !std::isfinite(eta_max))
+    throw std::invalid_argument("triangular_cyclical: the upper rate " + std::to_string(eta_max) +
+                                " must be finite and >= the lower rate " + std::to_string(eta_min));
+  if (!(step_size > 0.f))
+    throw std::invalid_argument("triangular_cyclical: the step size " + std::to_string(step_size) + " must be > 0");
+  return [=](unsigned t) {
+    if (t == 0) return eta_min;
+    const double it = t - 1;
+    const double cycle = std::floor(1 + it / (2 * step_size));
+    const double x = std::abs(it / step_size - 2 * cycle + 1);
+    return static_cast<float>(eta_min + (1 - x > 0 ? (eta_max - eta_min) * (1 - x) * std::pow(double(gamma), it) : 0));
+  };
+}
+
 }  // namespace dynet

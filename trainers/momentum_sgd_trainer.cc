@@ -20,4 +20,11 @@ void MomentumSGDTrainer::update_values(float* values, const float* grads, float*
   }
 }
 
+void MomentumSGDTrainer::state_allocated() {
+  const auto& params = model_.parameters_list();
+  for (std::size_t i = vp.size(); i < params.size(); ++i) vp.emplace_back(*params[i], parameter_state(i));
+  const auto& tables = model_.lookup_parameters_list();
+  for (std::size_t i = vlp.size(); i < tables.size(); ++i) vlp.emplace_back(*tables[i], lookup_parameter_state(i));
+}
+
 }  // namespace dynet

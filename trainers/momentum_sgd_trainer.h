@@ -1,6 +1,7 @@
 #pragma once
 // SGD with momentum: v = momentum * v - learning_rate * g;  w += v.
 
+#include "trainers/shadow_params.h"
 #include "trainers/trainer.h"
 
 namespace dynet {
@@ -11,12 +12,17 @@ class MomentumSGDTrainer : public Trainer {
   const char* name() const override { return "MomentumSGDTrainer"; }
 
   float momentum;  ///< in [0, 1)
+  /// The velocities, as DyNet exposes them: views of this trainer's state, one per parameter and
+  /// lookup table, there from the first update on.
+  std::vector<ShadowParameters> vp;
+  std::vector<ShadowLookupParameters> vlp;
 
  protected:
   std::vector<Hyperparameter> hyperparameters() override;
   unsigned state_per_value() const override { return 1; }
   void update_values(float* values, const float* grads, float* state, std::size_t stride, std::size_t n,
                      float gscale) override;
+  void state_allocated() override;
 };
 
 }  // namespace dynet

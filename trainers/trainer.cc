@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <iostream>
 #include <stdexcept>
 
 #include "dynet_core/device.h"
@@ -56,11 +57,13 @@ void Trainer::allocate_state() {
     return StateBlock{p, n};
   };
   const auto& params = model_.parameters_list();
+  const auto& tables = model_.lookup_parameters_list();
+  const bool grown = param_state_.size() < params.size() || lookup_state_.size() < tables.size();
   for (std::size_t i = param_state_.size(); i < params.size(); ++i)
     param_state_.push_back(block(params[i]->device, params[i]->size()));
-  const auto& tables = model_.lookup_parameters_list();
   for (std::size_t i = lookup_state_.size(); i < tables.size(); ++i)
     lookup_state_.push_back(block(tables[i]->device, tables[i]->all_values.d.size()));
+  if (grown) state_allocated();
 }
 
 float Trainer::gradient_scale() const {
@@ -92,7 +95,15 @@ void Trainer::update() {
   }
   check_settings();
   allocate_state();
+  // Training goes on from the weights, not from averages swapped in for an evaluation (from the
+  // averages only when the weights were not kept).
+  if (ma_swapped_ && ma_saved_) swap_params_to_weights();
+  ma_swapped_ = false;
   const float gscale = gradient_scale();
+  if (gscale < 1.f) {
+    ++clips;
+    ++clips_since_status;
+  }
   const float decay = 1.f - model_.weight_decay_lambda();
   const auto& params = model_.parameters_list();
   for (std::size_t i = 0; i < params.size(); ++i) {
@@ -115,7 +126,9 @@ void Trainer::update() {
     }
     t.zero_grad();
   }
+  if (ma_mode_ != MovingAverage::None && updates % ma_update_freq_ == 0) update_moving_average();
   ++updates;
+  ++updates_since_status;
   if (profiling) {
     profile::add_time(profile::Phase::Update, profile::now_ns() - start);
     profile::end_step(params.empty() ? default_device() : params[0]->device);
@@ -129,6 +142,12 @@ void Trainer::restart() {
   for (const StateBlock& s : lookup_state_)
     if (s.data) std::memset(s.data, 0, k * s.stride * sizeof(float));
   updates = 0;
+}
+
+void Trainer::status() {
+  std::cerr << "[lr=" << learning_rate << " clips=" << clips_since_status << " updates=" << updates_since_status
+            << "] ";
+  clips_since_status = updates_since_status = 0;
 }
 
 void Trainer::restart(float lr) {

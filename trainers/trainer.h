@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <iosfwd>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "dynet_core/param_collection.h"
@@ -30,6 +31,25 @@ class Trainer {
   /// Forgets the optimizer state (moments, step count); optionally sets a new learning rate.
   void restart();
   void restart(float lr);
+
+  /// Writes "[lr=... clips=... updates=...] " (counts since the last status()) to std::cerr, as
+  /// DyNet's trainers do, and resets those counts.
+  void status();
+
+  /// DyNet's averaged weights: after every `update_freq`-th update, a copy of every parameter
+  /// follows either ma = beta ma + (1 - beta) w (exponential) or the mean of all values so far
+  /// (cumulative). Choose one before the first update (std::runtime_error otherwise, or for
+  /// update_freq 0). The averages live beside the model and are not part of save().
+  enum class MovingAverage { None, Cumulative, Exponential };
+  void exponential_moving_average(float beta, unsigned update_freq = 1);
+  void cumulative_moving_average(unsigned update_freq = 1);
+  MovingAverage moving_average() const { return ma_mode_; }
+  /// Replaces the weights with their averages (divided by 1 - beta^n with bias_correction, for the
+  /// exponential average), keeping the weights to swap back when `save_weights`. Throws
+  /// std::runtime_error without a moving average or before its first update.
+  void swap_params_to_moving_average(bool save_weights = true, bool bias_correction = false);
+  /// Puts the kept weights back (nothing to do when not swapped); the next update() does it too.
+  void swap_params_to_weights();
 
   /// Writes a checkpoint of the trainer: its settings (learning rate, clipping, constants of the
   /// rule), the update count and the optimizer state of every parameter of the model. Together
@@ -70,6 +90,10 @@ class Trainer {
   float clip_threshold = 5.f;          ///< gradients are rescaled when their global L2 norm exceeds it
   bool sparse_updates_enabled = true;  ///< update only lookup rows touched since the last update
   unsigned updates = 0;                ///< number of update() calls since the last restart
+  float clips = 0;                     ///< updates whose gradients were rescaled by clipping
+  float clips_since_status = 0;
+  float updates_since_status = 0;
+  ParameterCollection* model = &model_;  ///< the parameters this trainer updates (DyNet's member)
 
  protected:
   virtual std::vector<Hyperparameter> hyperparameters() = 0;
@@ -83,6 +107,12 @@ class Trainer {
   /// is state[c * stride + i], zero before the first update.
   virtual void update_values(float* values, const float* grads, float* state, std::size_t stride,
                              std::size_t n, float gscale) = 0;
+  /// Called when state was allocated for parameters added since the last update, so that a rule
+  /// exposing its state as DyNet's members (MomentumSGDTrainer::vp) can refresh its views.
+  virtual void state_allocated() {}
+  /// Component c of the state of parameter i (of lookup table i) starts at state + c * stride.
+  float* parameter_state(std::size_t i) const { return param_state_[i].data; }
+  float* lookup_parameter_state(std::size_t i) const { return lookup_state_[i].data; }
 
   ParameterCollection model_;
 
@@ -102,8 +132,23 @@ class Trainer {
   /// Checks the checkpoint `bytes` read from `source`, then applies it.
   void restore(const std::string& bytes, const std::string& source);
 
+  /// The values of every parameter, then of every lookup table, with their sizes.
+  std::vector<std::pair<float*, std::size_t>> weights() const;
+  /// One zeroed block per entry of weights() in `blocks`, for entries it lacks.
+  void allocate_copies(std::vector<float*>& blocks) const;
+  void update_moving_average();
+
   std::vector<StateBlock> param_state_;
   std::vector<StateBlock> lookup_state_;
+
+  MovingAverage ma_mode_ = MovingAverage::None;
+  float ema_beta_ = 0.f;
+  unsigned ma_update_freq_ = 1;
+  unsigned ma_updates_ = 0;
+  bool ma_swapped_ = false;
+  bool ma_saved_ = false;
+  std::vector<float*> ma_values_;
+  std::vector<float*> ma_kept_weights_;
 };
 
 }  // namespace dynet

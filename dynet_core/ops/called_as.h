@@ -6,6 +6,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <typeinfo>
 
 namespace dynet {
 
@@ -18,6 +19,10 @@ auto called_as(const char* function, Build&& build) -> decltype(build()) {
     return build();
   } catch (const std::invalid_argument& e) {
     throw std::invalid_argument(renamed(function, e.what()));
+  } catch (const std::runtime_error& e) {
+    // A stale Expression is a runtime_error, as in DyNet; subclasses (out of memory) keep their type.
+    if (typeid(e) != typeid(std::runtime_error)) throw;
+    throw std::runtime_error(renamed(function, e.what()));
   }
 }
 

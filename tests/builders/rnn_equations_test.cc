@@ -118,7 +118,7 @@ TEST_CASE("one layer-normalized VanillaLSTM step normalizes W_x x, W_h h and c",
 
 TEST_CASE("one CoupledLSTM step has peepholes and f = 1 - i", "[builders][rnn]") {
   ParameterCollection model;
-  LSTMBuilder rnn(1, kInput, kHidden, model);
+  CoupledLSTMBuilder rnn(1, kInput, kHidden, model);
   const auto& p = rnn.layer_parameters()[0];  // W_xi W_hi W_ci b_i W_xo W_ho W_co b_o W_xc W_hc b_c
   scramble(p);
   OneStep s;

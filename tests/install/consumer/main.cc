@@ -1,5 +1,17 @@
-// A program outside the source tree, built against an installed dybatch.
+// A program outside the source tree, built against an installed dybatch, through dybatch's own
+// header and through DyNet's header names.
 #include <dynet_core/dybatch.h>
+#include <dynet/dict.h>
+#include <dynet/dynet.h>
+#include <dynet/expr.h>
+#include <dynet/grad-check.h>
+#include <dynet/io.h>
+#include <dynet/lstm.h>
+#include <dynet/model.h>
+#include <dynet/tensor.h>
+#include <dynet/timing.h>
+#include <dynet/training.h>
+#include <dynet/treelstm.h>
 
 #include <iostream>
 
@@ -9,6 +21,7 @@ int main(int argc, char** argv) {
   dynet::Parameter w = model.add_parameters({1}, dynet::ParameterInitConst(3.f));
   dynet::ComputationGraph cg;
   dynet::Expression y = dynet::parameter(cg, w) * 2.f;
-  std::cout << dynet::as_scalar(cg.forward(y)) << "\n";
-  return dynet::as_scalar(cg.forward(y)) == 6.f ? 0 : 1;
+  const dynet::real v = dynet::as_scalar(cg.forward(y));
+  std::cout << v << "\n";
+  return v == 6.f ? 0 : 1;
 }

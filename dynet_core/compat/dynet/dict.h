@@ -1,0 +1,4 @@
+#pragma once
+// DyNet's <dynet/dict.h>: the vocabulary.
+
+#include "dynet_core/dict.h"

@@ -1,0 +1,5 @@
+#pragma once
+// DyNet's <dynet/globals.h>: the random engine, the default device and the autobatching flag.
+
+#include "dynet_core/init.h"
+#include "dynet_core/rand.h"

@@ -1,0 +1,5 @@
+#pragma once
+// DyNet's <dynet/lstm.h>: the LSTM builders.
+
+#include "builders/coupled_lstm_builder.h"
+#include "builders/vanilla_lstm_builder.h"

@@ -1,0 +1,4 @@
+#pragma once
+// DyNet's <dynet/matrix-multiply.h>: matrix products.
+
+#include "dynet_core/expr.h"

@@ -1,0 +1,4 @@
+#pragma once
+// DyNet's <dynet/mem.h>: the memory pools.
+
+#include "dynet_core/aligned_memory_pool.h"

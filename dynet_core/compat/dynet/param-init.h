@@ -1,0 +1,4 @@
+#pragma once
+// DyNet's <dynet/param-init.h>: parameter initializers.
+
+#include "dynet_core/param_init.h"

@@ -1,0 +1,4 @@
+#pragma once
+// DyNet's <dynet/param-nodes.h>: parameter and lookup expressions.
+
+#include "dynet_core/expr.h"

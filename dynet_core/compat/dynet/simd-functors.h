@@ -1,0 +1,4 @@
+#pragma once
+// DyNet's <dynet/simd-functors.h>: elementwise functions; in dybatch they are op rows.
+
+#include "dynet_core/expr.h"

@@ -1,0 +1,4 @@
+#pragma once
+// DyNet's <dynet/timing.h>: timers.
+
+#include "dynet_core/timing.h"

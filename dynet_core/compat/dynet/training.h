@@ -1,0 +1,5 @@
+#pragma once
+// DyNet's <dynet/training.h>: every trainer.
+
+#include "trainers/shadow_params.h"
+#include "trainers/training.h"

@@ -1,0 +1,6 @@
+#pragma once
+// DyNet's <dynet/treelstm.h>: the tree LSTM builders.
+
+#include "builders/child_sum_tree_lstm_builder.h"
+#include "builders/nary_tree_lstm_builder.h"
+#include "builders/tree_lstm_builder.h"

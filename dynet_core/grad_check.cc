@@ -1,0 +1,77 @@
+#include "dynet_core/grad_check.h"
+
+#include <algorithm>
+#include <cmath>
+#include <iostream>
+#include <numeric>
+#include <vector>
+
+#include "dynet_core/graph.h"
+#include "dynet_core/param_collection.h"
+
+namespace dynet {
+
+namespace {
+
+constexpr float kStep = 5e-3f;
+constexpr float kTolerance = 0.01f;
+
+struct Checker {
+  ComputationGraph& cg;
+  Expression& expr;
+  int verbosity;
+  bool failed = false;
+
+  /// Checks n values at `values` against the analytic gradient at `grads`.
+  void check(float* values, const float* grads, std::size_t n) {
+    for (std::size_t i = 0; i < n; ++i) {
+      const float old = values[i];
+      values[i] = old - kStep;
+      const float left = as_scalar(cg.forward(expr));
+      values[i] = old + kStep;
+      const float right = as_scalar(cg.forward(expr));
+      values[i] = old;
+      const float numeric = (right - left) / (2 * kStep);
+      const float analytic = grads[i];
+      float err = std::fabs(numeric - analytic);
+      const float scale = std::max(std::fabs(numeric), std::fabs(analytic));
+      if (err > kTolerance && scale > 0.f) err /= scale;
+      const bool bad = err > kTolerance || std::isnan(err);
+      failed = failed || bad;
+      if (bad && verbosity > 0) std::cerr << "***[" << err << "] ";
+      if (verbosity > 1 || (bad && verbosity > 0)) std::cerr << analytic << ' ' << numeric << '\n';
+    }
+  }
+};
+
+}  // namespace
+
+bool check_grad(ParameterCollection& m, Expression& expr, int verbosity) {
+  ComputationGraph& cg = *expr.pg;
+  m.reset_gradient();
+  cg.forward(expr);
+  cg.backward(expr);
+
+  Checker checker{cg, expr, verbosity};
+  for (const auto& p : m.parameters_list()) {
+    if (verbosity > 1) std::cerr << "\nPARAMETERS " << p->name << '\n';
+    checker.check(p->values.v, p->g.v, p->size());
+  }
+  for (const auto& t : m.lookup_parameters_list()) {
+    if (verbosity > 1) std::cerr << "\nLOOKUP PARAMETERS " << t->name << '\n';
+    std::vector<unsigned> rows = t->touched;
+    if (t->all_touched) {
+      rows.resize(t->n);
+      std::iota(rows.begin(), rows.end(), 0u);
+    }
+    for (unsigned r : rows) {
+      if (verbosity > 1) std::cerr << "OBJECT=" << r << '\n';
+      checker.check(t->row(r), t->grad_row(r), t->row_size());
+    }
+  }
+  if (checker.failed && verbosity > 1) std::cerr << "\n*** GRADIENT CHECK FAILED ***\n";
+  if (!checker.failed && verbosity > 0) std::cerr << "\nGRADIENT CHECK PASSED\n";
+  return !checker.failed;
+}
+
+}  // namespace dynet

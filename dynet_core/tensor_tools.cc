@@ -1,0 +1,98 @@
+#include "dynet_core/tensor_tools.h"
+
+#include <algorithm>
+#include <random>
+#include <stdexcept>
+#include <string>
+
+#include "dynet_core/rng.h"
+
+namespace dynet {
+
+namespace {
+
+std::size_t checked(const Tensor& v, long index, const char* who) {
+  if (!v.v) throw std::invalid_argument(std::string("TensorTools::") + who + ": the tensor has no memory");
+  if (index < 0 || static_cast<std::size_t>(index) >= v.d.size())
+    throw std::out_of_range(std::string("TensorTools::") + who + ": index " + std::to_string(index) +
+                            " is outside a tensor of dim " + to_string(v.d) + " (" + std::to_string(v.d.size()) +
+                            " elements)");
+  return static_cast<std::size_t>(index);
+}
+
+void check_same_size(const Tensor& a, const Tensor& b, const char* who) {
+  if (a.d.size() != b.d.size())
+    throw std::invalid_argument(std::string("TensorTools::") + who + ": dims " + to_string(a.d) + " and " +
+                                to_string(b.d) + " differ in size");
+}
+
+template <class Distribution>
+void fill_random(Tensor& val, Distribution dist) {
+  random_engine().with([&](std::mt19937_64& e) { std::generate(val.v, val.v + val.d.size(), [&] { return dist(e); }); });
+}
+
+}  // namespace
+
+float TensorTools::access_element(const Tensor& v, int index) { return v.v[checked(v, index, "access_element")]; }
+
+float TensorTools::access_element(const Tensor& v, const Dim& index) {
+  const long row = index[0], col = index.ndims() > 1 ? index[1] : 0;
+  if (row >= v.d.rows() || col >= v.d.cols())
+    throw std::out_of_range("TensorTools::access_element: (" + std::to_string(row) + ", " + std::to_string(col) +
+                            ") is outside a tensor of dim " + to_string(v.d));
+  return v.v[checked(v, col * v.d.rows() + row, "access_element")];
+}
+
+void TensorTools::set_element(const Tensor& v, int index, float value) { v.v[checked(v, index, "set_element")] = value; }
+
+void TensorTools::copy_element(const Tensor& l, int lindex, Tensor& r, int rindex) {
+  r.v[checked(r, rindex, "copy_element")] = l.v[checked(l, lindex, "copy_element")];
+}
+
+void TensorTools::set_elements(const Tensor& v, const std::vector<float>& vec) {
+  if (vec.size() != v.d.size())
+    throw std::invalid_argument("TensorTools::set_elements: " + std::to_string(vec.size()) +
+                                " values for a tensor of dim " + to_string(v.d) + " (" +
+                                std::to_string(v.d.size()) + " elements)");
+  std::copy(vec.begin(), vec.end(), v.v);
+}
+
+void TensorTools::copy_elements(Tensor& v, const Tensor& v_src) {
+  check_same_size(v, v_src, "copy_elements");
+  std::copy(v_src.v, v_src.v + v_src.d.size(), v.v);
+}
+
+void TensorTools::accumulate(Tensor& v, const Tensor& v_src) {
+  check_same_size(v, v_src, "accumulate");
+  for (std::size_t i = 0; i < v.d.size(); ++i) v.v[i] += v_src.v[i];
+}
+
+void TensorTools::zero(Tensor& d) { constant(d, 0.f); }
+
+void TensorTools::constant(Tensor& d, float c) { std::fill(d.v, d.v + d.d.size(), c); }
+
+void TensorTools::clip(Tensor& d, float left, float right) {
+  for (std::size_t i = 0; i < d.d.size(); ++i) d.v[i] = std::min(right, std::max(left, d.v[i]));
+}
+
+void TensorTools::identity(Tensor& val) {
+  if (val.d.ndims() != 2 || val.d.rows() != val.d.cols())
+    throw std::invalid_argument("TensorTools::identity: dim " + to_string(val.d) + " is not a square matrix");
+  zero(val);
+  for (unsigned i = 0; i < val.d.rows(); ++i) val.v[i * val.d.rows() + i] = 1.f;
+}
+
+void TensorTools::randomize_uniform(Tensor& val, real left, real right) {
+  fill_random(val, std::uniform_real_distribution<float>(left, right));
+}
+
+void TensorTools::randomize_normal(Tensor& val, real mean, real stddev) {
+  fill_random(val, std::normal_distribution<float>(mean, stddev));
+}
+
+void TensorTools::randomize_bernoulli(Tensor& val, real p, real scale) {
+  std::bernoulli_distribution coin(p);
+  fill_random(val, [&](std::mt19937_64& e) { return coin(e) ? scale : 0.f; });
+}
+
+}  // namespace dynet

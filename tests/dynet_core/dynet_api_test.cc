@@ -1,0 +1,272 @@
+// DyNet's API beyond the operators (issue 11), through DyNet's header names.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <numeric>
+#include <sstream>
+#include <stdexcept>
+#include <type_traits>
+#include <vector>
+
+#include "dynet/dynet.h"
+#include "dynet/except.h"
+#include "dynet/expr.h"
+#include "dynet/globals.h"
+#include "dynet/grad-check.h"
+#include "dynet/fast-lstm.h"
+#include "dynet/lstm.h"
+#include "dynet/model.h"
+#include "dynet/rand.h"
+#include "dynet/tensor.h"
+#include "dynet/training.h"
+
+using namespace dynet;
+
+TEST_CASE("autobatch_flag chooses the strategy of graphs made after it", "[dynet_api]") {
+  const int before = autobatch_flag;
+  autobatch_flag = 2;
+  {
+    ComputationGraph cg;
+    CHECK(cg.autobatch() == 2);
+  }
+  autobatch_flag = 7;
+  CHECK_THROWS_AS(ComputationGraph(), std::invalid_argument);
+  autobatch_flag = before;
+  Device* d = default_device;
+  CHECK(d == default_device());
+}
+
+TEST_CASE("the host random helpers stay in their ranges", "[dynet_api]") {
+  for (int i = 0; i < 200; ++i) {
+    const float u = rand01();
+    CHECK((u >= 0.f && u < 1.f));
+    const int k = rand0n(3);
+    CHECK((k >= 0 && k < 3));
+  }
+  CHECK_THROWS_AS(rand0n(0), std::invalid_argument);
+}
+
+TEST_CASE("stale expressions and gradients never computed throw runtime_error, as DyNet", "[dynet_api]") {
+  Expression kept;
+  {
+    ComputationGraph cg;
+    kept = input(cg, 2.f);
+    Expression y = kept * 3.f;
+    Expression unused = kept * 4.f;
+    cg.forward(y);
+    cg.backward(y);
+    CHECK_THROWS_AS(unused.gradient(), std::runtime_error);
+  }
+  CHECK_THROWS_AS(kept.value(), std::runtime_error);
+}
+
+TEST_CASE("TensorTools reads and writes single elements, refusing indices outside", "[dynet_api]") {
+  ParameterCollection m;
+  Parameter p = m.add_parameters({2, 3}, "W");
+  CHECK(p.get_fullname() == "/W");
+  CHECK(m.get_parameter_storage("/W") == p.p);
+  CHECK(m.size() == 1);
+  Tensor& t = *p.values();
+  TensorTools::set_elements(t, {1, 2, 3, 4, 5, 6});
+  CHECK(TensorTools::access_element(t, 4) == 5.f);
+  CHECK(TensorTools::access_element(t, Dim({1, 2})) == 6.f);  // row 1, column 2, column-major
+  CHECK(TensorTools::access_element(t, Dim({1, 1})) == 4.f);
+  TensorTools::set_element(t, 0, -1.f);
+  CHECK(as_vector(t)[0] == -1.f);
+  CHECK_THROWS_AS(TensorTools::access_element(t, 6), std::out_of_range);
+  LookupParameter l = m.add_lookup_parameters(4, {3});
+  CHECK(l.get_storage().all_dim == Dim({3, 4}));
+}
+
+TEST_CASE("the cumulative moving average is the mean of the weights after each update", "[dynet_api][trainers]") {
+  ParameterCollection m;
+  Parameter p = m.add_parameters({1}, ParameterInitConst(0.f));
+  SimpleSGDTrainer trainer(m, 1.f);
+  trainer.clipping_enabled = false;
+  trainer.cumulative_moving_average();
+  std::vector<float> seen;
+  for (int i = 0; i < 4; ++i) {
+    ComputationGraph cg;
+    Expression loss = parameter(cg, p) * -1.f;  // gradient -1: w grows by 1 per update
+    cg.forward(loss);
+    cg.backward(loss);
+    trainer.update();
+    seen.push_back(as_vector(*p.values())[0]);
+  }
+  trainer.swap_params_to_moving_average();
+  CHECK(as_vector(*p.values())[0] == Approx(std::accumulate(seen.begin(), seen.end(), 0.f) / seen.size()));
+  trainer.swap_params_to_weights();
+  CHECK(as_vector(*p.values())[0] == seen.back());
+  CHECK_THROWS_AS(trainer.exponential_moving_average(0.9f), std::runtime_error);
+}
+
+TEST_CASE("CyclicalSGDTrainer's rate follows DyNet's triangle", "[dynet_api][trainers]") {
+  ParameterCollection m;
+  Parameter p = m.add_parameters({1});
+  CyclicalSGDTrainer trainer(m, 0.1f, 0.5f, 4.f, 1.f);
+  std::vector<float> rates;
+  for (int i = 0; i < 10; ++i) {
+    ComputationGraph cg;
+    Expression loss = parameter(cg, p) * 0.f;
+    cg.forward(loss);
+    cg.backward(loss);
+    trainer.update();
+    rates.push_back(trainer.learning_rate);
+  }
+  // Update 0 uses eta_min; update t uses the triangle at t - 1: up over 4 updates, down over 4.
+  const std::vector<float> expected = {0.1f, 0.1f, 0.2f, 0.3f, 0.4f, 0.5f, 0.4f, 0.3f, 0.2f, 0.1f};
+  for (int i = 0; i < 10; ++i) CHECK(rates[i] == Approx(expected[i]));
+}
+
+TEST_CASE("EGTrainer keeps each parameter a distribution and moves mass against the gradient", "[dynet_api][trainers]") {
+  ParameterCollection m;
+  Parameter p = m.add_parameters({3}, ParameterInitConst(1.f / 3));
+  EGTrainer trainer(m, 0.5f, 0.f);
+  ComputationGraph cg;
+  Expression loss = dot_product(parameter(cg, p), input(cg, {3}, {1.f, 0.f, -1.f}));
+  cg.forward(loss);
+  cg.backward(loss);
+  trainer.update();
+  const std::vector<float> w = as_vector(*p.values());
+  CHECK(w[0] + w[1] + w[2] == Approx(1.f));
+  CHECK(w[0] < w[1]);
+  CHECK(w[1] < w[2]);
+  CHECK(w[2] / w[1] == Approx(std::exp(0.5f)));
+}
+
+TEST_CASE("a default-constructed builder works once assigned, and says so before", "[dynet_api][builders]") {
+  ParameterCollection m;
+  VanillaLSTMBuilder lstm;
+  ComputationGraph cg;
+  CHECK_THROWS_AS(lstm.new_graph(cg), std::invalid_argument);
+  lstm = VanillaLSTMBuilder(1, 2, 3, m);
+  CHECK(lstm.params.size() == 1);
+  CHECK(lstm.params[0].size() == 3);
+  lstm.new_graph(cg);
+  lstm.start_new_sequence();
+  CHECK(lstm.add_input(input(cg, {2}, {1.f, 2.f})).dim() == Dim({3}));
+}
+
+TEST_CASE("print_graphviz writes a node per expression and an edge per argument", "[dynet_api]") {
+  ComputationGraph cg;
+  Expression a = input(cg, 1.f), b = input(cg, 2.f);
+  Expression c = a + b;
+  (void)c;
+  std::ostringstream os;
+  cg.print_graphviz(os);
+  const std::string dot = os.str();
+  CHECK(dot.rfind("digraph G {", 0) == 0);
+  CHECK(dot.find("N0 -> N2;") != std::string::npos);
+  CHECK(dot.find("N1 -> N2;") != std::string::npos);
+}
+
+TEST_CASE("shadow parameters are zeroed tensors of each parameter's shape", "[dynet_api][trainers]") {
+  ParameterCollection m;
+  m.add_parameters({2, 2});
+  m.add_lookup_parameters(3, {2});
+  std::vector<ShadowParameters> sp = allocate_shadow_parameters(m);
+  std::vector<ShadowLookupParameters> sl = allocate_shadow_lookup_parameters(m);
+  REQUIRE(sp.size() == 1);
+  REQUIRE(sl.size() == 1);
+  CHECK(as_vector(sp[0].h) == std::vector<float>(4, 0.f));
+  CHECK(sl[0].h.size() == 3);
+  CHECK(sl[0].h[2].v == sl[0].all_h.v + 4);
+}
+
+TEST_CASE("LSTMBuilder is DyNet 2's VanillaLSTMBuilder, with its params and ln_params split", "[dynet_api][builders]") {
+  static_assert(std::is_same<LSTMBuilder, VanillaLSTMBuilder>::value, "DyNet 2: typedef VanillaLSTMBuilder LSTMBuilder");
+  ParameterCollection m;
+  VanillaLSTMBuilder ln(2, 3, 4, m, true);
+  REQUIRE(ln.params.size() == 2);
+  REQUIRE(ln.ln_params.size() == 2);
+  CHECK(ln.params[1].size() == 3);
+  CHECK(ln.ln_params[1].size() == 6);
+  CHECK(ln.params[0][0].dim() == Dim({16, 3}));
+  CHECK(ln.ln_params[0][4].dim() == Dim({4}));  // the gain of c
+  CHECK(ln.ln_params[0][0].p == ln.layer_parameters()[0][3].p);
+}
+
+TEST_CASE("MomentumSGDTrainer::vp holds the velocities, as DyNet exposes them", "[dynet_api][trainers]") {
+  ParameterCollection m;
+  Parameter p = m.add_parameters({2}, ParameterInitConst(0.f));
+  MomentumSGDTrainer trainer(m, 0.5f, 0.9f);
+  CHECK(trainer.vp.empty());
+  for (int step = 0; step < 2; ++step) {
+    ComputationGraph cg;
+    Expression loss = dot_product(parameter(cg, p), input(cg, {2}, {1.f, -2.f}));
+    cg.forward(loss);
+    cg.backward(loss);
+    trainer.update();
+  }
+  REQUIRE(trainer.vp.size() == 1);
+  // v1 = -0.5 g, v2 = 0.9 v1 - 0.5 g = -0.95 g
+  CHECK(as_vector(trainer.vp[0].h)[0] == Approx(-0.95f));
+  CHECK(as_vector(trainer.vp[0].h)[1] == Approx(1.9f));
+  CHECK(as_vector(*p.values())[1] == Approx(1.f + 1.9f));
+}
+
+TEST_CASE("DyNet's error macros throw the types DyNet's do, with the streamed message", "[dynet_api]") {
+  const int n = 3;
+  CHECK_THROWS_WITH([&] { DYNET_RUNTIME_ERR("bad size " << n); }(), "bad size 3");
+  CHECK_THROWS_AS([&] { DYNET_RUNTIME_ERR("x"); }(), std::runtime_error);
+  CHECK_THROWS_AS([&] { DYNET_INVALID_ARG_CHECK(n > 2, "n = " << n); }(), std::invalid_argument);
+  CHECK_NOTHROW([&] { DYNET_ASSERT(n == 3, "never"); }());
+  CHECK_THROWS_AS(throw out_of_memory("pool"), std::runtime_error);
+}
+
+TEST_CASE("check_grad passes true gradients and catches a gradient that is off", "[dynet_api]") {
+  ParameterCollection m;
+  Parameter p = m.add_parameters({3});
+  LookupParameter l = m.add_lookup_parameters(4, {3});
+  ComputationGraph cg;
+  Expression e = lookup(cg, l, 2u);
+  Expression right = sum_elems(cmult(tanh(parameter(cg, p)), e));
+  CHECK(check_grad(m, right, 0));
+  CHECK(l.get_storage().touched == std::vector<unsigned>{2});
+  // scale_gradient halves what backward reports: the check must see it.
+  Expression off = sum_elems(cmult(scale_gradient(tanh(parameter(cg, p)), 0.5f), e));
+  CHECK_FALSE(check_grad(m, off, 0));
+}
+
+TEST_CASE("FastLSTMBuilder is the coupled LSTM with no peepholes, with DyNet's eleven parameters", "[dynet_api][builders]") {
+  ParameterCollection m;
+  FastLSTMBuilder fast(2, 3, 4, m);
+  CoupledLSTMBuilder coupled(2, 3, 4, m);
+  REQUIRE(fast.params[1].size() == 11);
+  CHECK(fast.params[1][2].dim() == Dim({4, 1}));  // W_ci, read by no gate
+  for (unsigned l = 0; l < 2; ++l)
+    for (unsigned k = 0; k < 11; ++k) {
+      Parameter c = coupled.params[l][k];
+      if (k == 2 || k == 6) {
+        c.zero();  // the peepholes
+        continue;
+      }
+      c.set_value(as_vector(*fast.params[l][k].values()));
+    }
+  ComputationGraph cg;
+  fast.new_graph(cg);
+  coupled.new_graph(cg);
+  fast.start_new_sequence();
+  coupled.start_new_sequence();
+  for (float v : {0.5f, -1.f, 2.f}) {
+    Expression x = input(cg, {3}, {v, 1.f - v, v * v});
+    const std::vector<float> a = as_vector(cg.forward(fast.add_input(x)));
+    const std::vector<float> b = as_vector(cg.forward(coupled.add_input(x)));
+    for (unsigned i = 0; i < a.size(); ++i) CHECK(a[i] == Approx(b[i]).margin(1e-6));
+  }
+}
+
+TEST_CASE("DyNet's tutorial spelling: Model, per-row lookup views and storage helpers", "[dynet_api]") {
+  Model mod;
+  SimpleSGDTrainer sgd(mod);
+  Parameter w = mod.add_parameters({1, 3});
+  LookupParameter e = mod.add_lookup_parameters(3, {2}, ParameterInitConst(1.f));
+  CHECK(mod.size() == 1);
+  std::vector<Tensor>& rows = *e.values();
+  REQUIRE(rows.size() == 3);
+  TensorTools::set_element(rows[2], 1, 5.f);
+  CHECK(as_vector(e.get_storage().all_values) == std::vector<float>{1, 1, 1, 1, 1, 5});
+  CHECK(e.get_storage().grads[1].v == e.get_storage().grad_row(1));
+  w.get_storage().scale_parameters(0.f);
+  CHECK(as_vector(*w.values()) == std::vector<float>(3, 0.f));
+}
