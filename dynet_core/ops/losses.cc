@@ -24,6 +24,7 @@ namespace {
 struct HingeData {
   float margin;  // first: the signature bytes
   IndexList list;
+  const char* function;  // hinge or hinge_dim, named by errors at forward
 };
 
 Dim infer_hinge(const DimArgs& xs, const void* data) {
@@ -33,7 +34,8 @@ Dim infer_hinge(const DimArgs& xs, const void* data) {
 template <class F>
 void for_each_hinge(const OpCall& c, F&& f) {
   for_each_class_target(
-      c, "hinge", [&](unsigned j) -> const IndexList& { return c.op_data<HingeData>(j).list; },
+      c, [&](unsigned j) { return c.op_data<HingeData>(j).function; },
+      [&](unsigned j) -> const IndexList& { return c.op_data<HingeData>(j).list; },
       [&](unsigned j, unsigned b, unsigned v) { f(b, v, c.op_data<HingeData>(j).margin); });
 }
 
@@ -146,28 +148,29 @@ OpDef PoissonLossOp{"poisson_loss", 1, infer_poisson, poisson_forward, poisson_b
                     {BatchRule::Concat},
                     {[](CheckCase& c) { return poisson_loss(c.input(Dim({1}, c.batch()), -1.f, 2.f), c.uniform(0, 6)); }}};
 
-Expression hinge_node(const Expression& x, const IndexList& list, float m) {
-  if (list.count == 0) throw std::invalid_argument("hinge: no classes given");
-  ComputationGraph& g = graph_of(x, "hinge");
-  return g.append(HingeOp, {x}, g.store(HingeData{m, list}));
+Expression hinge_node(const char* function, const Expression& x, const IndexList& list, float m) {
+  if (list.count == 0) throw std::invalid_argument(std::string(function) + ": no classes given");
+  ComputationGraph& g = graph_of(x, function);
+  return g.append(HingeOp, {x}, g.store(HingeData{m, list, function}));
 }
 
 }  // namespace
 
 Expression hinge(const Expression& x, unsigned v, float m) {
-  return hinge_node(x, stored_indices(graph_of(x, "hinge").store(v), 1), m);
+  return hinge_node("hinge", x, stored_indices(graph_of(x, "hinge").store(v), 1), m);
 }
 Expression hinge(const Expression& x, const std::vector<unsigned>& v, float m) {
-  return hinge_node(x, stored_indices(graph_of(x, "hinge").store_array(v.data(), v.size()), static_cast<unsigned>(v.size())),
+  return hinge_node("hinge", x,
+                    stored_indices(graph_of(x, "hinge").store_array(v.data(), v.size()), static_cast<unsigned>(v.size())),
                     m);
 }
 Expression hinge(const Expression& x, const unsigned* pv, float m) {
   if (!pv) throw std::invalid_argument("hinge: null pointer");
-  return hinge_node(x, caller_index(pv), m);
+  return hinge_node("hinge", x, caller_index(pv), m);
 }
 Expression hinge(const Expression& x, const std::vector<unsigned>* pv, float m) {
   if (!pv) throw std::invalid_argument("hinge: null pointer");
-  return hinge_node(x, caller_indices(pv), m);
+  return hinge_node("hinge", x, caller_indices(pv), m);
 }
 
 Expression binary_log_loss(const Expression& x, const Expression& t) {
@@ -213,7 +216,7 @@ Expression hinge_dim(const Expression& x, const std::vector<unsigned>* pindices,
   return called_as("hinge_dim", [&] {
     const Expression lines = lines_as_batch(x, d);
     require_count(pindices->size(), lines, "indices (x must not be batched)");
-    return per_line(hinge(lines, pindices, m), x, d);
+    return per_line(hinge_node("hinge_dim", lines, caller_indices(pindices), m), x, d);
   });
 }
 Expression hinge_dim(const Expression& x, const std::vector<std::vector<unsigned>>& indices, unsigned d, float m) {

@@ -134,7 +134,8 @@ Dim infer_pnls(const DimArgs& xs, const void* data) {
 template <class F>
 void for_each_target(const OpCall& c, F&& f) {
   for_each_class_target(
-      c, "pickneglogsoftmax", [&](unsigned j) -> const IndexList& { return c.op_data<IndexList>(j); },
+      c, [](unsigned) { return "pickneglogsoftmax"; },
+      [&](unsigned j) -> const IndexList& { return c.op_data<IndexList>(j); },
       [&](unsigned, unsigned b, unsigned v) { f(b, v); });
 }
 

@@ -434,6 +434,8 @@ std::vector<Misuse> expression_misuses(Scene& s) {
              [x3](ComputationGraph& cg, unsigned&, std::vector<unsigned>& v) { return pick(x3(cg), &v); });
   at_forward("hinge", "a pointer to a class that left the range",
              [x3](ComputationGraph& cg, unsigned& i, std::vector<unsigned>&) { return hinge(x3(cg), &i); });
+  at_forward("hinge_dim", "a vector that changed size",
+             [x3](ComputationGraph& cg, unsigned&, std::vector<unsigned>& v) { return hinge_dim(x3(cg), &v); });
   at_forward("pickneglogsoftmax", "a vector that changed size",
              [x3](ComputationGraph& cg, unsigned&, std::vector<unsigned>& v) { return pickneglogsoftmax(x3(cg), &v); });
   at_forward("lookup", "a pointer to a row that left the range",
