@@ -49,7 +49,7 @@ struct Scene {
   ComputationGraph cg, other;
   Expression stale, empty;
   Expression v3, v4, m33, m34, m43, batch2, batch3, foreign;
-  Expression h1, m41, v2, t223;  // an LSTM of one hidden unit (with v3, m43, v4) and a 3-d tensor
+  Expression h1, m41, v2, t223;  // an LSTM of one hidden unit (with v3, m43, v4); a tensor and its middle size
   std::vector<unsigned> indices{0, 1}, far{0, 9};
   unsigned one = 0, nine = 9;
 
