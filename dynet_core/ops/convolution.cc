@@ -6,6 +6,7 @@
 
 #include "dynet_core/graph.h"
 #include "dynet_core/ops/broadcast.h"
+#include "dynet_core/ops/called_as.h"
 #include "dynet_core/ops/check_case.h"
 #include "dynet_core/ops/dims.h"
 #include "dynet_core/ops/reductions.h"
@@ -408,12 +409,13 @@ Expression kmax_pooling(const Expression& x, unsigned k, unsigned d) {
   return g.append(KMaxPoolingOp, {x}, g.store(KMaxData{k, d}));
 }
 Expression fold_rows(const Expression& x, unsigned nrows) {
-  graph_of(x, "fold_rows");
-  const Dim xd = x.dim();
-  if (nrows == 0 || xd.ndims() > 2 || xd.rows() % nrows != 0)
-    throw std::invalid_argument("fold_rows: x " + to_string(xd) + " must be a matrix whose rows divide into groups of " +
-                                std::to_string(nrows));
-  return sum_dim(reshape(x, Dim({nrows, xd.rows() / nrows, xd.cols()})), {0});
+  return called_as("fold_rows", [&] {
+    const Dim xd = x.dim();
+    if (nrows == 0 || xd.ndims() > 2 || xd.rows() % nrows != 0)
+      throw std::invalid_argument("fold_rows: x " + to_string(xd) +
+                                  " must be a matrix whose rows divide into groups of " + std::to_string(nrows));
+    return sum_dim(reshape(x, Dim({nrows, xd.rows() / nrows, xd.cols()})), {0});
+  });
 }
 Expression circ_conv(const Expression& u, const Expression& v) {
   return graph_of(u, "circ_conv").append(CircConvOp, {u, v});

@@ -296,41 +296,31 @@ OpDef LogDetOp{"logdet", 1, infer_logdet, logdet_forward, logdet_backward, kSave
 Expression inverse(const Expression& x) { return graph_of(x, "inverse").append(InverseOp, {x}); }
 Expression logdet(const Expression& x) { return graph_of(x, "logdet").append(LogDetOp, {x}); }
 Expression trace_of_product(const Expression& x, const Expression& y) {
-  graph_of(x, "trace_of_product");
-  graph_of(y, "trace_of_product");
-  if (!x.dim().same_shape(y.dim()) || x.dim().ndims() > 2)
-    throw std::invalid_argument("trace_of_product: x " + to_string(x.dim()) + " and y " + to_string(y.dim()) +
-                                " must be matrices of one shape");
-  return dot_product(x, y);
+  return called_as("trace_of_product", [&] {
+    if (!x.dim().same_shape(y.dim()) || x.dim().ndims() > 2)
+      throw std::invalid_argument("trace_of_product: x " + to_string(x.dim()) + " and y " + to_string(y.dim()) +
+                                  " must be matrices of one shape");
+    return dot_product(x, y);
+  });
 }
-
-namespace {
-/// x {I, J, K} as the matrix {I J, K}, after checking y {K}.
-Expression unfold3d(const char* op, const Expression& x, const Expression& y) {
-  graph_of(x, op);
-  graph_of(y, op);
-  const Dim xd = x.dim(), yd = y.dim();
-  if (xd.ndims() != 3 || yd.ndims() != 1 || yd.rows() != xd[2])
-    throw std::invalid_argument(std::string(op) + ": x must be {I, J, K} and y {K}, got x " + to_string(xd) +
-                                " and y " + to_string(yd));
-  return reshape(x, Dim({xd[0] * xd[1], xd[2]}));
-}
-}  // namespace
 
 Expression contract3d_1d(const Expression& x, const Expression& y) {
-  const Expression unfolded = unfold3d("contract3d_1d", x, y);
-  return reshape(unfolded * y, Dim({x.dim()[0], x.dim()[1]}));
+  return called_as("contract3d_1d", [&] {
+    const Dim xd = x.dim(), yd = y.dim();
+    if (xd.ndims() != 3 || yd.ndims() != 1 || yd.rows() != xd[2])
+      throw std::invalid_argument("contract3d_1d: x must be {I, J, K} and y {K}, got x " + to_string(xd) +
+                                  " and y " + to_string(yd));
+    return reshape(reshape(x, Dim({xd[0] * xd[1], xd[2]})) * y, Dim({xd[0], xd[1]}));
+  });
 }
 Expression contract3d_1d(const Expression& x, const Expression& y, const Expression& b) {
-  return contract3d_1d(x, y) + b;
+  return called_as("contract3d_1d", [&] { return contract3d_1d(x, y) + b; });
 }
 Expression contract3d_1d_1d(const Expression& x, const Expression& y, const Expression& z) {
-  graph_of(z, "contract3d_1d_1d");
-  const Expression unfolded = unfold3d("contract3d_1d_1d", x, y);
-  return reshape(unfolded * y, Dim({x.dim()[0], x.dim()[1]})) * z;
+  return called_as("contract3d_1d_1d", [&] { return contract3d_1d(x, y) * z; });
 }
 Expression contract3d_1d_1d(const Expression& x, const Expression& y, const Expression& z, const Expression& b) {
-  return contract3d_1d_1d(x, y, z) + b;
+  return called_as("contract3d_1d_1d", [&] { return contract3d_1d_1d(x, y, z) + b; });
 }
 
 Expression operator*(const Expression& a, const Expression& b) {

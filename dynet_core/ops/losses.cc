@@ -5,6 +5,7 @@
 
 #include "dynet_core/graph.h"
 #include "dynet_core/ops/arithmetic.h"
+#include "dynet_core/ops/called_as.h"
 #include "dynet_core/ops/check_case.h"
 #include "dynet_core/ops/elementwise.h"
 #include "dynet_core/ops/leaves.h"
@@ -23,6 +24,7 @@ namespace {
 struct HingeData {
   float margin;  // first: the signature bytes
   IndexList list;
+  const char* function;  // hinge or hinge_dim, named by errors at forward
 };
 
 Dim infer_hinge(const DimArgs& xs, const void* data) {
@@ -32,7 +34,8 @@ Dim infer_hinge(const DimArgs& xs, const void* data) {
 template <class F>
 void for_each_hinge(const OpCall& c, F&& f) {
   for_each_class_target(
-      c, "hinge", [&](unsigned j) -> const IndexList& { return c.op_data<HingeData>(j).list; },
+      c, [&](unsigned j) { return c.op_data<HingeData>(j).function; },
+      [&](unsigned j) -> const IndexList& { return c.op_data<HingeData>(j).list; },
       [&](unsigned j, unsigned b, unsigned v) { f(b, v, c.op_data<HingeData>(j).margin); });
 }
 
@@ -145,28 +148,29 @@ OpDef PoissonLossOp{"poisson_loss", 1, infer_poisson, poisson_forward, poisson_b
                     {BatchRule::Concat},
                     {[](CheckCase& c) { return poisson_loss(c.input(Dim({1}, c.batch()), -1.f, 2.f), c.uniform(0, 6)); }}};
 
-Expression hinge_node(const Expression& x, const IndexList& list, float m) {
-  if (list.count == 0) throw std::invalid_argument("hinge: no classes given");
-  ComputationGraph& g = graph_of(x, "hinge");
-  return g.append(HingeOp, {x}, g.store(HingeData{m, list}));
+Expression hinge_node(const char* function, const Expression& x, const IndexList& list, float m) {
+  if (list.count == 0) throw std::invalid_argument(std::string(function) + ": no classes given");
+  ComputationGraph& g = graph_of(x, function);
+  return g.append(HingeOp, {x}, g.store(HingeData{m, list, function}));
 }
 
 }  // namespace
 
 Expression hinge(const Expression& x, unsigned v, float m) {
-  return hinge_node(x, stored_indices(graph_of(x, "hinge").store(v), 1), m);
+  return hinge_node("hinge", x, stored_indices(graph_of(x, "hinge").store(v), 1), m);
 }
 Expression hinge(const Expression& x, const std::vector<unsigned>& v, float m) {
-  return hinge_node(x, stored_indices(graph_of(x, "hinge").store_array(v.data(), v.size()), static_cast<unsigned>(v.size())),
+  return hinge_node("hinge", x,
+                    stored_indices(graph_of(x, "hinge").store_array(v.data(), v.size()), static_cast<unsigned>(v.size())),
                     m);
 }
 Expression hinge(const Expression& x, const unsigned* pv, float m) {
   if (!pv) throw std::invalid_argument("hinge: null pointer");
-  return hinge_node(x, caller_index(pv), m);
+  return hinge_node("hinge", x, caller_index(pv), m);
 }
 Expression hinge(const Expression& x, const std::vector<unsigned>* pv, float m) {
   if (!pv) throw std::invalid_argument("hinge: null pointer");
-  return hinge_node(x, caller_indices(pv), m);
+  return hinge_node("hinge", x, caller_indices(pv), m);
 }
 
 Expression binary_log_loss(const Expression& x, const Expression& t) {
@@ -178,7 +182,6 @@ namespace {
 /// x with the scores of each column (d = 0) or row (d = 1) as one batch element each:
 /// {scores} x (lines * batch).
 Expression lines_as_batch(const Expression& x, unsigned d) {
-  graph_of(x, "hinge_dim");
   const Dim xd = x.dim();
   if (xd.ndims() > 2 || d > 1)
     throw std::invalid_argument("hinge_dim: x must be a matrix and d 0 or 1, got x " + to_string(xd) + " and d " +
@@ -200,31 +203,35 @@ void require_count(std::size_t given, const Expression& lines, const char* what)
 }  // namespace
 
 Expression hinge_dim(const Expression& x, const std::vector<unsigned>& indices, unsigned d, float m) {
-  const Expression lines = lines_as_batch(x, d);
-  std::vector<unsigned> all;
-  for (unsigned b = 0; b < x.dim().bd; ++b) all.insert(all.end(), indices.begin(), indices.end());
-  require_count(all.size(), lines, "indices (repeated for every batch element)");
-  return per_line(hinge(lines, all, m), x, d);
+  return called_as("hinge_dim", [&] {
+    const Expression lines = lines_as_batch(x, d);
+    std::vector<unsigned> all;
+    for (unsigned b = 0; b < x.dim().bd; ++b) all.insert(all.end(), indices.begin(), indices.end());
+    require_count(all.size(), lines, "indices (repeated for every batch element)");
+    return per_line(hinge(lines, all, m), x, d);
+  });
 }
 Expression hinge_dim(const Expression& x, const std::vector<unsigned>* pindices, unsigned d, float m) {
   if (!pindices) throw std::invalid_argument("hinge_dim: null pointer");
-  const Expression lines = lines_as_batch(x, d);
-  require_count(pindices->size(), lines, "indices (x must not be batched)");
-  return per_line(hinge(lines, pindices, m), x, d);
+  return called_as("hinge_dim", [&] {
+    const Expression lines = lines_as_batch(x, d);
+    require_count(pindices->size(), lines, "indices (x must not be batched)");
+    return per_line(hinge_node("hinge_dim", lines, caller_indices(pindices), m), x, d);
+  });
 }
 Expression hinge_dim(const Expression& x, const std::vector<std::vector<unsigned>>& indices, unsigned d, float m) {
-  const Expression lines = lines_as_batch(x, d);
-  std::vector<unsigned> all;
-  for (const auto& v : indices) all.insert(all.end(), v.begin(), v.end());
-  require_count(all.size(), lines, "indices (one vector per batch element)");
-  return per_line(hinge(lines, all, m), x, d);
+  return called_as("hinge_dim", [&] {
+    const Expression lines = lines_as_batch(x, d);
+    std::vector<unsigned> all;
+    for (const auto& v : indices) all.insert(all.end(), v.begin(), v.end());
+    require_count(all.size(), lines, "indices (one vector per batch element)");
+    return per_line(hinge(lines, all, m), x, d);
+  });
 }
 
 namespace {
 /// Checks that x and y have one shape (their batch sizes 1 or the same).
 void require_same_shape(const char* op, const Expression& x, const Expression& y) {
-  graph_of(x, op);
-  graph_of(y, op);
   const Dim a = x.dim(), b = y.dim();
   if (!a.same_shape(b) || (a.bd != b.bd && a.bd != 1 && b.bd != 1))
     throw std::invalid_argument(std::string(op) + ": x " + to_string(a) + " and y " + to_string(b) +
@@ -233,22 +240,28 @@ void require_same_shape(const char* op, const Expression& x, const Expression& y
 }  // namespace
 
 Expression l1_distance(const Expression& x, const Expression& y) {
-  require_same_shape("l1_distance", x, y);
-  return sum_elems(abs(x - y));
+  return called_as("l1_distance", [&] {
+    require_same_shape("l1_distance", x, y);
+    return sum_elems(abs(x - y));
+  });
 }
 Expression huber_distance(const Expression& x, const Expression& y, float c) {
-  require_same_shape("huber_distance", x, y);
-  if (!(c > 0.f)) throw std::invalid_argument("huber_distance: c " + std::to_string(c) + " must be > 0");
-  // With a = |x - y| and m = min(a, c): m (a - m / 2) is a^2 / 2 up to c and c a - c^2 / 2 beyond.
-  const Expression a = abs(x - y);
-  const Expression m = min(a, constant(*x.pg, a.dim(), c));
-  return sum_elems(cmult(m, a - 0.5f * m));
+  return called_as("huber_distance", [&] {
+    require_same_shape("huber_distance", x, y);
+    if (!(c > 0.f)) throw std::invalid_argument("huber_distance: c " + std::to_string(c) + " must be > 0");
+    // With a = |x - y| and m = min(a, c): m (a - m / 2) is a^2 / 2 up to c and c a - c^2 / 2 beyond.
+    const Expression a = abs(x - y);
+    const Expression m = min(a, constant(*x.pg, a.dim(), c));
+    return sum_elems(cmult(m, a - 0.5f * m));
+  });
 }
 Expression pairwise_rank_loss(const Expression& x, const Expression& y, float m) {
-  require_same_shape("pairwise_rank_loss", x, y);
-  if (x.dim().rows() != 1 || x.dim().ndims() > 2)
-    throw std::invalid_argument("pairwise_rank_loss: x and y must be row vectors {1, n}, got " + to_string(x.dim()));
-  return rectify(m - x + y);
+  return called_as("pairwise_rank_loss", [&] {
+    require_same_shape("pairwise_rank_loss", x, y);
+    if (x.dim().rows() != 1 || x.dim().ndims() > 2)
+      throw std::invalid_argument("pairwise_rank_loss: x and y must be row vectors {1, n}, got " + to_string(x.dim()));
+    return rectify(m - x + y);
+  });
 }
 Expression poisson_loss(const Expression& x, unsigned y) {
   ComputationGraph& g = graph_of(x, "poisson_loss");

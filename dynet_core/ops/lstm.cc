@@ -4,6 +4,7 @@
 #include <string>
 
 #include "dynet_core/graph.h"
+#include "dynet_core/ops/called_as.h"
 #include "dynet_core/ops/check_case.h"
 #include "dynet_core/ops/dims.h"
 #include "dynet_core/ops/gemm.h"
@@ -262,47 +263,54 @@ OpDef VanillaLstmHOp{"vanilla_lstm_h", 2, infer_cell, hidden_forward, hidden_bac
                                              c.input(Dim({4 * hidden}, c.uniform(0, 1) ? bd : 1)));
                      }}};
 
-Expression gates_node(const OpDef& op, const std::vector<Expression>& x_t, const Expression& h_tm1, Expression wx,
-                      Expression wh, Expression b, const Expression* masks, float weightnoise_std) {
-  if (x_t.empty()) throw std::invalid_argument(std::string(op.name) + ": no inputs x_t given");
-  ComputationGraph& g = graph_of(h_tm1, op.name);
-  if (weightnoise_std < 0.f)
-    throw std::invalid_argument(std::string(op.name) + ": weightnoise_std " + std::to_string(weightnoise_std) +
-                                " must be >= 0");
-  if (weightnoise_std > 0.f) {
-    wx = noise(wx, weightnoise_std);
-    wh = noise(wh, weightnoise_std);
-    b = noise(b, weightnoise_std);
-  }
-  std::vector<Expression> args(x_t);
-  for (const Expression& e : {h_tm1, wx, wh, b}) args.push_back(e);
-  if (masks) args.insert(args.end(), masks, masks + 2);
-  const GatesData data{static_cast<unsigned>(x_t.size()), masks ? 1u : 0u};
-  return g.append(op, args.data(), static_cast<unsigned>(args.size()), g.store(data));
+/// A node of `op` for the public function `function` (the _concat forms share their op with the
+/// single-input ones), which errors name.
+Expression gates_node(const char* function, const OpDef& op, const std::vector<Expression>& x_t,
+                      const Expression& h_tm1, Expression wx, Expression wh, Expression b, const Expression* masks,
+                      float weightnoise_std) {
+  return called_as(function, [&] {
+    if (x_t.empty()) throw std::invalid_argument(std::string(function) + ": no inputs x_t given");
+    ComputationGraph& g = graph_of(h_tm1, function);
+    if (weightnoise_std < 0.f)
+      throw std::invalid_argument(std::string(function) + ": weightnoise_std " + std::to_string(weightnoise_std) +
+                                  " must be >= 0");
+    if (weightnoise_std > 0.f) {
+      wx = noise(wx, weightnoise_std);
+      wh = noise(wh, weightnoise_std);
+      b = noise(b, weightnoise_std);
+    }
+    std::vector<Expression> args(x_t);
+    for (const Expression& e : {h_tm1, wx, wh, b}) args.push_back(e);
+    if (masks) args.insert(args.end(), masks, masks + 2);
+    const GatesData data{static_cast<unsigned>(x_t.size()), masks ? 1u : 0u};
+    return g.append(op, args.data(), static_cast<unsigned>(args.size()), g.store(data));
+  });
 }
 
 }  // namespace
 
 Expression vanilla_lstm_gates(const Expression& x_t, const Expression& h_tm1, const Expression& Wx,
                               const Expression& Wh, const Expression& b, float weightnoise_std) {
-  return gates_node(VanillaLstmGatesOp, {x_t}, h_tm1, Wx, Wh, b, nullptr, weightnoise_std);
+  return gates_node("vanilla_lstm_gates", VanillaLstmGatesOp, {x_t}, h_tm1, Wx, Wh, b, nullptr, weightnoise_std);
 }
 Expression vanilla_lstm_gates_concat(const std::vector<Expression>& x_t, const Expression& h_tm1, const Expression& Wx,
                                      const Expression& Wh, const Expression& b, float weightnoise_std) {
-  return gates_node(VanillaLstmGatesOp, x_t, h_tm1, Wx, Wh, b, nullptr, weightnoise_std);
+  return gates_node("vanilla_lstm_gates_concat", VanillaLstmGatesOp, x_t, h_tm1, Wx, Wh, b, nullptr, weightnoise_std);
 }
 Expression vanilla_lstm_gates_dropout(const Expression& x_t, const Expression& h_tm1, const Expression& Wx,
                                       const Expression& Wh, const Expression& b, const Expression& dropout_mask_x,
                                       const Expression& dropout_mask_h, float weightnoise_std) {
   const Expression masks[2] = {dropout_mask_x, dropout_mask_h};
-  return gates_node(VanillaLstmGatesDropoutOp, {x_t}, h_tm1, Wx, Wh, b, masks, weightnoise_std);
+  return gates_node("vanilla_lstm_gates_dropout", VanillaLstmGatesDropoutOp, {x_t}, h_tm1, Wx, Wh, b, masks,
+                    weightnoise_std);
 }
 Expression vanilla_lstm_gates_dropout_concat(const std::vector<Expression>& x_t, const Expression& h_tm1,
                                              const Expression& Wx, const Expression& Wh, const Expression& b,
                                              const Expression& dropout_mask_x, const Expression& dropout_mask_h,
                                              float weightnoise_std) {
   const Expression masks[2] = {dropout_mask_x, dropout_mask_h};
-  return gates_node(VanillaLstmGatesDropoutOp, x_t, h_tm1, Wx, Wh, b, masks, weightnoise_std);
+  return gates_node("vanilla_lstm_gates_dropout_concat", VanillaLstmGatesDropoutOp, x_t, h_tm1, Wx, Wh, b, masks,
+                    weightnoise_std);
 }
 Expression vanilla_lstm_c(const Expression& c_tm1, const Expression& gates_t) {
   return graph_of(c_tm1, "vanilla_lstm_c").append(VanillaLstmCOp, {c_tm1, gates_t});

@@ -32,11 +32,11 @@ Expression layer_norm(const Expression& x, const Expression& g, const Expression
 
 
 Expression weight_norm(const Expression& w, const Expression& g) {
-  graph_of(w, "weight_norm");
-  graph_of(g, "weight_norm");
-  if (g.dim().batch_size() != 1)
-    throw std::invalid_argument("weight_norm: the gain must be a scalar, got " + to_string(g.dim()));
-  return cmult(g, cdiv(w, l2_norm(w)));
+  return called_as("weight_norm", [&] {
+    if (g.dim().batch_size() != 1)
+      throw std::invalid_argument("weight_norm: the gain must be a scalar, got " + to_string(g.dim()));
+    return cmult(g, cdiv(w, l2_norm(w)));
+  });
 }
 
 }  // namespace dynet

@@ -8,6 +8,7 @@
 #include "dynet_core/graph.h"
 #include "dynet_core/ops/arithmetic.h"
 #include "dynet_core/ops/accumulate.h"
+#include "dynet_core/ops/called_as.h"
 #include "dynet_core/ops/check_case.h"
 #include "dynet_core/ops/counter_rng.h"
 #include "dynet_core/ops/registry.h"
@@ -169,14 +170,15 @@ Expression random_gumbel(ComputationGraph& g, const Dim& d, float mu, float beta
   return random_node(g, RandomGumbelOp, nullptr, mu, beta, d);
 }
 Expression dropout_dim(const Expression& x, unsigned d, float p) {
-  check_probability("dropout_dim", p);
-  ComputationGraph& g = graph_of(x, "dropout_dim");
-  Dim mask = x.dim();
-  if (d >= mask.ndims())
-    throw std::invalid_argument("dropout_dim: dimension " + std::to_string(d) + " is out of range for x " +
-                                to_string(mask));
-  mask.set(d, 1);
-  return cmult(x, random_bernoulli(g, mask, 1.f - p, 1.f / (1.f - p)));
+  return called_as("dropout_dim", [&] {
+    check_probability("dropout_dim", p);
+    Dim mask = x.dim();
+    if (d >= mask.ndims())
+      throw std::invalid_argument("dropout_dim: dimension " + std::to_string(d) + " is out of range for x " +
+                                  to_string(mask));
+    mask.set(d, 1);
+    return cmult(x, random_bernoulli(*x.pg, mask, 1.f - p, 1.f / (1.f - p)));
+  });
 }
 Expression random_bernoulli(ComputationGraph& g, const Dim& d, float p, float scale) {
   if (!(p >= 0.f && p <= 1.f))

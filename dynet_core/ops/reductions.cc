@@ -357,13 +357,14 @@ Expression sum_dim(const Expression& x, const std::vector<unsigned>& dims, bool 
   return g.append(SumDimOp, {x}, g.store(s));
 }
 
-Expression sum_rows(const Expression& x) { return sum_dim(x, {0}); }
-Expression sum_cols(const Expression& x) { return sum_dim(x, {1}); }
+Expression sum_rows(const Expression& x) {
+  return called_as("sum_rows", [&] { return sum_dim(x, {0}); });
+}
+Expression sum_cols(const Expression& x) {
+  return called_as("sum_cols", [&] { return sum_dim(x, {1}); });
+}
 
-namespace {
-/// The moment row for the public function `op`, which errors name.
-Expression moment(const char* op, const Expression& x, const std::vector<unsigned>& dims, unsigned r, bool b,
-                  unsigned n) {
+Expression moment_dim(const Expression& x, const std::vector<unsigned>& dims, unsigned r, bool b, unsigned n) {
   MomentData m;
   std::memset(&m, 0, sizeof m);  // the padding after SumDimData::batch is signature bytes too
   m.sum.batch = b;
@@ -371,44 +372,50 @@ Expression moment(const char* op, const Expression& x, const std::vector<unsigne
   m.n = n;
   for (unsigned d : dims) {
     if (d >= Dim::kMaxDims)
-      throw std::invalid_argument(std::string(op) + ": dimension index " + std::to_string(d) + " is out of range");
+      throw std::invalid_argument("moment_dim: dimension index " + std::to_string(d) + " is out of range");
     m.sum.mask |= 1u << d;
   }
-  ComputationGraph& g = graph_of(x, op);
+  ComputationGraph& g = graph_of(x, "moment_dim");
   return g.append(MomentDimOp, {x}, g.store(m));
 }
-Expression standard_deviation(const char* op, const Expression& x, const std::vector<unsigned>& dims, bool b,
-                              unsigned n) {
+
+namespace {
+Expression standard_deviation(const Expression& x, const std::vector<unsigned>& dims, bool b, unsigned n) {
   // The mean keeps the reduced dimensions as size 1, so that it broadcasts against x.
-  const Expression mean = moment(op, x, dims, 1, b, n);
+  const Expression mean = moment_dim(x, dims, 1, b, n);
   Dim kept = x.dim().single_batch();
   for (unsigned d : dims) kept.set(d, 1);
   const Expression centered = x - reshape(mean, kept.with_batch(b ? 1 : x.dim().bd));
-  return sqrt(moment(op, centered, dims, 2, b, n));
+  return sqrt(moment_dim(centered, dims, 2, b, n));
 }
-std::vector<unsigned> every_dim(const Expression& x, const char* op) {
-  std::vector<unsigned> dims(graph_of(x, op).node(x.i).dim.ndims());
+std::vector<unsigned> every_dim(const Expression& x) {
+  std::vector<unsigned> dims(x.dim().ndims());
   for (unsigned k = 0; k < dims.size(); ++k) dims[k] = k;
   return dims;
 }
 }  // namespace
 
-Expression moment_dim(const Expression& x, const std::vector<unsigned>& dims, unsigned r, bool b, unsigned n) {
-  return moment("moment_dim", x, dims, r, b, n);
-}
 Expression mean_dim(const Expression& x, const std::vector<unsigned>& dims, bool b, unsigned n) {
-  return moment("mean_dim", x, dims, 1, b, n);
+  return called_as("mean_dim", [&] { return moment_dim(x, dims, 1, b, n); });
 }
 Expression std_dim(const Expression& x, const std::vector<unsigned>& dims, bool b, unsigned n) {
-  return standard_deviation("std_dim", x, dims, b, n);
+  return called_as("std_dim", [&] { return standard_deviation(x, dims, b, n); });
 }
 Expression moment_elems(const Expression& x, unsigned r) {
-  return moment("moment_elems", x, every_dim(x, "moment_elems"), r, false, 0);
+  return called_as("moment_elems", [&] { return moment_dim(x, every_dim(x), r); });
 }
-Expression std_elems(const Expression& x) { return standard_deviation("std_elems", x, every_dim(x, "std_elems"), false, 0); }
-Expression moment_batches(const Expression& x, unsigned r) { return moment("moment_batches", x, {}, r, true, 0); }
-Expression std_batches(const Expression& x) { return standard_deviation("std_batches", x, {}, true, 0); }
-Expression average_cols(const Expression& x) { return moment("average_cols", x, {1}, 1, false, 0); }
+Expression std_elems(const Expression& x) {
+  return called_as("std_elems", [&] { return standard_deviation(x, every_dim(x), false, 0); });
+}
+Expression moment_batches(const Expression& x, unsigned r) {
+  return called_as("moment_batches", [&] { return moment_dim(x, {}, r, true); });
+}
+Expression std_batches(const Expression& x) {
+  return called_as("std_batches", [&] { return standard_deviation(x, {}, true, 0); });
+}
+Expression average_cols(const Expression& x) {
+  return called_as("average_cols", [&] { return moment_dim(x, {1}, 1); });
+}
 Expression cumsum(const Expression& x, unsigned d) { return along_dim(CumsumOp, x, d); }
 
 Expression squared_norm(const Expression& x) { return unary(SquaredNormOp, x); }

@@ -290,7 +290,7 @@ Expression pickrange(const Expression& x, unsigned s, unsigned e) {
 Expression strided_select(const Expression& x, const std::vector<int>& strides, const std::vector<int>& from,
                           const std::vector<int>& to) {
   ComputationGraph& g = graph_of(x, "strided_select");
-  const Dim xd = x.dim();
+  const Dim xd = called_as("strided_select", [&] { return x.dim(); });
   const unsigned n = std::max({strides.size(), from.size(), to.size()});
   if (n > xd.ndims() + 1)
     throw std::invalid_argument("strided_select: " + std::to_string(n) + " dimensions given for x of dim " +

@@ -7,6 +7,7 @@
 
 #include "dynet_core/graph.h"
 #include "dynet_core/ops/broadcast.h"
+#include "dynet_core/ops/called_as.h"
 #include "dynet_core/ops/check_case.h"
 #include "dynet_core/ops/class_targets.h"
 #include "dynet_core/ops/dims.h"
@@ -133,7 +134,8 @@ Dim infer_pnls(const DimArgs& xs, const void* data) {
 template <class F>
 void for_each_target(const OpCall& c, F&& f) {
   for_each_class_target(
-      c, "pickneglogsoftmax", [&](unsigned j) -> const IndexList& { return c.op_data<IndexList>(j); },
+      c, [](unsigned) { return "pickneglogsoftmax"; },
+      [&](unsigned j) -> const IndexList& { return c.op_data<IndexList>(j); },
       [&](unsigned, unsigned b, unsigned v) { f(b, v); });
 }
 
@@ -320,17 +322,21 @@ OpDef SparsemaxLossOp{"sparsemax_loss", 1, infer_sparsemax_loss, sparsemax_loss_
                         return sparsemax_loss(c.distinct_input(Dim({n}, c.batch())), support);
                       }}};
 
+/// A node of `op` over x and the indices v, for the public function `name`, which errors name.
 Expression list_node(const OpDef& op, const char* name, const Expression& x, const std::vector<unsigned>& v) {
-  ComputationGraph& g = graph_of(x, name);
-  if (v.empty()) throw std::invalid_argument(std::string(name) + ": no indices given");
-  const Dim xd = x.dim();
-  if (xd.ndims() != 1)
-    throw std::invalid_argument(std::string(name) + ": x must be a column vector, got " + to_string(xd));
-  for (unsigned i : v)
-    if (i >= xd.rows())
-      throw std::invalid_argument(std::string(name) + ": index " + std::to_string(i) + " is out of range for x " +
-                                  to_string(xd) + " of " + std::to_string(xd.rows()) + " rows");
-  return g.append(op, {x}, g.store(stored_indices(g.store_array(v.data(), v.size()), static_cast<unsigned>(v.size()))));
+  return called_as(name, [&] {
+    ComputationGraph& g = graph_of(x, name);
+    if (v.empty()) throw std::invalid_argument(std::string(name) + ": no indices given");
+    const Dim xd = x.dim();
+    if (xd.ndims() != 1)
+      throw std::invalid_argument(std::string(name) + ": x must be a column vector, got " + to_string(xd));
+    for (unsigned i : v)
+      if (i >= xd.rows())
+        throw std::invalid_argument(std::string(name) + ": index " + std::to_string(i) + " is out of range for x " +
+                                    to_string(xd) + " of " + std::to_string(xd.rows()) + " rows");
+    return g.append(op, {x},
+                    g.store(stored_indices(g.store_array(v.data(), v.size()), static_cast<unsigned>(v.size()))));
+  });
 }
 
 }  // namespace

@@ -49,6 +49,7 @@ struct Scene {
   ComputationGraph cg, other;
   Expression stale, empty;
   Expression v3, v4, m33, m34, m43, batch2, batch3, foreign;
+  Expression h1, m41, v2, t223;  // an LSTM of one hidden unit (with v3, m43, v4); a tensor and its middle size
   std::vector<unsigned> indices{0, 1}, far{0, 9};
   unsigned one = 0, nine = 9;
 
@@ -64,6 +65,10 @@ struct Scene {
     batch2 = zeros(cg, Dim({3}, 2));
     batch3 = zeros(cg, Dim({3}, 3));
     foreign = zeros(other, Dim({3}));
+    h1 = zeros(cg, Dim({1}));
+    m41 = zeros(cg, Dim({4, 1}));
+    v2 = zeros(cg, Dim({2}));
+    t223 = zeros(cg, Dim({2, 2, 3}));
   }
 };
 
@@ -146,6 +151,44 @@ std::vector<Misuse> expression_misuses(Scene& s) {
       {"softmax", [](const Expression& x) { return softmax(x); }},
       {"log_softmax", [](const Expression& x) { return log_softmax(x); }},
       {"pickneglogsoftmax", [](const Expression& x) { return pickneglogsoftmax(x, 0u); }},
+      {"tan", [](const Expression& x) { return tan(x); }},
+      {"asin", [](const Expression& x) { return asin(x); }},
+      {"acos", [](const Expression& x) { return acos(x); }},
+      {"atan", [](const Expression& x) { return atan(x); }},
+      {"sinh", [](const Expression& x) { return sinh(x); }},
+      {"cosh", [](const Expression& x) { return cosh(x); }},
+      {"asinh", [](const Expression& x) { return asinh(x); }},
+      {"acosh", [](const Expression& x) { return acosh(x); }},
+      {"atanh", [](const Expression& x) { return atanh(x); }},
+      {"lgamma", [](const Expression& x) { return lgamma(x); }},
+      {"round", [](const Expression& x) { return round(x, zero_gradient); }},
+      {"ceil", [](const Expression& x) { return ceil(x, straight_through_gradient); }},
+      {"floor", [](const Expression& x) { return floor(x, zero_gradient); }},
+      {"argmax", [](const Expression& x) { return argmax(x, zero_gradient); }},
+      {"inverse", [](const Expression& x) { return inverse(x); }},
+      {"logdet", [](const Expression& x) { return logdet(x); }},
+      {"sum_rows", [](const Expression& x) { return sum_rows(x); }},
+      {"sum_cols", [](const Expression& x) { return sum_cols(x); }},
+      {"moment_dim", [](const Expression& x) { return moment_dim(x, {0}, 2); }},
+      {"mean_dim", [](const Expression& x) { return mean_dim(x, {0}); }},
+      {"std_dim", [](const Expression& x) { return std_dim(x, {0}); }},
+      {"moment_elems", [](const Expression& x) { return moment_elems(x, 2); }},
+      {"std_elems", [](const Expression& x) { return std_elems(x); }},
+      {"moment_batches", [](const Expression& x) { return moment_batches(x, 2); }},
+      {"std_batches", [](const Expression& x) { return std_batches(x); }},
+      {"average_cols", [](const Expression& x) { return average_cols(x); }},
+      {"cumsum", [](const Expression& x) { return cumsum(x, 0); }},
+      {"pickrange", [](const Expression& x) { return pickrange(x, 0, 1); }},
+      {"strided_select", [](const Expression& x) { return strided_select(x, {1}); }},
+      {"log_softmax", [](const Expression& x) { return log_softmax(x, {0}); }},
+      {"sparsemax", [](const Expression& x) { return sparsemax(x); }},
+      {"sparsemax_loss", [](const Expression& x) { return sparsemax_loss(x, {0}); }},
+      {"hinge_dim", [](const Expression& x) { return hinge_dim(x, {0}); }},
+      {"poisson_loss", [](const Expression& x) { return poisson_loss(x, 1u); }},
+      {"dropout_dim", [](const Expression& x) { return dropout_dim(x, 0, 0.5f); }},
+      {"maxpooling2d", [](const Expression& x) { return maxpooling2d(x, {1, 1}, {1, 1}); }},
+      {"kmax_pooling", [](const Expression& x) { return kmax_pooling(x, 1, 0); }},
+      {"fold_rows", [](const Expression& x) { return fold_rows(x, 1); }},
   };
   for (const auto& [name, f] : unary) dead_argument(m, s, name, f);
 
@@ -163,6 +206,18 @@ std::vector<Misuse> expression_misuses(Scene& s) {
       {"squared_distance", [](const Expression& a, const Expression& b) { return squared_distance(a, b); }},
       {"binary_log_loss", [](const Expression& a, const Expression& b) { return binary_log_loss(a, b); }},
       {"layer_norm", [&s](const Expression& a, const Expression& b) { return layer_norm(a, b, s.v3); }},
+      {"trace_of_product", [](const Expression& a, const Expression& b) { return trace_of_product(a, b); }},
+      {"l1_distance", [](const Expression& a, const Expression& b) { return l1_distance(a, b); }},
+      {"huber_distance", [](const Expression& a, const Expression& b) { return huber_distance(a, b); }},
+      {"pairwise_rank_loss", [](const Expression& a, const Expression& b) { return pairwise_rank_loss(a, b); }},
+      {"circ_conv", [](const Expression& a, const Expression& b) { return circ_conv(a, b); }},
+      {"circ_corr", [](const Expression& a, const Expression& b) { return circ_corr(a, b); }},
+      {"filter1d_narrow", [](const Expression& a, const Expression& b) { return filter1d_narrow(a, b); }},
+      {"conv2d", [](const Expression& a, const Expression& b) { return conv2d(a, b, {1, 1}); }},
+      {"weight_norm", [](const Expression& a, const Expression& b) { return weight_norm(a, b); }},
+      {"vanilla_lstm_c", [](const Expression& a, const Expression& b) { return vanilla_lstm_c(a, b); }},
+      {"vanilla_lstm_h", [](const Expression& a, const Expression& b) { return vanilla_lstm_h(a, b); }},
+      {"contract3d_1d", [](const Expression& a, const Expression& b) { return contract3d_1d(a, b); }},
   };
   for (const auto& [name, f] : binary) binary_misuses(m, s, name, f);
   dead_argument(m, s, "layer_norm", [&s](const Expression& b) { return layer_norm(s.v3, s.v3, b); });
@@ -175,8 +230,25 @@ std::vector<Misuse> expression_misuses(Scene& s) {
       {"concatenate", [](const std::vector<Expression>& xs) { return concatenate(xs); }},
       {"concatenate_cols", [](const std::vector<Expression>& xs) { return concatenate_cols(xs); }},
       {"concatenate_to_batch", [](const std::vector<Expression>& xs) { return concatenate_to_batch(xs); }},
+      {"vanilla_lstm_gates_concat",
+       [&s](const std::vector<Expression>& xs) { return vanilla_lstm_gates_concat(xs, s.h1, s.m43, s.m41, s.v4); }},
+      {"vanilla_lstm_gates_dropout_concat",
+       [&s](const std::vector<Expression>& xs) {
+         return vanilla_lstm_gates_dropout_concat(xs, s.h1, s.m43, s.m41, s.v4, s.v3, s.h1);
+       }},
   };
   for (const auto& [name, f] : nary) nary_misuses(m, s, name, f);
+  dead_argument(m, s, "vanilla_lstm_gates",
+                [&s](const Expression& x) { return vanilla_lstm_gates(x, s.h1, s.m43, s.m41, s.v4); });
+  dead_argument(m, s, "vanilla_lstm_gates",
+                [&s](const Expression& h) { return vanilla_lstm_gates(s.v3, h, s.m43, s.m41, s.v4); });
+  dead_argument(m, s, "vanilla_lstm_gates_dropout", [&s](const Expression& mask) {
+    return vanilla_lstm_gates_dropout(s.v3, s.h1, s.m43, s.m41, s.v4, mask, s.h1);
+  });
+  dead_argument(m, s, "conv2d", [&s](const Expression& b) { return conv2d(s.m34, s.t223, b, {1, 1}); });
+  dead_argument(m, s, "contract3d_1d", [&s](const Expression& b) { return contract3d_1d(s.t223, s.v3, b); });
+  dead_argument(m, s, "contract3d_1d_1d",
+                [&s](const Expression& z) { return contract3d_1d_1d(s.t223, s.v3, z); });
 
   // Shapes, indices and values each function refuses.
   auto add = [&m](const std::string& name, const std::string& how, std::function<void()> f) {
@@ -248,6 +320,72 @@ std::vector<Misuse> expression_misuses(Scene& s) {
   add("pickneglogsoftmax", "a null pointer", [&s] { pickneglogsoftmax(s.v3, static_cast<const unsigned*>(nullptr)); });
   add("pickneglogsoftmax", "a matrix", [&s] { pickneglogsoftmax(s.m34, 0u); });
   add("pickneglogsoftmax", "no classes", [&s] { pickneglogsoftmax(s.v3, std::vector<unsigned>{}); });
+  add("inverse", "a matrix that is not square", [&s] { inverse(s.m34); });
+  add("logdet", "a matrix that is not square", [&s] { logdet(s.m34); });
+  add("trace_of_product", "shapes that differ", [&s] { trace_of_product(s.v3, s.v4); });
+  add("contract3d_1d", "a vector of another size", [&s] { contract3d_1d(s.t223, s.v4); });
+  add("contract3d_1d", "a bias of another shape", [&s] { contract3d_1d(s.t223, s.v3, s.v3); });
+  add("contract3d_1d_1d", "a z of another size", [&s] { contract3d_1d_1d(s.t223, s.v3, s.v3); });
+  add("contract3d_1d_1d", "a bias of another size", [&s] { contract3d_1d_1d(s.t223, s.v3, s.v2, s.m33); });
+  add("weight_norm", "a vector gain", [&s] { weight_norm(s.v3, s.v3); });
+  add("hinge_dim", "a d of 2", [&s] { hinge_dim(s.m34, {0}, 2); });
+  add("hinge_dim", "a tensor", [&s] { hinge_dim(s.t223, {0}); });
+  add("hinge_dim", "too few indices", [&s] { hinge_dim(s.m34, {0}); });
+  add("hinge_dim", "an index out of range", [&s] { hinge_dim(s.m34, {0, 0, 0, 9}); });
+  add("hinge_dim", "a null pointer", [&s] { hinge_dim(s.m34, static_cast<const std::vector<unsigned>*>(nullptr)); });
+  add("hinge_dim", "a pointer to too few indices", [&s] { hinge_dim(s.m34, &s.indices); });
+  add("hinge_dim", "one vector of indices too few", [&s] { hinge_dim(s.m34, std::vector<std::vector<unsigned>>{}); });
+  add("l1_distance", "shapes that differ", [&s] { l1_distance(s.v3, s.v4); });
+  add("l1_distance", "batch sizes 2 and 3", [&s] { l1_distance(s.batch2, s.batch3); });
+  add("huber_distance", "shapes that differ", [&s] { huber_distance(s.v3, s.v4); });
+  add("huber_distance", "a c of 0", [&s] { huber_distance(s.v3, s.v3, 0.f); });
+  add("pairwise_rank_loss", "column vectors", [&s] { pairwise_rank_loss(s.v3, s.v3); });
+  add("pairwise_rank_loss", "shapes that differ", [&s] { pairwise_rank_loss(s.v3, s.v4); });
+  add("poisson_loss", "a vector", [&s] { poisson_loss(s.v3, 1u); });
+  add("poisson_loss", "a null pointer", [&s] { poisson_loss(s.v3, static_cast<const unsigned*>(nullptr)); });
+  add("log_softmax", "an empty restriction", [&s] { log_softmax(s.v3, std::vector<unsigned>{}); });
+  add("log_softmax", "a restriction out of range", [&s] { log_softmax(s.v3, s.far); });
+  add("log_softmax", "a restricted matrix", [&s] { log_softmax(s.m34, s.indices); });
+  add("sparsemax", "a matrix", [&s] { sparsemax(s.m34); });
+  add("sparsemax_loss", "a support out of range", [&s] { sparsemax_loss(s.v3, s.far); });
+  add("sparsemax_loss", "an empty support", [&s] { sparsemax_loss(s.v3, std::vector<unsigned>{}); });
+  add("sparsemax_loss", "a matrix", [&s] { sparsemax_loss(s.m34, s.indices); });
+  add("sparsemax_loss", "a null pointer",
+      [&s] { sparsemax_loss(s.v3, static_cast<const std::vector<unsigned>*>(nullptr)); });
+  add("moment_dim", "a dimension index of 9", [&s] { moment_dim(s.v3, {9}, 2); });
+  add("mean_dim", "a dimension index of 9", [&s] { mean_dim(s.v3, {9}); });
+  add("std_dim", "a dimension index of 9", [&s] { std_dim(s.v3, {9}); });
+  add("cumsum", "a dimension index of 9", [&s] { cumsum(s.v3, 9); });
+  add("pickrange", "a range past the end", [&s] { pickrange(s.v3, 1, 9); });
+  add("strided_select", "a stride of 0", [&s] { strided_select(s.v3, {0}); });
+  add("strided_select", "more dimensions than x has", [&s] { strided_select(s.v3, {1, 1, 1}); });
+  add("strided_select", "a range past the end", [&s] { strided_select(s.v3, {1}, {0}, {9}); });
+  add("dropout_dim", "a dimension index of 9", [&s] { dropout_dim(s.v3, 9, 0.5f); });
+  add("dropout_dim", "a rate of 1", [&s] { dropout_dim(s.v3, 0, 1.f); });
+  add("vanilla_lstm_gates", "an input of another size", [&s] { vanilla_lstm_gates(s.v4, s.h1, s.m43, s.m41, s.v4); });
+  add("vanilla_lstm_gates", "a negative weightnoise_std",
+      [&s] { vanilla_lstm_gates(s.v3, s.h1, s.m43, s.m41, s.v4, -1.f); });
+  add("vanilla_lstm_gates_concat", "inputs of other sizes",
+      [&s] { vanilla_lstm_gates_concat({s.v3, s.v3}, s.h1, s.m43, s.m41, s.v4); });
+  add("vanilla_lstm_gates_concat", "a negative weightnoise_std",
+      [&s] { vanilla_lstm_gates_concat({s.v3}, s.h1, s.m43, s.m41, s.v4, -1.f); });
+  add("vanilla_lstm_gates_dropout", "a mask of another size",
+      [&s] { vanilla_lstm_gates_dropout(s.v3, s.h1, s.m43, s.m41, s.v4, s.v4, s.h1); });
+  add("vanilla_lstm_gates_dropout_concat", "a mask of another size",
+      [&s] { vanilla_lstm_gates_dropout_concat({s.v3}, s.h1, s.m43, s.m41, s.v4, s.v3, s.v3); });
+  add("vanilla_lstm_c", "gates of another size", [&s] { vanilla_lstm_c(s.v3, s.v4); });
+  add("vanilla_lstm_h", "gates of another size", [&s] { vanilla_lstm_h(s.v3, s.v4); });
+  add("conv2d", "filters of other input channels", [&s] { conv2d(s.m34, s.t223, {1, 1}); });
+  add("conv2d", "one stride", [&s] { conv2d(s.m34, s.m33, {1}); });
+  add("conv2d", "a bias of other output channels", [&s] { conv2d(s.m34, s.m33, s.v3, {1, 1}); });
+  add("maxpooling2d", "one window size", [&s] { maxpooling2d(s.m34, {1}, {1, 1}); });
+  add("maxpooling2d", "a window larger than x", [&s] { maxpooling2d(s.m34, {9, 9}, {1, 1}); });
+  add("filter1d_narrow", "filters wider than x", [&s] { filter1d_narrow(s.m34, s.t223); });
+  add("kmax_pooling", "a k of 9", [&s] { kmax_pooling(s.m34, 9); });
+  add("kmax_pooling", "a dimension index of 9", [&s] { kmax_pooling(s.m34, 1, 9); });
+  add("fold_rows", "rows that do not divide", [&s] { fold_rows(s.v3, 2); });
+  add("circ_conv", "vectors of other sizes", [&s] { circ_conv(s.v3, s.v4); });
+  add("circ_corr", "vectors of other sizes", [&s] { circ_corr(s.v3, s.v4); });
 
   // Leaves.
   add("input", "too few values", [&s] { input(s.cg, Dim({3}), {1.f}); });
@@ -269,6 +407,12 @@ std::vector<Misuse> expression_misuses(Scene& s) {
   add("random_normal", "a negative stddev", [&s] { random_normal(s.cg, Dim({3}), 0.f, -1.f); });
   add("random_uniform", "left above right", [&s] { random_uniform(s.cg, Dim({3}), 1.f, 0.f); });
   add("random_bernoulli", "a probability of 2", [&s] { random_bernoulli(s.cg, Dim({3}), 2.f); });
+  add("random_gumbel", "a beta of 0", [&s] { random_gumbel(s.cg, Dim({3}), 0.f, 0.f); });
+  add("input", "more sparse ids than values", [&s] { input(s.cg, Dim({3}), s.indices, {1.f}); });
+  add("input", "a sparse id out of range", [&s] { input(s.cg, Dim({3}), s.far, {1.f, 2.f}); });
+  add("one_hot", "an index out of range", [&s] { one_hot(s.cg, 3, 9u); });
+  add("one_hot", "indices out of range", [&s] { one_hot(s.cg, 3, s.far); });
+  add("one_hot", "no indices", [&s] { one_hot(s.cg, 3, std::vector<unsigned>{}); });
 
   // Indices and values read by pointer are checked again by every forward, in a graph of their own.
   auto at_forward = [&add, &s](const std::string& name, const std::string& how,
@@ -290,6 +434,8 @@ std::vector<Misuse> expression_misuses(Scene& s) {
              [x3](ComputationGraph& cg, unsigned&, std::vector<unsigned>& v) { return pick(x3(cg), &v); });
   at_forward("hinge", "a pointer to a class that left the range",
              [x3](ComputationGraph& cg, unsigned& i, std::vector<unsigned>&) { return hinge(x3(cg), &i); });
+  at_forward("hinge_dim", "a vector that changed size",
+             [x3](ComputationGraph& cg, unsigned&, std::vector<unsigned>& v) { return hinge_dim(x3(cg), &v); });
   at_forward("pickneglogsoftmax", "a vector that changed size",
              [x3](ComputationGraph& cg, unsigned&, std::vector<unsigned>& v) { return pickneglogsoftmax(x3(cg), &v); });
   at_forward("lookup", "a pointer to a row that left the range",
@@ -301,6 +447,13 @@ std::vector<Misuse> expression_misuses(Scene& s) {
     std::vector<float> values{1.f};
     const Expression e = input(cg, Dim({1}), &values);
     values.push_back(2.f);
+    cg.forward(e);
+  });
+  add("sparsemax_loss", "a support that left the range", [x3] {
+    ComputationGraph cg;
+    std::vector<unsigned> support{0};
+    const Expression e = sparsemax_loss(x3(cg), &support);
+    support = {9};
     cg.forward(e);
   });
   return m;
@@ -322,7 +475,7 @@ TEST_CASE("every registered op is misused by the message test", "[ops][errors]")
       {"add", "operator+"}, {"subtract", "operator-"}, {"negate", "operator-"}, {"add_constant", "operator+"},
       {"constant_minus", "operator-"}, {"multiply_constant", "operator*"}, {"matmul", "operator*"},
       {"select_rows_cols", "select_rows"}, {"lookup_table_parameter", "parameter"},
-      {"const_lookup_table_parameter", "const_parameter"}};
+      {"const_lookup_table_parameter", "const_parameter"}, {"restricted_log_softmax", "log_softmax"}};
   Scene s;
   std::set<std::string> misused;
   for (const Misuse& m : expression_misuses(s)) misused.insert(m.function);
