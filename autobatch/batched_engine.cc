@@ -4,9 +4,9 @@
 #include <chrono>
 #include <cstring>
 
-#include "autobatch/signature.h"
 #include "dynet_core/ops/accumulate.h"
 #include "dynet_core/profiler.h"
+#include "dynet_core/signature.h"
 
 namespace dynet {
 

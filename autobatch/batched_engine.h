@@ -15,11 +15,11 @@
 #include <cstdint>
 #include <vector>
 
-#include "autobatch/execution_engine.h"
+#include "autobatch/engine_base.h"
 
 namespace dynet {
 
-class BatchedEngine : public ExecutionEngine {
+class BatchedEngine : public EngineBase {
  public:
   enum class Policy { Agenda, Depth };
   explicit BatchedEngine(Policy policy) : policy_(policy) {}

@@ -3,7 +3,6 @@
 #include <numeric>
 #include <stdexcept>
 
-#include "autobatch/execution_engine.h"
 #include "dynet_core/expr.h"
 #include "dynet_core/graph.h"
 #include "dynet_core/param_collection.h"

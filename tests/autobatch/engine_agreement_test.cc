@@ -9,7 +9,6 @@
 #include <set>
 #include <vector>
 
-#include "autobatch/execution_engine.h"
 #include "dynet_core/expr.h"
 #include "dynet_core/graph.h"
 #include "dynet_core/ops/check_case.h"

@@ -4,7 +4,6 @@
 #include <fstream>
 #include <sstream>
 
-#include "autobatch/execution_engine.h"
 #include "dynet_core/dybatch.h"
 #include "support/json.h"
 
