@@ -10,7 +10,8 @@
 // inputs are that block (in order) reads them in place; only otherwise are inputs gathered.
 // Slices (ops with an argument span) are views: their nodes point into their arguments, every
 // node or consecutive outputs of one group, and readers gather from them. Backward runs the
-// same groups in reverse, with gradients laid out like the values (views included).
+// same groups in reverse. Each group's gradients are one block in group order, a view's too: a
+// slice's gradient is its own, which its backward adds into its argument's.
 
 #include <cstdint>
 #include <vector>
