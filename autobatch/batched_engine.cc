@@ -47,8 +47,8 @@ void BatchedEngine::forward_nodes(VariableIndex begin, VariableIndex end) {
   const Clock::time_point start = Clock::now();
   const std::uint64_t kernel_ns_before = kernel_ns_;
   record_.cover(end);
-  alias_parameter_leaves(begin, end);
   scheduler_.start(*cg_, begin, end);
+  alias_parameter_leaves();
   for (;;) {
     const std::vector<VariableIndex>& group = scheduler_.next();
     if (group.empty()) break;
@@ -60,10 +60,9 @@ void BatchedEngine::forward_nodes(VariableIndex begin, VariableIndex end) {
   if (profiling_) profile::add_time(profile::Phase::Scheduling, scheduling);
 }
 
-void BatchedEngine::alias_parameter_leaves(VariableIndex begin, VariableIndex end) {
-  for (VariableIndex j = begin; j < end; ++j) {
+void BatchedEngine::alias_parameter_leaves() {
+  for (VariableIndex j : scheduler_.parameter_leaves()) {
     Node& n = cg_->node(j);
-    if (!n.op->value_alias) continue;
     n.value = n.op->value_alias(n.data);
     alias_nodes_.push_back(j);
   }

@@ -36,8 +36,8 @@ class BatchedEngine : public EngineBase {
   };
 
   // Forward.
-  /// Gives parameter leaves among nodes [begin, end) their parameter's memory.
-  void alias_parameter_leaves(VariableIndex begin, VariableIndex end);
+  /// Gives the parameter leaves the scheduler found their parameter's memory.
+  void alias_parameter_leaves();
   /// Runs the group `ready` as one kernel call and records it.
   void run_group(const std::vector<VariableIndex>& ready);
   /// Gives the group's nodes their values, every `stride` floats from the returned address: a

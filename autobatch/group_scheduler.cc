@@ -14,6 +14,7 @@ void GroupScheduler::start(const ComputationGraph& cg, VariableIndex begin, Vari
   active_.clear();
   alone_.clear();
   group_.clear();
+  leaves_.clear();
   count_dependencies(cg);
   list_consumers(cg);
   for (std::uint32_t j = 0; j < n; ++j)
@@ -24,7 +25,10 @@ void GroupScheduler::count_dependencies(const ComputationGraph& cg) {
   const std::uint32_t n = static_cast<std::uint32_t>(key_of_.size());
   for (std::uint32_t j = 0; j < n; ++j) {
     const Node& nd = cg.node(begin_ + j);
-    if (nd.op->value_alias) continue;
+    if (nd.op->value_alias) {
+      leaves_.push_back(begin_ + j);
+      continue;
+    }
     if (nd.signature == 0) {
       key_of_[j] = kAlone;
     } else {

@@ -7,7 +7,7 @@
 //    that keys that still wait on many of their nodes are delayed.
 //  - Depth (--dynet-autobatch 2): TensorFlow Fold's rule, one group per signature and depth.
 // Nodes that are never batched (signature 0) run alone, as soon as they are ready. Parameter
-// leaves need no kernel and are not scheduled.
+// leaves need no kernel and are not scheduled; start() lists them instead.
 
 #include <cstdint>
 #include <vector>
@@ -26,6 +26,8 @@ class GroupScheduler {
 
   /// Starts scheduling nodes [begin, end) of cg; every node below begin is computed.
   void start(const ComputationGraph& cg, VariableIndex begin, VariableIndex end);
+  /// The parameter leaves among those nodes, which are not scheduled.
+  const std::vector<VariableIndex>& parameter_leaves() const { return leaves_; }
   /// The next group (its nodes stay valid until the next call), or an empty one when every node
   /// has been handed out. Each node is handed out once, after the groups of its arguments.
   const std::vector<VariableIndex>& next();
@@ -47,6 +49,7 @@ class GroupScheduler {
   VariableIndex begin_ = 0;
   KeyTable keys_;
   std::vector<VariableIndex> group_;  // the group handed out last
+  std::vector<VariableIndex> leaves_;
 
   // Per node - begin.
   std::vector<std::uint32_t> key_of_;   // key id, kAlone, or kNotScheduled

@@ -99,5 +99,8 @@ TEST_CASE("the scheduler runs unbatchable nodes alone and skips parameter leaves
     CHECK(groups.size() == 4);  // tanh, the products, and each concatenation alone
     CHECK(std::find(groups.begin(), groups.end(), std::vector<VariableIndex>{joined.i}) != groups.end());
     CHECK(std::find(groups.begin(), groups.end(), std::vector<VariableIndex>{again.i}) != groups.end());
+    GroupScheduler s(policy);
+    s.start(cg, begin, cg.size());
+    CHECK(s.parameter_leaves() == std::vector<VariableIndex>{w.i});
   }
 }
