@@ -35,7 +35,6 @@ class BatchedEngine : public EngineBase {
     std::uint64_t in_place = 0, gathered = 0;
   };
 
-  // Forward.
   /// Gives the parameter leaves the scheduler found their parameter's memory.
   void alias_parameter_leaves();
   /// Runs the group `ready` as one kernel call and records it.
@@ -47,7 +46,6 @@ class BatchedEngine : public EngineBase {
   void read_argument(const VariableIndex* nodes, std::uint32_t count, unsigned i, bool view, Traffic& traffic);
   void run_forward_kernel(const VariableIndex* nodes, std::uint32_t count, float* out, const Traffic& traffic);
 
-  // Backward.
   /// Runs the backward kernels of group g.
   void backward_group(std::uint32_t g);
   /// Backward into a shared argument (one node for the whole group); false if it needs none.

@@ -35,7 +35,7 @@ class GroupRecord {
   /// A node computed in no group (a parameter leaf, or not computed).
   static constexpr std::uint32_t kNoGroup = GroupArg::kNoGroup;
 
-  /// Forgets every group; nodes [0, nodes) may be recorded from now on.
+  /// Forgets every group.
   void clear();
   /// Nodes [0, nodes) may be recorded; those not recorded yet are in no group.
   void cover(VariableIndex nodes) {
