@@ -1,6 +1,6 @@
 #include "dynet_core/device.h"
 
-#include "autobatch/execution_engine.h"
+#include "dynet_core/execution_engine.h"
 #include "dynet_core/thread_pool.h"
 
 #include <algorithm>
@@ -18,12 +18,6 @@ GraphMemory::GraphMemory(const MemorySizes& sizes)
 
 GraphMemory::~GraphMemory() {
   for (Node* chunk : node_chunks) std::free(chunk);
-}
-
-ExecutionEngine& GraphMemory::engine(int strategy) {
-  std::unique_ptr<ExecutionEngine>& e = engines[strategy];
-  if (!e) e = make_engine(strategy);
-  return *e;
 }
 
 void GraphMemory::reset() {

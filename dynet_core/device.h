@@ -35,14 +35,14 @@ struct GraphMemory {
   ~GraphMemory();
   void reset();
   void set_debug(bool on);
-  /// The engine for an --dynet-autobatch strategy, created on first use and kept.
-  ExecutionEngine& engine(int strategy);
 
   AlignedMemoryPool forward;
   AlignedMemoryPool backward;
   AlignedMemoryPool scratch;
   AlignedMemoryPool arena;        ///< op data and long argument lists (host memory)
   std::vector<Node*> node_chunks;  ///< node records, in chunks that never move
+  /// Per --dynet-autobatch strategy, the engine the graph made for it, kept with the memory so
+  /// that its buffers are recycled too.
   std::unique_ptr<ExecutionEngine> engines[3];
 };
 

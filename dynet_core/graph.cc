@@ -6,10 +6,10 @@
 #include <stdexcept>
 #include <string>
 
-#include "autobatch/execution_engine.h"
-#include "autobatch/signature.h"
+#include "dynet_core/execution_engine.h"
 #include "dynet_core/init.h"
 #include "dynet_core/profiler.h"
+#include "dynet_core/signature.h"
 
 namespace dynet {
 
@@ -44,7 +44,7 @@ ComputationGraph::ComputationGraph(Device* device)
     throw std::invalid_argument("ComputationGraph: autobatch_flag is " + std::to_string(autobatch_) +
                                 "; expected 0 (off), 1 (agenda) or 2 (depth)");
   memory_ = device_->acquire_graph_memory();
-  engine_ = &memory_->engine(autobatch_);
+  engine_ = &engine_for(autobatch_);
   engine_->bind(*this);
 }
 
@@ -62,11 +62,17 @@ void ComputationGraph::set_autobatch(int strategy) {
   if (strategy == autobatch_) return;
   engine_->invalidate();
   autobatch_ = strategy;
-  engine_ = &memory_->engine(strategy);
+  engine_ = &engine_for(strategy);
   engine_->bind(*this);
 }
 
 ExecutionEngine& ComputationGraph::engine() { return *engine_; }
+
+ExecutionEngine& ComputationGraph::engine_for(int strategy) {
+  std::unique_ptr<ExecutionEngine>& e = memory_->engines[strategy];
+  if (!e) e = make_engine(strategy);
+  return *e;
+}
 
 Node& ComputationGraph::push_node() {
   const unsigned chunk = size_ >> kChunkBits;

@@ -13,13 +13,12 @@
 #include <vector>
 
 #include "dynet_core/device.h"
+#include "dynet_core/execution_engine.h"
 #include "dynet_core/expression.h"
 #include "dynet_core/node.h"
 #include "dynet_core/tensor.h"
 
 namespace dynet {
-
-class ExecutionEngine;
 
 class ComputationGraph {
  public:
@@ -113,6 +112,8 @@ class ComputationGraph {
     AlignedMemoryPool::Mark forward;
   };
   Node& push_node();
+  /// The engine of this graph's memory for a strategy, made on first use.
+  ExecutionEngine& engine_for(int strategy);
   [[noreturn]] void reject_expression(const Expression& e, const char* where) const;
   /// Computes up to i through the engine (from scratch with `recompute`), timed when profiling.
   void evaluate(VariableIndex i, bool recompute);

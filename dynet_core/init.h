@@ -21,8 +21,10 @@ struct DynetParams {
 /// Reads and removes the --dynet-* flags from argv (both "--flag value" and "--flag=value").
 /// Throws std::invalid_argument on an unknown --dynet- flag or a malformed value.
 DynetParams extract_dynet_params(int& argc, char**& argv, bool shared_parameters = false);
-/// Sets up dybatch. Calling it again re-applies the flags (a new seed, engine, profiling level);
-/// memory sizes take effect at the first call (or the first after cleanup()).
+/// Sets up dybatch. The first call (or the first after cleanup()) makes the default device, which
+/// keeps --dynet-mem, --dynet-debug-memory and the threads its GEMMs split over (--dynet-threads)
+/// until cleanup(). Calling it again re-seeds the random engine, and the other flags (profiling,
+/// engine, weight decay) apply to graphs and ParameterCollections made afterwards.
 void initialize(DynetParams& params);
 void initialize(int& argc, char**& argv, bool shared_parameters = false);
 /// Releases the default device. Parameters and graphs must be gone by then.

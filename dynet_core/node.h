@@ -23,7 +23,7 @@ struct Node {
   VariableIndex* more_args;  ///< all arguments when there are more than kInlineArgs
   float* value;
   float* grad;
-  std::uint64_t signature;  ///< batching signature (autobatch/signature.h); 0: never batched
+  std::uint64_t signature;  ///< batching signature (dynet_core/signature.h); 0: never batched
   std::uint64_t dim_hash;   ///< hash of dim, so that consumers' signatures need not rehash it
   std::uint32_t depth;      ///< 0 for leaves, else 1 + the largest depth of the arguments
 

@@ -19,7 +19,6 @@
 #include <string>
 #include <vector>
 
-#include "autobatch/execution_engine.h"
 #include "autobatch/random_trees.h"
 #include "autobatch/treelstm_model.h"
 #include "common/gemm_peak.h"

@@ -1,7 +1,7 @@
 #pragma once
 // Binary elementwise ops with broadcasting (every dimension and the batch equal, or 1 on one
-// side), and n-ary sums. Binary rules are shared by the CPU and CUDA kernels:
-// f(a, b), da(a, b, y) and db(a, b, y).
+// side), and n-ary sums. Each binary op is a scalar rule, f(a, b), da(a, b, y) and db(a, b, y),
+// written once for any kernel that includes it (see host_device.h).
 
 #include <math.h>
 #include <vector>

@@ -8,6 +8,9 @@ namespace dynet {
 
 CheckCase::CheckCase(ComputationGraph& g, std::uint64_t seed) : cg(g), rng_(seed) {}
 
+CheckCase::CheckCase(ComputationGraph& g, std::uint64_t seed, std::uint64_t value_seed)
+    : cg(g), rng_(seed), value_rng_(std::in_place, value_seed) {}
+
 unsigned CheckCase::uniform(unsigned lo, unsigned hi) {
   return std::uniform_int_distribution<unsigned>(lo, hi)(rng_);
 }
@@ -26,7 +29,8 @@ Dim CheckCase::shape(unsigned min_nd, unsigned max_nd, unsigned bd) {
 
 std::vector<float>& CheckCase::random_values(std::size_t n, float lo, float hi) {
   inputs_.emplace_back(n);
-  for (float& v : inputs_.back()) v = real(lo, hi);
+  std::uniform_real_distribution<float> draw(lo, hi);
+  for (float& v : inputs_.back()) v = draw(value_rng_ ? *value_rng_ : rng_);
   return inputs_.back();
 }
 

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <optional>
 #include <random>
 #include <vector>
 
@@ -18,6 +19,9 @@ class ComputationGraph;
 class CheckCase {
  public:
   CheckCase(ComputationGraph& cg, std::uint64_t seed);
+  /// Shapes and integers as CheckCase(cg, seed) draws them, but input values from `value_seed`:
+  /// instances of one op with equal signatures and data of their own.
+  CheckCase(ComputationGraph& cg, std::uint64_t seed, std::uint64_t value_seed);
 
   ComputationGraph& cg;
 
@@ -58,6 +62,7 @@ class CheckCase {
   std::vector<float>& random_values(std::size_t n, float lo, float hi);
 
   std::mt19937_64 rng_;
+  std::optional<std::mt19937_64> value_rng_;  // input values, when not drawn from rng_
   ParameterCollection model_;
   std::deque<std::vector<float>> inputs_;
   std::vector<Variable> variables_;

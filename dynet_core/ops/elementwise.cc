@@ -23,10 +23,9 @@ R rule_of(const OpCall& c) {
 
 Dim same_dim(const DimArgs& xs, const void*) { return xs[0]; }
 
-// The scalar rule defines each op (and is what CUDA runs). On the CPU, rules whose scalar form
-// calls a libm function get Eigen's vectorized version of the same function instead: tanh and
-// logistic alone were a fifth of a TreeLSTM step in scalar form. The gradient check and the
-// device agreement test run through these.
+// The scalar rule defines each op. On the CPU, rules whose scalar form calls a libm function get
+// Eigen's vectorized version of the same function instead: tanh and logistic alone were a fifth
+// of a TreeLSTM step in scalar form. The gradient check runs through these too.
 template <class R>
 struct VectorForm {
   static constexpr bool exists = false;

@@ -1,6 +1,6 @@
 #pragma once
-// Unary elementwise ops. Each is a scalar rule shared by the CPU and CUDA kernels:
-// f(x) and df(x, y), where y = f(x) so that rules like tanh reuse the output.
+// Unary elementwise ops. Each is a scalar rule, written once for any kernel that includes it (see
+// host_device.h): f(x) and df(x, y), where y = f(x) so that rules like tanh reuse the output.
 
 #include <math.h>
 

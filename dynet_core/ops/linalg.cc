@@ -252,11 +252,14 @@ void inverse_backward(const OpCall& c, unsigned) {
 }
 
 /// A well-conditioned square input with a positive determinant: a small random part plus 2 I.
+/// 2 I has the batch of the random part: broadcast, each instance's sum would have a signature of
+/// its own (a broadcast argument is identified by its node) and never batch with the others.
 Expression dominant_input(CheckCase& c) {
-  const unsigned n = c.uniform(1, 4);
-  std::vector<float> diagonal(std::size_t(n) * n, 0.f);
-  for (unsigned i = 0; i < n; ++i) diagonal[i + n * i] = 2.f;
-  return c.input(Dim({n, n}, c.batch()), -0.5f, 0.5f) + input(c.cg, Dim({n, n}), diagonal);
+  const unsigned n = c.uniform(1, 4), bd = c.batch();
+  std::vector<float> diagonal(std::size_t(n) * n * bd, 0.f);
+  for (unsigned b = 0; b < bd; ++b)
+    for (unsigned i = 0; i < n; ++i) diagonal[std::size_t(b) * n * n + i + n * i] = 2.f;
+  return c.input(Dim({n, n}, bd), -0.5f, 0.5f) + input(c.cg, Dim({n, n}, bd), diagonal);
 }
 
 OpDef InverseOp{"inverse", 1, infer_square, inverse_forward, inverse_backward, kSavesOutput, {BatchRule::Concat},

@@ -6,7 +6,6 @@
 
 #include <cmath>
 
-#include "autobatch/execution_engine.h"
 #include "autobatch/random_graph.h"
 #include "dynet_core/rng.h"
 

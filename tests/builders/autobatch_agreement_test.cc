@@ -8,7 +8,6 @@
 #include <memory>
 #include <vector>
 
-#include "autobatch/execution_engine.h"
 #include "builders/bi_rnn_builder.h"
 #include "builders/child_sum_tree_lstm_builder.h"
 #include "builders/coupled_lstm_builder.h"

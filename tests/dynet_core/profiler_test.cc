@@ -1,11 +1,10 @@
 #include <catch2/catch.hpp>
 
-#include <cstdio>
 #include <fstream>
 #include <sstream>
 
-#include "autobatch/execution_engine.h"
-#include "dynet_core/dybatch.h"
+#include "dybatch.h"
+#include "scratch_folder.h"
 #include "support/json.h"
 
 using namespace dynet;
@@ -127,12 +126,13 @@ TEST_CASE("the profile's numbers add up", "[profile]") {
   const profile::Phases& t = snap.total;
   CHECK(t.nodes == s.nodes);
   CHECK(t.kernel_calls == s.batches);
-  const std::uint64_t phases = t.construction_ns + t.forward_ns + t.backward_ns + t.update_ns;
-  CHECK(phases <= t.step_ns);
-  CHECK(phases >= t.step_ns / 2);  // the rest is the test's own code between calls
+  // Every phase was timed, and lies within its step (the rest is the test's own code).
+  CHECK(t.construction_ns + t.forward_ns + t.backward_ns + t.update_ns <= t.step_ns);
   CHECK(t.scheduling_ns + t.forward_kernel_ns <= t.forward_ns);
   CHECK(t.backward_kernel_ns <= t.backward_ns);
   CHECK(t.construction_ns > 0);
+  CHECK(t.forward_ns > 0);
+  CHECK(t.backward_ns > 0);
   CHECK(t.update_ns > 0);
   std::uint64_t calls = 0, nodes = 0, kernel_ns = 0;
   for (const profile::KernelStats& k : snap.kernels) {
@@ -155,7 +155,8 @@ TEST_CASE("the profile writes valid JSON and a Chrome trace", "[profile]") {
   ProfilingOn on(1);
   ParameterCollection pc;
   run_steps(pc);
-  const std::string json_path = "dybatch_profile_test.json", trace_path = "dybatch_profile_test.trace.json";
+  const ScratchFolder folder;
+  const std::string json_path = folder.file("profile.json"), trace_path = folder.file("profile.trace.json");
   profile::write_json(json_path);
   profile::write_chrome_trace(trace_path);
   const profile::Snapshot snap = profile::snapshot();
@@ -175,8 +176,6 @@ TEST_CASE("the profile writes valid JSON and a Chrome trace", "[profile]") {
   }
   CHECK(forward == snap.last_step.kernel_calls);
   CHECK(backward > 0);
-  std::remove(json_path.c_str());
-  std::remove(trace_path.c_str());
   CHECK_THROWS_WITH(profile::write_json("/nonexistent-dir/p.json"), Catch::Contains("/nonexistent-dir/p.json"));
 }
 

@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "autobatch/execution_engine.h"
+#include "dynet_core/execution_engine.h"
 #include "dynet_core/expr.h"
 #include "dynet_core/graph.h"
 #include "dynet_core/ops/check_case.h"

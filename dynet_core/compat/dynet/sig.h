@@ -1,4 +1,4 @@
 #pragma once
 // DyNet's <dynet/sig.h>: batching signatures.
 
-#include "autobatch/signature.h"
+#include "dynet_core/signature.h"

@@ -1,19 +1,15 @@
-#include "autobatch/execution_engine.h"
+#include "autobatch/engine_base.h"
 
 #include <cstring>
 #include <stdexcept>
 #include <string>
 
-#include "autobatch/batched_engine.h"
-#include "autobatch/signature.h"
-#include "autobatch/simple_engine.h"
 #include "dynet_core/profiler.h"
+#include "dynet_core/signature.h"
 
 namespace dynet {
 
-ExecutionEngine::~ExecutionEngine() = default;
-
-void ExecutionEngine::bind(ComputationGraph& cg) {
+void EngineBase::bind(ComputationGraph& cg) {
   cg_ = &cg;
   profiling_ = profile::enabled();
   evaluated_ = 0;
@@ -22,7 +18,7 @@ void ExecutionEngine::bind(ComputationGraph& cg) {
   on_forget();
 }
 
-void ExecutionEngine::invalidate() {
+void EngineBase::invalidate() {
   GraphMemory& mem = cg_->memory();
   mem.forward.reset();
   mem.backward.reset();
@@ -33,30 +29,30 @@ void ExecutionEngine::invalidate() {
   on_forget();
 }
 
-void ExecutionEngine::truncate(VariableIndex n) {
+void EngineBase::truncate(VariableIndex n) {
   cg_->memory().backward.reset();
   forget_gradients();
   if (evaluated_ > n) on_truncate(n);
 }
 
-void ExecutionEngine::on_truncate(VariableIndex n) { evaluated_ = n; }
+void EngineBase::on_truncate(VariableIndex n) { evaluated_ = n; }
 
-void ExecutionEngine::forget_gradients() {
+void EngineBase::forget_gradients() {
   for (VariableIndex j = 0; j < gradients_upto_ && j < cg_->size(); ++j) cg_->node(j).grad = nullptr;
   gradients_upto_ = 0;
 }
 
-bool ExecutionEngine::has_gradient(VariableIndex i) const {
+bool EngineBase::has_gradient(VariableIndex i) const {
   return i < gradients_upto_ && cg_->node(i).grad != nullptr;
 }
 
-void ExecutionEngine::incremental_forward(VariableIndex last) {
+void EngineBase::incremental_forward(VariableIndex last) {
   if (last < evaluated_) return;
   forward_nodes(evaluated_, last + 1);
   evaluated_ = last + 1;
 }
 
-OpCall ExecutionEngine::node_call(Node& n, Tensor* inline_xs) {
+OpCall EngineBase::node_call(Node& n, Tensor* inline_xs) {
   GraphMemory& mem = cg_->memory();
   Device* dev = cg_->device();
   Tensor* xs = n.nargs <= kInlineTensors ? inline_xs : mem.scratch.allocate_array<Tensor>(n.nargs);
@@ -75,7 +71,7 @@ OpCall ExecutionEngine::node_call(Node& n, Tensor* inline_xs) {
   return call;
 }
 
-void ExecutionEngine::forward_node(Node& n) {
+void EngineBase::forward_node(Node& n) {
   const OpDef& op = *n.op;
   GraphMemory& mem = cg_->memory();
   n.value = op.value_alias ? op.value_alias(n.data) : mem.forward.allocate_array<float>(n.dim.size());
@@ -94,7 +90,7 @@ void ExecutionEngine::forward_node(Node& n) {
   if (mem.forward.debug() && !op.value_alias) check_guard(op, mem.forward, n.value, n.dim, "output");
 }
 
-void ExecutionEngine::backward_node(Node& n, const std::uint8_t* needs) {
+void EngineBase::backward_node(Node& n, const std::uint8_t* needs) {
   const OpDef& op = *n.op;
   GraphMemory& mem = cg_->memory();
   const AlignedMemoryPool::Mark mark = mem.scratch.mark();
@@ -119,14 +115,14 @@ void ExecutionEngine::backward_node(Node& n, const std::uint8_t* needs) {
   mem.scratch.revert(mark);
 }
 
-void ExecutionEngine::check_guard(const OpDef& op, const AlignedMemoryPool& pool,
+void EngineBase::check_guard(const OpDef& op, const AlignedMemoryPool& pool,
                                   const float* values, const Dim& d, const char* what) {
   if (!pool.guard_intact(values, d.size() * sizeof(float)))
     throw std::logic_error(std::string("op '") + op.name + "' wrote past the end of its " + what +
                            " " + to_string(d));
 }
 
-void ExecutionEngine::backward(VariableIndex last, bool full, const float* seed) {
+void EngineBase::backward(VariableIndex last, bool full, const float* seed) {
   incremental_forward(last);
   ComputationGraph& cg = *cg_;
   const Node& top = cg.node(last);
@@ -171,31 +167,17 @@ void ExecutionEngine::backward(VariableIndex last, bool full, const float* seed)
   backward_nodes(last, needs);
 }
 
-float* ExecutionEngine::zeroed_gradient(const Node& n) {
+float* EngineBase::zeroed_gradient(const Node& n) {
   float* g = cg_->memory().backward.allocate_array<float>(n.dim.size());
   std::memset(g, 0, n.dim.size() * sizeof(float));
   return g;
 }
 
-void ExecutionEngine::allocate_gradients(VariableIndex last, const std::uint8_t* needs) {
+void EngineBase::allocate_gradients(VariableIndex last, const std::uint8_t* needs) {
   for (VariableIndex j = 0; j <= last; ++j) {
     if (!needs[j]) continue;
     Node& n = cg_->node(j);
     n.grad = n.op->grad_alias ? n.op->grad_alias(n.data) : zeroed_gradient(n);
-  }
-}
-
-std::unique_ptr<ExecutionEngine> make_engine(int strategy) {
-  switch (strategy) {
-    case 0:
-      return std::make_unique<SimpleEngine>();
-    case 1:
-      return std::make_unique<BatchedEngine>(BatchedEngine::Policy::Agenda);
-    case 2:
-      return std::make_unique<BatchedEngine>(BatchedEngine::Policy::Depth);
-    default:
-      throw std::invalid_argument("autobatch strategy " + std::to_string(strategy) +
-                                  " is not available in this build");
   }
 }
 

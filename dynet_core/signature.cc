@@ -1,4 +1,4 @@
-#include "autobatch/signature.h"
+#include "dynet_core/signature.h"
 
 #include <cstring>
 

@@ -1,42 +1,26 @@
 #pragma once
-// Execution engines evaluate a ComputationGraph. The base class owns what every engine shares:
-// which nodes are computed, the backward set-up (which nodes need gradients, their memory, the
-// seed) and the calls of single-node kernels. Engines differ in the order and grouping of
-// kernel calls.
+// What every engine shares: which nodes are computed, the backward set-up (which nodes need
+// gradients, their memory, the seed) and the calls of single-node kernels. Engines differ in the
+// order and grouping of kernel calls.
 
 #include <cstdint>
-#include <memory>
 
-#include "autobatch/engine_stats.h"
+#include "dynet_core/execution_engine.h"
 #include "dynet_core/graph.h"
 #include "dynet_core/ops/transpose_cache.h"
 
 namespace dynet {
 
-class ExecutionEngine {
+class EngineBase : public ExecutionEngine {
  public:
-  virtual ~ExecutionEngine();
-
-  /// Starts serving `cg`, with nothing computed.
-  void bind(ComputationGraph& cg);
-  /// Forgets every value and gradient.
-  void invalidate();
-  /// Nodes >= n no longer exist (the graph was reverted).
-  void truncate(VariableIndex n);
-  /// Computes every node up to and including `last` that is not computed yet.
-  void incremental_forward(VariableIndex last);
-  /// See ComputationGraph::backward; `seed` (null: ones) is the gradient of the output.
-  void backward(VariableIndex last, bool full, const float* seed = nullptr);
-
-  /// Nodes [0, evaluated()) hold values.
-  VariableIndex evaluated() const { return evaluated_; }
-  /// Changes whenever values are forgotten, so that saved memory marks can be recognised as stale.
-  std::uint64_t generation() const { return generation_; }
-  /// Whether node i received a gradient in the last backward.
-  bool has_gradient(VariableIndex i) const;
-
-  const EngineStats& stats() const { return stats_; }
-  void reset_stats() { stats_ = EngineStats(); }
+  void bind(ComputationGraph& cg) final;
+  void invalidate() final;
+  void truncate(VariableIndex n) final;
+  void incremental_forward(VariableIndex last) final;
+  void backward(VariableIndex last, bool full, const float* seed = nullptr) final;
+  VariableIndex evaluated() const final { return evaluated_; }
+  std::uint64_t generation() const final { return generation_; }
+  bool has_gradient(VariableIndex i) const final;
 
  protected:
   /// Computes nodes [begin, end); every node below begin is computed.
@@ -65,7 +49,6 @@ class ExecutionEngine {
                           const Dim& d, const char* what);
 
   ComputationGraph* cg_ = nullptr;
-  EngineStats stats_;
   TransposeCache transposes_;  // for backward kernels; reset by every backward pass
   bool profiling_ = false;  // --dynet-profiling, read when a graph is bound
 
@@ -76,8 +59,5 @@ class ExecutionEngine {
   VariableIndex gradients_upto_ = 0;  // nodes [0, gradients_upto_) may hold gradient pointers
   std::uint64_t generation_ = 0;
 };
-
-/// The engine for a --dynet-autobatch strategy (0 sequential, 1 agenda, 2 depth).
-std::unique_ptr<ExecutionEngine> make_engine(int strategy);
 
 }  // namespace dynet

@@ -1,0 +1,66 @@
+#include "autobatch/argument_placement.h"
+
+#include <cstring>
+
+#include "dynet_core/signature.h"
+
+namespace dynet {
+
+ArgumentPlace place_argument(const ComputationGraph& cg, const GroupRecord& record, const VariableIndex* nodes,
+                             std::uint32_t count, unsigned i) {
+  const Node& n0 = cg.node(nodes[0]);
+  const Node& a0 = cg.node(n0.arg(i));
+  if (count == 1 || shared_argument(*n0.op, i, a0, n0.dim))
+    return {Placement::Shared, a0.value, GroupRecord::kNoGroup, 0};
+  std::uint32_t producer, offset;
+  if (!record.consecutive_outputs(cg, nodes, count, i, producer, offset))
+    return {Placement::Gathered, nullptr, GroupRecord::kNoGroup, 0};
+  // Consecutive outputs of a view are not side by side.
+  const Group& from = record[producer];
+  if (from.stride != a0.dim.size()) return {Placement::Gathered, nullptr, producer, offset};
+  return {Placement::InPlace, from.values + std::size_t(offset) * from.stride, producer, offset};
+}
+
+void gather_argument(const ComputationGraph& cg, const GroupRecord& record, const VariableIndex* nodes,
+                     std::uint32_t count, unsigned i, float* to) {
+  const std::size_t asize = cg.node(cg.node(nodes[0]).arg(i)).dim.size();
+  record.for_each_run(cg, nodes, count, i,
+                      [&](std::uint32_t j, std::uint32_t n, std::uint32_t group, std::uint32_t position, VariableIndex a) {
+                        if (group == GroupRecord::kNoGroup) {
+                          std::memcpy(to + j * asize, cg.node(a).value, asize * sizeof(float));
+                          return;
+                        }
+                        const Group& from = record[group];
+                        if (from.stride == asize) {
+                          std::memcpy(to + j * asize, from.values + std::size_t(position) * asize,
+                                      n * asize * sizeof(float));
+                          return;
+                        }
+                        for (std::uint32_t k = 0; k < n; ++k)
+                          std::memcpy(to + (j + k) * asize, from.values + std::size_t(position + k) * from.stride,
+                                      asize * sizeof(float));
+                      });
+}
+
+float* view_of_argument(const ComputationGraph& cg, const GroupRecord& record, const VariableIndex* nodes,
+                        std::uint32_t count, std::uint32_t& stride) {
+  const Node& n0 = cg.node(nodes[0]);
+  const OpDef& op = *n0.op;
+  if (!op.argument_span || n0.nargs != 1 || (op.saves & kSavesOutput)) return nullptr;
+  const Node& a0 = cg.node(n0.arg(0));
+  unsigned begin = 0, end = 0;
+  if (record.group_of(n0.arg(0)) == GroupRecord::kNoGroup || a0.dim.bd != 1 ||
+      !op.argument_span(n0.data, a0.dim, begin, end))
+    return nullptr;
+  if (count == 1) {
+    stride = n0.dim.size();
+    return a0.value + begin;
+  }
+  std::uint32_t producer, offset;
+  if (!record.consecutive_outputs(cg, nodes, count, 0, producer, offset)) return nullptr;
+  const Group& p = record[producer];
+  stride = p.stride;
+  return p.values + std::size_t(offset) * p.stride + begin;
+}
+
+}  // namespace dynet

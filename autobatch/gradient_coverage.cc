@@ -1,0 +1,98 @@
+#include "autobatch/gradient_coverage.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace dynet {
+
+void GradientCoverage::clear() {
+  blocks_.clear();
+  written_.clear();
+  spans_.clear();
+}
+
+void GradientCoverage::add_block(std::uint32_t nodes, const Dim& node) {
+  blocks_.push_back({node, nodes, static_cast<std::uint32_t>(written_.size()), 0, kNoSpan, kNothing});
+  written_.resize(written_.size() + nodes, 0);
+}
+
+bool GradientCoverage::claim_nodes(std::uint32_t g, std::uint32_t position, std::uint32_t n) {
+  Block& b = blocks_[g];
+  if (b.state == kAll || b.state == kSpans) return false;
+  std::uint8_t* written = written_.data() + b.first_flag + position;
+  for (std::uint32_t j = 0; j < n; ++j)
+    if (written[j]) return false;
+  b.nodes_written += n;
+  if (b.nodes_written == b.nodes) {
+    b.state = kAll;
+  } else {
+    std::memset(written, 1, n);
+    b.state = kNodes;
+  }
+  return true;
+}
+
+bool GradientCoverage::claim_span(std::uint32_t g, std::uint32_t begin, std::uint32_t end) {
+  Block& b = blocks_[g];
+  if (b.state == kAll || b.state == kNodes) return false;
+  std::uint32_t covered = end - begin;
+  for (std::uint32_t s = b.first_span; s != kNoSpan; s = spans_[s].next) {
+    if (spans_[s].begin < end && begin < spans_[s].end) return false;
+    covered += spans_[s].end - spans_[s].begin;
+  }
+  if (covered == b.node.batch_size()) {
+    b.state = kAll;
+    b.first_span = kNoSpan;
+  } else {
+    spans_.push_back({begin, end, b.first_span});
+    b.first_span = static_cast<std::uint32_t>(spans_.size() - 1);
+    b.state = kSpans;
+  }
+  return true;
+}
+
+void GradientCoverage::complete(std::uint32_t g, float* block) {
+  Block& b = blocks_[g];
+  if (b.state == kAll) return;
+  if (b.state == kNothing)
+    std::memset(block, 0, b.node.size() * b.nodes * sizeof(float));
+  else if (b.state == kNodes)
+    zero_unwritten_nodes(b, block);
+  else
+    zero_gaps_between_spans(b, block);
+  b.state = kAll;
+  b.first_span = kNoSpan;
+}
+
+void GradientCoverage::zero_unwritten_nodes(const Block& b, float* block) const {
+  const std::uint8_t* written = written_.data() + b.first_flag;
+  const std::size_t size = b.node.size();
+  for (std::uint32_t j = 0; j < b.nodes;) {
+    if (written[j]) {
+      ++j;
+      continue;
+    }
+    std::uint32_t n = 1;
+    while (j + n < b.nodes && !written[j + n]) ++n;
+    std::memset(block + j * size, 0, n * size * sizeof(float));
+    j += n;
+  }
+}
+
+void GradientCoverage::zero_gaps_between_spans(const Block& b, float* block) {
+  sorted_.clear();
+  for (std::uint32_t s = b.first_span; s != kNoSpan; s = spans_[s].next) sorted_.push_back(spans_[s]);
+  std::sort(sorted_.begin(), sorted_.end(), [](const Span& x, const Span& y) { return x.begin < y.begin; });
+  const std::size_t size = b.node.batch_size(), elements = std::size_t(b.node.bd) * b.nodes;
+  for (std::size_t e = 0; e < elements; ++e) {
+    float* v = block + e * size;
+    std::size_t from = 0;
+    for (const Span& s : sorted_) {
+      std::memset(v + from, 0, (s.begin - from) * sizeof(float));
+      from = s.end;
+    }
+    std::memset(v + from, 0, (size - from) * sizeof(float));
+  }
+}
+
+}  // namespace dynet

@@ -1,0 +1,69 @@
+#pragma once
+// Which group of nodes a batched forward runs next. Nodes that are ready (every argument
+// computed) wait in one ready set per key: their signature (agenda), or their signature and
+// depth (depth). Two policies pick the next group:
+//  - Agenda (--dynet-autobatch 1): a key whose every remaining node is ready runs first (waiting
+//    cannot make its group larger); otherwise the key of smallest average depth, as in DyNet, so
+//    that keys that still wait on many of their nodes are delayed.
+//  - Depth (--dynet-autobatch 2): TensorFlow Fold's rule, one group per signature and depth.
+// Nodes that are never batched (signature 0) run alone, as soon as they are ready. Parameter
+// leaves need no kernel and are not scheduled; start() lists them instead.
+
+#include <cstdint>
+#include <vector>
+
+#include "autobatch/key_table.h"
+#include "dynet_core/node.h"
+
+namespace dynet {
+
+class ComputationGraph;
+
+class GroupScheduler {
+ public:
+  enum class Policy { Agenda, Depth };
+  explicit GroupScheduler(Policy policy) : policy_(policy) {}
+
+  /// Starts scheduling nodes [begin, end) of cg; every node below begin is computed.
+  void start(const ComputationGraph& cg, VariableIndex begin, VariableIndex end);
+  /// The parameter leaves among those nodes, which are not scheduled.
+  const std::vector<VariableIndex>& parameter_leaves() const { return leaves_; }
+  /// The next group (its nodes stay valid until the next call), or an empty one when every node
+  /// has been handed out. Each node is handed out once, after the groups of its arguments.
+  const std::vector<VariableIndex>& next();
+  /// Nodes of a group handed out are computed: their consumers may become ready.
+  void computed(const VariableIndex* nodes, std::uint32_t count);
+
+ private:
+  static constexpr std::uint32_t kNotScheduled = 0xFFFFFFFFu;
+  static constexpr std::uint32_t kAlone = 0xFFFFFFFEu;  // a node that is never batched
+
+  void count_dependencies(const ComputationGraph& cg);
+  void list_consumers(const ComputationGraph& cg);
+  void make_ready(VariableIndex node);
+  std::uint32_t pick_key() const;
+  /// Whether the ready set of key a should run before that of key b.
+  bool runs_before(std::uint32_t a, std::uint32_t b) const;
+
+  Policy policy_;
+  VariableIndex begin_ = 0;
+  KeyTable keys_;
+  std::vector<VariableIndex> group_;  // the group handed out last
+  std::vector<VariableIndex> leaves_;
+
+  // Per node - begin.
+  std::vector<std::uint32_t> key_of_;   // key id, kAlone, or kNotScheduled
+  std::vector<std::uint32_t> pending_;  // arguments not computed yet
+  std::vector<std::uint32_t> consumer_start_;
+  std::vector<VariableIndex> consumers_;
+  std::vector<VariableIndex> alone_;  // ready nodes that run alone
+
+  // Per key id.
+  std::vector<std::vector<VariableIndex>> ready_;
+  std::vector<std::uint32_t> remaining_;  // nodes not handed out yet
+  std::vector<std::uint32_t> key_nodes_;
+  std::vector<double> key_depth_sum_;
+  std::vector<std::uint32_t> active_;  // keys with a non-empty ready set
+};
+
+}  // namespace dynet
