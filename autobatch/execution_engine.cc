@@ -7,6 +7,7 @@
 #include "autobatch/batched_engine.h"
 #include "autobatch/signature.h"
 #include "autobatch/simple_engine.h"
+#include "dynet_core/gradient_set.h"
 #include "dynet_core/profiler.h"
 
 namespace dynet {
@@ -163,6 +164,7 @@ void ExecutionEngine::backward(VariableIndex last, bool full, const float* seed)
     }
   }
 
+  const BackwardGradients parameter_gradients;
   allocate_gradients(last, needs);
   gradients_upto_ = last + 1;
   if (!needs[last]) return;
