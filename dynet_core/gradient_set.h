@@ -1,7 +1,8 @@
 #pragma once
 // Private parameter gradients for one thread. Backward adds parameter gradients into the shared
-// storage; graphs that run backward on several threads at once (data parallelism) each collect
-// theirs in a GradientSet instead, and the sets are summed into the storage afterwards.
+// storage; graphs that run backward on several threads at once (data parallelism, or a pass that
+// starts while another adds into the storage) each collect theirs in a GradientSet instead, and
+// the sets are summed into the storage afterwards.
 
 #include <cstdint>
 #include <memory>
