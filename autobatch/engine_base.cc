@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "dynet_core/gradient_set.h"
 #include "dynet_core/profiler.h"
 #include "dynet_core/signature.h"
 
@@ -159,6 +160,7 @@ void EngineBase::backward(VariableIndex last, bool full, const float* seed) {
     }
   }
 
+  const BackwardGradients parameter_gradients;
   allocate_gradients(last, needs);
   gradients_upto_ = last + 1;
   if (!needs[last]) return;

@@ -7,7 +7,36 @@
 namespace dynet {
 
 namespace {
+
 thread_local GradientSet* active_set = nullptr;
+
+/// Held by whoever adds into parameters' own gradients: a direct backward pass, or a set's sum.
+std::mutex parameter_gradients;
+
+/// Sets of passes that found the parameters' gradients held, kept for later passes: a finished
+/// graph's parameter nodes may still point into one, so they are never freed.
+struct SpareSets {
+  std::mutex mutex;
+  std::vector<std::unique_ptr<GradientSet>> free;
+
+  std::unique_ptr<GradientSet> take() {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (free.empty()) return std::make_unique<GradientSet>();
+    std::unique_ptr<GradientSet> s = std::move(free.back());
+    free.pop_back();
+    return s;
+  }
+  void give_back(std::unique_ptr<GradientSet> s) {
+    std::lock_guard<std::mutex> lock(mutex);
+    free.push_back(std::move(s));
+  }
+};
+
+SpareSets& spare_sets() {
+  static SpareSets* sets = new SpareSets;  // outlives threads still in backward at exit
+  return *sets;
+}
+
 }  // namespace
 
 GradientSet* GradientSet::active() { return active_set; }
@@ -26,8 +55,10 @@ float* GradientSet::gradient(const ParameterStorage& p) {
 
 GradientSet::Table& GradientSet::table(LookupParameterStorage& t) {
   Table& s = tables_[&t];
-  if (s.g.empty()) {
-    s.g.assign(std::size_t(t.n) * t.row_size(), 0.f);
+  // A set outlives the tables it served, so a new table may come at a freed one's address.
+  const std::size_t size = std::size_t(t.n) * t.row_size();
+  if (s.g.size() != size) {
+    s.g.assign(size, 0.f);
     s.mask.assign(t.n, 0);
   }
   return s;
@@ -49,6 +80,7 @@ float* GradientSet::row_gradient(LookupParameterStorage& t, unsigned i) {
 }
 
 void GradientSet::add_to_parameters() {
+  const std::lock_guard<std::mutex> lock(parameter_gradients);
   for (auto& [p, d] : params_)
     if (d.used) accumulate(p->g.v, d.g.data(), d.g.size());
   for (auto& [t, s] : tables_) {
@@ -81,6 +113,21 @@ void GradientSet::clear() {
     s.touched.clear();
     s.all = false;
   }
+}
+
+BackwardGradients::BackwardGradients() {
+  if (GradientSet::active()) return;
+  direct_ = std::unique_lock<std::mutex>(parameter_gradients, std::try_to_lock);
+  if (direct_.owns_lock()) return;
+  own_ = spare_sets().take();
+  scope_.emplace(own_.get());
+}
+
+BackwardGradients::~BackwardGradients() {
+  if (!own_) return;
+  scope_.reset();
+  own_->add_to_parameters();
+  spare_sets().give_back(std::move(own_));
 }
 
 }  // namespace dynet

@@ -1,9 +1,13 @@
 #pragma once
 // Private parameter gradients for one thread. Backward adds parameter gradients into the shared
-// storage; graphs that run backward on several threads at once (data parallelism) each collect
-// theirs in a GradientSet instead, and the sets are summed into the storage afterwards.
+// storage; graphs that run backward on several threads at once (data parallelism, or a pass that
+// starts while another adds into the storage) each collect theirs in a GradientSet instead, and
+// the sets are summed into the storage afterwards.
 
 #include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
@@ -36,7 +40,7 @@ class GradientSet {
   float* row_gradient(LookupParameterStorage& t, unsigned i);
 
   /// Adds every gradient of this set into its parameter's (rows of tables as touched there), and
-  /// empties the set.
+  /// empties the set. Waits for a backward pass that adds into the parameters directly.
   void add_to_parameters();
   /// Empties the set without touching the parameters.
   void clear();
@@ -56,6 +60,24 @@ class GradientSet {
 
   std::unordered_map<const ParameterStorage*, Dense> params_;
   std::unordered_map<LookupParameterStorage*, Table> tables_;
+};
+
+/// Where one backward pass adds its parameter gradients, for the pass's lifetime, so that passes
+/// on several threads over the same parameters each count once. The first adds into the
+/// parameters' gradients directly, excluding the others from them; a pass that starts meanwhile
+/// collects into a GradientSet of its own and adds it in when it ends. Where a set is active
+/// already (data parallelism), that set is used.
+class BackwardGradients {
+ public:
+  BackwardGradients();
+  ~BackwardGradients();
+  BackwardGradients(const BackwardGradients&) = delete;
+  BackwardGradients& operator=(const BackwardGradients&) = delete;
+
+ private:
+  std::unique_lock<std::mutex> direct_;
+  std::unique_ptr<GradientSet> own_;
+  std::optional<GradientSet::Scope> scope_;
 };
 
 /// The gradient backward adds to for a parameter, a table or a table row on this thread.

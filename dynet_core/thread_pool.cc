@@ -32,8 +32,11 @@ ThreadPool::~ThreadPool() {
 
 void ThreadPool::run_erased(void* fn, Invoke invoke) {
   const RunningPart running;
-  if (workers_.empty()) {
-    invoke(fn, 0);
+  // The job state below is one job's; waiting for it would idle this core while the workers use
+  // theirs, so a caller that finds the pool busy computes all of its parts alone.
+  std::unique_lock<std::mutex> job(job_, std::try_to_lock);
+  if (workers_.empty() || !job.owns_lock()) {
+    for (unsigned part = 0; part < threads(); ++part) invoke(fn, part);
     return;
   }
   {

@@ -1,7 +1,9 @@
 #pragma once
 // A small pool for splitting one large kernel (a GEMM) across cores: the calling thread runs the
 // first part, workers the others, and run() returns when all parts are done. Workers sleep on a
-// condition variable between calls, so an idle pool costs nothing on a shared machine.
+// condition variable between calls, so an idle pool costs nothing on a shared machine. Any number
+// of threads may call run() at once: the pool serves one job at a time, and a caller that finds
+// it busy runs every part of its job itself instead of waiting.
 
 #include <atomic>
 #include <condition_variable>
@@ -27,7 +29,7 @@ class ThreadPool {
   /// the other threads are busy with their own parts (and run() does not nest).
   static bool in_task();
 
-  /// Calls f(part) for part in [0, threads()), in parallel; f must not throw.
+  /// Calls f(part) for part in [0, threads()), in parallel when the pool is free; f must not throw.
   template <class F>
   void run(F& f) {
     run_erased(&f, [](void* fn, unsigned part) { (*static_cast<F*>(fn))(part); });
@@ -39,6 +41,7 @@ class ThreadPool {
   void work(unsigned part);
 
   std::vector<std::thread> workers_;
+  std::mutex job_;  ///< held by the caller whose job the workers serve
   std::mutex mutex_;
   std::condition_variable wake_;
   std::uint64_t generation_ = 0;

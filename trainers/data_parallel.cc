@@ -24,6 +24,7 @@ DataParallel::~DataParallel() = default;
 
 float DataParallel::backward(unsigned shards, const ShardLoss& loss) {
   if (!loss) throw std::invalid_argument("DataParallel::backward: no loss function given");
+  const std::lock_guard<std::mutex> turn(turn_);
   const unsigned threads = this->threads();
   std::vector<std::uint64_t> seeds(shards);
   for (std::uint64_t& s : seeds) s = random_engine().next();

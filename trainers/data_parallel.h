@@ -7,6 +7,7 @@
 
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #include "dynet_core/expression.h"
@@ -37,9 +38,11 @@ class DataParallel {
   /// shard throws, the first exception (in shard order) is rethrown and no parameter gradient
   /// has changed. Under --dynet-profiling the calling thread's shards stand for all: its step runs
   /// from its first shard's graph to the trainer's update; the other threads record nothing.
+  /// Calls from several threads take turns.
   float backward(unsigned shards, const ShardLoss& loss);
 
  private:
+  std::mutex turn_;  // the sets are one per thread of the pool, so one call uses them at a time
   std::unique_ptr<ThreadPool> pool_;
   std::vector<GradientSet> sets_;  // one per thread
 };
