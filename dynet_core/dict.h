@@ -1,9 +1,12 @@
 #pragma once
 // A vocabulary: a bijection between strings and dense ids 0..size()-1, as DyNet's Dict.
-// Ids are handed out in first-seen order, so reading the same data gives the same ids.
+// Ids are handed out in first-seen order, so reading the same data gives the same ids. Beyond
+// DyNet: a vocabulary of the frequent words of a training set (WordCounter), and vocabularies
+// saved next to a model, so that a loaded model maps words to the ids it was trained with.
 
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace dynet {
@@ -39,5 +42,37 @@ class Dict {
   std::vector<std::string> words_;
   std::unordered_map<std::string, int> ids_;
 };
+
+/// Counts words to build a vocabulary of the frequent ones: rare words share the unknown word,
+/// whose embedding is then trained like any other (and serves unseen words later).
+class WordCounter {
+ public:
+  void add(const std::string& word);
+  template <class Words>
+  void add_all(const Words& words) {
+    for (const auto& w : words) add(w);
+  }
+  unsigned count(const std::string& word) const;
+
+  /// A frozen vocabulary: `unk` first, then every word seen at least min_count times, in
+  /// first-seen order (so the same data gives the same ids).
+  Dict frequent(unsigned min_count, const std::string& unk) const;
+
+ private:
+  std::vector<std::string> order_;
+  std::unordered_map<std::string, unsigned> counts_;
+};
+
+/// A vocabulary and the name it has in a file of vocabularies.
+using NamedDict = std::pair<std::string, Dict*>;
+
+/// Writes the vocabularies to `path`, a text file: a header line, then per vocabulary a line
+/// "vocabulary NAME SIZE UNK_ID" and its words, one a line, in id order. Throws
+/// std::runtime_error when a word is empty or holds blanks, or the file cannot be written.
+void save_dicts(const std::string& path, const std::vector<NamedDict>& dicts);
+/// Replaces every listed vocabulary with the one of that name in `path` (frozen, with its
+/// unknown word). Throws std::runtime_error naming the file and what is wrong or missing; the
+/// vocabularies are unchanged then.
+void load_dicts(const std::string& path, const std::vector<NamedDict>& dicts);
 
 }  // namespace dynet

@@ -13,5 +13,7 @@
 #include "trainers/learning_rate_schedule.h"
 #include "trainers/momentum_sgd_trainer.h"
 #include "trainers/rmsprop_trainer.h"
+#include "trainers/sharded_training.h"
 #include "trainers/simple_sgd_trainer.h"
 #include "trainers/trainer.h"
+#include "trainers/trainer_by_name.h"

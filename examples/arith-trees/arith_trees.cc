@@ -14,12 +14,12 @@
 
 #include "dynet_core/graph.h"
 #include "dynet_core/init.h"
+#include "dynet_core/io.h"
 #include "dynet_core/param_collection.h"
 #include "examples/arith-trees/arithmetic_trees.h"
 #include "examples/common/column_argmax.h"
 #include "examples/common/command_line.h"
 #include "examples/common/example_main.h"
-#include "examples/common/model_file.h"
 #include "examples/common/tree_lstm_classifier.h"
 #include "examples/common/training_flags.h"
 #include "examples/common/tree_training.h"
@@ -88,7 +88,7 @@ int run(int argc, char** argv) {
   shape.hidden = s.hidden;
   shape.cell = parse_tree_cell(s.cell);
   TreeLSTMClassifier classifier(model, shape);
-  if (!s.training.load.empty()) load_model_parameters(s.training.load, model);
+  if (!s.training.load.empty()) dynet::TextFileLoader(s.training.load).populate(model);
   classifier.set_reducer(&group.share(model));
   auto trainer = s.training.make_trainer(model);
 
@@ -111,7 +111,7 @@ int run(int argc, char** argv) {
               result.dev.all_nodes());
   if (result.trees_per_second > 0) std::printf("training speed: %.1f trees/s\n", result.trees_per_second);
   if (!s.training.save.empty()) {
-    group.on_root([&] { save_model(s.training.save, model); });
+    group.on_root([&] { dynet::TextFileSaver(s.training.save).save(model); });
     std::cout << "saved the model to " << s.training.save << "\n";
   }
   return 0;

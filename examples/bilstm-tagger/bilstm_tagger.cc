@@ -7,13 +7,13 @@
 #include <vector>
 
 #include "dynet_core/init.h"
+#include "dynet_core/io.h"
 #include "dynet_core/param_collection.h"
 #include "examples/bilstm-tagger/bilstm_tagger_model.h"
 #include "examples/common/command_line.h"
 #include "examples/common/data_flags.h"
 #include "examples/common/example_main.h"
 #include "examples/common/minibatches.h"
-#include "examples/common/model_file.h"
 #include "examples/common/training_epoch.h"
 #include "examples/common/training_flags.h"
 #include "examples/common/training_group.h"
@@ -51,8 +51,9 @@ int run(int argc, char** argv) {
   s.data.limit(train_text, dev_text);
 
   TaggerVocabulary vocabulary;
+  const std::vector<dynet::NamedDict> vocabularies{{"words", &vocabulary.words}, {"tags", &vocabulary.tags}, {"chars", &vocabulary.chars}};
   if (!s.training.load.empty()) {
-    load_model_vocabularies(s.training.load, {{"words", &vocabulary.words}, {"tags", &vocabulary.tags}, {"chars", &vocabulary.chars}});
+    dynet::load_dicts(s.training.load + ".vocab", vocabularies);
     vocabulary.spell_rare = spell;
   } else {
     vocabulary = TaggerVocabulary(train_text, s.min_count, spell);
@@ -68,7 +69,7 @@ int run(int argc, char** argv) {
 
   dynet::ParameterCollection model;
   BiLSTMTagger tagger(model, s.shape, vocabulary);
-  if (!s.training.load.empty()) load_model_parameters(s.training.load, model);
+  if (!s.training.load.empty()) dynet::TextFileLoader(s.training.load).populate(model);
   tagger.set_reducer(&group.share(model));
   auto trainer = s.training.make_trainer(model);
   std::cout << "bilstm-tagger: " << train.size() << " training sentences (" << train_words << " words, " << spelled
@@ -78,26 +79,19 @@ int run(int argc, char** argv) {
   std::mt19937 rng(1);
   std::printf("learning curve\n%6s %12s %10s %10s\n", "epoch", "train loss", "words/s", "dev acc");
   std::printf("%6u %12s %10s %10.4f\n", 0u, "-", "-", tagger.evaluate(dev, 64).value());
-  TimeBudget budget(s.training.seconds);
-  for (unsigned epoch = 1; epoch <= s.training.epochs && !budget.exhausted(); ++epoch) {
-    const std::vector<Minibatch> batches = shuffled_minibatches(train.size(), s.training.batch, rng);
-    const EpochSummary e = train_epoch("epoch " + std::to_string(epoch), batches, "sent", [&](const Minibatch& b) {
-      std::vector<const EncodedSentence*> group;
-      std::size_t words = 0;
-      for (unsigned i : b) {
-        group.push_back(&train[i]);
-        words += train[i].words.size();
-      }
-      return BatchLoss{tagger.train(group, *trainer), group.size(), words};
-    }, budget.left());
-    budget.spend(e.seconds);
-    std::printf("%6u %12.4f %10.1f %10.4f\n", epoch, e.mean_loss(), e.units_per_second(), tagger.evaluate(dev, 64).value());
-    std::fflush(stdout);
-  }
+  train_epochs(
+      s.training, "sent", train, [&] { return shuffled_minibatches(train.size(), s.training.batch, rng); },
+      [&](const std::vector<const EncodedSentence*>& sentences) { return tagger.train(sentences, *trainer); },
+      [](const EncodedSentence& sentence) { return sentence.words.size(); },
+      [&](unsigned epoch, const EpochSummary& e) {
+        std::printf("%6u %12.4f %10.1f %10.4f\n", epoch, e.mean_loss(), e.units_per_second(),
+                    tagger.evaluate(dev, 64).value());
+        std::fflush(stdout);
+      });
   if (!s.training.save.empty()) {
     group.on_root([&] {
-      save_model(s.training.save, model,
-                 {{"words", &vocabulary.words}, {"tags", &vocabulary.tags}, {"chars", &vocabulary.chars}});
+      dynet::save_dicts(s.training.save + ".vocab", vocabularies);
+      dynet::TextFileSaver(s.training.save).save(model);
     });
     std::cout << "saved the model to " << s.training.save << "\n";
   }

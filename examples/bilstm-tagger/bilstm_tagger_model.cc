@@ -7,7 +7,6 @@
 #include "dynet_core/expr.h"
 #include "dynet_core/graph.h"
 #include "examples/common/batched_prediction.h"
-#include "examples/common/word_counter.h"
 
 namespace examples {
 

@@ -12,8 +12,8 @@
 #include "dynet_core/dict.h"
 #include "dynet_core/expression.h"
 #include "dynet_core/param_collection.h"
-#include "examples/common/sharded_training.h"
 #include "examples/common/tagged_corpus.h"
+#include "trainers/sharded_training.h"
 #include "trainers/trainer.h"
 
 namespace examples {
@@ -88,7 +88,7 @@ class BiLSTMTagger {
   std::unique_ptr<dynet::BiRNNBuilder> char_rnn_;  ///< only in the word+char variant
   dynet::Parameter p_hidden_w_, p_hidden_b_, p_out_w_, p_out_b_;
   dynet::Expression hidden_w_, hidden_b_, out_w_, out_b_;
-  ShardedTraining<BiLSTMTagger> sharded_;
+  dynet::ShardedTraining<BiLSTMTagger> sharded_;
 };
 
 }  // namespace examples

@@ -1,13 +1,14 @@
 #pragma once
-// One pass over the training set, minibatch by minibatch, with a progress bar.
+// The training loop of every example: epochs of minibatches, one update each, with a progress bar
+// per epoch, within the time and epochs the training flags allow.
 
-#include <algorithm>
 #include <cstddef>
 #include <functional>
 #include <string>
 #include <vector>
 
 #include "examples/common/minibatches.h"
+#include "examples/common/training_flags.h"
 
 namespace examples {
 
@@ -28,24 +29,33 @@ struct EpochSummary {
   double units_per_second() const { return seconds > 0 ? units / seconds : 0.0; }
 };
 
-/// Calls train(minibatch) for every minibatch in order, showing progress in `examples_name`
-/// (such as "sent") with the mean loss so far, and returns the totals. With a time limit, stops
-/// after the minibatch that reaches it.
-EpochSummary train_epoch(const std::string& label, const std::vector<Minibatch>& batches,
-                         const std::string& examples_name, const std::function<BatchLoss(const Minibatch&)>& train,
-                         double time_limit_seconds = 0);
+/// Up to flags.epochs epochs; epoch e trains on the minibatches batches() gives, calling
+/// train(minibatch) for each, shows progress in `examples_name` (such as "sent") with the mean
+/// loss so far, then calls after_epoch(e, its totals). With flags.seconds, training stops after
+/// the minibatch that reaches the limit.
+void train_epochs(const TrainingFlags& flags, const std::string& examples_name,
+                  const std::function<std::vector<Minibatch>()>& batches,
+                  const std::function<BatchLoss(const Minibatch&)>& train,
+                  const std::function<void(unsigned epoch, const EpochSummary&)>& after_epoch);
 
-/// A limit on the training time over all epochs (0: none).
-class TimeBudget {
- public:
-  explicit TimeBudget(double seconds) : limit_(seconds) {}
-  bool exhausted() const { return limit_ > 0 && used_ >= limit_; }
-  /// The time limit for the next epoch (0: none).
-  double left() const { return limit_ > 0 ? std::max(limit_ - used_, 1e-9) : 0.0; }
-  void spend(double seconds) { used_ += seconds; }
-
- private:
-  double limit_, used_ = 0;
-};
+/// The same over `items`: train(its items) returns a minibatch's summed loss, units(item) says
+/// how many units that loss sums over for one item.
+template <class Item, class Train, class Units>
+void train_epochs(const TrainingFlags& flags, const std::string& examples_name, const std::vector<Item>& items,
+                  const std::function<std::vector<Minibatch>()>& batches, Train&& train, Units&& units,
+                  const std::function<void(unsigned epoch, const EpochSummary&)>& after_epoch) {
+  train_epochs(
+      flags, examples_name, batches,
+      [&](const Minibatch& b) {
+        std::vector<const Item*> group;
+        std::size_t n = 0;
+        for (unsigned i : b) {
+          group.push_back(&items[i]);
+          n += units(items[i]);
+        }
+        return BatchLoss{train(group), group.size(), n};
+      },
+      after_epoch);
+}
 
 }  // namespace examples

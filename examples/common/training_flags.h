@@ -22,7 +22,7 @@ struct TrainingFlags {
   /// Declares --epochs, --seconds, --batch, --trainer, --learning-rate, --save and --load, with
   /// the current values as defaults; `examples` names what a minibatch holds ("trees").
   void declare(CommandLine& cl, const std::string& examples, bool saves_vocabulary);
-  /// Throws UsageError for values no example accepts.
+  /// Throws UsageError for values no example accepts (an unknown trainer among them).
   void check() const;
   /// The trainer these flags choose, for `model`.
   std::unique_ptr<dynet::Trainer> make_trainer(dynet::ParameterCollection& model) const;

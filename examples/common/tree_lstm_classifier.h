@@ -11,7 +11,7 @@
 #include "dynet_core/expression.h"
 #include "dynet_core/param_collection.h"
 #include "examples/common/labeled_tree.h"
-#include "examples/common/sharded_training.h"
+#include "trainers/sharded_training.h"
 #include "trainers/trainer.h"
 
 namespace examples {
@@ -70,7 +70,7 @@ class TreeLSTMClassifier {
   dynet::Parameter p_out_w_, p_out_b_;
   dynet::Expression out_w_, out_b_;
   bool training_ = false;
-  ShardedTraining<TreeLSTMClassifier> sharded_;
+  dynet::ShardedTraining<TreeLSTMClassifier> sharded_;
 };
 
 }  // namespace examples

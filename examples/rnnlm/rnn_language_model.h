@@ -13,7 +13,7 @@
 #include "dynet_core/dict.h"
 #include "dynet_core/expression.h"
 #include "dynet_core/param_collection.h"
-#include "examples/common/sharded_training.h"
+#include "trainers/sharded_training.h"
 #include "trainers/trainer.h"
 
 namespace examples {
@@ -58,7 +58,7 @@ class RNNLanguageModel {
   dynet::LookupParameter embeddings_;
   dynet::VanillaLSTMBuilder lstm_;
   std::unique_ptr<dynet::SoftmaxBuilder> softmax_;
-  ShardedTraining<RNNLanguageModel> sharded_;
+  dynet::ShardedTraining<RNNLanguageModel> sharded_;
 };
 
 }  // namespace examples

@@ -9,12 +9,12 @@
 
 #include "dynet_core/dict.h"
 #include "dynet_core/init.h"
+#include "dynet_core/io.h"
 #include "dynet_core/param_collection.h"
 #include "examples/common/command_line.h"
 #include "examples/common/data_flags.h"
 #include "examples/common/example_main.h"
 #include "examples/common/minibatches.h"
-#include "examples/common/model_file.h"
 #include "examples/common/text_corpus.h"
 #include "examples/common/training_epoch.h"
 #include "examples/common/training_flags.h"
@@ -71,7 +71,7 @@ int run(int argc, char** argv) {
 
   dynet::Dict words;
   if (!s.training.load.empty()) {
-    load_model_vocabularies(s.training.load, {{"words", &words}});
+    dynet::load_dicts(s.training.load + ".vocab", {{"words", &words}});
   } else {
     words.convert(kBoundary);
     for (const Sentence& sentence : train_text)
@@ -92,7 +92,7 @@ int run(int argc, char** argv) {
   }
   dynet::ParameterCollection model;
   RNNLanguageModel lm(model, s.shape, words, kBoundary);
-  if (!s.training.load.empty()) load_model_parameters(s.training.load, model);
+  if (!s.training.load.empty()) dynet::TextFileLoader(s.training.load).populate(model);
   lm.set_reducer(&group.share(model));
   auto trainer = s.training.make_trainer(model);
   std::cout << "rnnlm: " << train.size() << " training sentences (" << train_words << " words), " << dev.size()
@@ -104,25 +104,20 @@ int run(int argc, char** argv) {
   std::mt19937 rng(1);
   std::printf("learning curve\n%6s %12s %10s %10s\n", "epoch", "train ppl", "words/s", "dev ppl");
   std::printf("%6u %12s %10s %10.1f\n", 0u, "-", "-", std::exp(lm.evaluate(dev, 64) / dev_words));
-  TimeBudget budget(s.training.seconds);
-  for (unsigned epoch = 1; epoch <= s.training.epochs && !budget.exhausted(); ++epoch) {
-    const std::vector<Minibatch> batches = length_sorted_minibatches(lengths, s.training.batch, rng);
-    const EpochSummary e = train_epoch("epoch " + std::to_string(epoch), batches, "sent", [&](const Minibatch& b) {
-      std::vector<const WordIds*> group;
-      std::size_t predicted = 0;
-      for (unsigned i : b) {
-        group.push_back(&train[i]);
-        predicted += RNNLanguageModel::predicted_words(train[i]);
-      }
-      return BatchLoss{lm.train(group, *trainer), group.size(), predicted};
-    }, budget.left());
-    budget.spend(e.seconds);
-    std::printf("%6u %12.1f %10.1f %10.1f\n", epoch, std::exp(e.mean_loss()), e.units_per_second(),
-                std::exp(lm.evaluate(dev, 64) / dev_words));
-    std::fflush(stdout);
-  }
+  train_epochs(
+      s.training, "sent", train, [&] { return length_sorted_minibatches(lengths, s.training.batch, rng); },
+      [&](const std::vector<const WordIds*>& sentences) { return lm.train(sentences, *trainer); },
+      RNNLanguageModel::predicted_words,
+      [&](unsigned epoch, const EpochSummary& e) {
+        std::printf("%6u %12.1f %10.1f %10.1f\n", epoch, std::exp(e.mean_loss()), e.units_per_second(),
+                    std::exp(lm.evaluate(dev, 64) / dev_words));
+        std::fflush(stdout);
+      });
   if (!s.training.save.empty()) {
-    group.on_root([&] { save_model(s.training.save, model, {{"words", &words}}); });
+    group.on_root([&] {
+      dynet::save_dicts(s.training.save + ".vocab", {{"words", &words}});
+      dynet::TextFileSaver(s.training.save).save(model);
+    });
     std::cout << "saved the model to " << s.training.save << "\n";
   }
   return 0;

@@ -8,16 +8,15 @@
 
 #include "dynet_core/dict.h"
 #include "dynet_core/init.h"
+#include "dynet_core/io.h"
 #include "dynet_core/param_collection.h"
 #include "examples/common/command_line.h"
 #include "examples/common/data_flags.h"
 #include "examples/common/example_main.h"
-#include "examples/common/model_file.h"
 #include "examples/common/sentiment_treebank.h"
 #include "examples/common/tree_lstm_classifier.h"
 #include "examples/common/training_flags.h"
 #include "examples/common/tree_training.h"
-#include "examples/common/word_counter.h"
 #include "examples/common/training_group.h"
 
 using namespace examples;
@@ -63,9 +62,9 @@ int run(int argc, char** argv) {
   s.data.limit(train, dev);
   dynet::Dict words;
   if (!s.training.load.empty()) {
-    load_model_vocabularies(s.training.load, {{"words", &words}});
+    dynet::load_dicts(s.training.load + ".vocab", {{"words", &words}});
   } else {
-    WordCounter counter;
+    dynet::WordCounter counter;
     for (const LabeledTree& t : train)
       for (const LabeledTree::Node& n : t.nodes)
         if (!n.word.empty()) counter.add(n.word);
@@ -79,7 +78,7 @@ int run(int argc, char** argv) {
   s.shape.classes = kSentimentClasses;
   s.shape.cell = parse_tree_cell(s.cell);
   TreeLSTMClassifier classifier(model, s.shape);
-  if (!s.training.load.empty()) load_model_parameters(s.training.load, model);
+  if (!s.training.load.empty()) dynet::TextFileLoader(s.training.load).populate(model);
   classifier.set_reducer(&group.share(model));
   auto trainer = s.training.make_trainer(model);
   std::cout << "treelstm-sentiment: " << train.size() << " training trees, " << dev.size() << " development trees; vocabulary "
@@ -89,7 +88,10 @@ int run(int argc, char** argv) {
   std::mt19937 rng(1);
   train_tree_classifier(classifier, train, dev, *trainer, s.training, s.root_loss, rng);
   if (!s.training.save.empty()) {
-    group.on_root([&] { save_model(s.training.save, model, {{"words", &words}}); });
+    group.on_root([&] {
+      dynet::save_dicts(s.training.save + ".vocab", {{"words", &words}});
+      dynet::TextFileSaver(s.training.save).save(model);
+    });
     std::cout << "saved the model to " << s.training.save << "\n";
   }
   return 0;
