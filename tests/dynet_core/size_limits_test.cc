@@ -139,6 +139,16 @@ TEST_CASE("ops whose result would exceed 2^31-1 elements are refused at the node
   CHECK(cg.size() == before);
 }
 
+TEST_CASE("pool requests whose byte count wraps around are out of memory, not small blocks", "[pool][sizes]") {
+  AlignedMemoryPool pool("forward (FXS)", 256);
+  const std::size_t max = std::numeric_limits<std::size_t>::max();
+  CHECK_THROWS_WITH(pool.allocate(max - 8), Catch::Contains("out of memory in the 'forward (FXS)' pool"));
+  CHECK_THROWS_WITH(pool.allocate_array<float>((std::size_t(1) << 62) + 1),
+                    Catch::Contains("out of memory in the 'forward (FXS)' pool") &&
+                        Catch::Contains(std::to_string((std::size_t(1) << 62) + 1)));
+  CHECK(pool.used() == 0);
+}
+
 #if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
 TEST_CASE("a parameter below the limit that the system cannot hold is out of memory in PS, with its exact size",
           "[parameters][sizes]") {
