@@ -29,6 +29,14 @@ std::uint64_t elapsed_ns(Clock::time_point since) {
       std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - since).count());
 }
 
+/// How many nodes like n fit one group: the group runs as one tensor per argument and output,
+/// and none may exceed Dim::kMaxElements (each node's own tensors fit, so this is at least 1).
+std::uint32_t max_group(const ComputationGraph& cg, const Node& n) {
+  std::size_t largest = n.dim.size();
+  for (unsigned i = 0; i < n.nargs; ++i) largest = std::max(largest, cg.node(n.arg(i)).dim.size());
+  return static_cast<std::uint32_t>(Dim::kMaxElements / largest);
+}
+
 }  // namespace
 
 Tensor BatchedEngine::batched(const Dim& d, std::uint32_t count, float* v) const {
@@ -215,7 +223,8 @@ void BatchedEngine::forward_nodes(VariableIndex begin, VariableIndex end) {
     batch_nodes_.insert(batch_nodes_.end(), ready_[k].begin(), ready_[k].end());
     ready_[k].clear();
     remaining_[k] -= count;
-    run_group(first, count);
+    const std::uint32_t most = max_group(*cg_, cg_->node(batch_nodes_[first]));
+    for (std::uint32_t done = 0; done < count; done += most) run_group(first + done, std::min(most, count - done));
     release_consumers(first, count, begin);
   }
   const std::uint64_t scheduling = elapsed_ns(start) - (kernel_ns_ - kernel_ns_before);
