@@ -37,11 +37,12 @@ struct Dim {
     for (unsigned i = 0; i < nd; ++i) s *= d[i];
     return s;
   }
-  /// Whether size() <= kMaxElements; never overflows, whatever the sizes.
+  /// Whether size() <= kMaxElements, told exactly whatever the sizes.
   bool fits() const {
-    std::uint64_t s = bd;
-    for (unsigned i = 0; i < nd && s <= kMaxElements; ++i) s *= d[i];
-    return s <= kMaxElements;
+    unsigned s = bd;
+    bool over = false;
+    for (unsigned i = 0; i < nd; ++i) over |= __builtin_mul_overflow(s, d[i], &s);
+    return !over && s <= kMaxElements;
   }
   unsigned batch_elems() const { return bd; }
   unsigned ndims() const { return nd; }
