@@ -112,8 +112,8 @@ TEST_CASE("constants and inputs past 2^31-1 elements are refused at creation", "
   CHECK_THROWS_AS(constant(cg, Dim({k16}, k16 / 2), 1.f), std::invalid_argument);
   // A shape whose size was 0 in 32 bits took an empty vector.
   const std::vector<float> none;
-  CHECK_THROWS_WITH(input(cg, Dim({k16}, k16), none), Catch::Contains("{65536X65536}") && Catch::Contains("4294967296"));
-  CHECK_THROWS_WITH(input(cg, Dim({k16}, k16), &none), Catch::Contains("{65536X65536}") && Catch::Contains("4294967296"));
+  CHECK_THROWS_WITH(input(cg, Dim({k16}, k16), none), too_large("input", "{65536X65536}"));
+  CHECK_THROWS_WITH(input(cg, Dim({k16}, k16), &none), too_large("input", "{65536X65536}"));
   CHECK(cg.size() == 0);
   // At the limit itself a constant is made (and not computed here: 8 GiB).
   CHECK(constant(cg, Dim({1}, kMax), 1.f).dim().size() == kMax);
