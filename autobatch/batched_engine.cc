@@ -1,5 +1,6 @@
 #include "autobatch/batched_engine.h"
 
+#include <algorithm>
 #include <cassert>
 #include <chrono>
 #include <cstring>
@@ -27,6 +28,14 @@ std::uint64_t elapsed_ns(Clock::time_point since) {
 /// it), so it may be given memory that holds anything.
 bool overwrites_whole_gradient(const OpDef& op) { return op.backward_overwrites && !op.argument_span; }
 
+/// How many nodes like n fit one group: the group runs as one tensor per argument and output,
+/// and none may exceed Dim::kMaxElements (each node's own tensors fit, so this is at least 1).
+std::uint32_t max_group(const ComputationGraph& cg, const Node& n) {
+  std::size_t largest = n.dim.size();
+  for (unsigned i = 0; i < n.nargs; ++i) largest = std::max(largest, cg.node(n.arg(i)).dim.size());
+  return static_cast<std::uint32_t>(Dim::kMaxElements / largest);
+}
+
 }  // namespace
 
 Tensor BatchedEngine::batched(const Dim& d, std::uint32_t count, float* v) const {
@@ -52,8 +61,11 @@ void BatchedEngine::forward_nodes(VariableIndex begin, VariableIndex end) {
   for (;;) {
     const std::vector<VariableIndex>& group = scheduler_.next();
     if (group.empty()) break;
-    run_group(group);
-    scheduler_.computed(group.data(), static_cast<std::uint32_t>(group.size()));
+    const std::uint32_t count = static_cast<std::uint32_t>(group.size());
+    const std::uint32_t most = max_group(*cg_, cg_->node(group[0]));
+    for (std::uint32_t done = 0; done < count; done += most)
+      run_group(group.data() + done, std::min(most, count - done));
+    scheduler_.computed(group.data(), count);
   }
   const std::uint64_t scheduling = elapsed_ns(start) - (kernel_ns_ - kernel_ns_before);
   stats_.scheduling_ns += scheduling;
@@ -68,11 +80,10 @@ void BatchedEngine::alias_parameter_leaves() {
   }
 }
 
-void BatchedEngine::run_group(const std::vector<VariableIndex>& ready) {
+void BatchedEngine::run_group(const VariableIndex* ready, std::uint32_t count) {
   const Clock::time_point start = Clock::now();
   GraphMemory& mem = cg_->memory();
-  const std::uint32_t count = static_cast<std::uint32_t>(ready.size());
-  const VariableIndex* nodes = record_.begin_group(*cg_, ready.data(), count);
+  const VariableIndex* nodes = record_.begin_group(*cg_, ready, count);
   assert(one_op_and_signature(*cg_, nodes, count));
   std::uint32_t stride;
   bool view;

@@ -37,8 +37,8 @@ class BatchedEngine : public EngineBase {
 
   /// Gives the parameter leaves the scheduler found their parameter's memory.
   void alias_parameter_leaves();
-  /// Runs the group `ready` as one kernel call and records it.
-  void run_group(const std::vector<VariableIndex>& ready);
+  /// Runs the `count` nodes at `ready` (of one signature) as one kernel call and records them.
+  void run_group(const VariableIndex* ready, std::uint32_t count);
   /// Gives the group's nodes their values, every `stride` floats from the returned address: a
   /// view of their arguments (`view` set) or a fresh block.
   float* place_outputs(const VariableIndex* nodes, std::uint32_t count, std::uint32_t& stride, bool& view);

@@ -60,6 +60,12 @@ void* AlignedMemoryPool::allocate_slow(std::size_t bytes) {
   return b.base;
 }
 
+void AlignedMemoryPool::reject_array(std::size_t n, std::size_t element_bytes) const {
+  throw std::runtime_error("dybatch: out of memory in the '" + name_ + "' pool: a request of " +
+                           std::to_string(n) + " elements of " + std::to_string(element_bytes) +
+                           " bytes cannot be satisfied");
+}
+
 void AlignedMemoryPool::decorate(char* p, std::size_t bytes, std::size_t footprint) const {
   const float nan = std::numeric_limits<float>::quiet_NaN();
   float* f = reinterpret_cast<float*>(p);

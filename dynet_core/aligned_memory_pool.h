@@ -5,6 +5,7 @@
 // settles into a single block whose pages stay resident between graphs.
 
 #include <cstddef>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -25,7 +26,7 @@ class AlignedMemoryPool {
   void* allocate(std::size_t bytes) {
     const std::size_t n = footprint(bytes);
     Block& b = blocks_[current_];
-    if (b.size - b.used >= n) {
+    if (b.size - b.used >= n && n >= bytes) {  // n < bytes: the footprint wrapped around
       char* p = b.base + b.used;
       b.used += n;
       if (debug_) decorate(p, bytes, n);
@@ -35,6 +36,7 @@ class AlignedMemoryPool {
   }
   template <class T>
   T* allocate_array(std::size_t n) {
+    if (n > std::numeric_limits<std::size_t>::max() / sizeof(T)) reject_array(n, sizeof(T));
     return static_cast<T*>(allocate(n * sizeof(T)));
   }
 
@@ -72,6 +74,7 @@ class AlignedMemoryPool {
     return ((bytes + kAlign - 1) & ~(kAlign - 1)) + (debug_ ? kGuardBytes : 0);
   }
   void* allocate_slow(std::size_t bytes);
+  [[noreturn]] void reject_array(std::size_t n, std::size_t element_bytes) const;
   void add_block(std::size_t bytes, std::size_t request);
   void decorate(char* p, std::size_t bytes, std::size_t footprint) const;
   void note_high_water();

@@ -8,6 +8,10 @@ namespace dynet {
 
 namespace {
 
+std::string limit_text() {
+  return "one tensor holds at most " + std::to_string(Dim::kMaxElements) + " (2^31-1) elements";
+}
+
 template <class It>
 void fill_dims(Dim& dim, It begin, It end) {
   unsigned n = 0;
@@ -19,6 +23,9 @@ void fill_dims(Dim& dim, It begin, It end) {
     if (*it <= 0)
       throw std::invalid_argument("Dim: dimension " + std::to_string(n) + " has size " +
                                   std::to_string(static_cast<long>(*it)) + "; sizes must be >= 1");
+    if (static_cast<unsigned long>(*it) > Dim::kMaxElements)
+      throw std::invalid_argument("Dim: dimension " + std::to_string(n) + " has size " +
+                                  std::to_string(static_cast<unsigned long>(*it)) + "; " + limit_text());
     dim.d[n] = static_cast<unsigned>(*it);
   }
   dim.nd = n;
@@ -84,6 +91,14 @@ std::string to_string(const Dim& d) {
   std::ostringstream os;
   os << d;
   return os.str();
+}
+
+void reject_size(const Dim& d, const std::string& what) {
+  std::uint64_t n = d.bd;
+  bool exact = true;
+  for (unsigned i = 0; i < d.nd; ++i) exact = exact && !__builtin_mul_overflow(n, d.d[i], &n);
+  throw std::invalid_argument(what + " " + to_string(d) + " has " +
+                              (exact ? std::to_string(n) : "more than 2^64") + " elements; " + limit_text());
 }
 
 }  // namespace dynet

@@ -3,6 +3,7 @@
 // Layout is column-major (Eigen's default) and the batch dimension is outermost, so one batch
 // element is a contiguous block of batch_size() floats and batch elements follow each other.
 
+#include <cstddef>
 #include <cstdint>
 #include <initializer_list>
 #include <iosfwd>
@@ -13,6 +14,10 @@ namespace dynet {
 
 struct Dim {
   static constexpr unsigned kMaxDims = 7;
+  /// The most elements one tensor holds, batch included (2^31 - 1): the GEMM backends (Eigen,
+  /// libxsmm, cuBLAS) take int dimensions, and kernels index within a tensor in 32 bits. Every
+  /// node, parameter and lookup table is checked against it where it is made.
+  static constexpr std::size_t kMaxElements = 0x7FFFFFFF;
 
   unsigned d[kMaxDims] = {1, 1, 1, 1, 1, 1, 1};
   unsigned nd = 0;  ///< number of dimensions in use (0 for a scalar)
@@ -24,11 +29,20 @@ struct Dim {
   Dim(const std::vector<unsigned>& dims, unsigned batch = 1);
   Dim(const std::vector<long>& dims);  // DyNet accepts {n, m} written with int literals
 
-  unsigned size() const { return batch_size() * bd; }        ///< all elements, all batches
-  unsigned batch_size() const {                               ///< elements of one batch element
-    unsigned s = 1;
+  /// All elements, all batches; exact up to 2^64.
+  std::size_t size() const { return batch_size() * bd; }
+  /// Elements of one batch element.
+  std::size_t batch_size() const {
+    std::size_t s = 1;
     for (unsigned i = 0; i < nd; ++i) s *= d[i];
     return s;
+  }
+  /// Whether size() <= kMaxElements, told exactly whatever the sizes.
+  bool fits() const {
+    unsigned s = bd;
+    bool over = false;
+    for (unsigned i = 0; i < nd; ++i) over |= __builtin_mul_overflow(s, d[i], &s);
+    return !over && s <= kMaxElements;
   }
   unsigned batch_elems() const { return bd; }
   unsigned ndims() const { return nd; }
@@ -75,5 +89,8 @@ struct Dim {
 std::ostream& operator<<(std::ostream& os, const Dim& d);
 /// DyNet's notation: {3,4} for a matrix, {3,4X8} for a batch of 8.
 std::string to_string(const Dim& d);
+/// Throws std::invalid_argument "<what> {shape} has N elements; one tensor holds at most
+/// 2147483647 (2^31-1) elements", for a d that does not fit().
+[[noreturn]] void reject_size(const Dim& d, const std::string& what);
 
 }  // namespace dynet

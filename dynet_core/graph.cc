@@ -157,6 +157,7 @@ Expression ComputationGraph::append(const OpDef& op, const Expression* args, uns
   Dim out;
   try {
     out = op.infer_dim(xs, data);
+    if (!out.fits()) reject_size(out, "the shape");
   } catch (const std::invalid_argument& e) {
     throw std::invalid_argument(describe_failure(op, xs, e.what()));
   }

@@ -41,6 +41,7 @@ void ParameterCollection::check_room(const Dim& d, const char* what) const {
   if (d.bd != 1)
     throw std::invalid_argument(std::string(what) + ": parameters have no batch dimension, got " +
                                 to_string(d));
+  if (!d.fits()) reject_size(d, std::string(what) + ": the shape");
 }
 
 Parameter ParameterCollection::add_parameters(const Dim& d, float scale, const std::string& name,
@@ -89,6 +90,8 @@ LookupParameter ParameterCollection::add_lookup_parameters(unsigned n, const Dim
   if (!device) device = default_device();
   Dim all = d;
   all.set(d.ndims(), n);
+  if (!all.fits())
+    reject_size(all, "add_lookup_parameters: a table of " + std::to_string(n) + " rows of " + to_string(d) + ", shape");
   auto s = std::make_shared<LookupParameterStorage>();
   s->dim = d;
   s->n = n;

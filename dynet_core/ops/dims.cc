@@ -1,5 +1,6 @@
 #include "dynet_core/ops/dims.h"
 
+#include <limits>
 #include <stdexcept>
 
 namespace dynet {
@@ -50,6 +51,12 @@ void require_dim_index(unsigned d) {
   if (d >= Dim::kMaxDims)
     fail("dimension index " + std::to_string(d) + " is out of range (at most " +
          std::to_string(Dim::kMaxDims - 1) + ")");
+}
+
+void require_size(std::uint64_t size, const char* what) {
+  if (size > std::numeric_limits<unsigned>::max())
+    fail(std::string(what) + " would be " + std::to_string(size) + "; one tensor holds at most " +
+         std::to_string(Dim::kMaxElements) + " (2^31-1) elements");
 }
 
 }  // namespace dims

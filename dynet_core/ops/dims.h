@@ -2,6 +2,7 @@
 // Shape rules shared by the ops' infer_dim functions. Each throws std::invalid_argument saying
 // what was expected; the graph adds the op name and the argument dims.
 
+#include <cstdint>
 #include <string>
 
 #include "dynet_core/op_def.h"
@@ -23,6 +24,9 @@ Dim broadcast(const Dim& a, const Dim& b);
 Dim same_shape(const DimArgs& xs);
 /// A dimension index an op was given must be below Dim::kMaxDims.
 void require_dim_index(unsigned d);
+/// A size summed over arguments (`what`: which one) must not wrap around in a Dim's 32 bits;
+/// below that, the graph checks the whole shape against Dim::kMaxElements.
+void require_size(std::uint64_t size, const char* what);
 
 }  // namespace dims
 }  // namespace dynet

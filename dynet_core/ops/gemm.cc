@@ -54,12 +54,15 @@ void block_product(float* y, unsigned ldy, const Operand& a, bool ta, const Oper
     eigen_product_op_a(ym, a, ta, b.map(), accumulate);
 }
 
-/// Batch element k of t as a matrix (rows x the product of the other dims).
+/// Batch element k of t as a matrix (rows x the product of the other dims). Column counts fit
+/// in 32 bits: a tensor has at most Dim::kMaxElements elements.
 Operand batch_matrix(const Tensor& t, unsigned k) {
-  return {t.batch_ptr(k), t.d.rows(), t.d.batch_size() / t.d.rows(), t.d.rows()};
+  return {t.batch_ptr(k), t.d.rows(), static_cast<unsigned>(t.d.batch_size() / t.d.rows()), t.d.rows()};
 }
 /// All batch elements of t side by side: rows x (cols * batches). Valid because batches are outermost.
-Operand column_batch(const Tensor& t) { return {t.v, t.d.rows(), t.d.size() / t.d.rows(), t.d.rows()}; }
+Operand column_batch(const Tensor& t) {
+  return {t.v, t.d.rows(), static_cast<unsigned>(t.d.size() / t.d.rows()), t.d.rows()};
+}
 
 /// The pool to split a product of `flops` over, or null to run it here.
 ThreadPool* pool_for(const Tensor& y, double flops) {

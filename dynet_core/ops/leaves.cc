@@ -230,6 +230,7 @@ Expression input(ComputationGraph& g, const float* ps) {
 }
 
 Expression input(ComputationGraph& g, const Dim& d, const std::vector<float>& data) {
+  if (!d.fits()) reject_size(d, "input: the shape");  // before the values are copied
   if (data.size() != d.size())
     throw std::invalid_argument("input: dim " + to_string(d) + " holds " + std::to_string(d.size()) +
                                 " values, but " + std::to_string(data.size()) + " were given");
@@ -272,6 +273,7 @@ Expression one_hot(ComputationGraph& g, unsigned d, const std::vector<unsigned>&
 
 Expression input(ComputationGraph& g, const Dim& d, const std::vector<float>* pdata) {
   if (!pdata) throw std::invalid_argument("input: null pointer");
+  if (!d.fits()) reject_size(d, "input: the shape");
   if (pdata->size() != d.size())
     throw std::invalid_argument("input: dim " + to_string(d) + " holds " + std::to_string(d.size()) +
                                 " values, but the vector has " + std::to_string(pdata->size()));

@@ -37,7 +37,7 @@ Dim infer_concatenate(const DimArgs& xs, const void* data) {
   const unsigned d = *static_cast<const unsigned*>(data);
   dims::require_dim_index(d);
   Dim y = xs[0];
-  unsigned total = 0;
+  std::uint64_t total = 0;
   for (unsigned k = 0; k < xs.size(); ++k) {
     for (unsigned j = 0; j < Dim::kMaxDims; ++j)
       if (j != d && xs[k][j] != xs[0][j])
@@ -45,7 +45,8 @@ Dim infer_concatenate(const DimArgs& xs, const void* data) {
                    std::to_string(j) + " (only dimension " + std::to_string(d) + " may differ)");
     total += xs[k][d];
   }
-  y.set(d, total);
+  dims::require_size(total, "the concatenated dimension");
+  y.set(d, static_cast<unsigned>(total));
   y.bd = dims::batch(xs);
   return y;
 }
@@ -96,14 +97,15 @@ OpDef ConcatenateOp{"concatenate", -1, infer_concatenate, concatenate_forward, c
                     nullptr, nullptr, nullptr, true};
 
 Dim infer_concatenate_to_batch(const DimArgs& xs, const void*) {
-  unsigned bd = 0;
+  std::uint64_t bd = 0;
   for (unsigned k = 0; k < xs.size(); ++k) {
     if (!xs[k].same_shape(xs[0]))
       dims::fail("argument " + std::to_string(k) + " has shape " + to_string(xs[k].single_batch()) +
                  ", argument 0 has " + to_string(xs[0].single_batch()));
     bd += xs[k].bd;
   }
-  return xs[0].with_batch(bd);
+  dims::require_size(bd, "the batch size");
+  return xs[0].with_batch(static_cast<unsigned>(bd));
 }
 void concatenate_to_batch_forward(const OpCall& c) {
   float* y = c.y.v;

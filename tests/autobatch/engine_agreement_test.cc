@@ -40,7 +40,7 @@ Run run(const OpDef& op, std::uint64_t seed, int strategy, unsigned instances = 
     ys.push_back(op.check.build(*cases.back()));
   }
   std::vector<Expression> flat;
-  for (const Expression& y : ys) flat.push_back(reshape(y, Dim({y.dim().size()})));
+  for (const Expression& y : ys) flat.push_back(reshape(y, Dim({static_cast<unsigned>(y.dim().size())})));
   Expression all = concatenate(flat);
   cg.engine().reset_stats();
   Run r;

@@ -142,7 +142,7 @@ Result run_op(const Instance& in, const std::vector<Arg>& how, unsigned nodes, u
     std::vector<Expression> xs;
     for (unsigned i = 0; i < nargs; ++i) xs.push_back(args[i][args[i].size() == 1 ? 0 : k]);
     outs.push_back(cg.append(*in.op, xs.data(), nargs, in.data));
-    flat.push_back(reshape(outs.back(), Dim({outs.back().dim().size()})));
+    flat.push_back(reshape(outs.back(), Dim({static_cast<unsigned>(outs.back().dim().size())})));
   }
   const Expression all = concatenate(flat);
   Result r;
