@@ -6,6 +6,7 @@
 #include "builders/bi_rnn_builder.h"
 #include "builders/child_sum_tree_lstm_builder.h"
 #include "builders/class_factored_softmax_builder.h"
+#include "builders/compact_vanilla_lstm_builder.h"
 #include "builders/coupled_lstm_builder.h"
 #include "builders/fast_lstm_builder.h"
 #include "builders/gru_builder.h"

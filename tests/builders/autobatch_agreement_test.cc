@@ -10,6 +10,7 @@
 
 #include "builders/bi_rnn_builder.h"
 #include "builders/child_sum_tree_lstm_builder.h"
+#include "builders/compact_vanilla_lstm_builder.h"
 #include "builders/coupled_lstm_builder.h"
 #include "builders/gru_builder.h"
 #include "builders/nary_tree_lstm_builder.h"
@@ -101,7 +102,7 @@ Scenario trees(TreeLSTMBuilder& tree, LookupParameter table) {
 }  // namespace
 
 TEMPLATE_TEST_CASE("recurrent builders batch across sequences and agree under autobatching", "[builders][autobatch]",
-                   SimpleRNNBuilder, VanillaLSTMBuilder, CoupledLSTMBuilder, GRUBuilder) {
+                   SimpleRNNBuilder, VanillaLSTMBuilder, CompactVanillaLSTMBuilder, CoupledLSTMBuilder, GRUBuilder) {
   ParameterCollection model;
   TestType rnn(2, kInput, kHidden, model);
   LookupParameter table = model.add_lookup_parameters(6, {kInput});

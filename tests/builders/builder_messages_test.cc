@@ -12,6 +12,7 @@
 #include "builders/bi_rnn_builder.h"
 #include "builders/child_sum_tree_lstm_builder.h"
 #include "builders/class_factored_softmax_builder.h"
+#include "builders/compact_vanilla_lstm_builder.h"
 #include "builders/coupled_lstm_builder.h"
 #include "builders/gru_builder.h"
 #include "builders/nary_tree_lstm_builder.h"
@@ -159,6 +160,11 @@ TEST_CASE("a misused builder's message names the method called, once, and no op"
   std::vector<Misuse> m;
   recurrent_misuses<SimpleRNNBuilder>(m, "SimpleRNNBuilder");
   recurrent_misuses<VanillaLSTMBuilder>(m, "VanillaLSTMBuilder");
+  recurrent_misuses<CompactVanillaLSTMBuilder>(m, "CompactVanillaLSTMBuilder");
+  m.push_back({"CompactVanillaLSTMBuilder::set_weightnoise", "a negative deviation", [] {
+                 ParameterCollection model;
+                 CompactVanillaLSTMBuilder(1, kInput, kHidden, model).set_weightnoise(-0.5f);
+               }});
   recurrent_misuses<CoupledLSTMBuilder>(m, "CoupledLSTMBuilder");
   recurrent_misuses<GRUBuilder>(m, "GRUBuilder");
   tree_misuses<NaryTreeLSTMBuilder>(m, "NaryTreeLSTMBuilder",

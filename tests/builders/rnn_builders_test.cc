@@ -3,11 +3,14 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <set>
+#include <utility>
 #include <vector>
 
+#include "builders/compact_vanilla_lstm_builder.h"
 #include "builders/coupled_lstm_builder.h"
 #include "builders/gru_builder.h"
 #include "builders/simple_rnn_builder.h"
@@ -61,7 +64,7 @@ struct Sequences {
 }  // namespace
 
 TEMPLATE_TEST_CASE("gradients flow through every recurrent builder", "[builders][rnn]", SimpleRNNBuilder,
-                   VanillaLSTMBuilder, CoupledLSTMBuilder, GRUBuilder) {
+                   VanillaLSTMBuilder, CompactVanillaLSTMBuilder, CoupledLSTMBuilder, GRUBuilder) {
   Sequences<TestType> s(5);
   const bool batched = GENERATE(false, true);
   const bool with_initial_state = GENERATE(false, true);
@@ -89,7 +92,7 @@ TEST_CASE("gradients flow through a layer-normalized VanillaLSTM", "[builders][r
 }
 
 TEMPLATE_TEST_CASE("a batch of sequences gives the states of each sequence on its own", "[builders][rnn]",
-                   SimpleRNNBuilder, VanillaLSTMBuilder, CoupledLSTMBuilder, GRUBuilder) {
+                   SimpleRNNBuilder, VanillaLSTMBuilder, CompactVanillaLSTMBuilder, CoupledLSTMBuilder, GRUBuilder) {
   Sequences<TestType> s(6);
   const std::vector<std::vector<unsigned>> batch{{0, 1, 2}, {3, 4, 5}, {5, 0, 3}, {1, 1, 4}};
   const bool with_initial_state = GENERATE(false, true);
@@ -113,7 +116,7 @@ TEMPLATE_TEST_CASE("a batch of sequences gives the states of each sequence on it
 }
 
 TEMPLATE_TEST_CASE("a clone shares the parameters and keeps graph state of its own", "[builders][rnn]",
-                   SimpleRNNBuilder, VanillaLSTMBuilder, CoupledLSTMBuilder, GRUBuilder) {
+                   SimpleRNNBuilder, VanillaLSTMBuilder, CompactVanillaLSTMBuilder, CoupledLSTMBuilder, GRUBuilder) {
   Sequences<TestType> s(6);
   TestType& rnn = s.rnn;
   const std::unique_ptr<RNNBuilder> copy = rnn.clone();
@@ -135,6 +138,55 @@ TEMPLATE_TEST_CASE("a clone shares the parameters and keeps graph state of its o
   s.model.reset_gradient();
   cg_b.backward(sum_elems(from_copy.back()));
   CHECK(s.model.gradient_l2_norm() > 0.f);
+}
+
+TEST_CASE("CompactVanillaLSTM computes VanillaLSTM's cell from the same parameter values", "[builders][rnn]") {
+  Sequences<VanillaLSTMBuilder> vanilla(6);
+  Sequences<CompactVanillaLSTMBuilder> compact(6);
+  REQUIRE(compact.rnn.params.size() == kLayers);
+  for (unsigned l = 0; l < kLayers; ++l) {
+    REQUIRE(compact.rnn.params[l].size() == vanilla.rnn.params[l].size());
+    for (std::size_t k = 0; k < compact.rnn.params[l].size(); ++k) {
+      // Away from the initial values, biases included, so that every gate block is told apart.
+      std::vector<float> v = as_vector(vanilla.rnn.params[l][k].get_storage().values);
+      for (std::size_t e = 0; e < v.size(); ++e) v[e] += 0.3f * std::sin(float(e * 7 + k));
+      vanilla.rnn.params[l][k].set_value(v);
+      compact.rnn.params[l][k].set_value(v);
+    }
+  }
+  for (auto tables : {std::make_pair(vanilla.table, compact.table), std::make_pair(vanilla.states, compact.states)}) {
+    const Tensor& from = tables.first.get_storage().all_values;
+    std::copy(from.v, from.v + from.d.size(), tables.second.get_storage().all_values.v);
+  }
+  const bool with_initial_state = GENERATE(false, true);
+  const std::vector<std::vector<unsigned>> steps{{0, 1}, {2, 3}, {4, 5}, {1, 0}};
+  ComputationGraph cg_v, cg_c;
+  const std::vector<Expression> v = vanilla.run(vanilla.rnn, cg_v, steps, with_initial_state);
+  const std::vector<Expression> c = compact.run(compact.rnn, cg_c, steps, with_initial_state);
+  REQUIRE(v.size() == c.size());
+  for (std::size_t k = 0; k < v.size(); ++k) {
+    const std::vector<float> a = as_vector(cg_v.incremental_forward(v[k])), b = as_vector(cg_c.incremental_forward(c[k]));
+    REQUIRE(a.size() == b.size());
+    for (std::size_t e = 0; e < a.size(); ++e) CHECK(b[e] == Approx(a[e]).margin(1e-6));
+  }
+}
+
+TEST_CASE("CompactVanillaLSTM's weight noise perturbs every step, and only while set", "[builders][rnn]") {
+  Sequences<CompactVanillaLSTMBuilder> s(4);
+  auto output = [&s] {
+    ComputationGraph cg;
+    const std::vector<Expression> seen = s.run(s.rnn, cg, {{0}, {1}}, false);
+    return as_vector(cg.forward(seen.back()));
+  };
+  const std::vector<float> clean = output();
+  CHECK(output() == clean);
+  s.rnn.set_weightnoise(0.5f);
+  const std::vector<float> noisy = output();
+  CHECK(noisy != clean);
+  CHECK(output() != noisy);
+  s.rnn.set_weightnoise(0.f);
+  CHECK(output() == clean);
+  CHECK_THROWS_AS(s.rnn.set_weightnoise(-1.f), std::invalid_argument);
 }
 
 TEST_CASE("positions: rewind, branches, set_h and set_s", "[builders][rnn]") {
