@@ -8,14 +8,14 @@
 // Parameters of each layer: W_iou {3 hidden, input}, U_iou {3 hidden, hidden}, b_iou {3 hidden},
 // W_f {hidden, input}, U_f {hidden, hidden}, b_f {hidden} (biases zero).
 
-#include "builders/tree_lstm_builder.h"
+#include "builders/layered_tree_lstm_builder.h"
 
 namespace dynet {
 
-class ChildSumTreeLSTMBuilder : public TreeLSTMBuilder {
+class ChildSumTreeLSTMBuilder : public LayeredTreeLSTMBuilder {
  public:
   /// Without parameters until assigned a builder made with a model.
-  ChildSumTreeLSTMBuilder() : TreeLSTMBuilder("ChildSumTreeLSTMBuilder") {}
+  ChildSumTreeLSTMBuilder() : LayeredTreeLSTMBuilder("ChildSumTreeLSTMBuilder") {}
   ChildSumTreeLSTMBuilder(unsigned layers, unsigned input_dim, unsigned hidden_dim, ParameterCollection& model);
   std::unique_ptr<TreeLSTMBuilder> clone() const override { return std::make_unique<ChildSumTreeLSTMBuilder>(*this); }
 

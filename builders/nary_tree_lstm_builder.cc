@@ -16,7 +16,7 @@ enum { kW, kBias, kU0 };
 
 NaryTreeLSTMBuilder::NaryTreeLSTMBuilder(unsigned N, unsigned layers, unsigned input_dim, unsigned hidden_dim,
                                          ParameterCollection& model)
-    : TreeLSTMBuilder(model, "NaryTreeLSTMBuilder", "nary-tree-lstm-builder", layers, input_dim, hidden_dim), n_(N) {
+    : LayeredTreeLSTMBuilder(model, "NaryTreeLSTMBuilder", "nary-tree-lstm-builder", layers, input_dim, hidden_dim), n_(N) {
   if (N == 0) throw std::invalid_argument("NaryTreeLSTMBuilder: N (the most children a node may have) must be positive");
   const unsigned rows = (N + 3) * hidden_dim;
   for (unsigned l = 0; l < layers; ++l) {
@@ -32,7 +32,7 @@ void NaryTreeLSTMBuilder::check_child_count(std::size_t n) const {
                                 " children, but this builder allows at most " + std::to_string(n_));
 }
 
-void NaryTreeLSTMBuilder::derive_graph_expressions() {
+void NaryTreeLSTMBuilder::derive_graph_expressions(ComputationGraph&, bool) {
   leaf_w_.clear();
   leaf_b_.clear();
   for (unsigned l = 0; l < layers(); ++l) {

@@ -10,14 +10,14 @@
 // Parameters of each layer: W {(N+3) hidden, input}, b {(N+3) hidden} (zeros), then U_0 .. U_(N-1)
 // {(N+3) hidden, hidden}.
 
-#include "builders/tree_lstm_builder.h"
+#include "builders/layered_tree_lstm_builder.h"
 
 namespace dynet {
 
-class NaryTreeLSTMBuilder : public TreeLSTMBuilder {
+class NaryTreeLSTMBuilder : public LayeredTreeLSTMBuilder {
  public:
   /// Without parameters until assigned a builder made with a model.
-  NaryTreeLSTMBuilder() : TreeLSTMBuilder("NaryTreeLSTMBuilder"), n_(0) {}
+  NaryTreeLSTMBuilder() : LayeredTreeLSTMBuilder("NaryTreeLSTMBuilder"), n_(0) {}
   NaryTreeLSTMBuilder(unsigned N, unsigned layers, unsigned input_dim, unsigned hidden_dim,
                       ParameterCollection& model);
 
@@ -27,7 +27,7 @@ class NaryTreeLSTMBuilder : public TreeLSTMBuilder {
  protected:
   void check_child_count(std::size_t n) const override;
   CellState node(unsigned layer, const Expression& x, const std::vector<const CellState*>& children) override;
-  void derive_graph_expressions() override;
+  void derive_graph_expressions(ComputationGraph&, bool) override;
 
  private:
   unsigned n_;

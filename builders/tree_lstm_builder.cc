@@ -11,7 +11,7 @@ TreeLSTMBuilder::TreeLSTMBuilder(ParameterCollection& model, const std::string& 
 
 void TreeLSTMBuilder::new_graph(ComputationGraph& cg, bool update) {
   bind_graph(cg, update);
-  derive_graph_expressions();
+  derive_graph_expressions(cg, update);
   start_new_sequence();
 }
 
@@ -43,18 +43,11 @@ Expression TreeLSTMBuilder::add_input(int id, const std::vector<int>& children, 
   }
   check_batches(id, children, x, child_states);
 
-  std::vector<CellState> states(layers());
-  std::vector<const CellState*> layer_children(children.size());
-  Expression in = x;
-  for (unsigned l = 0; l < layers(); ++l) {
-    for (std::size_t k = 0; k < children.size(); ++k) layer_children[k] = &(*child_states[k])[l];
-    states[l] = node(l, in, layer_children);
-    in = states[l].h;
-  }
+  std::vector<CellState> states = node_layers(x, child_states);
   if (slot >= nodes_.size()) nodes_.resize(slot + 1);
   nodes_[slot] = std::move(states);
   last_ = id;
-  return in;
+  return nodes_[slot].back().h;
 }
 
 void TreeLSTMBuilder::check_batches(int id, const std::vector<int>& children, const Expression& x,

@@ -12,6 +12,8 @@
 //
 // The cell of each node is a fixed set of ops over its children's states, so nodes of the same
 // kind (same child count, with or without input) in any number of trees batch together.
+// LayeredTreeLSTMBuilder stacks such cells layer by layer; the tree builders that read a node's
+// children with a recurrent LSTM (UnidirectionalTreeLSTMBuilder, ...) compute all layers at once.
 
 #include <memory>
 #include <vector>
@@ -26,7 +28,7 @@ class TreeLSTMBuilder : public BuilderParameters {
   /// Binds the builder to `cg` (parameter expressions are made here, once per graph) and starts a new tree.
   void new_graph(ComputationGraph& cg, bool update = true);
   /// Forgets the nodes of the previous tree.
-  void start_new_sequence();
+  virtual void start_new_sequence();
   /// Reserves room for node ids 0..n-1 (optional; ids beyond it still work).
   void set_num_elements(unsigned n);
 
@@ -53,11 +55,13 @@ class TreeLSTMBuilder : public BuilderParameters {
 
   /// Throws std::invalid_argument when a node may not have `n` children.
   virtual void check_child_count(std::size_t n) const;
-  /// One layer of one node: x is its input (empty for none), children the same layer's states of
-  /// its children (never both empty).
-  virtual CellState node(unsigned layer, const Expression& x, const std::vector<const CellState*>& children) = 0;
-  /// Called by new_graph after the parameter expressions exist, for expressions derived from them.
-  virtual void derive_graph_expressions() {}
+  /// The state of every layer of one node: x is its input (empty for none), children the states
+  /// (per layer) of its children (never both empty). Returns one state per layer.
+  virtual std::vector<CellState> node_layers(const Expression& x,
+                                             const std::vector<const std::vector<CellState>*>& children) = 0;
+  /// Called by new_graph(cg, update) after the parameter expressions exist, for expressions
+  /// derived from them and the graph state of builders a tree builder is made of.
+  virtual void derive_graph_expressions(ComputationGraph&, bool) {}
 
  private:
   const std::vector<CellState>& node_states(int id, const char* who) const;

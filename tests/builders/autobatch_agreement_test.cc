@@ -14,6 +14,7 @@
 #include "builders/coupled_lstm_builder.h"
 #include "builders/gru_builder.h"
 #include "builders/nary_tree_lstm_builder.h"
+#include "builders/sequence_tree_lstm_builders.h"
 #include "builders/simple_rnn_builder.h"
 #include "builders/vanilla_lstm_builder.h"
 #include "dynet_core/expr.h"
@@ -140,4 +141,13 @@ TEST_CASE("tree builders batch across trees and agree under autobatching", "[bui
   ChildSumTreeLSTMBuilder child_sum(2, kInput, kHidden, model);
   SECTION("N-ary") { check_engines(model, trees(nary, table)); }
   SECTION("child-sum") { check_engines(model, trees(child_sum, table)); }
+}
+
+TEST_CASE("sequence tree builders batch across trees and agree under autobatching", "[builders][autobatch]") {
+  ParameterCollection model;
+  LookupParameter table = model.add_lookup_parameters(6, {kHidden});  // children are read as inputs
+  UnidirectionalTreeLSTMBuilder uni(2, kHidden, kHidden, model);
+  BidirectionalTreeLSTMBuilder bi(2, kHidden, kHidden, model);
+  SECTION("unidirectional") { check_engines(model, trees(uni, table)); }
+  SECTION("bidirectional") { check_engines(model, trees(bi, table)); }
 }

@@ -16,6 +16,7 @@
 #include "builders/coupled_lstm_builder.h"
 #include "builders/gru_builder.h"
 #include "builders/nary_tree_lstm_builder.h"
+#include "builders/sequence_tree_lstm_builders.h"
 #include "builders/simple_rnn_builder.h"
 #include "builders/standard_softmax_builder.h"
 #include "builders/vanilla_lstm_builder.h"
@@ -171,6 +172,24 @@ TEST_CASE("a misused builder's message names the method called, once, and no op"
                                     [](ParameterCollection& pc) { return NaryTreeLSTMBuilder(2, 2, kInput, kHidden, pc); });
   tree_misuses<ChildSumTreeLSTMBuilder>(m, "ChildSumTreeLSTMBuilder",
                                         [](ParameterCollection& pc) { return ChildSumTreeLSTMBuilder(2, kInput, kHidden, pc); });
+  tree_misuses<UnidirectionalTreeLSTMBuilder>(m, "UnidirectionalTreeLSTMBuilder", [](ParameterCollection& pc) {
+    return UnidirectionalTreeLSTMBuilder(2, kInput, kInput, pc);
+  });
+  tree_misuses<BidirectionalTreeLSTMBuilder>(m, "BidirectionalTreeLSTMBuilder", [](ParameterCollection& pc) {
+    return BidirectionalTreeLSTMBuilder(2, kInput, kHidden, pc);
+  });
+  m.push_back({"BidirectionalTreeLSTMBuilder", "an odd hidden_dim", [] {
+                 ParameterCollection model;
+                 BidirectionalTreeLSTMBuilder(1, kInput, 5, model);
+               }});
+  m.push_back({"UnidirectionalTreeLSTMBuilder::add_input", "children when input_dim != hidden_dim", [] {
+                 ParameterCollection model;
+                 UnidirectionalTreeLSTMBuilder t(1, kInput, kHidden, model);
+                 ComputationGraph cg;
+                 t.new_graph(cg);
+                 t.add_input(0, {}, vector_of(cg, kInput));
+                 t.add_input(1, {0}, Expression());
+               }});
   m.push_back({"NaryTreeLSTMBuilder::add_input", "three children for N = 2", [] {
                  ParameterCollection model;
                  NaryTreeLSTMBuilder t(2, 1, kInput, kHidden, model);
