@@ -203,3 +203,21 @@ TEST_CASE("the sequence tree builders refuse shapes their LSTMs cannot read", "[
                         Catch::Contains("input_dim == hidden_dim"));
   CHECK_THROWS_WITH(UnidirectionalTreeLSTMBuilder().new_graph(cg), Catch::Contains("default-constructed"));
 }
+
+TEST_CASE("a new tree starts the node LSTMs' sequences anew, and new_graph passes on update", "[builders][tree]") {
+  ParameterCollection model;
+  BidirectionalTreeLSTMBuilder tree(1, kDim, kDim, model);
+  tree.fwd_node_builder.set_dropout(0.3f, 0.3f);
+  ComputationGraph cg;
+  tree.new_graph(cg);
+  tree.add_input(0, {}, input(cg, Dim({kDim}, 2), std::vector<float>(2 * kDim, 0.5f)));
+  tree.start_new_sequence();  // the dropout masks of a batch of 2 are forgotten with the tree
+  CHECK_NOTHROW(tree.add_input(0, {}, input(cg, Dim({kDim}, 3), std::vector<float>(3 * kDim, 0.5f))));
+
+  ComputationGraph frozen;
+  tree.new_graph(frozen, false);
+  const Expression root = tree.add_input(0, {}, input(frozen, Dim({kDim}), std::vector<float>(kDim, 0.5f)));
+  model.reset_gradient();
+  frozen.backward(sum_elems(root));
+  CHECK(model.gradient_l2_norm() == 0.f);
+}
