@@ -63,6 +63,12 @@ std::vector<Expression> read(VanillaLSTMBuilder& lstm, const std::vector<Express
   return lstm.final_s();
 }
 
+/// Three distinct inputs of {kDim}.
+std::vector<Expression> three_inputs(ComputationGraph& cg) {
+  return {input(cg, Dim({kDim}), {0.5f, -1.f, 0.2f, 0.9f}), input(cg, Dim({kDim}), {-0.3f, 0.4f, 1.f, -0.7f}),
+          input(cg, Dim({kDim}), {0.1f, 0.8f, -0.6f, 0.3f})};
+}
+
 std::vector<float> values(ComputationGraph& cg, const std::vector<Expression>& es) {
   std::vector<float> v;
   for (const Expression& e : es) {
@@ -89,9 +95,8 @@ TEST_CASE("a unidirectional tree node is its LSTM over the input, then the child
   ComputationGraph cg;
   tree.new_graph(cg);
   lstm.new_graph(cg);
-  const Expression x0 = input(cg, Dim({kDim}), {0.5f, -1.f, 0.2f, 0.9f});
-  const Expression x1 = input(cg, Dim({kDim}), {-0.3f, 0.4f, 1.f, -0.7f});
-  const Expression x2 = input(cg, Dim({kDim}), {0.1f, 0.8f, -0.6f, 0.3f});
+  const std::vector<Expression> x = three_inputs(cg);
+  const Expression &x0 = x[0], &x1 = x[1], &x2 = x[2];
   const Expression h0 = tree.add_input(0, {}, x0), h1 = tree.add_input(1, {}, x1);
   tree.add_input(2, {0, 1}, x2);
   tree.add_input(3, {1, 0}, Expression());  // no input: the LSTM starts with the first child
@@ -116,9 +121,8 @@ TEST_CASE("a bidirectional tree node concatenates an LSTM over the children in o
   tree.new_graph(cg);
   fwd.new_graph(cg);
   rev.new_graph(cg);
-  const Expression x0 = input(cg, Dim({kDim}), {0.5f, -1.f, 0.2f, 0.9f});
-  const Expression x1 = input(cg, Dim({kDim}), {-0.3f, 0.4f, 1.f, -0.7f});
-  const Expression x2 = input(cg, Dim({kDim}), {0.1f, 0.8f, -0.6f, 0.3f});
+  const std::vector<Expression> x = three_inputs(cg);
+  const Expression &x0 = x[0], &x1 = x[1], &x2 = x[2];
   const Expression h0 = tree.add_input(0, {}, x0), h1 = tree.add_input(1, {}, x1);
   const Expression root = tree.add_input(2, {0, 1}, x2);
 
