@@ -2,8 +2,8 @@
 // The interface of the tree-structured LSTMs (Tai, Socher and Manning, 2015). Nodes are added
 // bottom-up: add_input(id, children, x) computes node `id` from the states of its children,
 // which must have been added before, and its input x. A node may have no input (pass an empty
-// Expression), as the inner nodes of a parse tree; a leaf must have one. With several layers,
-// layer l of a node reads the output of layer l - 1 of the same node as its input.
+// Expression), as the inner nodes of a parse tree; a leaf must have one. A node has a state
+// (output and memory cell) per layer; the top layer's output is the node's output.
 //
 //   builder.new_graph(cg);
 //   builder.start_new_sequence();                    // a new tree
@@ -12,8 +12,9 @@
 //
 // The cell of each node is a fixed set of ops over its children's states, so nodes of the same
 // kind (same child count, with or without input) in any number of trees batch together.
-// LayeredTreeLSTMBuilder stacks such cells layer by layer; the tree builders that read a node's
-// children with a recurrent LSTM (UnidirectionalTreeLSTMBuilder, ...) compute all layers at once.
+// LayeredTreeLSTMBuilder stacks such cells, layer l of a node reading layer l - 1's output; the
+// builders that read a node's children with an LSTM (UnidirectionalTreeLSTMBuilder,
+// BidirectionalTreeLSTMBuilder) take every layer's state from that LSTM.
 
 #include <memory>
 #include <vector>
