@@ -4,9 +4,9 @@
 //
 // Rows are written with named setters, never by position, so that reordering a struct cannot change
 // what a row means:
-//   OpDef TanhOp = OpRow("tanh").arity(1).infer(same_dim).forward(tanh_forward)
-//                      .backward(tanh_backward).saves(kSavesOutput)
-//                      .batch(ConcatBatch().sig_bytes(sizeof(float))).check(check_tanh);
+//   OpDef AffineTransformOp = OpRow("affine_transform").arity(-1).infer(infer_affine).forward(affine_forward)
+//       .backward(affine_backward).saves(kSavesInputs).batch(ConcatBatch().shared_odd().broadcasts_all())
+//       .check(check_affine).backward_overwrites();
 // The setters are constexpr, so a row is constant-initialised data and engines read plain fields.
 
 #include <cstdint>
