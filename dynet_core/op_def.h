@@ -1,6 +1,13 @@
 #pragma once
 // An operator is one row of data: shape inference, kernels, batching traits and its gradient-check
 // spec. Engines, the autobatcher and the test suite read rows; no file lists every op.
+//
+// Rows are written with named setters, never by position, so that reordering a struct cannot change
+// what a row means:
+//   OpDef AffineTransformOp = OpRow("affine_transform").arity(-1).infer(infer_affine).forward(affine_forward)
+//       .backward(affine_backward).saves(kSavesInputs).batch(ConcatBatch().shared_odd().broadcasts_all())
+//       .check(check_affine).backward_overwrites();
+// The setters are constexpr, so a row is constant-initialised data and engines read plain fields.
 
 #include <cstdint>
 
@@ -56,6 +63,8 @@ enum class BatchRule : std::uint8_t {
 
 struct BatchTraits {
   static constexpr std::uint32_t kAllArguments = 0xFFFFFFFFu;
+  /// Not an aggregate, so that traits are set by name (ConcatBatch), never by position.
+  constexpr BatchTraits() {}
 
   BatchRule rule = BatchRule::None;
   std::uint32_t shared = 0;   ///< bit i: argument i is the same node for the whole group
@@ -76,21 +85,27 @@ struct BatchTraits {
 /// The numeric gradient check every registered op gets: `build` makes one random instance of the
 /// op from the CheckCase's differentiable inputs (covering batch sizes > 1 and broadcasting).
 struct GradCheck {
+  /// Not an aggregate: OpRow::check, check_tolerance and no_gradcheck set it by name.
+  constexpr GradCheck() {}
+
   Expression (*build)(CheckCase&) = nullptr;
   float tolerance = 2e-2f;           ///< relative, against the larger of numeric and analytic
   const char* skip_reason = nullptr;  ///< set instead of `build` only when no check can apply
 };
 
 struct OpDef {
-  const char* name;
-  int arity;  ///< number of arguments, or -1 for one or more
+  /// Not an aggregate, so that a row is built by name with OpRow, never by position.
+  constexpr OpDef() {}
+
+  const char* name = nullptr;
+  int arity = 0;  ///< number of arguments, or -1 for one or more
   /// Output shape from argument shapes; throws std::invalid_argument saying what was expected.
-  Dim (*infer_dim)(const DimArgs& xs, const void* data);
+  Dim (*infer_dim)(const DimArgs& xs, const void* data) = nullptr;
   /// Overwrites y; never reads it.
-  void (*forward)(const OpCall&);
+  void (*forward)(const OpCall&) = nullptr;
   /// Adds d(loss)/d(argument i) into dx. Null when no gradient flows to the arguments.
-  void (*backward)(const OpCall&, unsigned i);
-  Saves saves;
+  void (*backward)(const OpCall&, unsigned i) = nullptr;
+  Saves saves = kSavesNothing;
   BatchTraits batch;
   GradCheck check;
   /// Leaves whose value is parameter memory (no copy); null for everything else.
@@ -113,6 +128,100 @@ struct OpDef {
 
   static constexpr std::uint16_t kUnregistered = 0xFFFF;
   bool differentiable_leaf() const { return grad_alias || leaf_backward; }
+};
+
+/// BatchTraits for BatchRule::Concat, by name: `ConcatBatch().shared(1u).broadcasts_all()`.
+class ConcatBatch {
+ public:
+  constexpr ConcatBatch() { traits_.rule = BatchRule::Concat; }
+  constexpr ConcatBatch& shared(std::uint32_t arguments) {
+    traits_.shared = arguments;
+    return *this;
+  }
+  constexpr ConcatBatch& shared_odd() {
+    traits_.shared_odd = true;
+    return *this;
+  }
+  constexpr ConcatBatch& sig_bytes(std::uint8_t bytes) {
+    traits_.sig_bytes = bytes;
+    return *this;
+  }
+  constexpr ConcatBatch& broadcasts(std::uint32_t arguments) {
+    traits_.broadcasts = arguments;
+    return *this;
+  }
+  constexpr ConcatBatch& broadcasts_all() { return broadcasts(BatchTraits::kAllArguments); }
+  constexpr operator BatchTraits() const { return traits_; }
+
+ private:
+  BatchTraits traits_;
+};
+
+/// An OpDef row by name; each setter writes the field it is named after (`infer` sets infer_dim,
+/// `check` GradCheck::build). Fields not set keep OpDef's defaults.
+class OpRow {
+ public:
+  constexpr explicit OpRow(const char* name) { def_.name = name; }
+  constexpr OpRow& arity(int n) {
+    def_.arity = n;
+    return *this;
+  }
+  constexpr OpRow& infer(Dim (*infer_dim)(const DimArgs&, const void*)) {
+    def_.infer_dim = infer_dim;
+    return *this;
+  }
+  constexpr OpRow& forward(void (*forward)(const OpCall&)) {
+    def_.forward = forward;
+    return *this;
+  }
+  constexpr OpRow& backward(void (*backward)(const OpCall&, unsigned)) {
+    def_.backward = backward;
+    return *this;
+  }
+  constexpr OpRow& saves(Saves saves) {
+    def_.saves = saves;
+    return *this;
+  }
+  constexpr OpRow& batch(BatchTraits batch) {
+    def_.batch = batch;
+    return *this;
+  }
+  constexpr OpRow& check(Expression (*build)(CheckCase&)) {
+    def_.check.build = build;
+    return *this;
+  }
+  constexpr OpRow& check_tolerance(float tolerance) {
+    def_.check.tolerance = tolerance;
+    return *this;
+  }
+  constexpr OpRow& no_gradcheck(const char* reason) {
+    def_.check.skip_reason = reason;
+    return *this;
+  }
+  constexpr OpRow& value_alias(float* (*value_alias)(const void*)) {
+    def_.value_alias = value_alias;
+    return *this;
+  }
+  constexpr OpRow& grad_alias(float* (*grad_alias)(const void*)) {
+    def_.grad_alias = grad_alias;
+    return *this;
+  }
+  constexpr OpRow& leaf_backward(void (*leaf_backward)(const OpCall&)) {
+    def_.leaf_backward = leaf_backward;
+    return *this;
+  }
+  constexpr OpRow& backward_overwrites() {
+    def_.backward_overwrites = true;
+    return *this;
+  }
+  constexpr OpRow& argument_span(bool (*argument_span)(const void*, const Dim&, unsigned&, unsigned&)) {
+    def_.argument_span = argument_span;
+    return *this;
+  }
+  constexpr operator OpDef() const { return def_; }
+
+ private:
+  OpDef def_;
 };
 
 }  // namespace dynet

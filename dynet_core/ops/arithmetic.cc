@@ -62,10 +62,9 @@ void binary_backward(const OpCall& c, unsigned i) {
 }
 
 template <class R>
-OpDef binary_op(const char* name, Saves saves, Expression (*check)(CheckCase&)) {
-  return OpDef{name, 2, infer_broadcast, binary_forward<R>, binary_backward<R>, saves,
-               {BatchRule::Concat, 0, false, 0, BatchTraits::kAllArguments}, {check}, nullptr, nullptr, nullptr,
-               true};
+constexpr OpDef binary_op(const char* name, Saves saves, Expression (*check)(CheckCase&)) {
+  return OpRow(name).arity(2).infer(infer_broadcast).forward(binary_forward<R>).backward(binary_backward<R>)
+      .saves(saves).batch(ConcatBatch().broadcasts_all()).check(check).backward_overwrites();
 }
 
 Expression binary(const OpDef& op, const Expression& a, const Expression& b) {
@@ -136,16 +135,16 @@ void sum_backward(const OpCall& c, unsigned) {
   for (unsigned bi = 0; bi < c.dy.d.bd; ++bi) accumulate(c.dx.v, c.dy.v + std::size_t(bi) * per_batch, per_batch);
 }
 
-OpDef SumOp{"sum", -1, infer_sum, sum_forward, sum_backward, kSavesNothing,
-            {BatchRule::Concat, 0, false, 0, BatchTraits::kAllArguments},
-            {[](CheckCase& c) {
-              const unsigned bd = c.batch();
-              const Dim d = c.shape(0, 3);
-              std::vector<Expression> xs(c.uniform(2, 4));
-              for (Expression& x : xs) x = c.input(d.with_batch(c.uniform(0, 1) ? bd : 1));
-              return sum(xs);
-            }},
-            nullptr, nullptr, nullptr, true};
+OpDef SumOp = OpRow("sum").arity(-1).infer(infer_sum).forward(sum_forward).backward(sum_backward).saves(kSavesNothing)
+    .batch(ConcatBatch().broadcasts_all())
+    .check([](CheckCase& c) {
+      const unsigned bd = c.batch();
+      const Dim d = c.shape(0, 3);
+      std::vector<Expression> xs(c.uniform(2, 4));
+      for (Expression& x : xs) x = c.input(d.with_batch(c.uniform(0, 1) ? bd : 1));
+      return sum(xs);
+    })
+    .backward_overwrites();
 
 }  // namespace
 

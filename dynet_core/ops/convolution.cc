@@ -167,8 +167,8 @@ Expression check_conv2d(CheckCase& c) {
   return conv2d(x, f, c.parameter(Dim({co})), stride, valid);
 }
 
-OpDef Conv2dOp{"conv2d", -1, infer_conv2d, conv2d_forward, conv2d_backward, kSavesInputs,
-               {BatchRule::Concat, 0, false, sizeof(WindowData), BatchTraits::kAllArguments}, {check_conv2d}};
+OpDef Conv2dOp = OpRow("conv2d").arity(-1).infer(infer_conv2d).forward(conv2d_forward).backward(conv2d_backward)
+    .saves(kSavesInputs).batch(ConcatBatch().sig_bytes(sizeof(WindowData)).broadcasts_all()).check(check_conv2d);
 
 Dim infer_maxpool(const DimArgs& xs, const void* data) {
   const WindowData& d = *static_cast<const WindowData*>(data);
@@ -219,14 +219,13 @@ template <class Picks>
 void picked_backward(const OpCall& c, unsigned) {
   Picks::each(c, [&](std::size_t iy, std::size_t ix) { c.dx.v[ix] += c.dy.v[iy]; });
 }
-OpDef MaxPooling2dOp{"maxpooling2d", 1, infer_maxpool, picked_forward<WindowMaxima>, picked_backward<WindowMaxima>,
-                     kSavesInputs,
-                     {BatchRule::Concat, 0, false, sizeof(WindowData)},
-                     {[](CheckCase& c) {
-                       const unsigned kh = c.uniform(1, 3), kw = c.uniform(1, 3);
-                       const Dim xd({kh + c.uniform(0, 3), kw + c.uniform(0, 3), c.uniform(1, 2)}, c.batch());
-                       return maxpooling2d(c.distinct_input(xd), {kh, kw}, {c.uniform(1, 3), c.uniform(1, 2)}, c.uniform(0, 1) == 1);
-                     }}};
+OpDef MaxPooling2dOp = OpRow("maxpooling2d").arity(1).infer(infer_maxpool).forward(picked_forward<WindowMaxima>)
+    .backward(picked_backward<WindowMaxima>).saves(kSavesInputs).batch(ConcatBatch().sig_bytes(sizeof(WindowData)))
+    .check([](CheckCase& c) {
+      const unsigned kh = c.uniform(1, 3), kw = c.uniform(1, 3);
+      const Dim xd({kh + c.uniform(0, 3), kw + c.uniform(0, 3), c.uniform(1, 2)}, c.batch());
+      return maxpooling2d(c.distinct_input(xd), {kh, kw}, {c.uniform(1, 3), c.uniform(1, 2)}, c.uniform(0, 1) == 1);
+    });
 
 WindowData window_data(const char* op, const std::vector<unsigned>& stride, bool is_valid,
                        const std::vector<unsigned>& window) {
@@ -286,14 +285,14 @@ void filter1d_backward(const OpCall& c, unsigned i) {
       for (unsigned r = 0; r < n; ++r) c.dx.v[jf + r] += g * c.xs[0].v[ix + r];
   });
 }
-OpDef Filter1dNarrowOp{"filter1d_narrow", 2, infer_filter1d, filter1d_forward, filter1d_backward, kSavesInputs,
-                       {BatchRule::Concat, 0, false, 0, BatchTraits::kAllArguments},
-                       {[](CheckCase& c) {
-                         const unsigned rows = c.uniform(1, 3), width = c.uniform(1, 3), bd = c.batch();
-                         const Expression x = c.input(Dim({rows, width + c.uniform(0, 3)}, bd));
-                         const Dim fd = c.uniform(0, 1) ? Dim({rows, width}) : Dim({rows, width, c.uniform(1, 3)});
-                         return filter1d_narrow(x, c.parameter(fd));
-                       }}};
+OpDef Filter1dNarrowOp = OpRow("filter1d_narrow").arity(2).infer(infer_filter1d).forward(filter1d_forward)
+    .backward(filter1d_backward).saves(kSavesInputs).batch(ConcatBatch().broadcasts_all())
+    .check([](CheckCase& c) {
+      const unsigned rows = c.uniform(1, 3), width = c.uniform(1, 3), bd = c.batch();
+      const Expression x = c.input(Dim({rows, width + c.uniform(0, 3)}, bd));
+      const Dim fd = c.uniform(0, 1) ? Dim({rows, width}) : Dim({rows, width, c.uniform(1, 3)});
+      return filter1d_narrow(x, c.parameter(fd));
+    });
 
 struct KMaxData {
   unsigned k, d;
@@ -330,14 +329,13 @@ struct KeptElements {
       }
   }
 };
-OpDef KMaxPoolingOp{"kmax_pooling", 1, infer_kmax, picked_forward<KeptElements>, picked_backward<KeptElements>,
-                    kSavesInputs,
-                    {BatchRule::Concat, 0, false, sizeof(KMaxData)},
-                    {[](CheckCase& c) {
-                      const Dim xd = c.shape(2, 3, c.batch());
-                      const unsigned d = c.uniform(0, xd.ndims() - 1);
-                      return kmax_pooling(c.distinct_input(xd), c.uniform(1, xd[d]), d);
-                    }}};
+OpDef KMaxPoolingOp = OpRow("kmax_pooling").arity(1).infer(infer_kmax).forward(picked_forward<KeptElements>)
+    .backward(picked_backward<KeptElements>).saves(kSavesInputs).batch(ConcatBatch().sig_bytes(sizeof(KMaxData)))
+    .check([](CheckCase& c) {
+      const Dim xd = c.shape(2, 3, c.batch());
+      const unsigned d = c.uniform(0, xd.ndims() - 1);
+      return kmax_pooling(c.distinct_input(xd), c.uniform(1, xd[d]), d);
+    });
 
 Dim infer_circular(const DimArgs& xs, const void*) {
   if (xs[0].ndims() != 1 || !xs[0].same_shape(xs[1]))
@@ -378,12 +376,12 @@ Expression check_circular(CheckCase& c, bool correlation) {
   const Expression u = c.input(Dim({n}, bd)), v = c.input(Dim({n}, c.uniform(0, 1) ? bd : 1));
   return correlation ? circ_corr(u, v) : circ_conv(u, v);
 }
-OpDef CircConvOp{"circ_conv", 2, infer_circular, circular_forward<false>, circular_backward<false>, kSavesInputs,
-                 {BatchRule::Concat, 0, false, 0, BatchTraits::kAllArguments},
-                 {[](CheckCase& c) { return check_circular(c, false); }}};
-OpDef CircCorrOp{"circ_corr", 2, infer_circular, circular_forward<true>, circular_backward<true>, kSavesInputs,
-                 {BatchRule::Concat, 0, false, 0, BatchTraits::kAllArguments},
-                 {[](CheckCase& c) { return check_circular(c, true); }}};
+OpDef CircConvOp = OpRow("circ_conv").arity(2).infer(infer_circular).forward(circular_forward<false>)
+    .backward(circular_backward<false>).saves(kSavesInputs).batch(ConcatBatch().broadcasts_all())
+    .check([](CheckCase& c) { return check_circular(c, false); });
+OpDef CircCorrOp = OpRow("circ_corr").arity(2).infer(infer_circular).forward(circular_forward<true>)
+    .backward(circular_backward<true>).saves(kSavesInputs).batch(ConcatBatch().broadcasts_all())
+    .check([](CheckCase& c) { return check_circular(c, true); });
 
 }  // namespace
 

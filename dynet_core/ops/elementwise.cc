@@ -76,10 +76,10 @@ void unary_backward(const OpCall& c, unsigned) {
 
 /// One row per rule; a rule with fields is the op data and selects the kernel.
 template <class R>
-OpDef unary_op(const char* name, Saves saves, Expression (*check)(CheckCase&)) {
+constexpr OpDef unary_op(const char* name, Saves saves, Expression (*check)(CheckCase&)) {
   constexpr std::uint8_t data_bytes = std::is_empty<R>::value ? 0 : sizeof(R);
-  return OpDef{name, 1, same_dim, unary_forward<R>, unary_backward<R>, saves,
-               {BatchRule::Concat, 0, false, data_bytes}, {check}, nullptr, nullptr, nullptr, true};
+  return OpRow(name).arity(1).infer(same_dim).forward(unary_forward<R>).backward(unary_backward<R>).saves(saves)
+      .batch(ConcatBatch().sig_bytes(data_bytes)).check(check).backward_overwrites();
 }
 
 template <class R>

@@ -18,15 +18,15 @@ void scaled_backward(const OpCall& c, unsigned) {
   for (unsigned e = 0; e < c.y.d.size(); ++e) c.dx.v[e] += lambda * c.dy.v[e];
 }
 
-OpDef NoBackpropOp{"nobackprop", 1, same_dim, copy_forward, nullptr, kSavesNothing, {BatchRule::Concat},
-                   {[](CheckCase& c) { return nobackprop(c.constant_input(c.shape(0, 3, c.batch()))); }}};
-OpDef ScaleGradientOp{"scale_gradient", 1, same_dim, copy_forward, scaled_backward, kSavesNothing,
-                      {BatchRule::Concat, 0, false, sizeof(float)},
-                      {[](CheckCase& c) {
-                        // The numeric gradient sees the identity, so the check scales by 1; the
-                        // reversal itself has its own test.
-                        return scale_gradient(c.input(c.shape(0, 3, c.batch())), 1.f);
-                      }}};
+OpDef NoBackpropOp = OpRow("nobackprop").arity(1).infer(same_dim).forward(copy_forward).saves(kSavesNothing)
+    .batch(ConcatBatch()).check([](CheckCase& c) { return nobackprop(c.constant_input(c.shape(0, 3, c.batch()))); });
+OpDef ScaleGradientOp = OpRow("scale_gradient").arity(1).infer(same_dim).forward(copy_forward)
+    .backward(scaled_backward).saves(kSavesNothing).batch(ConcatBatch().sig_bytes(sizeof(float)))
+    .check([](CheckCase& c) {
+      // The numeric gradient sees the identity, so the check scales by 1; the
+      // reversal itself has its own test.
+      return scale_gradient(c.input(c.shape(0, 3, c.batch())), 1.f);
+    });
 
 void argmax_forward(const OpCall& c) {
   const unsigned n = c.y.d.rows(), cols = c.y.d.size() / n;
@@ -39,13 +39,13 @@ void argmax_forward(const OpCall& c) {
     c.y.v[std::size_t(b) * n + best] = 1.f;
   }
 }
-OpDef ArgmaxOp{"argmax", 1, same_dim, argmax_forward, scaled_backward, kSavesNothing,
-               {BatchRule::Concat, 0, false, sizeof(float)},
-               {[](CheckCase& c) {
-                 // The one-hot output is flat almost everywhere: only the zero gradient matches
-                 // central differences; the straight-through estimator has its own test.
-                 return argmax(c.input(c.shape(1, 2, c.batch())), zero_gradient);
-               }}};
+OpDef ArgmaxOp = OpRow("argmax").arity(1).infer(same_dim).forward(argmax_forward).backward(scaled_backward)
+    .saves(kSavesNothing).batch(ConcatBatch().sig_bytes(sizeof(float)))
+    .check([](CheckCase& c) {
+      // The one-hot output is flat almost everywhere: only the zero gradient matches
+      // central differences; the straight-through estimator has its own test.
+      return argmax(c.input(c.shape(1, 2, c.batch())), zero_gradient);
+    });
 
 }  // namespace
 

@@ -51,8 +51,8 @@ void input_forward(const OpCall& c) {
 
 Expression check_input(CheckCase& c) { return c.input(c.shape(0, 3, c.batch())); }
 
-OpDef InputOp{"input", 0, infer_input, input_forward, nullptr, kSavesNothing,
-              {BatchRule::Concat}, {check_input}};
+OpDef InputOp = OpRow("input").arity(0).infer(infer_input).forward(input_forward).saves(kSavesNothing)
+    .batch(ConcatBatch()).check(check_input);
 
 Dim infer_parameter(const DimArgs&, const void* data) {
   return static_cast<const ParameterStorage*>(data)->dim;
@@ -66,10 +66,10 @@ Expression check_const_parameter(CheckCase& c) {
   return const_parameter(c.cg, c.constant_parameter(c.shape(0, 3)));
 }
 
-OpDef ParameterOp{"parameter", 0, infer_parameter, no_kernel, nullptr, kSavesNothing,
-                  {}, {check_parameter}, parameter_values, parameter_grads};
-OpDef ConstParameterOp{"const_parameter", 0, infer_parameter, no_kernel, nullptr, kSavesNothing,
-                       {}, {check_const_parameter}, parameter_values};
+OpDef ParameterOp = OpRow("parameter").arity(0).infer(infer_parameter).forward(no_kernel).saves(kSavesNothing)
+    .check(check_parameter).value_alias(parameter_values).grad_alias(parameter_grads);
+OpDef ConstParameterOp = OpRow("const_parameter").arity(0).infer(infer_parameter).forward(no_kernel)
+    .saves(kSavesNothing).check(check_const_parameter).value_alias(parameter_values);
 
 Dim infer_table(const DimArgs&, const void* data) {
   return static_cast<const LookupParameterStorage*>(data)->all_values.d;
@@ -90,10 +90,10 @@ Expression check_const_table(CheckCase& c) {
   return const_parameter(c.cg, c.lookup_parameter(c.uniform(1, 4), c.shape(1, 2), false));
 }
 
-OpDef TableParameterOp{"lookup_table_parameter", 0, infer_table, no_kernel, nullptr, kSavesNothing,
-                       {}, {check_table}, table_values, table_grads};
-OpDef ConstTableParameterOp{"const_lookup_table_parameter", 0, infer_table, no_kernel, nullptr,
-                            kSavesNothing, {}, {check_const_table}, table_values};
+OpDef TableParameterOp = OpRow("lookup_table_parameter").arity(0).infer(infer_table).forward(no_kernel)
+    .saves(kSavesNothing).check(check_table).value_alias(table_values).grad_alias(table_grads);
+OpDef ConstTableParameterOp = OpRow("const_lookup_table_parameter").arity(0).infer(infer_table).forward(no_kernel)
+    .saves(kSavesNothing).check(check_const_table).value_alias(table_values);
 
 Dim infer_lookup(const DimArgs&, const void* data) {
   const LookupData& d = *static_cast<const LookupData*>(data);
@@ -153,12 +153,12 @@ Expression check_const_lookup(CheckCase& c) {
   return const_lookup(c.cg, p, c.uniform(0, 2));
 }
 
-constexpr BatchTraits kLookupBatch{BatchRule::Concat, 0, false, sizeof(LookupParameterStorage*)};
+constexpr BatchTraits kLookupBatch = ConcatBatch().sig_bytes(sizeof(LookupParameterStorage*));
 constexpr char kLookup[] = "lookup", kConstLookup[] = "const_lookup";
-OpDef LookupOp{kLookup, 0, infer_lookup, lookup_forward<kLookup>, nullptr, kSavesNothing, kLookupBatch,
-               {check_lookup}, nullptr, nullptr, lookup_leaf_backward};
-OpDef ConstLookupOp{kConstLookup, 0, infer_lookup, lookup_forward<kConstLookup>, nullptr, kSavesNothing,
-                    kLookupBatch, {check_const_lookup}};
+OpDef LookupOp = OpRow(kLookup).arity(0).infer(infer_lookup).forward(lookup_forward<kLookup>).saves(kSavesNothing)
+    .batch(kLookupBatch).check(check_lookup).leaf_backward(lookup_leaf_backward);
+OpDef ConstLookupOp = OpRow(kConstLookup).arity(0).infer(infer_lookup).forward(lookup_forward<kConstLookup>)
+    .saves(kSavesNothing).batch(kLookupBatch).check(check_const_lookup);
 
 struct ConstantData {
   float value;
@@ -168,8 +168,8 @@ Dim infer_constant(const DimArgs&, const void* data) { return static_cast<const 
 void constant_forward(const OpCall& c) { eig::arr(c.y).setConstant(c.op_data<ConstantData>().value); }
 Expression check_constant(CheckCase& c) { return constant(c.cg, c.shape(0, 3, c.batch()), c.real(-2, 2)); }
 
-OpDef ConstantOp{"constant", 0, infer_constant, constant_forward, nullptr, kSavesNothing,
-                 {BatchRule::Concat, 0, false, sizeof(float)}, {check_constant}};
+OpDef ConstantOp = OpRow("constant").arity(0).infer(infer_constant).forward(constant_forward).saves(kSavesNothing)
+    .batch(ConcatBatch().sig_bytes(sizeof(float))).check(check_constant);
 
 LookupParameterStorage& table_of(const LookupParameter& p, const char* op) {
   if (!p.p) throw std::invalid_argument(std::string(op) + ": the LookupParameter handle is empty");

@@ -52,9 +52,8 @@ Expression check_matmul(CheckCase& c) {
   return c.input(Dim({n, k}, which == 1 ? 1 : bd)) * c.input(Dim({k, m}, which == 0 ? 1 : bd));
 }
 
-OpDef MatMulOp{"matmul", 2, infer_matmul, matmul_forward, matmul_backward, kSavesInputs,
-               {BatchRule::Concat, 1u, false, 0, BatchTraits::kAllArguments}, {check_matmul},
-               nullptr, nullptr, nullptr, true};
+OpDef MatMulOp = OpRow("matmul").arity(2).infer(infer_matmul).forward(matmul_forward).backward(matmul_backward)
+    .saves(kSavesInputs).batch(ConcatBatch().shared(1u).broadcasts_all()).check(check_matmul).backward_overwrites();
 
 Dim infer_affine(const DimArgs& xs, const void*) {
   if (xs.size() % 2 == 0)
@@ -119,9 +118,9 @@ Expression check_affine(CheckCase& c) {
   return affine_transform(xs);
 }
 
-OpDef AffineTransformOp{"affine_transform", -1, infer_affine, affine_forward, affine_backward,
-                        kSavesInputs, {BatchRule::Concat, 0, true, 0, BatchTraits::kAllArguments},
-                        {check_affine}, nullptr, nullptr, nullptr, true};
+OpDef AffineTransformOp = OpRow("affine_transform").arity(-1).infer(infer_affine).forward(affine_forward)
+    .backward(affine_backward).saves(kSavesInputs).batch(ConcatBatch().shared_odd().broadcasts_all())
+    .check(check_affine).backward_overwrites();
 
 struct Permutation {
   unsigned n;
@@ -191,8 +190,9 @@ Expression check_transpose(CheckCase& c) {
   return transpose(x, perm);
 }
 
-OpDef TransposeOp{"transpose", 1, infer_transpose, transpose_forward, transpose_backward, kSavesNothing,
-                  {BatchRule::Concat, 0, false, sizeof(Permutation)}, {check_transpose}};
+OpDef TransposeOp = OpRow("transpose").arity(1).infer(infer_transpose).forward(transpose_forward)
+    .backward(transpose_backward).saves(kSavesNothing).batch(ConcatBatch().sig_bytes(sizeof(Permutation)))
+    .check(check_transpose);
 
 Dim infer_square(const DimArgs& xs, const void*) {
   if (xs[0].ndims() > 2 || xs[0].rows() != xs[0].cols())
@@ -262,8 +262,8 @@ Expression dominant_input(CheckCase& c) {
   return c.input(Dim({n, n}, bd), -0.5f, 0.5f) + input(c.cg, Dim({n, n}, bd), diagonal);
 }
 
-OpDef InverseOp{"inverse", 1, infer_square, inverse_forward, inverse_backward, kSavesOutput, {BatchRule::Concat},
-                {[](CheckCase& c) { return inverse(dominant_input(c)); }}};
+OpDef InverseOp = OpRow("inverse").arity(1).infer(infer_square).forward(inverse_forward).backward(inverse_backward)
+    .saves(kSavesOutput).batch(ConcatBatch()).check([](CheckCase& c) { return inverse(dominant_input(c)); });
 
 Dim infer_logdet(const DimArgs& xs, const void* data) {
   infer_square(xs, data);
@@ -291,8 +291,8 @@ void logdet_backward(const OpCall& c, unsigned) {
     eig::Matrix(c.dx.batch_ptr(b), n, n) += c.dy.v[b] * eig::Matrix(inv, n, n).transpose();
   }
 }
-OpDef LogDetOp{"logdet", 1, infer_logdet, logdet_forward, logdet_backward, kSavesInputs, {BatchRule::Concat},
-               {[](CheckCase& c) { return logdet(dominant_input(c)); }}};
+OpDef LogDetOp = OpRow("logdet").arity(1).infer(infer_logdet).forward(logdet_forward).backward(logdet_backward)
+    .saves(kSavesInputs).batch(ConcatBatch()).check([](CheckCase& c) { return logdet(dominant_input(c)); });
 
 }  // namespace
 

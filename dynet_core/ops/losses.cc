@@ -62,17 +62,17 @@ void hinge_backward(const OpCall& c, unsigned) {
       }
   });
 }
-OpDef HingeOp{"hinge", 1, infer_hinge, hinge_forward, hinge_backward, kSavesInputs,
-              {BatchRule::Concat, 0, false, sizeof(float)},
-              {[](CheckCase& c) {
-                const unsigned n = c.uniform(2, 5), bd = c.batch();
-                const Expression x = c.input(Dim({n}, bd), -2, 2);
-                const float m = c.real(0.5f, 1.5f);
-                if (c.uniform(0, 1)) return hinge(x, c.uniform(0, n - 1), m);
-                std::vector<unsigned> v(bd);
-                for (unsigned& i : v) i = c.uniform(0, n - 1);
-                return hinge(x, v, m);
-              }}};
+OpDef HingeOp = OpRow("hinge").arity(1).infer(infer_hinge).forward(hinge_forward).backward(hinge_backward)
+    .saves(kSavesInputs).batch(ConcatBatch().sig_bytes(sizeof(float)))
+    .check([](CheckCase& c) {
+      const unsigned n = c.uniform(2, 5), bd = c.batch();
+      const Expression x = c.input(Dim({n}, bd), -2, 2);
+      const float m = c.real(0.5f, 1.5f);
+      if (c.uniform(0, 1)) return hinge(x, c.uniform(0, n - 1), m);
+      std::vector<unsigned> v(bd);
+      for (unsigned& i : v) i = c.uniform(0, n - 1);
+      return hinge(x, v, m);
+    });
 
 constexpr float kClamp = 1e-7f;
 
@@ -109,15 +109,14 @@ void binary_log_loss_backward(const OpCall& c, unsigned i) {
     }
   }
 }
-OpDef BinaryLogLossOp{"binary_log_loss", 2, infer_binary_log_loss, binary_log_loss_forward,
-                      binary_log_loss_backward, kSavesInputs,
-                      {BatchRule::Concat, 0, false, 0, BatchTraits::kAllArguments},
-                      {[](CheckCase& c) {
-                        const unsigned bd = c.batch();
-                        const Dim d = c.shape(0, 2);
-                        return binary_log_loss(c.input(d.with_batch(bd), 0.1f, 0.9f),
-                                               c.input(d.with_batch(c.uniform(0, 1) ? bd : 1), 0.f, 1.f));
-                      }}};
+OpDef BinaryLogLossOp = OpRow("binary_log_loss").arity(2).infer(infer_binary_log_loss).forward(binary_log_loss_forward)
+    .backward(binary_log_loss_backward).saves(kSavesInputs).batch(ConcatBatch().broadcasts_all())
+    .check([](CheckCase& c) {
+      const unsigned bd = c.batch();
+      const Dim d = c.shape(0, 2);
+      return binary_log_loss(c.input(d.with_batch(bd), 0.1f, 0.9f),
+                             c.input(d.with_batch(c.uniform(0, 1) ? bd : 1), 0.f, 1.f));
+    });
 
 struct PoissonData {
   IndexList count;
@@ -144,9 +143,9 @@ void poisson_forward(const OpCall& c) {
 void poisson_backward(const OpCall& c, unsigned) {
   for_each_count(c, [&](unsigned b, float y) { c.dx.v[b] += c.dy.v[b] * (std::exp(c.xs[0].v[b]) - y); });
 }
-OpDef PoissonLossOp{"poisson_loss", 1, infer_poisson, poisson_forward, poisson_backward, kSavesInputs,
-                    {BatchRule::Concat},
-                    {[](CheckCase& c) { return poisson_loss(c.input(Dim({1}, c.batch()), -1.f, 2.f), c.uniform(0, 6)); }}};
+OpDef PoissonLossOp = OpRow("poisson_loss").arity(1).infer(infer_poisson).forward(poisson_forward)
+    .backward(poisson_backward).saves(kSavesInputs).batch(ConcatBatch())
+    .check([](CheckCase& c) { return poisson_loss(c.input(Dim({1}, c.batch()), -1.f, 2.f), c.uniform(0, 6)); });
 
 Expression hinge_node(const char* function, const Expression& x, const IndexList& list, float m) {
   if (list.count == 0) throw std::invalid_argument(std::string(function) + ": no classes given");

@@ -184,12 +184,13 @@ Expression check_gates(CheckCase& c, bool dropout) {
                                            c.input(Dim({hidden}, batch()), 0.f, 2.f));
 }
 
-OpDef VanillaLstmGatesOp{"vanilla_lstm_gates", -1, infer_gates, gates_forward, gates_backward, kSavesBoth,
-                         {BatchRule::Concat, 0, false, sizeof(GatesData), BatchTraits::kAllArguments},
-                         {[](CheckCase& c) { return check_gates(c, false); }}};
-OpDef VanillaLstmGatesDropoutOp{"vanilla_lstm_gates_dropout", -1, infer_gates, gates_forward, gates_backward,
-                                kSavesBoth, {BatchRule::Concat, 0, false, sizeof(GatesData), BatchTraits::kAllArguments},
-                                {[](CheckCase& c) { return check_gates(c, true); }}};
+OpDef VanillaLstmGatesOp = OpRow("vanilla_lstm_gates").arity(-1).infer(infer_gates).forward(gates_forward)
+    .backward(gates_backward).saves(kSavesBoth).batch(ConcatBatch().sig_bytes(sizeof(GatesData)).broadcasts_all())
+    .check([](CheckCase& c) { return check_gates(c, false); });
+OpDef VanillaLstmGatesDropoutOp = OpRow("vanilla_lstm_gates_dropout").arity(-1).infer(infer_gates)
+    .forward(gates_forward).backward(gates_backward).saves(kSavesBoth)
+    .batch(ConcatBatch().sig_bytes(sizeof(GatesData)).broadcasts_all())
+    .check([](CheckCase& c) { return check_gates(c, true); });
 
 /// c_tm1 or c_t {H} and gates {4H}.
 Dim infer_cell(const DimArgs& xs, const void*) {
@@ -230,13 +231,13 @@ void cell_backward(const OpCall& c, unsigned i) {
     dg.segment(3 * hh, hh).array() += dy.array() * g.segment(0, hh).array();
   });
 }
-OpDef VanillaLstmCOp{"vanilla_lstm_c", 2, infer_cell, cell_forward, cell_backward, kSavesInputs,
-                     {BatchRule::Concat, 0, false, 0, BatchTraits::kAllArguments},
-                     {[](CheckCase& c) {
-                       const unsigned hidden = c.uniform(1, 4), bd = c.batch();
-                       return vanilla_lstm_c(c.input(Dim({hidden}, c.uniform(0, 1) ? bd : 1)),
-                                             c.input(Dim({4 * hidden}, bd)));
-                     }}};
+OpDef VanillaLstmCOp = OpRow("vanilla_lstm_c").arity(2).infer(infer_cell).forward(cell_forward).backward(cell_backward)
+    .saves(kSavesInputs).batch(ConcatBatch().broadcasts_all())
+    .check([](CheckCase& c) {
+      const unsigned hidden = c.uniform(1, 4), bd = c.batch();
+      return vanilla_lstm_c(c.input(Dim({hidden}, c.uniform(0, 1) ? bd : 1)),
+                            c.input(Dim({4 * hidden}, bd)));
+    });
 
 void hidden_forward(const OpCall& c) {
   const unsigned hh = c.y.d.rows();
@@ -255,13 +256,13 @@ void hidden_backward(const OpCall& c, unsigned i) {
       eig::Vector(c.dx.batch_ptr(t) + 2 * hh, hh).array() += dy.array() * cell.array().tanh();
   });
 }
-OpDef VanillaLstmHOp{"vanilla_lstm_h", 2, infer_cell, hidden_forward, hidden_backward, kSavesInputs,
-                     {BatchRule::Concat, 0, false, 0, BatchTraits::kAllArguments},
-                     {[](CheckCase& c) {
-                       const unsigned hidden = c.uniform(1, 4), bd = c.batch();
-                       return vanilla_lstm_h(c.input(Dim({hidden}, bd), -2.f, 2.f),
-                                             c.input(Dim({4 * hidden}, c.uniform(0, 1) ? bd : 1)));
-                     }}};
+OpDef VanillaLstmHOp = OpRow("vanilla_lstm_h").arity(2).infer(infer_cell).forward(hidden_forward)
+    .backward(hidden_backward).saves(kSavesInputs).batch(ConcatBatch().broadcasts_all())
+    .check([](CheckCase& c) {
+      const unsigned hidden = c.uniform(1, 4), bd = c.batch();
+      return vanilla_lstm_h(c.input(Dim({hidden}, bd), -2.f, 2.f),
+                            c.input(Dim({4 * hidden}, c.uniform(0, 1) ? bd : 1)));
+    });
 
 /// A node of `op` for the public function `function` (the _concat forms share their op with the
 /// single-input ones), which errors name.

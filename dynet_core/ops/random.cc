@@ -67,18 +67,19 @@ void mask_backward(const OpCall& c, unsigned) {
 }
 
 Dim same_dim(const DimArgs& xs, const void*) { return xs[0]; }
-constexpr BatchTraits kRandomBatch{BatchRule::Concat, 0, false, 2 * sizeof(float)};
+constexpr BatchTraits kRandomBatch = ConcatBatch().sig_bytes(2 * sizeof(float));
 
 Expression any_input(CheckCase& c) { return c.input(c.shape(0, 3, c.batch())); }
 
-OpDef DropoutOp{"dropout", 1, same_dim, mask_forward<ElementMask>, mask_backward<ElementMask>, kSavesNothing,
-                kRandomBatch, {[](CheckCase& c) { return dropout(any_input(c), c.real(0.f, 0.7f)); }}};
-OpDef DropoutBatchOp{"dropout_batch", 1, same_dim, mask_forward<BatchMask>, mask_backward<BatchMask>,
-                     kSavesNothing, kRandomBatch,
-                     {[](CheckCase& c) { return dropout_batch(any_input(c), c.real(0.f, 0.7f)); }}};
-OpDef BlockDropoutOp{"block_dropout", 1, same_dim, mask_forward<BlockMask>, mask_backward<BlockMask>,
-                     kSavesNothing, kRandomBatch,
-                     {[](CheckCase& c) { return block_dropout(any_input(c), c.real(0.f, 0.7f)); }}};
+OpDef DropoutOp = OpRow("dropout").arity(1).infer(same_dim).forward(mask_forward<ElementMask>)
+    .backward(mask_backward<ElementMask>).saves(kSavesNothing).batch(kRandomBatch)
+    .check([](CheckCase& c) { return dropout(any_input(c), c.real(0.f, 0.7f)); });
+OpDef DropoutBatchOp = OpRow("dropout_batch").arity(1).infer(same_dim).forward(mask_forward<BatchMask>)
+    .backward(mask_backward<BatchMask>).saves(kSavesNothing).batch(kRandomBatch)
+    .check([](CheckCase& c) { return dropout_batch(any_input(c), c.real(0.f, 0.7f)); });
+OpDef BlockDropoutOp = OpRow("block_dropout").arity(1).infer(same_dim).forward(mask_forward<BlockMask>)
+    .backward(mask_backward<BlockMask>).saves(kSavesNothing).batch(kRandomBatch)
+    .check([](CheckCase& c) { return block_dropout(any_input(c), c.real(0.f, 0.7f)); });
 
 void noise_forward(const OpCall& c) {
   for_each_node(c, [&](std::size_t off, unsigned n, const RandomData& d) {
@@ -88,8 +89,9 @@ void noise_forward(const OpCall& c) {
 void noise_backward(const OpCall& c, unsigned) {
   accumulate(c.dx.v, c.dy.v, c.y.d.size());
 }
-OpDef NoiseOp{"noise", 1, same_dim, noise_forward, noise_backward, kSavesNothing, kRandomBatch,
-              {[](CheckCase& c) { return noise(any_input(c), c.real(0.1f, 1.f)); }}};
+OpDef NoiseOp = OpRow("noise").arity(1).infer(same_dim).forward(noise_forward).backward(noise_backward)
+    .saves(kSavesNothing).batch(kRandomBatch)
+    .check([](CheckCase& c) { return noise(any_input(c), c.real(0.1f, 1.f)); });
 
 Dim leaf_dim(const DimArgs&, const void* data) { return static_cast<const RandomData*>(data)->dim; }
 
@@ -116,16 +118,18 @@ struct Bernoulli {
   static float at(const RandomData& d, unsigned e) { return counter_rng::uniform(d.seed, e) < d.a ? d.b : 0.f; }
 };
 
-OpDef RandomNormalOp{"random_normal", 0, leaf_dim, sample_forward<Normal>, nullptr, kSavesNothing, kRandomBatch,
-                     {[](CheckCase& c) { return random_normal(c.cg, c.shape(0, 3, c.batch()), c.real(-1, 1), 2.f); }}};
-OpDef RandomUniformOp{"random_uniform", 0, leaf_dim, sample_forward<Uniform>, nullptr, kSavesNothing,
-                      kRandomBatch,
-                      {[](CheckCase& c) { return random_uniform(c.cg, c.shape(0, 3, c.batch()), -1.f, 2.f); }}};
-OpDef RandomGumbelOp{"random_gumbel", 0, leaf_dim, sample_forward<Gumbel>, nullptr, kSavesNothing, kRandomBatch,
-                     {[](CheckCase& c) { return random_gumbel(c.cg, c.shape(0, 3, c.batch()), c.real(-1, 1), 2.f); }}};
-OpDef RandomBernoulliOp{"random_bernoulli", 0, leaf_dim, sample_forward<Bernoulli>, nullptr, kSavesNothing,
-                        kRandomBatch,
-                        {[](CheckCase& c) { return random_bernoulli(c.cg, c.shape(0, 3, c.batch()), 0.3f, 2.f); }}};
+OpDef RandomNormalOp = OpRow("random_normal").arity(0).infer(leaf_dim).forward(sample_forward<Normal>)
+    .saves(kSavesNothing).batch(kRandomBatch)
+    .check([](CheckCase& c) { return random_normal(c.cg, c.shape(0, 3, c.batch()), c.real(-1, 1), 2.f); });
+OpDef RandomUniformOp = OpRow("random_uniform").arity(0).infer(leaf_dim).forward(sample_forward<Uniform>)
+    .saves(kSavesNothing).batch(kRandomBatch)
+    .check([](CheckCase& c) { return random_uniform(c.cg, c.shape(0, 3, c.batch()), -1.f, 2.f); });
+OpDef RandomGumbelOp = OpRow("random_gumbel").arity(0).infer(leaf_dim).forward(sample_forward<Gumbel>)
+    .saves(kSavesNothing).batch(kRandomBatch)
+    .check([](CheckCase& c) { return random_gumbel(c.cg, c.shape(0, 3, c.batch()), c.real(-1, 1), 2.f); });
+OpDef RandomBernoulliOp = OpRow("random_bernoulli").arity(0).infer(leaf_dim).forward(sample_forward<Bernoulli>)
+    .saves(kSavesNothing).batch(kRandomBatch)
+    .check([](CheckCase& c) { return random_bernoulli(c.cg, c.shape(0, 3, c.batch()), 0.3f, 2.f); });
 
 void check_probability(const char* op, float p) {
   if (!(p >= 0.f && p < 1.f))

@@ -27,8 +27,9 @@ void sum_elems_forward(const OpCall& c) { eig::vec(c.y) = eig::batch_cols(c.xs[0
 void sum_elems_backward(const OpCall& c, unsigned) {
   eig::batch_cols(c.dx).rowwise() += eig::vec(c.dy).transpose();
 }
-OpDef SumElemsOp{"sum_elems", 1, scalar_per_batch, sum_elems_forward, sum_elems_backward, kSavesNothing,
-                 {BatchRule::Concat}, {[](CheckCase& c) { return sum_elems(any_input(c)); }}};
+OpDef SumElemsOp = OpRow("sum_elems").arity(1).infer(scalar_per_batch).forward(sum_elems_forward)
+    .backward(sum_elems_backward).saves(kSavesNothing).batch(ConcatBatch())
+    .check([](CheckCase& c) { return sum_elems(any_input(c)); });
 
 // A group of n nodes reduces n runs of batch elements: y_j = sum of x over run j.
 Dim infer_sum_batches(const DimArgs& xs, const void*) { return xs[0].with_batch(1); }
@@ -42,9 +43,9 @@ void sum_batches_backward(const OpCall& c, unsigned) {
   for (unsigned j = 0; j < c.y.d.bd; ++j)
     eig::Matrix(c.dx.v + j * n * run, n, run).colwise() += eig::Vector(c.dy.v + j * n, n);
 }
-OpDef SumBatchesOp{"sum_batches", 1, infer_sum_batches, sum_batches_forward, sum_batches_backward,
-                   kSavesNothing, {BatchRule::Concat},
-                   {[](CheckCase& c) { return sum_batches(c.input(c.shape(0, 3, c.uniform(1, 4)))); }}};
+OpDef SumBatchesOp = OpRow("sum_batches").arity(1).infer(infer_sum_batches).forward(sum_batches_forward)
+    .backward(sum_batches_backward).saves(kSavesNothing).batch(ConcatBatch())
+    .check([](CheckCase& c) { return sum_batches(c.input(c.shape(0, 3, c.uniform(1, 4)))); });
 
 struct SumDimData {
   unsigned mask;  // bit k: dimension k is summed
@@ -95,14 +96,14 @@ void sum_dim_backward(const OpCall& c, unsigned) {
   float* dx = c.dx.v;
   for_each_summed(c.xs[0].d, c.y.d, c.op_data<SumDimData>().mask, [&](unsigned ix, unsigned iy) { dx[ix] += dy[iy]; });
 }
-OpDef SumDimOp{"sum_dim", 1, infer_sum_dim, sum_dim_forward, sum_dim_backward, kSavesNothing,
-               {BatchRule::Concat, 0, false, sizeof(SumDimData)},
-               {[](CheckCase& c) {
-                 const Expression x = c.input(c.shape(2, 3, c.batch()));
-                 std::vector<unsigned> dims{c.uniform(0, 1)};
-                 if (c.uniform(0, 1)) dims.push_back(2);
-                 return sum_dim(x, dims, c.uniform(0, 1) == 1);
-               }}};
+OpDef SumDimOp = OpRow("sum_dim").arity(1).infer(infer_sum_dim).forward(sum_dim_forward).backward(sum_dim_backward)
+    .saves(kSavesNothing).batch(ConcatBatch().sig_bytes(sizeof(SumDimData)))
+    .check([](CheckCase& c) {
+      const Expression x = c.input(c.shape(2, 3, c.batch()));
+      std::vector<unsigned> dims{c.uniform(0, 1)};
+      if (c.uniform(0, 1)) dims.push_back(2);
+      return sum_dim(x, dims, c.uniform(0, 1) == 1);
+    });
 
 struct MomentData {
   SumDimData sum;
@@ -146,15 +147,15 @@ void moment_backward(const OpCall& c, unsigned) {
   for_each_summed(c.xs[0].d, c.y.d, m.sum.mask,
                   [&](unsigned ix, unsigned iy) { dx[ix] += s * dy[iy] * power(x[ix], m.r - 1); });
 }
-OpDef MomentDimOp{"moment_dim", 1, infer_moment, moment_forward, moment_backward, kSavesInputs,
-                  {BatchRule::Concat, 0, false, sizeof(MomentData)},
-                  {[](CheckCase& c) {
-                    const Dim d = c.shape(1, 3, c.batch());
-                    std::vector<unsigned> dims;  // any subset, the empty one too
-                    for (unsigned k = 0; k < d.ndims(); ++k)
-                      if (c.uniform(0, 1)) dims.push_back(k);
-                    return moment_dim(c.input(d), dims, c.uniform(1, 3), c.uniform(0, 1) == 1, c.uniform(0, 1) * 5);
-                  }}};
+OpDef MomentDimOp = OpRow("moment_dim").arity(1).infer(infer_moment).forward(moment_forward).backward(moment_backward)
+    .saves(kSavesInputs).batch(ConcatBatch().sig_bytes(sizeof(MomentData)))
+    .check([](CheckCase& c) {
+      const Dim d = c.shape(1, 3, c.batch());
+      std::vector<unsigned> dims;  // any subset, the empty one too
+      for (unsigned k = 0; k < d.ndims(); ++k)
+        if (c.uniform(0, 1)) dims.push_back(k);
+      return moment_dim(c.input(d), dims, c.uniform(1, 3), c.uniform(0, 1) == 1, c.uniform(0, 1) * 5);
+    });
 
 void cumsum_forward(const OpCall& c) {
   const AlongDim a(c.xs[0].d, c.op_data<unsigned>());
@@ -177,12 +178,12 @@ Dim infer_cumsum(const DimArgs& xs, const void* data) {
   dims::require_dim_index(*static_cast<const unsigned*>(data));
   return xs[0];
 }
-OpDef CumsumOp{"cumsum", 1, infer_cumsum, cumsum_forward, cumsum_backward, kSavesNothing,
-               {BatchRule::Concat, 0, false, sizeof(unsigned)},
-               {[](CheckCase& c) {
-                 const Dim d = c.shape(1, 3, c.batch());
-                 return cumsum(c.input(d), c.uniform(0, d.ndims()));
-               }}};
+OpDef CumsumOp = OpRow("cumsum").arity(1).infer(infer_cumsum).forward(cumsum_forward).backward(cumsum_backward)
+    .saves(kSavesNothing).batch(ConcatBatch().sig_bytes(sizeof(unsigned)))
+    .check([](CheckCase& c) {
+      const Dim d = c.shape(1, 3, c.batch());
+      return cumsum(c.input(d), c.uniform(0, d.ndims()));
+    });
 
 void squared_norm_forward(const OpCall& c) {
   eig::vec(c.y) = eig::batch_cols(c.xs[0]).colwise().squaredNorm().transpose();
@@ -191,9 +192,9 @@ void squared_norm_backward(const OpCall& c, unsigned) {
   eig::Matrix dx = eig::batch_cols(c.dx);
   dx += 2.f * (eig::batch_cols(c.xs[0]).array().rowwise() * eig::vec(c.dy).transpose().array()).matrix();
 }
-OpDef SquaredNormOp{"squared_norm", 1, scalar_per_batch, squared_norm_forward, squared_norm_backward,
-                    kSavesInputs, {BatchRule::Concat},
-                    {[](CheckCase& c) { return squared_norm(any_input(c)); }}};
+OpDef SquaredNormOp = OpRow("squared_norm").arity(1).infer(scalar_per_batch).forward(squared_norm_forward)
+    .backward(squared_norm_backward).saves(kSavesInputs).batch(ConcatBatch())
+    .check([](CheckCase& c) { return squared_norm(any_input(c)); });
 
 Dim infer_dot(const DimArgs& xs, const void*) {
   dims::same_shape(xs);
@@ -210,13 +211,13 @@ void dot_backward(const OpCall& c, unsigned i) {
   for (unsigned bi = 0; bi < c.y.d.bd; ++bi)
     eig::Vector(c.dx.batch_ptr(bi), n) += c.dy.v[bi] * eig::Vector(other.batch_ptr(bi), n);
 }
-OpDef DotProductOp{"dot_product", 2, infer_dot, dot_forward, dot_backward, kSavesInputs,
-                   {BatchRule::Concat, 0, false, 0, BatchTraits::kAllArguments},
-                   {[](CheckCase& c) {
-                     const unsigned bd = c.batch();
-                     const Dim d = c.shape(1, 2);
-                     return dot_product(c.input(d.with_batch(bd)), c.input(d.with_batch(c.uniform(0, 1) ? bd : 1)));
-                   }}};
+OpDef DotProductOp = OpRow("dot_product").arity(2).infer(infer_dot).forward(dot_forward).backward(dot_backward)
+    .saves(kSavesInputs).batch(ConcatBatch().broadcasts_all())
+    .check([](CheckCase& c) {
+      const unsigned bd = c.batch();
+      const Dim d = c.shape(1, 2);
+      return dot_product(c.input(d.with_batch(bd)), c.input(d.with_batch(c.uniform(0, 1) ? bd : 1)));
+    });
 
 Dim infer_logsumexp(const DimArgs& xs, const void*) { return dims::same_shape(xs); }
 void logsumexp_forward(const OpCall& c) {
@@ -240,15 +241,15 @@ void logsumexp_backward(const OpCall& c, unsigned i) {
     for (unsigned e = 0; e < n; ++e) dx[e] += c.dy.v[bi * n + e] * std::exp(x[e] - c.y.v[bi * n + e]);
   }
 }
-OpDef LogSumExpOp{"logsumexp", -1, infer_logsumexp, logsumexp_forward, logsumexp_backward, kSavesBoth,
-                  {BatchRule::Concat, 0, false, 0, BatchTraits::kAllArguments},
-                  {[](CheckCase& c) {
-                    const unsigned bd = c.batch();
-                    const Dim d = c.shape(0, 2);
-                    std::vector<Expression> xs(c.uniform(2, 3));
-                    for (Expression& x : xs) x = c.input(d.with_batch(c.uniform(0, 1) ? bd : 1), -3, 3);
-                    return logsumexp(xs);
-                  }}};
+OpDef LogSumExpOp = OpRow("logsumexp").arity(-1).infer(infer_logsumexp).forward(logsumexp_forward)
+    .backward(logsumexp_backward).saves(kSavesBoth).batch(ConcatBatch().broadcasts_all())
+    .check([](CheckCase& c) {
+      const unsigned bd = c.batch();
+      const Dim d = c.shape(0, 2);
+      std::vector<Expression> xs(c.uniform(2, 3));
+      for (Expression& x : xs) x = c.input(d.with_batch(c.uniform(0, 1) ? bd : 1), -3, 3);
+      return logsumexp(xs);
+    });
 
 Dim remove_dim(const DimArgs& xs, const void* data) {
   const unsigned d = *static_cast<const unsigned*>(data);
@@ -280,12 +281,12 @@ void logsumexp_dim_backward(const OpCall& c, unsigned) {
         c.dx.v[a.at(i, j, k)] += c.dy.v[iy] * std::exp(x[a.at(i, j, k)] - c.y.v[iy]);
     }
 }
-OpDef LogSumExpDimOp{"logsumexp_dim", 1, remove_dim, logsumexp_dim_forward, logsumexp_dim_backward,
-                     kSavesBoth, {BatchRule::Concat, 0, false, sizeof(unsigned)},
-                     {[](CheckCase& c) {
-                       const Dim d = c.shape(1, 3, c.batch());
-                       return logsumexp_dim(c.input(d, -3, 3), c.uniform(0, d.ndims() - 1));
-                     }}};
+OpDef LogSumExpDimOp = OpRow("logsumexp_dim").arity(1).infer(remove_dim).forward(logsumexp_dim_forward)
+    .backward(logsumexp_dim_backward).saves(kSavesBoth).batch(ConcatBatch().sig_bytes(sizeof(unsigned)))
+    .check([](CheckCase& c) {
+      const Dim d = c.shape(1, 3, c.batch());
+      return logsumexp_dim(c.input(d, -3, 3), c.uniform(0, d.ndims() - 1));
+    });
 
 /// The index along the reduced dimension of the first element equal to the output.
 template <class Better>
@@ -316,18 +317,18 @@ struct Greater {
 struct Less {
   bool operator()(float a, float b) const { return a < b; }
 };
-OpDef MaxDimOp{"max_dim", 1, remove_dim, extreme_forward<Greater>, extreme_backward<Greater>, kSavesInputs,
-               {BatchRule::Concat, 0, false, sizeof(unsigned)},
-               {[](CheckCase& c) {
-                 const Dim d = c.shape(1, 3, c.batch());
-                 return max_dim(c.input(d), c.uniform(0, d.ndims() - 1));
-               }}};
-OpDef MinDimOp{"min_dim", 1, remove_dim, extreme_forward<Less>, extreme_backward<Less>, kSavesInputs,
-               {BatchRule::Concat, 0, false, sizeof(unsigned)},
-               {[](CheckCase& c) {
-                 const Dim d = c.shape(1, 3, c.batch());
-                 return min_dim(c.input(d), c.uniform(0, d.ndims() - 1));
-               }}};
+OpDef MaxDimOp = OpRow("max_dim").arity(1).infer(remove_dim).forward(extreme_forward<Greater>)
+    .backward(extreme_backward<Greater>).saves(kSavesInputs).batch(ConcatBatch().sig_bytes(sizeof(unsigned)))
+    .check([](CheckCase& c) {
+      const Dim d = c.shape(1, 3, c.batch());
+      return max_dim(c.input(d), c.uniform(0, d.ndims() - 1));
+    });
+OpDef MinDimOp = OpRow("min_dim").arity(1).infer(remove_dim).forward(extreme_forward<Less>)
+    .backward(extreme_backward<Less>).saves(kSavesInputs).batch(ConcatBatch().sig_bytes(sizeof(unsigned)))
+    .check([](CheckCase& c) {
+      const Dim d = c.shape(1, 3, c.batch());
+      return min_dim(c.input(d), c.uniform(0, d.ndims() - 1));
+    });
 
 Expression unary(const OpDef& op, const Expression& x) { return graph_of(x, op.name).append(op, {x}); }
 Expression along_dim(const OpDef& op, const Expression& x, unsigned d) {

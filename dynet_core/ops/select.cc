@@ -92,7 +92,7 @@ Dim infer_select(const DimArgs& xs, const void* data) {
 
 constexpr char kPick[] = "pick";
 constexpr char kSelect[] = "select";
-constexpr BatchTraits kSelectBatch{BatchRule::Concat, 0, false, sizeof(unsigned)};
+constexpr BatchTraits kSelectBatch = ConcatBatch().sig_bytes(sizeof(unsigned));
 
 Expression check_pick(CheckCase& c) {
   const Dim d = c.shape(1, 3, c.batch());
@@ -116,10 +116,10 @@ Expression check_select(CheckCase& c) {
   return rows ? select_rows(c.input(d), v) : select_cols(c.input(d), v);
 }
 
-OpDef PickOp{"pick", 1, infer_pick, copy_blocks<SelectedBlocks<kPick>>, add_blocks_back<SelectedBlocks<kPick>>, kSavesNothing,
-             kSelectBatch, {check_pick}};
-OpDef SelectOp{"select_rows_cols", 1, infer_select, copy_blocks<SelectedBlocks<kSelect>>, add_blocks_back<SelectedBlocks<kSelect>>,
-               kSavesNothing, kSelectBatch, {check_select}};
+OpDef PickOp = OpRow("pick").arity(1).infer(infer_pick).forward(copy_blocks<SelectedBlocks<kPick>>)
+    .backward(add_blocks_back<SelectedBlocks<kPick>>).saves(kSavesNothing).batch(kSelectBatch).check(check_pick);
+OpDef SelectOp = OpRow("select_rows_cols").arity(1).infer(infer_select).forward(copy_blocks<SelectedBlocks<kSelect>>)
+    .backward(add_blocks_back<SelectedBlocks<kSelect>>).saves(kSavesNothing).batch(kSelectBatch).check(check_select);
 
 /// Elements [start, end) along `dim`: every range is in the signature, so a group copies the same
 /// slice of every node, block by block.
@@ -156,9 +156,9 @@ bool range_span(const void* data, const Dim& x, unsigned& begin, unsigned& end) 
   end = xa.pre * r.end;
   return true;
 }
-OpDef PickRangeOp{"pick_range", 1, infer_pick_range, copy_blocks<RangeBlocks>, add_blocks_back<RangeBlocks>, kSavesNothing,
-                  {BatchRule::Concat, 0, false, sizeof(RangeData)}, {check_pick_range}, nullptr, nullptr, nullptr,
-                  true, range_span};
+OpDef PickRangeOp = OpRow("pick_range").arity(1).infer(infer_pick_range).forward(copy_blocks<RangeBlocks>)
+    .backward(add_blocks_back<RangeBlocks>).saves(kSavesNothing).batch(ConcatBatch().sig_bytes(sizeof(RangeData)))
+    .check(check_pick_range).backward_overwrites().argument_span(range_span);
 
 Dim infer_pick_batch(const DimArgs& xs, const void* data) {
   const IndexList& l = *static_cast<const IndexList*>(data);
@@ -175,14 +175,14 @@ struct PickedBatchBlocks {
   }
 };
 // Not batched: which batch elements a node reads depends on whether its argument is shared.
-OpDef PickBatchElemsOp{"pick_batch_elems", 1, infer_pick_batch, copy_blocks<PickedBatchBlocks>, add_blocks_back<PickedBatchBlocks>,
-                       kSavesNothing, {},
-                       {[](CheckCase& c) {
-                         const Expression x = c.input(c.shape(0, 2, c.uniform(2, 4)));
-                         std::vector<unsigned> v(c.uniform(1, 3));
-                         for (unsigned& i : v) i = c.uniform(0, x.dim().bd - 1);
-                         return pick_batch_elems(x, v);
-                       }}};
+OpDef PickBatchElemsOp = OpRow("pick_batch_elems").arity(1).infer(infer_pick_batch)
+    .forward(copy_blocks<PickedBatchBlocks>).backward(add_blocks_back<PickedBatchBlocks>).saves(kSavesNothing)
+    .check([](CheckCase& c) {
+      const Expression x = c.input(c.shape(0, 2, c.uniform(2, 4)));
+      std::vector<unsigned> v(c.uniform(1, 3));
+      for (unsigned& i : v) i = c.uniform(0, x.dim().bd - 1);
+      return pick_batch_elems(x, v);
+    });
 
 Expression select_node(const OpDef& op, const Expression& x, unsigned dim, unsigned m, bool per_batch,
                        const IndexList& list) {
@@ -243,19 +243,19 @@ struct StridedBlocks {
     }
   }
 };
-OpDef StridedSelectOp{"strided_select", 1, infer_strided, copy_blocks<StridedBlocks>, add_blocks_back<StridedBlocks>,
-                      kSavesNothing, {BatchRule::Concat, 0, false, sizeof(StridedData)},
-                      {[](CheckCase& c) {
-                        const Dim d = c.shape(1, 3, c.uniform(1, 4));
-                        std::vector<int> strides, from, to;
-                        for (unsigned k = 0; k <= d.ndims(); ++k) {
-                          const unsigned size = k < d.ndims() ? d[k] : d.bd;
-                          strides.push_back(int(c.uniform(1, 3)));
-                          from.push_back(int(c.uniform(0, size - 1)));
-                          to.push_back(int(c.uniform(unsigned(from.back()) + 1, size)));
-                        }
-                        return strided_select(c.input(d), strides, from, to);
-                      }}};
+OpDef StridedSelectOp = OpRow("strided_select").arity(1).infer(infer_strided).forward(copy_blocks<StridedBlocks>)
+    .backward(add_blocks_back<StridedBlocks>).saves(kSavesNothing).batch(ConcatBatch().sig_bytes(sizeof(StridedData)))
+    .check([](CheckCase& c) {
+      const Dim d = c.shape(1, 3, c.uniform(1, 4));
+      std::vector<int> strides, from, to;
+      for (unsigned k = 0; k <= d.ndims(); ++k) {
+        const unsigned size = k < d.ndims() ? d[k] : d.bd;
+        strides.push_back(int(c.uniform(1, 3)));
+        from.push_back(int(c.uniform(0, size - 1)));
+        to.push_back(int(c.uniform(unsigned(from.back()) + 1, size)));
+      }
+      return strided_select(c.input(d), strides, from, to);
+    });
 
 }  // namespace
 

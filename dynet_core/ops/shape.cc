@@ -26,12 +26,13 @@ void copy_forward(const OpCall& c) { std::memcpy(c.y.v, c.xs[0].v, c.y.d.size() 
 void add_backward(const OpCall& c, unsigned) {
   accumulate(c.dx.v, c.dy.v, c.y.d.size());
 }
-OpDef ReshapeOp{"reshape", 1, infer_reshape, copy_forward, add_backward, kSavesNothing, {BatchRule::Concat},
-                {[](CheckCase& c) {
-                  const unsigned r = c.uniform(1, 3), k = c.uniform(1, 3), bd = c.batch();
-                  const Expression x = c.input(Dim({r * k}, bd));
-                  return c.uniform(0, 1) ? reshape(x, Dim({k, r})) : reshape(x, Dim({r, k}, bd));
-                }}};
+OpDef ReshapeOp = OpRow("reshape").arity(1).infer(infer_reshape).forward(copy_forward).backward(add_backward)
+    .saves(kSavesNothing).batch(ConcatBatch())
+    .check([](CheckCase& c) {
+      const unsigned r = c.uniform(1, 3), k = c.uniform(1, 3), bd = c.batch();
+      const Expression x = c.input(Dim({r * k}, bd));
+      return c.uniform(0, 1) ? reshape(x, Dim({k, r})) : reshape(x, Dim({r, k}, bd));
+    });
 
 Dim infer_concatenate(const DimArgs& xs, const void* data) {
   const unsigned d = *static_cast<const unsigned*>(data);
@@ -81,20 +82,21 @@ void concatenate_backward(const OpCall& c, unsigned i) {
     if (k == i) accumulate(c.dx.v + ix, c.dy.v + iy, n, overwrite);
   });
 }
-OpDef ConcatenateOp{"concatenate", -1, infer_concatenate, concatenate_forward, concatenate_backward,
-                    kSavesNothing, {BatchRule::Concat, 0, false, sizeof(unsigned), BatchTraits::kAllArguments},
-                    {[](CheckCase& c) {
-                      const unsigned d = c.uniform(0, 2), bd = c.batch();
-                      Dim base = c.shape(2, 3);
-                      std::vector<Expression> xs(c.uniform(2, 3));
-                      for (Expression& x : xs) {
-                        Dim xd = base;
-                        xd.set(d, c.uniform(1, 3));
-                        x = c.input(xd.with_batch(c.uniform(0, 1) ? bd : 1));
-                      }
-                      return concatenate(xs, d);
-                    }},
-                    nullptr, nullptr, nullptr, true};
+OpDef ConcatenateOp = OpRow("concatenate").arity(-1).infer(infer_concatenate).forward(concatenate_forward)
+    .backward(concatenate_backward).saves(kSavesNothing)
+    .batch(ConcatBatch().sig_bytes(sizeof(unsigned)).broadcasts_all())
+    .check([](CheckCase& c) {
+      const unsigned d = c.uniform(0, 2), bd = c.batch();
+      Dim base = c.shape(2, 3);
+      std::vector<Expression> xs(c.uniform(2, 3));
+      for (Expression& x : xs) {
+        Dim xd = base;
+        xd.set(d, c.uniform(1, 3));
+        x = c.input(xd.with_batch(c.uniform(0, 1) ? bd : 1));
+      }
+      return concatenate(xs, d);
+    })
+    .backward_overwrites();
 
 Dim infer_concatenate_to_batch(const DimArgs& xs, const void*) {
   std::uint64_t bd = 0;
@@ -119,15 +121,14 @@ void concatenate_to_batch_backward(const OpCall& c, unsigned i) {
   for (unsigned k = 0; k < i; ++k) offset += c.xs[k].d.size();
   accumulate(c.dx.v, c.dy.v + offset, c.dx.d.size());
 }
-OpDef ConcatenateToBatchOp{"concatenate_to_batch", -1, infer_concatenate_to_batch,
-                           concatenate_to_batch_forward, concatenate_to_batch_backward, kSavesNothing,
-                           {},
-                           {[](CheckCase& c) {
-                             const Dim d = c.shape(0, 2);
-                             std::vector<Expression> xs(c.uniform(2, 3));
-                             for (Expression& x : xs) x = c.input(d.with_batch(c.batch()));
-                             return concatenate_to_batch(xs);
-                           }}};
+OpDef ConcatenateToBatchOp = OpRow("concatenate_to_batch").arity(-1).infer(infer_concatenate_to_batch)
+    .forward(concatenate_to_batch_forward).backward(concatenate_to_batch_backward).saves(kSavesNothing)
+    .check([](CheckCase& c) {
+      const Dim d = c.shape(0, 2);
+      std::vector<Expression> xs(c.uniform(2, 3));
+      for (Expression& x : xs) x = c.input(d.with_batch(c.batch()));
+      return concatenate_to_batch(xs);
+    });
 
 }  // namespace
 

@@ -209,16 +209,16 @@ TEST_CASE("an op without a gradient check cannot be registered", "[ops][registry
     CHECK((op->check.build || (op->check.skip_reason && *op->check.skip_reason)));
   }
   const std::size_t before = registered_ops().size();
-  OpDef unchecked{"unchecked_op", 1, [](const DimArgs& xs, const void*) { return xs[0]; },
-                  [](const OpCall&) {}, nullptr, kSavesNothing, {}, {}};
+  OpDef unchecked = OpRow("unchecked_op").arity(1).infer([](const DimArgs& xs, const void*) { return xs[0]; })
+      .forward([](const OpCall&) {}).saves(kSavesNothing);
   REQUIRE_THROWS_WITH(register_ops({&unchecked}), Catch::Contains("unchecked_op") && Catch::Contains("gradient check"));
   CHECK(registered_ops().size() == before);
   CHECK(find_op("unchecked_op") == nullptr);
 }
 
 TEST_CASE("an op that is not registered cannot be used", "[ops][registry]") {
-  OpDef stray{"stray_op", 1, [](const DimArgs& xs, const void*) { return xs[0]; }, [](const OpCall&) {}, nullptr,
-              kSavesNothing, {}, {nullptr, 0.f, "test row"}};
+  OpDef stray = OpRow("stray_op").arity(1).infer([](const DimArgs& xs, const void*) { return xs[0]; })
+      .forward([](const OpCall&) {}).saves(kSavesNothing).no_gradcheck("test row");
   ComputationGraph cg;
   Expression x = input(cg, 1.f);
   REQUIRE_THROWS_WITH(cg.append(stray, {x}), Catch::Contains("stray_op") && Catch::Contains("not registered"));
