@@ -218,18 +218,27 @@ Expression input_node(ComputationGraph& g, const Dim& d, const float* values,
   return g.append(InputOp, {}, g.store(InputData{d, values, pvalues}));
 }
 
+void require_graph_device(const ComputationGraph& g, const Device* device, const char* function) {
+  if (device && device != g.device())
+    throw std::invalid_argument(std::string(function) + ": the graph runs on device '" + g.device()->name +
+                                "'; its inputs go there, and a different Device* was given ('" + device->name + "')");
+}
+
 }  // namespace
 
-Expression input(ComputationGraph& g, float s) {
+Expression input(ComputationGraph& g, float s, Device* device) {
+  require_graph_device(g, device, "input");
   return input_node(g, Dim({1}), g.store(s), nullptr);
 }
 
-Expression input(ComputationGraph& g, const float* ps) {
+Expression input(ComputationGraph& g, const float* ps, Device* device) {
+  require_graph_device(g, device, "input");
   if (!ps) throw std::invalid_argument("input: null pointer");
   return input_node(g, Dim({1}), ps, nullptr);
 }
 
-Expression input(ComputationGraph& g, const Dim& d, const std::vector<float>& data) {
+Expression input(ComputationGraph& g, const Dim& d, const std::vector<float>& data, Device* device) {
+  require_graph_device(g, device, "input");
   if (!d.fits()) reject_size(d, "input: the shape");  // before the values are copied
   if (data.size() != d.size())
     throw std::invalid_argument("input: dim " + to_string(d) + " holds " + std::to_string(d.size()) +
@@ -238,7 +247,8 @@ Expression input(ComputationGraph& g, const Dim& d, const std::vector<float>& da
 }
 
 Expression input(ComputationGraph& g, const Dim& d, const std::vector<unsigned>& ids, const std::vector<float>& data,
-                 float defdata) {
+                 float defdata, Device* device) {
+  require_graph_device(g, device, "input");
   if (ids.size() != data.size())
     throw std::invalid_argument("input: " + std::to_string(ids.size()) + " sparse ids but " +
                                 std::to_string(data.size()) + " values");
@@ -265,13 +275,18 @@ Expression one_hots(ComputationGraph& g, unsigned d, const std::vector<unsigned>
 }
 }  // namespace
 
-Expression one_hot(ComputationGraph& g, unsigned d, unsigned idx) { return one_hots(g, d, {idx}); }
-Expression one_hot(ComputationGraph& g, unsigned d, const std::vector<unsigned>& ids) {
+Expression one_hot(ComputationGraph& g, unsigned d, unsigned idx, Device* device) {
+  require_graph_device(g, device, "one_hot");
+  return one_hots(g, d, {idx});
+}
+Expression one_hot(ComputationGraph& g, unsigned d, const std::vector<unsigned>& ids, Device* device) {
+  require_graph_device(g, device, "one_hot");
   if (ids.empty()) throw std::invalid_argument("one_hot: no indices given");
   return one_hots(g, d, ids);
 }
 
-Expression input(ComputationGraph& g, const Dim& d, const std::vector<float>* pdata) {
+Expression input(ComputationGraph& g, const Dim& d, const std::vector<float>* pdata, Device* device) {
+  require_graph_device(g, device, "input");
   if (!pdata) throw std::invalid_argument("input: null pointer");
   if (!d.fits()) reject_size(d, "input: the shape");
   if (pdata->size() != d.size())

@@ -9,23 +9,27 @@
 namespace dynet {
 
 class ComputationGraph;
+class Device;
+
+// The trailing Device* of the inputs is DyNet's placement argument: null or the graph's own device
+// (dynet::default_device for a default graph); a graph runs on one device, so any other is refused.
 
 /// A scalar input, copied now.
-Expression input(ComputationGraph& g, float s);
+Expression input(ComputationGraph& g, float s, Device* device = nullptr);
 /// A scalar read from *ps at every forward (change it and call forward again).
-Expression input(ComputationGraph& g, const float* ps);
+Expression input(ComputationGraph& g, const float* ps, Device* device = nullptr);
 /// Values copied now; data.size() must equal d.size() (batch elements included).
-Expression input(ComputationGraph& g, const Dim& d, const std::vector<float>& data);
+Expression input(ComputationGraph& g, const Dim& d, const std::vector<float>& data, Device* device = nullptr);
 /// Values read from *pdata at every forward.
-Expression input(ComputationGraph& g, const Dim& d, const std::vector<float>* pdata);
+Expression input(ComputationGraph& g, const Dim& d, const std::vector<float>* pdata, Device* device = nullptr);
 /// Sparse values: element ids[k] (counted over all batch elements) is data[k], every other
 /// element is defdata.
 Expression input(ComputationGraph& g, const Dim& d, const std::vector<unsigned>& ids, const std::vector<float>& data,
-                 float defdata = 0.f);
+                 float defdata = 0.f, Device* device = nullptr);
 /// A vector of size d that is 1 at idx and 0 elsewhere.
-Expression one_hot(ComputationGraph& g, unsigned d, unsigned idx);
+Expression one_hot(ComputationGraph& g, unsigned d, unsigned idx, Device* device = nullptr);
 /// A batch of ids.size() one-hot vectors of size d.
-Expression one_hot(ComputationGraph& g, unsigned d, const std::vector<unsigned>& ids);
+Expression one_hot(ComputationGraph& g, unsigned d, const std::vector<unsigned>& ids, Device* device = nullptr);
 
 /// A parameter (its gradient is accumulated by backward); y = p.
 Expression parameter(ComputationGraph& g, const Parameter& p);

@@ -1,0 +1,51 @@
+// DyNet 2.1 signatures that DyNet programs call with their trailing or optional arguments (issue 11).
+#include <catch2/catch.hpp>
+
+#include <stdexcept>
+#include <vector>
+
+#include "dynet/devices.h"
+#include "dynet/dynet.h"
+#include "dynet/expr.h"
+#include "dynet/model.h"
+#include "dynet/tensor.h"
+
+using namespace dynet;
+
+TEST_CASE("inputs take DyNet's trailing Device*: the default is accepted, another device refused", "[dynet_api]") {
+  ComputationGraph cg;
+  const std::vector<float> data{1, 2, 3};
+  float s = 4;
+  CHECK(as_scalar(input(cg, 2.f, default_device).value()) == 2.f);
+  CHECK(as_scalar(input(cg, &s, default_device).value()) == 4.f);
+  CHECK(as_vector(input(cg, Dim({3}), data, default_device).value()) == data);
+  CHECK(as_vector(input(cg, Dim({3}), &data, default_device).value()) == data);
+  CHECK(as_vector(input(cg, Dim({3}), {1u}, {5.f}, 0.f, default_device).value()) == std::vector<float>{0, 5, 0});
+  CHECK(as_vector(one_hot(cg, 3, 2, default_device).value()) == std::vector<float>{0, 0, 1});
+  CHECK(as_vector(one_hot(cg, 2, {1u, 0u}, default_device).value()) == std::vector<float>{0, 1, 1, 0});
+
+  Device_CPU other(MemorySizes{1 << 16, 1 << 16, 1 << 16, 1 << 16}, false);
+  CHECK_THROWS_WITH(input(cg, 2.f, &other), Catch::Contains("input: the graph runs on device"));
+  CHECK_THROWS_AS(input(cg, &s, &other), std::invalid_argument);
+  CHECK_THROWS_AS(input(cg, Dim({3}), data, &other), std::invalid_argument);
+  CHECK_THROWS_AS(input(cg, Dim({3}), &data, &other), std::invalid_argument);
+  CHECK_THROWS_AS(input(cg, Dim({3}), {1u}, {5.f}, 0.f, &other), std::invalid_argument);
+  CHECK_THROWS_WITH(one_hot(cg, 3, 2, &other), Catch::Contains("one_hot: the graph runs on device"));
+  CHECK_THROWS_AS(one_hot(cg, 2, {1u, 0u}, &other), std::invalid_argument);
+
+  ComputationGraph on_other(&other);
+  CHECK(as_scalar(input(on_other, 3.f, &other).value()) == 3.f);
+}
+
+TEST_CASE("add_parameters takes DyNet's trailing Device*", "[dynet_api]") {
+  ParameterCollection m;
+  Parameter p = m.add_parameters({2}, ParameterInitConst(0.5f), "p", default_device);
+  Parameter q = m.add_parameters({2}, 0.1f, "q", default_device);
+  LookupParameter l = m.add_lookup_parameters(3, {2}, ParameterInitConst(1.f), "l", default_device);
+  CHECK(p.get_storage().device == default_device());
+  CHECK(q.get_storage().device == default_device());
+  CHECK(l.get_storage().device == default_device());
+  Device_CPU other(MemorySizes{1 << 16, 1 << 16, 1 << 16, 1 << 16}, false);
+  ParameterCollection there;
+  CHECK(there.add_parameters({2}, ParameterInitConst(0.5f), "p", &other).get_storage().device == &other);
+}
