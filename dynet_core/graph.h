@@ -83,10 +83,16 @@ class ComputationGraph {
   }
   template <class T>
   const T* store_array(const T* v, std::size_t n) {
-    static_assert(std::is_trivially_copyable<T>::value, "arena arrays are copied bytewise");
-    T* p = memory_->arena.allocate_array<T>(n ? n : 1);
+    T* p = arena_array<T>(n);
     for (std::size_t k = 0; k < n; ++k) p[k] = v[k];
     return p;
+  }
+  /// Room for n values in the graph arena, alive until the graph is cleared; for op data that a
+  /// kernel rewrites at every forward.
+  template <class T>
+  T* arena_array(std::size_t n) {
+    static_assert(std::is_trivially_copyable<T>::value, "arena arrays are copied bytewise");
+    return memory_->arena.allocate_array<T>(n ? n : 1);
   }
 
   Node& node(VariableIndex i) { return memory_->node_chunks[i >> kChunkBits][i & kChunkMask]; }

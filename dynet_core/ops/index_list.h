@@ -2,6 +2,7 @@
 // Indices an op was given: copied into the graph when the node was built, or read from the
 // caller's vector at every forward (DyNet's pointer overloads).
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -15,17 +16,19 @@ struct IndexList {
   /// The indices are the caller's (pointer overloads): read, and so checked, at every forward;
   /// indices copied into the graph were checked once, when the node was built.
   bool caller_owned;
+  /// The caller's vector of vectors (DyNet's batched pointer overloads), flattened into `flat`
+  /// (graph memory of `count` entries) at every read.
+  const std::vector<std::vector<unsigned>>* nested = nullptr;
+  unsigned* flat = nullptr;
 
   // Messages start with `op`, the function that made the node, at forward; inside infer_dim `op` is
   // null, as the graph names the function there.
 
   /// The indices now; throws if the caller's vector changed size since the node was built.
   const unsigned* current(const char* op) const {
+    if (nested) return flattened(op);
     if (!pindices) return indices;
-    if (pindices->size() != count)
-      throw std::invalid_argument(named(op) + "the index vector behind this node now holds " +
-                                  std::to_string(pindices->size()) + " indices; it was built with " +
-                                  std::to_string(count));
+    if (pindices->size() != count) changed_size(op, "index vector", pindices->size());
     return pindices->data();
   }
   /// Throws std::invalid_argument unless every index is below `limit`.
@@ -39,6 +42,18 @@ struct IndexList {
 
  private:
   static std::string named(const char* op) { return op ? std::string(op) + ": " : std::string(); }
+  [[noreturn]] void changed_size(const char* op, const char* what, std::size_t now) const {
+    throw std::invalid_argument(named(op) + "the " + what + " behind this node now holds " + std::to_string(now) +
+                                " indices; it was built with " + std::to_string(count));
+  }
+  const unsigned* flattened(const char* op) const {
+    std::size_t total = 0;
+    for (const auto& v : *nested) total += v.size();
+    if (total != count) changed_size(op, "index vectors", total);
+    unsigned* out = flat;
+    for (const auto& v : *nested) out = std::copy(v.begin(), v.end(), out);
+    return flat;
+  }
 };
 
 /// Indices copied into the graph.
@@ -48,6 +63,10 @@ inline IndexList caller_index(const unsigned* p) { return {p, 1, nullptr, true};
 /// The caller's vector, read at every forward.
 inline IndexList caller_indices(const std::vector<unsigned>* p) {
   return {p->data(), static_cast<unsigned>(p->size()), p, true};
+}
+/// The caller's vectors, read in order at every forward into `flat`, room for all their indices.
+inline IndexList caller_nested_indices(const std::vector<std::vector<unsigned>>* p, unsigned* flat, unsigned count) {
+  return {flat, count, nullptr, true, p, flat};
 }
 
 }  // namespace dynet

@@ -227,6 +227,18 @@ Expression hinge_dim(const Expression& x, const std::vector<std::vector<unsigned
     return per_line(hinge(lines, all, m), x, d);
   });
 }
+Expression hinge_dim(const Expression& x, const std::vector<std::vector<unsigned>>* pindices, unsigned d, float m) {
+  if (!pindices) throw std::invalid_argument("hinge_dim: null pointer");
+  return called_as("hinge_dim", [&] {
+    const Expression lines = lines_as_batch(x, d);
+    std::size_t total = 0;
+    for (const auto& v : *pindices) total += v.size();
+    require_count(total, lines, "indices (one vector per batch element)");
+    const auto count = static_cast<unsigned>(total);
+    unsigned* flat = graph_of(x, "hinge_dim").arena_array<unsigned>(count);
+    return per_line(hinge_node("hinge_dim", lines, caller_nested_indices(pindices, flat, count), m), x, d);
+  });
+}
 
 namespace {
 /// Checks that x and y have one shape (their batch sizes 1 or the same).

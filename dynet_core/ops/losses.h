@@ -18,6 +18,9 @@ Expression hinge_dim(const Expression& x, const std::vector<unsigned>& indices, 
 Expression hinge_dim(const Expression& x, const std::vector<unsigned>* pindices, unsigned d = 0, float m = 1.f);
 Expression hinge_dim(const Expression& x, const std::vector<std::vector<unsigned>>& indices, unsigned d = 0,
                      float m = 1.f);
+/// The same with the indices read from *pindices at every forward.
+Expression hinge_dim(const Expression& x, const std::vector<std::vector<unsigned>>* pindices, unsigned d = 0,
+                     float m = 1.f);
 /// y_b = sum |x_b - y_b| over the elements.
 Expression l1_distance(const Expression& x, const Expression& y);
 /// y_b = sum of L_c(x_b - y_b) over the elements: a^2 / 2 for |a| <= c, c |a| - c^2 / 2 beyond.

@@ -49,3 +49,24 @@ TEST_CASE("add_parameters takes DyNet's trailing Device*", "[dynet_api]") {
   ParameterCollection there;
   CHECK(there.add_parameters({2}, ParameterInitConst(0.5f), "p", &other).get_storage().device == &other);
 }
+
+TEST_CASE("hinge_dim reads a batch's vectors of indices through DyNet's pointer at every forward", "[dynet_api]") {
+  const std::vector<float> scores{0.5f, 1.f, 2.f, 0.f, 3.f, 1.f, 1.f, 0.2f, 0.9f, 2.f, 0.f, 0.4f};
+  std::vector<std::vector<unsigned>> correct{{0, 2}, {1, 1}};
+  ComputationGraph cg;
+  const Expression x = input(cg, Dim({3, 2}, 2), scores);
+  const Expression by_pointer = hinge_dim(x, &correct, 0, 0.5f);
+  CHECK(by_pointer.dim() == Dim({2}, 2));
+  CHECK(as_vector(cg.forward(by_pointer)) == as_vector(cg.forward(hinge_dim(x, correct, 0, 0.5f))));
+
+  correct = {{2, 0}, {0, 2}};
+  const std::vector<float> now = as_vector(cg.forward(by_pointer));
+  CHECK(now == as_vector(cg.forward(hinge_dim(x, std::vector<std::vector<unsigned>>{{2, 0}, {0, 2}}, 0, 0.5f))));
+  CHECK(now != as_vector(cg.forward(hinge_dim(x, std::vector<std::vector<unsigned>>{{0, 2}, {1, 1}}, 0, 0.5f))));
+
+  correct[1] = {0, 3};
+  CHECK_THROWS_WITH(cg.forward(by_pointer), Catch::Contains("hinge_dim") && Catch::Contains("index 3"));
+  correct[1] = {0};
+  CHECK_THROWS_WITH(cg.forward(by_pointer), Catch::Contains("hinge_dim") && Catch::Contains("now holds 3"));
+  CHECK_THROWS_AS(hinge_dim(x, static_cast<const std::vector<std::vector<unsigned>>*>(nullptr)), std::invalid_argument);
+}

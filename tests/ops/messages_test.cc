@@ -183,7 +183,7 @@ std::vector<Misuse> expression_misuses(Scene& s) {
       {"log_softmax", [](const Expression& x) { return log_softmax(x, {0}); }},
       {"sparsemax", [](const Expression& x) { return sparsemax(x); }},
       {"sparsemax_loss", [](const Expression& x) { return sparsemax_loss(x, {0}); }},
-      {"hinge_dim", [](const Expression& x) { return hinge_dim(x, {0}); }},
+      {"hinge_dim", [](const Expression& x) { return hinge_dim(x, std::vector<unsigned>{0}); }},
       {"poisson_loss", [](const Expression& x) { return poisson_loss(x, 1u); }},
       {"dropout_dim", [](const Expression& x) { return dropout_dim(x, 0, 0.5f); }},
       {"maxpooling2d", [](const Expression& x) { return maxpooling2d(x, {1, 1}, {1, 1}); }},
@@ -328,9 +328,9 @@ std::vector<Misuse> expression_misuses(Scene& s) {
   add("contract3d_1d_1d", "a z of another size", [&s] { contract3d_1d_1d(s.t223, s.v3, s.v3); });
   add("contract3d_1d_1d", "a bias of another size", [&s] { contract3d_1d_1d(s.t223, s.v3, s.v2, s.m33); });
   add("weight_norm", "a vector gain", [&s] { weight_norm(s.v3, s.v3); });
-  add("hinge_dim", "a d of 2", [&s] { hinge_dim(s.m34, {0}, 2); });
-  add("hinge_dim", "a tensor", [&s] { hinge_dim(s.t223, {0}); });
-  add("hinge_dim", "too few indices", [&s] { hinge_dim(s.m34, {0}); });
+  add("hinge_dim", "a d of 2", [&s] { hinge_dim(s.m34, std::vector<unsigned>{0}, 2); });
+  add("hinge_dim", "a tensor", [&s] { hinge_dim(s.t223, std::vector<unsigned>{0}); });
+  add("hinge_dim", "too few indices", [&s] { hinge_dim(s.m34, std::vector<unsigned>{0}); });
   add("hinge_dim", "an index out of range", [&s] { hinge_dim(s.m34, {0, 0, 0, 9}); });
   add("hinge_dim", "a null pointer", [&s] { hinge_dim(s.m34, static_cast<const std::vector<unsigned>*>(nullptr)); });
   add("hinge_dim", "a pointer to too few indices", [&s] { hinge_dim(s.m34, &s.indices); });
