@@ -1,8 +1,9 @@
 #pragma once
-// DyNet's IndexTensor: a view of integer indices with a shape (argmax results in DyNet). Like a
-// Tensor it never owns its memory.
+// DyNet's IndexTensor: integer indices with a shape (what TensorTools::argmax returns). Either a
+// view of someone's memory, like a Tensor, or the owner of its indices, shared by its copies.
 
 #include <cstddef>
+#include <memory>
 #include <vector>
 
 #include "dynet_core/dim.h"
@@ -14,10 +15,16 @@ class Device;
 struct IndexTensor {
   IndexTensor() = default;
   IndexTensor(const Dim& dim, std::ptrdiff_t* values, Device* dev) : d(dim), v(values), device(dev) {}
+  /// Room of its own for dim.size() indices, zeroed; copies share it, the last one frees it.
+  IndexTensor(const Dim& dim, Device* dev)
+      : d(dim), device(dev), owned_(new std::ptrdiff_t[dim.size()]()) { v = owned_.get(); }
 
   Dim d;
   std::ptrdiff_t* v = nullptr;
   Device* device = nullptr;
+
+ private:
+  std::shared_ptr<std::ptrdiff_t[]> owned_;
 };
 
 /// Copies all indices to the host.

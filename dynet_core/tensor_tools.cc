@@ -1,6 +1,8 @@
 #include "dynet_core/tensor_tools.h"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -31,7 +33,53 @@ void fill_random(Tensor& val, Distribution dist) {
   random_engine().with([&](std::mt19937_64& e) { std::generate(val.v, val.v + val.d.size(), [&] { return dist(e); }); });
 }
 
+/// For each line of v along dim, the index j of the largest score(line value j).
+template <class Score>
+IndexTensor best_along(const Tensor& v, unsigned dim, unsigned num, const char* who, Score&& score) {
+  if (num != 1)
+    throw std::runtime_error(std::string("TensorTools::") + who + ": only num = 1 is supported (as in DyNet), got " +
+                             std::to_string(num));
+  if (!v.v) throw std::invalid_argument(std::string("TensorTools::") + who + ": the tensor has no memory");
+  if (dim >= Dim::kMaxDims)
+    throw std::invalid_argument(std::string("TensorTools::") + who + ": dim " + std::to_string(dim) +
+                                " is not below " + std::to_string(Dim::kMaxDims));
+  const std::size_t n = v.d[dim];
+  std::size_t stride = 1;
+  for (unsigned k = 0; k < dim; ++k) stride *= v.d[k];
+  Dim ids_dim = v.d;
+  if (dim < ids_dim.ndims()) ids_dim.set(dim, 1);
+  IndexTensor ids(ids_dim, v.device);
+  const std::size_t outer = v.d.size() / (stride * n);
+  for (std::size_t o = 0; o < outer; ++o)
+    for (std::size_t s = 0; s < stride; ++s) {
+      const float* line = v.v + o * stride * n + s;
+      std::size_t best = 0;
+      float best_score = score(line[0]);
+      for (std::size_t j = 1; j < n; ++j) {
+        const float candidate = score(line[j * stride]);
+        if (candidate > best_score) best = j, best_score = candidate;
+      }
+      ids.v[o * stride + s] = static_cast<std::ptrdiff_t>(best);
+    }
+  return ids;
+}
+
 }  // namespace
+
+IndexTensor TensorTools::argmax(const Tensor& v, unsigned dim, unsigned num) {
+  return best_along(v, dim, num, "argmax", [](float x) { return x; });
+}
+
+IndexTensor TensorTools::categorical_sample_log_prob(const Tensor& v, unsigned dim, unsigned num) {
+  IndexTensor ids;
+  random_engine().with([&](std::mt19937_64& e) {
+    // Open at 0, so that neither logarithm meets 0.
+    std::uniform_real_distribution<float> open01(std::numeric_limits<float>::min(), 1.f);
+    ids = best_along(v, dim, num, "categorical_sample_log_prob",
+                     [&](float log_p) { return log_p - std::log(-std::log(open01(e))); });
+  });
+  return ids;
+}
 
 float TensorTools::access_element(const Tensor& v, int index) { return v.v[checked(v, index, "access_element")]; }
 

@@ -1,6 +1,7 @@
 // DyNet 2.1 signatures that DyNet programs call with their trailing or optional arguments (issue 11).
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <stdexcept>
 #include <vector>
 
@@ -69,4 +70,39 @@ TEST_CASE("hinge_dim reads a batch's vectors of indices through DyNet's pointer 
   correct[1] = {0};
   CHECK_THROWS_WITH(cg.forward(by_pointer), Catch::Contains("hinge_dim") && Catch::Contains("now holds 3"));
   CHECK_THROWS_AS(hinge_dim(x, static_cast<const std::vector<std::vector<unsigned>>*>(nullptr)), std::invalid_argument);
+}
+
+TEST_CASE("TensorTools::argmax returns an IndexTensor of its own, per line along a dimension", "[dynet_api]") {
+  ComputationGraph cg;
+  // Two batch elements of a 3x2 matrix: columns (1,5,5) (7,0,2) | (0,0,-1) (3,9,4).
+  const Expression x = input(cg, Dim({3, 2}, 2), {1, 5, 5, 7, 0, 2, 0, 0, -1, 3, 9, 4});
+  IndexTensor by_rows;
+  {
+    const IndexTensor ids = TensorTools::argmax(x.value());
+    CHECK(ids.d == Dim({1, 2}, 2));
+    CHECK(as_vector(ids) == std::vector<std::ptrdiff_t>{1, 0, 0, 1});
+    by_rows = TensorTools::argmax(x.value(), 1);
+  }
+  CHECK(by_rows.d == Dim({3, 1}, 2));
+  CHECK(as_vector(by_rows) == std::vector<std::ptrdiff_t>{1, 0, 0, 1, 1, 1});
+  const IndexTensor copy = by_rows;
+  CHECK(copy.v == by_rows.v);
+  CHECK_THROWS_AS(TensorTools::argmax(x.value(), 0, 2), std::runtime_error);
+}
+
+TEST_CASE("TensorTools::categorical_sample_log_prob draws each class as often as its probability", "[dynet_api]") {
+  ComputationGraph cg;
+  const Expression logp = input(cg, Dim({3}, 2), {std::log(0.2f), std::log(0.5f), std::log(0.3f),  //
+                                                 -1e30f, 0.f, -1e30f});
+  std::vector<unsigned> counts(3, 0);
+  const unsigned draws = 4000;
+  for (unsigned k = 0; k < draws; ++k) {
+    const IndexTensor ids = TensorTools::categorical_sample_log_prob(logp.value());
+    REQUIRE(ids.d == Dim({1}, 2));
+    ++counts[ids.v[0]];
+    CHECK(ids.v[1] == 1);
+  }
+  CHECK(counts[0] / double(draws) == Approx(0.2).margin(0.03));
+  CHECK(counts[1] / double(draws) == Approx(0.5).margin(0.03));
+  CHECK(counts[2] / double(draws) == Approx(0.3).margin(0.03));
 }
