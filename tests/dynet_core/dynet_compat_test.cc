@@ -10,6 +10,7 @@
 #include "dynet/expr.h"
 #include "dynet/model.h"
 #include "dynet/tensor.h"
+#include "dynet/weight-decay.h"
 
 using namespace dynet;
 
@@ -105,4 +106,21 @@ TEST_CASE("TensorTools::categorical_sample_log_prob draws each class as often as
   CHECK(counts[0] / double(draws) == Approx(0.2).margin(0.03));
   CHECK(counts[1] / double(draws) == Approx(0.5).margin(0.03));
   CHECK(counts[2] / double(draws) == Approx(0.3).margin(0.03));
+}
+
+TEST_CASE("L2WeightDecay tracks DyNet's factor (1 - lambda)^updates and refuses a negative lambda", "[dynet_api]") {
+  L2WeightDecay wd(0.1f);
+  CHECK(wd.current_weight_decay() == 1.f);
+  wd.update_weight_decay();
+  CHECK(wd.current_weight_decay() == Approx(0.9f));
+  wd.update_weight_decay(0);
+  CHECK(wd.current_weight_decay() == Approx(0.9f));
+  wd.update_weight_decay(13);
+  CHECK(wd.current_weight_decay() == Approx(std::pow(0.9f, 14.f)));
+  CHECK(wd.parameters_need_rescaled());
+  wd.reset_weight_decay();
+  CHECK(wd.current_weight_decay() == 1.f);
+  CHECK_FALSE(wd.parameters_need_rescaled());
+  CHECK_THROWS_AS(wd.set_lambda(-0.5f), std::domain_error);
+  CHECK_THROWS_AS(L2WeightDecay(-1.f), std::domain_error);
 }
