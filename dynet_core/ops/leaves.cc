@@ -285,6 +285,14 @@ Expression one_hot(ComputationGraph& g, unsigned d, const std::vector<unsigned>&
   return one_hots(g, d, ids);
 }
 
+Expression to_device(const Expression& x, Device* device) {
+  const ComputationGraph& g = graph_of(x, "to_device");
+  const std::string on = "'" + g.device()->name + "'";
+  throw std::invalid_argument("to_device: " + (device == g.device() ? "x is already on device " + on
+                                                                    : "x's graph runs on device " + on +
+                                                                          " only; there is no other to copy to"));
+}
+
 Expression input(ComputationGraph& g, const Dim& d, const std::vector<float>* pdata, Device* device) {
   require_graph_device(g, device, "input");
   if (!pdata) throw std::invalid_argument("input: null pointer");

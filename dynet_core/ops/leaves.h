@@ -30,6 +30,9 @@ Expression input(ComputationGraph& g, const Dim& d, const std::vector<unsigned>&
 Expression one_hot(ComputationGraph& g, unsigned d, unsigned idx, Device* device = nullptr);
 /// A batch of ids.size() one-hot vectors of size d.
 Expression one_hot(ComputationGraph& g, unsigned d, const std::vector<unsigned>& ids, Device* device = nullptr);
+/// DyNet's copy of x to another device. A graph runs on one device, so there is nowhere to copy
+/// to: always throws std::invalid_argument (as DyNet does for x's own device).
+Expression to_device(const Expression& x, Device* device);
 
 /// A parameter (its gradient is accumulated by backward); y = p.
 Expression parameter(ComputationGraph& g, const Parameter& p);

@@ -35,6 +35,10 @@ TEST_CASE("inputs take DyNet's trailing Device*: the default is accepted, anothe
   CHECK_THROWS_WITH(one_hot(cg, 3, 2, &other), Catch::Contains("one_hot: the graph runs on device"));
   CHECK_THROWS_AS(one_hot(cg, 2, {1u, 0u}, &other), std::invalid_argument);
 
+  const Expression x = input(cg, 1.f);
+  CHECK_THROWS_WITH(to_device(x, default_device), Catch::Contains("to_device: x is already on device"));
+  CHECK_THROWS_WITH(to_device(x, &other), Catch::Contains("to_device: x's graph runs on device"));
+
   ComputationGraph on_other(&other);
   CHECK(as_scalar(input(on_other, 3.f, &other).value()) == 3.f);
 }
