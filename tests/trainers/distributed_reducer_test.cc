@@ -178,7 +178,9 @@ TEST_CASE("ranks training on their shares end with one process's parameters", "[
 }
 
 TEST_CASE("a rank that throws in its step stops every rank with its rank and message", "[distributed]") {
-  const auto messages = distributed_errors(3, [](int r, Communicator& comm) {
+  // Counted on the rank threads, checked here: Catch's assertions are not thread-safe.
+  std::vector<std::size_t> gradients_left(3, 0);
+  const auto messages = distributed_errors(3, [&gradients_left](int r, Communicator& comm) {
     DistributedModel m(7);
     DistributedReducer reducer(m.pc, comm);
     const auto trainer = test_support::distributed_test_trainer(m);
@@ -188,10 +190,11 @@ TEST_CASE("a rank that throws in its step stops every rank with its rank and mes
       });
     } catch (const DistributedError&) {
       for (const auto& p : m.pc.parameters_list())
-        for (std::size_t i = 0; i < p->size(); ++i) REQUIRE(p->g.v[i] == 0.f);
+        for (std::size_t i = 0; i < p->size(); ++i) gradients_left[r] += p->g.v[i] != 0.f;
       throw;
     }
   });
+  CHECK(gradients_left == std::vector<std::size_t>(3, 0));
   for (const std::string& message : messages)
     CHECK(message == "DistributedReducer::backward: rank 1 of 3 failed: no such word");
 }
