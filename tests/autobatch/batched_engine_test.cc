@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <numeric>
 #include <stdexcept>
 
@@ -59,11 +61,16 @@ void expect_engines_agree(ChainModel& m, Build&& build, AfterBackward&& after_ba
     return g;
   };
   const std::vector<float> ref = run(0);
+  // Gradients are sums of many terms that partly cancel, so a small one differs after reassociation
+  // by an amount that scales with the largest, not with itself.
+  float scale = 0.f;
+  for (float r : ref) scale = std::max(scale, std::fabs(r));
   for (int strategy : {1, 2}) {
     INFO("strategy " << strategy);
     const std::vector<float> got = run(strategy);
     REQUIRE(got.size() == ref.size());
-    for (std::size_t k = 0; k < ref.size(); ++k) REQUIRE(got[k] == Approx(ref[k]).epsilon(1e-4).margin(1e-6));
+    for (std::size_t k = 0; k < ref.size(); ++k)
+      REQUIRE(got[k] == Approx(ref[k]).epsilon(1e-4).margin(1e-6 + 1e-5 * scale));
   }
 }
 template <class Build>
