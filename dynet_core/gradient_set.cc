@@ -84,9 +84,7 @@ void GradientSet::add_to_parameters() {
   for (auto& [p, d] : params_)
     if (d.used) accumulate(p->g.v, d.g.data(), d.g.size());
   for (auto& [t, s] : tables_) {
-    // Sets outlive passes, so an entry may name a table freed since; only what this pass wrote
-    // is read through its pointer.
-    if (!s.all && s.touched.empty()) continue;
+    if (!s.written()) continue;
     LookupParameterStorage& table = *t;
     const std::size_t row = table.row_size();
     if (s.all) {
@@ -106,7 +104,7 @@ void GradientSet::clear() {
   for (auto& entry : params_) entry.second.used = false;
   for (auto& entry : tables_) {
     Table& s = entry.second;
-    if (!s.all && s.touched.empty()) continue;
+    if (!s.written()) continue;
     const std::size_t row = entry.first->row_size();
     if (s.all) {
       std::fill(s.g.begin(), s.g.end(), 0.f);

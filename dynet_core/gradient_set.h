@@ -55,6 +55,9 @@ class GradientSet {
     std::vector<unsigned> touched;
     std::vector<std::uint8_t> mask;
     bool all = false;
+    /// Whether the pass since the last clear wrote to it: sets outlive passes, so an entry may
+    /// name a table freed since, and only a written one may be read through its pointer.
+    bool written() const { return all || !touched.empty(); }
   };
   Table& table(LookupParameterStorage& t);
 
