@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "dynet_core/graph.h"
+#include "dynet_core/live_graphs.h"
 
 namespace dynet {
 
@@ -10,6 +11,7 @@ namespace {
 ComputationGraph& checked_graph(const Expression& e, const char* where) {
   if (!e.pg)
     throw std::invalid_argument(std::string(where) + ": " + kEmptyExpressionUsed);
+  if (!live_graphs::alive(e.graph_id)) throw_stale_graph(where);
   e.pg->check_expression(e, where);
   return *e.pg;
 }
@@ -27,7 +29,7 @@ Tensor Expression::gradient() const {
 }
 
 bool Expression::is_stale() const {
-  return !pg || pg->id() != graph_id || i >= pg->size() || pg->node(i).epoch != epoch;
+  return !pg || !live_graphs::alive(graph_id) || i >= pg->size() || pg->node(i).epoch != epoch;
 }
 
 }  // namespace dynet

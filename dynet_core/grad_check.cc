@@ -47,7 +47,7 @@ struct Checker {
 }  // namespace
 
 bool check_grad(ParameterCollection& m, Expression& expr, int verbosity) {
-  ComputationGraph& cg = *expr.pg;
+  ComputationGraph& cg = graph_of(expr, "check_grad");
   m.reset_gradient();
   cg.forward(expr);
   cg.backward(expr);

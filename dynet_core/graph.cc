@@ -8,14 +8,13 @@
 
 #include "dynet_core/execution_engine.h"
 #include "dynet_core/init.h"
+#include "dynet_core/live_graphs.h"
 #include "dynet_core/profiler.h"
 #include "dynet_core/signature.h"
 
 namespace dynet {
 
 namespace {
-
-std::atomic<std::uint64_t> next_graph_id{1};
 
 constexpr unsigned kInlineDims = 8;
 
@@ -35,7 +34,6 @@ ComputationGraph::ComputationGraph() : ComputationGraph(default_device()) {}
 ComputationGraph::ComputationGraph(Device* device)
     : device_(device),
       memory_(nullptr),
-      id_(next_graph_id.fetch_add(1, std::memory_order_relaxed)),
       autobatch_(current_params().autobatch),
       profiling_(profile::enabled()) {
   if (!device_)
@@ -46,12 +44,12 @@ ComputationGraph::ComputationGraph(Device* device)
   memory_ = device_->acquire_graph_memory();
   engine_ = &engine_for(autobatch_);
   engine_->bind(*this);
+  id_ = live_graphs::enter();
 }
 
 ComputationGraph::~ComputationGraph() {
   end_profiled_step();
-  // A tombstone, so that an Expression that outlives its graph is caught when the memory is read.
-  id_ = 0;
+  live_graphs::leave(id_);
   device_->release_graph_memory(memory_);
 }
 
@@ -179,6 +177,13 @@ Expression ComputationGraph::append(const OpDef& op, const Expression* args, uns
   return Expression(this, size_++);
 }
 
+void throw_stale_graph(const char* where) {
+  // A stale expression is a run-time state, as DyNet reports it (std::runtime_error).
+  throw std::runtime_error(std::string(where) +
+                           ": the Expression is stale: its graph was cleared or destroyed after it was made "
+                           "(make expressions anew for every graph, and call new_graph(cg) on builders)");
+}
+
 void ComputationGraph::reject_expression(const Expression& e, const char* where) const {
   std::string why;
   if (!e.pg)
@@ -186,8 +191,7 @@ void ComputationGraph::reject_expression(const Expression& e, const char* where)
   else if (e.pg != this)
     why = "the Expression belongs to another ComputationGraph; expressions cannot cross graphs";
   else if (e.graph_id != id_)
-    why = "the Expression is stale: its graph was cleared or destroyed after it was made "
-          "(make expressions anew for every graph, and call new_graph(cg) on builders)";
+    throw_stale_graph(where);
   else
     why = "the Expression is stale: the graph was reverted to a checkpoint taken before it";
   // A stale expression is a run-time state, as DyNet reports it (std::runtime_error); a misuse of
@@ -276,7 +280,7 @@ void ComputationGraph::revert() {
 
 void ComputationGraph::clear() {
   end_profiled_step();
-  id_ = next_graph_id.fetch_add(1, std::memory_order_relaxed);
+  id_ = live_graphs::renew(id_);
   size_ = 0;
   epoch_ = 0;
   checkpoints_.clear();

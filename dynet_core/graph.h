@@ -15,6 +15,7 @@
 #include "dynet_core/device.h"
 #include "dynet_core/execution_engine.h"
 #include "dynet_core/expression.h"
+#include "dynet_core/live_graphs.h"
 #include "dynet_core/node.h"
 #include "dynet_core/tensor.h"
 
@@ -130,7 +131,7 @@ class ComputationGraph {
 
   Device* device_;
   GraphMemory* memory_;
-  std::uint64_t id_;
+  std::uint64_t id_ = 0;
   std::uint32_t epoch_ = 0;
   unsigned size_ = 0;
   int autobatch_;
@@ -141,10 +142,15 @@ class ComputationGraph {
   std::vector<Checkpoint> checkpoints_;
 };
 
+/// Throws std::runtime_error: `where` was given an Expression whose graph was cleared or destroyed.
+[[noreturn]] void throw_stale_graph(const char* where);
+
 /// The graph an argument expression lives in; throws std::invalid_argument naming `op` when the
-/// expression is empty. (append() then checks that it is live.)
+/// expression is empty and std::runtime_error when its graph is gone. (append() then checks that
+/// its node is live.)
 inline ComputationGraph& graph_of(const Expression& e, const char* op) {
   if (!e.pg) throw std::invalid_argument(std::string(op) + ": " + kEmptyExpressionUsed);
+  if (!live_graphs::alive(e.graph_id)) throw_stale_graph(op);
   return *e.pg;
 }
 

@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <memory>
 #include <numeric>
 #include <sstream>
 #include <stdexcept>
@@ -58,6 +59,18 @@ TEST_CASE("stale expressions and gradients never computed throw runtime_error, a
     CHECK_THROWS_AS(unused.gradient(), std::runtime_error);
   }
   CHECK_THROWS_AS(kept.value(), std::runtime_error);
+  CHECK_THROWS_AS(kept.dim(), std::runtime_error);
+  CHECK(kept.is_stale());
+
+  // On the heap, so that the sanitizer build reports any read of the freed graph.
+  auto gone = std::make_unique<ComputationGraph>();
+  Expression orphan = input(*gone, 1.f);
+  gone.reset();
+  CHECK(orphan.is_stale());
+  CHECK_THROWS_AS(orphan * 2.f, std::runtime_error);
+  CHECK_THROWS_AS(tanh(orphan), std::runtime_error);
+  ParameterCollection m;
+  CHECK_THROWS_AS(check_grad(m, orphan, 0), std::runtime_error);
 }
 
 TEST_CASE("TensorTools reads and writes single elements, refusing indices outside", "[dynet_api]") {
