@@ -9,7 +9,7 @@
 namespace dynet {
 namespace vertex {
 
-FusedChain::FusedChain(const OpDag& dag, std::vector<unsigned> ops) : ops_(std::move(ops)) {
+FusedChain::FusedChain(const OpDag& dag, std::vector<unsigned> ops, Values backward_values) : ops_(std::move(ops)) {
   if (ops_.empty()) throw std::invalid_argument("FusedChain: a chain needs at least one op");
   const Dim& shape = dag.ops[ops_[0]].dim;
   size_ = shape.size();
@@ -27,8 +27,19 @@ FusedChain::FusedChain(const OpDag& dag, std::vector<unsigned> ops) : ops_(std::
     for (const DagRef& a : dag.ops[i].args)
       if (a.kind == DagRef::kOp && step_of(a.index) >= 0) kept[step_of(a.index)] = true;
   }
+  // The values the chain's own backward reads, as each row's `saves` declares.
+  std::vector<bool> read_backward(ops_.size(), false);
   for (unsigned s = 0; s < ops_.size(); ++s) {
     const DagOp& o = dag.ops[ops_[s]];
+    if (!o.op->backward) continue;
+    if (o.op->saves & kSavesOutput) read_backward[s] = true;
+    if (o.op->saves & kSavesInputs)
+      for (const DagRef& a : o.args)
+        if (a.kind == DagRef::kOp && step_of(a.index) >= 0) read_backward[step_of(a.index)] = true;
+  }
+  for (unsigned s = 0; s < ops_.size(); ++s) {
+    const DagOp& o = dag.ops[ops_[s]];
+    if (backward_values == Values::kKept) kept[s] = kept[s] || read_backward[s];
     if (!fusible(dag, ops_[s]) || !(o.dim == shape))
       throw std::invalid_argument(std::string("FusedChain: op ") + std::to_string(ops_[s]) + " (" + o.op->name +
                                   ") is not elementwise over the chain's shape " + to_string(shape));
@@ -49,7 +60,8 @@ FusedChain::FusedChain(const OpDag& dag, std::vector<unsigned> ops) : ops_(std::
                                 " ops and reads, more than kMaxChainValues");
   for (unsigned s = 0; s < ops_.size(); ++s) {
     const DagOp& o = dag.ops[ops_[s]];
-    Step step{o.op->elementwise, o.data, unsigned(o.args.size()), unsigned(arg_slots_.size()), -1};
+    Step step{o.op->elementwise, o.data, unsigned(o.args.size()), unsigned(arg_slots_.size()), -1,
+              !kept[s] && backward_values == Values::kRecomputed};
     if (kept[s]) step.write = int(std::find(writes_.begin(), writes_.end(), ops_[s]) - writes_.begin());
     for (const DagRef& a : o.args) {
       const int from = a.kind == DagRef::kOp ? step_of(a.index) : -1;
@@ -114,10 +126,12 @@ void FusedChain::run_backward(unsigned instances, const float* const* reads, flo
         values[first_step + s] = writes[step.write] + begin;
         continue;
       }
+      // Not kept: either recomputed, or read by no rule's backward (the buffer stays unread).
       float* y = value_buffer(scratch, s);
+      values[first_step + s] = y;
+      if (!step.recompute) continue;
       arguments(step, values, xs);
       step.rule.f(step.data, xs, step.nargs, y, n);
-      values[first_step + s] = y;
     }
     for (unsigned s = unsigned(steps_.size()); s-- > 0;) {
       const Step& step = steps_[s];

@@ -1,10 +1,11 @@
 #pragma once
 // One fused chain of elementwise ops, planned once per vertex function and run for every task.
 // Forward evaluates the whole chain per cache-sized tile of its iteration space, so the values
-// between its ops live in tile buffers instead of full-size tensors: an LSTM cell's nine
-// elementwise ops read and write memory once instead of nine times. Backward recomputes the
-// chain's internal values per tile from the same inputs (bit for bit the forward's) and runs the
-// rows' gradient rules in reverse within the tile, so it too streams memory once.
+// between its ops live in tile buffers instead of full-size tensors. Backward runs the rows'
+// gradient rules in reverse within each tile, so the gradients between the chain's ops never
+// reach memory either. The values backward reads are either kept whole by forward (as the rows'
+// `saves` declare) or recomputed per tile from the chain's inputs, bit for bit the forward's:
+// keeping costs memory traffic, recomputing costs the transcendentals again.
 
 #include <cstddef>
 #include <vector>
@@ -17,19 +18,23 @@ namespace vertex {
 
 class FusedChain {
  public:
+  /// How backward gets the values of the chain's ops that only backward reads.
+  enum class Values { kKept, kRecomputed };
+
   /// Floats per tile: the tile buffers of a cell-sized chain (a dozen) stay within L2, and a
   /// tile is long enough that the per-tile bookkeeping is noise next to the loops.
   static constexpr std::size_t kTile = 1024;
 
   /// `ops`: a group of elementwise_chains(dag), in DAG order.
-  FusedChain(const OpDag& dag, std::vector<unsigned> ops);
+  FusedChain(const OpDag& dag, std::vector<unsigned> ops, Values backward_values = Values::kKept);
 
   /// The DAG ops of the chain, in the order they run.
   const std::vector<unsigned>& ops() const { return ops_; }
   /// The values the chain reads from outside it, in the order of run_*'s `reads` pointers.
   const std::vector<DagRef>& reads() const { return reads_; }
-  /// The chain's ops whose values are kept whole (read outside the DAG or by an op of the DAG
-  /// outside the chain), in the order of the `writes` pointers. The others exist only per tile.
+  /// The chain's ops whose values are kept whole (read outside the DAG, by an op of the DAG
+  /// outside the chain, or, with Values::kKept, by the chain's backward), in the order of the
+  /// `writes` pointers. The others exist only per tile.
   const std::vector<unsigned>& writes() const { return writes_; }
   /// Floats of scratch a run needs (the caller's, e.g. its scratch pool: a run never allocates).
   std::size_t scratch_floats() const { return buffers_ * kTile; }
@@ -51,6 +56,7 @@ class FusedChain {
     unsigned nargs;
     unsigned first_arg;  ///< into arg_slots_
     int write;           ///< index into writes_, or -1
+    bool recompute;      ///< backward computes the value again (it is neither kept nor unread)
   };
 
   /// Points values[r] at each read's elements [begin, begin + n), gathered when not in place.

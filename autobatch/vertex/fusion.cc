@@ -40,12 +40,12 @@ std::vector<FusionPlan::Step> order_steps(const OpDag& dag, const FusionPlan& pl
 
 }  // namespace
 
-FusionPlan plan_fusion(const OpDag& dag) {
+FusionPlan plan_fusion(const OpDag& dag, FusedChain::Values backward_values) {
   FusionPlan plan;
   plan.chain_of.assign(dag.ops.size(), -1);
   for (std::vector<unsigned>& ops : elementwise_chains(dag)) {
     for (unsigned op : ops) plan.chain_of[op] = int(plan.chains.size());
-    plan.chains.emplace_back(dag, std::move(ops));
+    plan.chains.emplace_back(dag, std::move(ops), backward_values);
   }
   plan.steps = order_steps(dag, plan);
   return plan;

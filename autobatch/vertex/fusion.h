@@ -39,7 +39,7 @@ struct FusionPlan {
 };
 
 /// Finds the DAG's elementwise chains (elementwise_chains), plans each and orders the steps.
-FusionPlan plan_fusion(const OpDag& dag);
+FusionPlan plan_fusion(const OpDag& dag, FusedChain::Values backward_values = FusedChain::Values::kKept);
 
 }  // namespace vertex
 }  // namespace dynet

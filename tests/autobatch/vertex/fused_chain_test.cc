@@ -3,7 +3,8 @@
 // uses), built as ordinary graphs of several instances and run by SimpleEngine, against the same
 // functions planned by plan_fusion and run step by step over per-symbol blocks. Values and
 // gradients of every kept value and every input must agree, with broadcast and shared inputs,
-// batch sizes 1 and 2 per instance, 1 to 4 instances, and shapes that span several tiles.
+// batch sizes 1 and 2 per instance, 1 to 4 instances, shapes that span several tiles, and the
+// values backward reads both kept and recomputed.
 
 #include <catch2/catch.hpp>
 
@@ -218,7 +219,7 @@ void run(const FusedChain& chain, unsigned instances, Blocks& b, bool backward, 
 /// Builds a random function of `ops` ops drawn in turn from `rows` starting at `first_row`,
 /// and requires the fused plan to agree with SimpleEngine. Returns how many ops it fused.
 std::size_t check_function(const std::vector<const OpDef*>& rows, std::size_t first_row, unsigned ops,
-                           unsigned instances, const Dim& shape, std::uint64_t seed) {
+                           unsigned instances, const Dim& shape, std::uint64_t seed, FusedChain::Values mode) {
   ComputationGraph samples;
   ComputationGraph cg;
   cg.set_autobatch(0);
@@ -258,7 +259,7 @@ std::size_t check_function(const std::vector<const OpDef*>& rows, std::size_t fi
     b.input_grads.emplace_back(copies * n, 0.f);
   }
 
-  const FusionPlan plan = plan_fusion(dag);
+  const FusionPlan plan = plan_fusion(dag, mode);
   std::vector<std::unique_ptr<FusedChain>> single(dag.ops.size());
   for (const FusionPlan::Step& s : plan.steps)
     if (s.chain < 0) single[s.op] = std::make_unique<FusedChain>(dag, std::vector<unsigned>{s.op});
@@ -321,8 +322,11 @@ TEST_CASE("fused chains over every elementwise row equal the ops run one by one"
     Dim shape({1 + unsigned(rng() % 5), 1 + unsigned(rng() % 4)}, 1 + unsigned(rng() % 2));
     if (k % 3 == 0) shape = Dim({1 + unsigned(rng() % 6)}, shape.bd);
     INFO("function " << k << ": rows from " << rows[(k * kOps) % rows.size()]->name);
-    fused += check_function(rows, k * kOps, kOps, 1 + k % 4, shape, 100 + k);
-    total += kOps;
+    for (FusedChain::Values mode : {FusedChain::Values::kKept, FusedChain::Values::kRecomputed}) {
+      INFO((mode == FusedChain::Values::kKept ? "values kept for backward" : "values recomputed by backward"));
+      fused += check_function(rows, k * kOps, kOps, 1 + k % 4, shape, 100 + k, mode);
+      total += kOps;
+    }
   }
   // Random functions that seldom fused would mostly compare the rows' kernels with themselves.
   // Most rows take only part of the line, so the values of other rows often fall outside.
@@ -334,5 +338,8 @@ TEST_CASE("fused chains agree across tile boundaries, within and between instanc
   // 37 x 29 x 2 floats per instance: tiles end in the middle of instances and of batch elements.
   const Dim shape({37, 29}, 2);
   for (unsigned k = 0; k < 4; ++k)
-    DYNAMIC_SECTION("function " << k) { check_function(rows, 11 * k, 9, 1 + k, shape, 900 + k); }
+    DYNAMIC_SECTION("function " << k) {
+      check_function(rows, 11 * k, 9, 1 + k, shape, 900 + k, FusedChain::Values::kKept);
+      check_function(rows, 11 * k, 9, 1 + k, shape, 900 + k, FusedChain::Values::kRecomputed);
+    }
 }
