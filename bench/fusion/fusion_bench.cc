@@ -6,7 +6,7 @@
 // this thread's CPU time (the build machine is shared: wall time would count other processes);
 // each variant is validated against op by op first.
 //
-//   fusion_bench [--reps R]
+//   fusion_bench [--reps R] [--cold]
 
 #include <algorithm>
 #include <cmath>
@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -188,78 +189,114 @@ double median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
+/// One copy of everything a timing touches: inputs, the seeds of c's and h's gradients, and the
+/// op-by-op and both fused runs with their blocks.
+struct Workload {
+  static constexpr unsigned kC = 6, kH = 8;  // c and h, as lstm_tail appends them
+
+  Workload(const vertex::OpDag& dag, unsigned n, std::mt19937& rng)
+      : size(dag.ops[0].dim.size() * n), in(5, std::vector<float>(size)), seed_c(size), seed_h(size),
+        unfused(dag, n), unfused_in_grad(5, std::vector<float>(size, 0.f)),
+        kept(dag, n, vertex::FusedChain::Values::kKept, in),
+        recomputed(dag, n, vertex::FusedChain::Values::kRecomputed, in) {
+    std::uniform_real_distribution<float> unit(-2.f, 2.f);
+    for (auto* v : {&in[0], &in[1], &in[2], &in[3], &in[4], &seed_c, &seed_h})
+      for (float& x : *v) x = unit(rng);
+    for (unsigned k = 0; k < 5; ++k) {
+      inputs.push_back(in[k].data());
+      input_grads.push_back(unfused_in_grad[k].data());
+    }
+  }
+
+  void unfused_forward() { unfused.forward(inputs); }
+  void unfused_backward() {
+    std::memcpy(unfused.grad(kC).data(), seed_c.data(), size * sizeof(float));
+    std::memcpy(unfused.grad(kH).data(), seed_h.data(), size * sizeof(float));
+    unfused.backward(inputs, input_grads);
+  }
+
+  /// Whether both fused runs agree with op by op (after one run of each, from zero gradients).
+  bool validate() {
+    unfused_forward();
+    unfused_backward();
+    for (Fused* f : {&kept, &recomputed}) {
+      f->forward();
+      f->backward(seed_c, seed_h);
+      const double diff = std::max(f->max_difference(kC, unfused.value(kC)), f->max_difference(kH, unfused.value(kH)));
+      double grad_diff = 0;
+      for (unsigned k = 0; k < 5; ++k)
+        for (std::size_t e = 0; e < size; ++e)
+          grad_diff = std::max(grad_diff, double(std::fabs(f->input_grad(k)[e] - unfused_in_grad[k][e])));
+      if (diff > 1e-5 || grad_diff > 1e-4) {
+        std::fprintf(stderr, "fused and op by op differ by %g (values), %g (gradients)\n", diff, grad_diff);
+        return false;
+      }
+    }
+    return true;
+  }
+
+  std::size_t size;
+  std::vector<std::vector<float>> in;
+  std::vector<float> seed_c, seed_h;
+  OpByOp unfused;
+  std::vector<std::vector<float>> unfused_in_grad;
+  std::vector<float*> inputs, input_grads;
+  Fused kept, recomputed;
+};
+
 }  // namespace
 
 int main(int argc, char** argv) {
   dynet::initialize(argc, argv);
   unsigned reps = 15;
-  for (int k = 1; k + 1 < argc; ++k)
-    if (std::string(argv[k]) == "--reps") reps = unsigned(std::atoi(argv[k + 1]));
-
+  bool cold = false;
+  for (int k = 1; k < argc; ++k) {
+    if (std::string(argv[k]) == "--reps" && k + 1 < argc) reps = unsigned(std::atoi(argv[k + 1]));
+    if (std::string(argv[k]) == "--cold") cold = true;
+  }
+  // --cold: successive calls cycle through copies of every block, 64 MiB in all (twice the L3 of
+  // the machine this was written on), so each call finds its memory out of cache, as an engine
+  // that writes every op's output to fresh pool memory does; otherwise each call reuses its blocks.
+  std::printf("%s memory\n\n", cold ? "cold" : "warm");
   std::printf("| h | instances | floats per op | fwd op by op (us) | fwd fused kept | fwd fused recomp. "
               "| bwd op by op (us) | bwd fused kept | bwd fused recomp. | fwd+bwd speedup kept | fwd+bwd speedup recomp. |\n");
   std::printf("|---|---|---|---|---|---|---|---|---|---|---|\n");
   std::mt19937 rng(1);
-  std::uniform_real_distribution<float> unit(-2.f, 2.f);
   for (unsigned hidden : {128u, 256u, 512u})
     for (unsigned n : {1u, 4u, 16u, 64u, 256u}) {
       const vertex::OpDag dag = lstm_tail(hidden);
-      const std::size_t size = std::size_t(hidden) * n;
-      std::vector<std::vector<float>> in(5, std::vector<float>(size));
-      for (auto& v : in)
-        for (float& x : v) x = unit(rng);
-      std::vector<float> seed_c(size), seed_h(size);
-      for (float& x : seed_c) x = unit(rng);
-      for (float& x : seed_h) x = unit(rng);
-
-      OpByOp unfused(dag, n);
-      std::vector<float*> inputs, input_grads;
-      std::vector<std::vector<float>> unfused_in_grad(5, std::vector<float>(size, 0.f));
-      for (unsigned k = 0; k < 5; ++k) {
-        inputs.push_back(in[k].data());
-        input_grads.push_back(unfused_in_grad[k].data());
+      const std::size_t bytes = std::size_t(hidden) * n * sizeof(float) * 40;  // about 40 blocks per copy
+      const std::size_t copies = cold ? std::max<std::size_t>(1, (std::size_t(64) << 20) / bytes) : 1;
+      std::vector<std::unique_ptr<Workload>> w;
+      for (std::size_t k = 0; k < copies; ++k) {
+        w.push_back(std::make_unique<Workload>(dag, n, rng));
+        if (k == 0 && !w[0]->validate()) return 1;
       }
-      const unsigned c_op = 6, h_op = 8;  // as lstm_tail appends them
-      auto unfused_forward = [&] { unfused.forward(inputs); };
-      auto unfused_backward = [&] {
-        std::memcpy(unfused.grad(c_op).data(), seed_c.data(), size * sizeof(float));
-        std::memcpy(unfused.grad(h_op).data(), seed_h.data(), size * sizeof(float));
-        unfused.backward(inputs, input_grads);
-      };
-      unfused_forward();
-      unfused_backward();
-
-      Fused kept(dag, n, vertex::FusedChain::Values::kKept, in), recomputed(dag, n, vertex::FusedChain::Values::kRecomputed, in);
-      for (Fused* f : {&kept, &recomputed}) {
-        f->forward();
-        f->backward(seed_c, seed_h);
-        const double diff = std::max(f->max_difference(c_op, unfused.value(c_op)), f->max_difference(h_op, unfused.value(h_op)));
-        double grad_diff = 0;
-        for (unsigned k = 0; k < 5; ++k)
-          for (std::size_t e = 0; e < size; ++e)
-            grad_diff = std::max(grad_diff, double(std::fabs(f->input_grad(k)[e] - unfused_in_grad[k][e])));
-        if (diff > 1e-5 || grad_diff > 1e-4) {
-          std::fprintf(stderr, "h %u, %u instances: fused and op by op differ by %g (values), %g (gradients)\n", hidden,
-                       n, diff, grad_diff);
-          return 1;
-        }
-      }
+      std::size_t next = 0;
+      auto rotating = [&](auto&& f) { return [&, f] { f(*w[next++ % copies]); }; };
+      auto unfused_forward = rotating([](Workload& x) { x.unfused_forward(); });
+      auto unfused_backward = rotating([](Workload& x) { x.unfused_backward(); });
+      auto kept_forward = rotating([](Workload& x) { x.kept.forward(); });
+      auto kept_backward = rotating([](Workload& x) { x.kept.backward(x.seed_c, x.seed_h); });
+      auto recomputed_forward = rotating([](Workload& x) { x.recomputed.forward(); });
+      auto recomputed_backward = rotating([](Workload& x) { x.recomputed.backward(x.seed_c, x.seed_h); });
 
       // About 2 ms per timing, so the clock's resolution and the loop are noise.
       const unsigned iterations = std::max(1u, unsigned(2e-3 / std::max(1e-8, seconds(unfused_backward, 3))));
       std::vector<double> t[6];
       for (unsigned r = 0; r < reps; ++r) {
         t[0].push_back(seconds(unfused_forward, iterations));
-        t[1].push_back(seconds([&] { kept.forward(); }, iterations));
-        t[2].push_back(seconds([&] { recomputed.forward(); }, iterations));
+        t[1].push_back(seconds(kept_forward, iterations));
+        t[2].push_back(seconds(recomputed_forward, iterations));
         t[3].push_back(seconds(unfused_backward, iterations));
-        t[4].push_back(seconds([&] { kept.backward(seed_c, seed_h); }, iterations));
-        t[5].push_back(seconds([&] { recomputed.backward(seed_c, seed_h); }, iterations));
+        t[4].push_back(seconds(kept_backward, iterations));
+        t[5].push_back(seconds(recomputed_backward, iterations));
       }
       double m[6];
       for (unsigned k = 0; k < 6; ++k) m[k] = median(t[k]) * 1e6;
-      std::printf("| %u | %u | %zu | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2fx | %.2fx |\n", hidden, n, size, m[0], m[1],
-                  m[2], m[3], m[4], m[5], (m[0] + m[3]) / (m[1] + m[4]), (m[0] + m[3]) / (m[2] + m[5]));
+      std::printf("| %u | %u | %zu | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2fx | %.2fx |\n", hidden, n,
+                  std::size_t(hidden) * n, m[0], m[1], m[2], m[3], m[4], m[5], (m[0] + m[3]) / (m[1] + m[4]),
+                  (m[0] + m[3]) / (m[2] + m[5]));
       std::fflush(stdout);
     }
   return 0;
