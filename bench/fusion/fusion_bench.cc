@@ -4,7 +4,7 @@
 // intermediate blocks, as the batched engine runs them. The fused chain both keeps the values its
 // backward reads and recomputes them. Forward and backward, interleaved repetitions, medians of
 // this thread's CPU time (the build machine is shared: wall time would count other processes);
-// each variant is validated against op by op first.
+// each variant is validated against op by op first, and must not allocate.
 //
 //   fusion_bench [--reps R] [--cold]
 
@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "autobatch/vertex/fusion.h"
+#include "common/heap_counter.h"
 #include "dynet_core/dybatch.h"
 #include "dynet_core/ops/registry.h"
 
@@ -215,13 +216,20 @@ struct Workload {
     unfused.backward(inputs, input_grads);
   }
 
-  /// Whether both fused runs agree with op by op (after one run of each, from zero gradients).
+  /// Whether both fused runs agree with op by op (after one run of each, from zero gradients),
+  /// and run without touching the heap.
   bool validate() {
     unfused_forward();
     unfused_backward();
     for (Fused* f : {&kept, &recomputed}) {
+      bench::start_heap_count();
       f->forward();
       f->backward(seed_c, seed_h);
+      const bench::HeapCount heap = bench::stop_heap_count();
+      if (heap.calls != 0) {
+        std::fprintf(stderr, "a fused run allocated on the heap %zu times\n", heap.calls);
+        return false;
+      }
       const double diff = std::max(f->max_difference(kC, unfused.value(kC)), f->max_difference(kH, unfused.value(kH)));
       double grad_diff = 0;
       for (unsigned k = 0; k < 5; ++k)
