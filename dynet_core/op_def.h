@@ -9,6 +9,7 @@
 //       .check(check_affine).backward_overwrites();
 // The setters are constexpr, so a row is constant-initialised data and engines read plain fields.
 
+#include <cstddef>
 #include <cstdint>
 
 #include "dynet_core/aligned_memory_pool.h"
@@ -93,6 +94,27 @@ struct GradCheck {
   const char* skip_reason = nullptr;  ///< set instead of `build` only when no check can apply
 };
 
+/// The scalar rule of an op whose kernel is a pure elementwise map (y[e] = f(x_0[e], x_1[e], ...)
+/// with every argument the size of y), as kernels over equal-length runs of contiguous floats. A
+/// fuser chains rows through these without knowing which op a row is; the rows' own kernels run
+/// the same functions, so fused and unfused values agree. Runs, not single elements: a call per
+/// element through a pointer would keep the loops from vectorizing.
+struct ElementwiseRule {
+  /// Not an aggregate: OpRow::elementwise sets it.
+  constexpr ElementwiseRule() {}
+  constexpr ElementwiseRule(void (*f_)(const void*, const float* const*, unsigned, float*, std::size_t),
+                            void (*df_)(const void*, unsigned, const float* const*, unsigned, const float*,
+                                        const float*, float*, std::size_t, bool))
+      : f(f_), df(df_) {}
+
+  /// y[e] = f(xs[0][e], ..., xs[nargs - 1][e]) for e < n; `data` is the node's op data.
+  void (*f)(const void* data, const float* const* xs, unsigned nargs, float* y, std::size_t n) = nullptr;
+  /// dx[e] += dy[e] * dy/dxs[i] at e, or dx[e] = ... when `overwrite`; y holds f's output. Null when
+  /// no gradient flows to the arguments (the row has no backward).
+  void (*df)(const void* data, unsigned i, const float* const* xs, unsigned nargs, const float* y,
+             const float* dy, float* dx, std::size_t n, bool overwrite) = nullptr;
+};
+
 struct OpDef {
   /// Not an aggregate, so that a row is built by name with OpRow, never by position.
   constexpr OpDef() {}
@@ -123,6 +145,8 @@ struct OpDef {
   /// argument instead of copying it; and backward, asked to overwrite, writes that span of the
   /// argument's gradient and leaves the rest alone, so slices of one block need no zeroing.
   bool (*argument_span)(const void* data, const Dim& x, unsigned& begin, unsigned& end) = nullptr;
+  /// Set exactly when the kernel is a pure elementwise map; see ElementwiseRule.
+  ElementwiseRule elementwise;
   /// Set by the registry.
   std::uint16_t id = kUnregistered;
 
@@ -216,6 +240,10 @@ class OpRow {
   }
   constexpr OpRow& argument_span(bool (*argument_span)(const void*, const Dim&, unsigned&, unsigned&)) {
     def_.argument_span = argument_span;
+    return *this;
+  }
+  constexpr OpRow& elementwise(ElementwiseRule rule) {
+    def_.elementwise = rule;
     return *this;
   }
   constexpr operator OpDef() const { return def_; }

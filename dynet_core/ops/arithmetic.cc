@@ -17,39 +17,54 @@ namespace {
 
 Dim infer_broadcast(const DimArgs& xs, const void*) { return dims::broadcast(xs[0], xs[1]); }
 
-// Without broadcasting (both arguments the size of y), plain loops over restrict pointers, which
-// the compiler vectorizes; broadcast_each otherwise.
+// The row's ElementwiseRule runs: both arguments the size of y. Plain loops over restrict
+// pointers, which the compiler vectorizes.
+template <class R>
+void binary_run(const void*, const float* const* xs, unsigned, float* y, std::size_t n) {
+  const R r{};
+  const float* __restrict a = xs[0];
+  const float* __restrict b = xs[1];
+  float* __restrict out = y;
+  for (std::size_t e = 0; e < n; ++e) out[e] = r.f(a[e], b[e]);
+}
+
+template <class R>
+void binary_run_gradient(const void*, unsigned i, const float* const* xs, unsigned, const float* y,
+                         const float* dy, float* dx, std::size_t n, bool overwrite) {
+  const R r{};
+  const float* __restrict a = xs[0];
+  const float* __restrict b = xs[1];
+  if (i == 0)
+    write_gradient(dx, n, overwrite, [&](std::size_t e) { return dy[e] * r.da(a[e], b[e], y[e]); });
+  else
+    write_gradient(dx, n, overwrite, [&](std::size_t e) { return dy[e] * r.db(a[e], b[e], y[e]); });
+}
+
+bool same_size_arguments(const OpCall& c) {
+  const unsigned n = c.y.d.size();
+  return c.xs[0].d.size() == n && c.xs[1].d.size() == n;
+}
+
 template <class R>
 void binary_forward(const OpCall& c) {
+  const float* xs[2] = {c.xs[0].v, c.xs[1].v};
+  if (same_size_arguments(c)) return binary_run<R>(nullptr, xs, 2, c.y.v, c.y.d.size());
   const R r{};
-  const float* __restrict a = c.xs[0].v;
-  const float* __restrict b = c.xs[1].v;
-  float* __restrict y = c.y.v;
-  const unsigned n = c.y.d.size();
-  if (c.xs[0].d.size() == n && c.xs[1].d.size() == n) {
-    for (unsigned i = 0; i < n; ++i) y[i] = r.f(a[i], b[i]);
-    return;
-  }
+  float* y = c.y.v;
   broadcast_each(c.y.d, c.xs[0].d, c.xs[1].d,
-                 [&](unsigned iy, unsigned ia, unsigned ib) { y[iy] = r.f(a[ia], b[ib]); });
+                 [&](unsigned iy, unsigned ia, unsigned ib) { y[iy] = r.f(xs[0][ia], xs[1][ib]); });
 }
 
 template <class R>
 void binary_backward(const OpCall& c, unsigned i) {
+  const float* xs[2] = {c.xs[0].v, c.xs[1].v};
+  if (same_size_arguments(c)) return binary_run_gradient<R>(nullptr, i, xs, 2, c.y.v, c.dy.v, c.dx.v, c.y.d.size(), c.overwrite);
   const R r{};
-  const float* __restrict a = c.xs[0].v;
-  const float* __restrict b = c.xs[1].v;
+  const float* __restrict a = xs[0];
+  const float* __restrict b = xs[1];
   const float* __restrict y = c.y.v;
   const float* __restrict dy = c.dy.v;
   float* __restrict dx = c.dx.v;
-  const unsigned n = c.y.d.size();
-  if (c.xs[0].d.size() == n && c.xs[1].d.size() == n) {
-    if (i == 0)
-      write_gradient(dx, n, c.overwrite, [&](std::size_t e) { return dy[e] * r.da(a[e], b[e], y[e]); });
-    else
-      write_gradient(dx, n, c.overwrite, [&](std::size_t e) { return dy[e] * r.db(a[e], b[e], y[e]); });
-    return;
-  }
   if (c.overwrite) std::memset(dx, 0, c.dx.d.size() * sizeof(float));  // broadcast: sums into dx
   if (i == 0)
     broadcast_each(c.y.d, c.xs[0].d, c.xs[1].d, [&](unsigned iy, unsigned ia, unsigned ib) {
@@ -64,7 +79,8 @@ void binary_backward(const OpCall& c, unsigned i) {
 template <class R>
 constexpr OpDef binary_op(const char* name, Saves saves, Expression (*check)(CheckCase&)) {
   return OpRow(name).arity(2).infer(infer_broadcast).forward(binary_forward<R>).backward(binary_backward<R>)
-      .saves(saves).batch(ConcatBatch().broadcasts_all()).check(check).backward_overwrites();
+      .saves(saves).batch(ConcatBatch().broadcasts_all()).check(check).backward_overwrites()
+      .elementwise(ElementwiseRule(binary_run<R>, binary_run_gradient<R>));
 }
 
 Expression binary(const OpDef& op, const Expression& a, const Expression& b) {
@@ -120,6 +136,15 @@ void accumulate_batches(const Tensor& y, const Tensor& x, bool overwrite) {
   for (unsigned k = 0; k < runs; ++k) accumulate(y.v + std::size_t(k) * run, x.v, run, overwrite);
 }
 
+// The row's ElementwiseRule runs, every argument the size of y.
+void sum_run(const void*, const float* const* xs, unsigned nargs, float* y, std::size_t n) {
+  for (unsigned k = 0; k < nargs; ++k) accumulate(y, xs[k], n, k == 0);
+}
+void sum_run_gradient(const void*, unsigned, const float* const*, unsigned, const float*, const float* dy, float* dx,
+                      std::size_t n, bool overwrite) {
+  accumulate(dx, dy, n, overwrite);
+}
+
 void sum_forward(const OpCall& c) {
   for (unsigned k = 0; k < c.nargs; ++k) accumulate_batches(c.y, c.xs[k], k == 0);
 }
@@ -144,7 +169,7 @@ OpDef SumOp = OpRow("sum").arity(-1).infer(infer_sum).forward(sum_forward).backw
       for (Expression& x : xs) x = c.input(d.with_batch(c.uniform(0, 1) ? bd : 1));
       return sum(xs);
     })
-    .backward_overwrites();
+    .backward_overwrites().elementwise(ElementwiseRule(sum_run, sum_run_gradient));
 
 }  // namespace
 

@@ -13,12 +13,13 @@ namespace dynet {
 
 namespace {
 
+/// The rule a node runs: its op data when the rule has fields.
 template <class R>
-R rule_of(const OpCall& c) {
+R rule_of(const void* data) {
   if constexpr (std::is_empty<R>::value)
     return R{};
   else
-    return c.op_data<R>();
+    return *static_cast<const R*>(data);
 }
 
 Dim same_dim(const DimArgs& xs, const void*) { return xs[0]; }
@@ -51,27 +52,35 @@ struct VectorForm<rules::Log> {
   static auto apply(const eig::Array& x) { return x.log(); }
 };
 
+// The row's ElementwiseRule runs; the kernels below are these over the whole tensor.
 template <class R>
-void unary_forward(const OpCall& c) {
+void unary_run(const void* data, const float* const* xs, unsigned, float* y, std::size_t n) {
   if constexpr (VectorForm<R>::exists) {
-    eig::arr(c.y) = VectorForm<R>::apply(eig::arr(c.xs[0]));
+    eig::Array(y, n) = VectorForm<R>::apply(eig::Array(const_cast<float*>(xs[0]), n));
   } else {
-    const R r = rule_of<R>(c);
-    const float* x = c.xs[0].v;
-    float* y = c.y.v;
-    const unsigned n = c.y.d.size();
-    for (unsigned i = 0; i < n; ++i) y[i] = r.f(x[i]);
+    const R r = rule_of<R>(data);
+    const float* __restrict x = xs[0];
+    float* __restrict out = y;
+    for (std::size_t i = 0; i < n; ++i) out[i] = r.f(x[i]);
   }
 }
 
 template <class R>
+void unary_run_gradient(const void* data, unsigned, const float* const* xs, unsigned, const float* y,
+                        const float* dy, float* dx, std::size_t n, bool overwrite) {
+  const R r = rule_of<R>(data);
+  const float* __restrict x = xs[0];
+  write_gradient(dx, n, overwrite, [&](std::size_t i) { return dy[i] * r.df(x[i], y[i]); });
+}
+
+template <class R>
+void unary_forward(const OpCall& c) {
+  unary_run<R>(c.data[0], &c.xs[0].v, 1, c.y.v, c.y.d.size());
+}
+
+template <class R>
 void unary_backward(const OpCall& c, unsigned) {
-  const R r = rule_of<R>(c);
-  const float* x = c.xs[0].v;
-  const float* y = c.y.v;
-  const float* dy = c.dy.v;
-  float* dx = c.dx.v;
-  write_gradient(dx, c.y.d.size(), c.overwrite, [&](std::size_t i) { return dy[i] * r.df(x[i], y[i]); });
+  unary_run_gradient<R>(c.data[0], 0, &c.xs[0].v, 1, c.y.v, c.dy.v, c.dx.v, c.y.d.size(), c.overwrite);
 }
 
 /// One row per rule; a rule with fields is the op data and selects the kernel.
@@ -79,7 +88,8 @@ template <class R>
 constexpr OpDef unary_op(const char* name, Saves saves, Expression (*check)(CheckCase&)) {
   constexpr std::uint8_t data_bytes = std::is_empty<R>::value ? 0 : sizeof(R);
   return OpRow(name).arity(1).infer(same_dim).forward(unary_forward<R>).backward(unary_backward<R>).saves(saves)
-      .batch(ConcatBatch().sig_bytes(data_bytes)).check(check).backward_overwrites();
+      .batch(ConcatBatch().sig_bytes(data_bytes)).check(check).backward_overwrites()
+      .elementwise(ElementwiseRule(unary_run<R>, unary_run_gradient<R>));
 }
 
 template <class R>

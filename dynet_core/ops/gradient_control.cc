@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "dynet_core/graph.h"
+#include "dynet_core/ops/accumulate.h"
 #include "dynet_core/ops/called_as.h"
 #include "dynet_core/ops/check_case.h"
 #include "dynet_core/ops/registry.h"
@@ -12,21 +13,32 @@ namespace dynet {
 namespace {
 
 Dim same_dim(const DimArgs& xs, const void*) { return xs[0]; }
-void copy_forward(const OpCall& c) { std::memcpy(c.y.v, c.xs[0].v, c.y.d.size() * sizeof(float)); }
+// nobackprop and scale_gradient are y = x with a gradient of 0 or lambda dy: ElementwiseRule runs,
+// which the kernels run over the whole tensor.
+void copy_run(const void*, const float* const* xs, unsigned, float* y, std::size_t n) {
+  std::memcpy(y, xs[0], n * sizeof(float));
+}
+void scaled_run_gradient(const void* data, unsigned, const float* const*, unsigned, const float*, const float* dy,
+                         float* dx, std::size_t n, bool overwrite) {
+  const float lambda = *static_cast<const float*>(data);
+  write_gradient(dx, n, overwrite, [&](std::size_t e) { return lambda * dy[e]; });
+}
+void copy_forward(const OpCall& c) { copy_run(nullptr, &c.xs[0].v, 1, c.y.v, c.y.d.size()); }
 void scaled_backward(const OpCall& c, unsigned) {
-  const float lambda = c.op_data<float>();
-  for (unsigned e = 0; e < c.y.d.size(); ++e) c.dx.v[e] += lambda * c.dy.v[e];
+  scaled_run_gradient(c.data[0], 0, nullptr, 1, nullptr, c.dy.v, c.dx.v, c.y.d.size(), c.overwrite);
 }
 
 OpDef NoBackpropOp = OpRow("nobackprop").arity(1).infer(same_dim).forward(copy_forward).saves(kSavesNothing)
-    .batch(ConcatBatch()).check([](CheckCase& c) { return nobackprop(c.constant_input(c.shape(0, 3, c.batch()))); });
+    .batch(ConcatBatch()).check([](CheckCase& c) { return nobackprop(c.constant_input(c.shape(0, 3, c.batch()))); })
+    .elementwise(ElementwiseRule(copy_run, nullptr));
 OpDef ScaleGradientOp = OpRow("scale_gradient").arity(1).infer(same_dim).forward(copy_forward)
     .backward(scaled_backward).saves(kSavesNothing).batch(ConcatBatch().sig_bytes(sizeof(float)))
     .check([](CheckCase& c) {
       // The numeric gradient sees the identity, so the check scales by 1; the
       // reversal itself has its own test.
       return scale_gradient(c.input(c.shape(0, 3, c.batch())), 1.f);
-    });
+    })
+    .elementwise(ElementwiseRule(copy_run, scaled_run_gradient));
 
 void argmax_forward(const OpCall& c) {
   const unsigned n = c.y.d.rows(), cols = c.y.d.size() / n;

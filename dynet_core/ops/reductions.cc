@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "dynet_core/graph.h"
+#include "dynet_core/ops/accumulate.h"
 #include "dynet_core/ops/arithmetic.h"
 #include "dynet_core/ops/broadcast.h"
 #include "dynet_core/ops/called_as.h"
@@ -220,25 +221,40 @@ OpDef DotProductOp = OpRow("dot_product").arity(2).infer(infer_dot).forward(dot_
     });
 
 Dim infer_logsumexp(const DimArgs& xs, const void*) { return dims::same_shape(xs); }
+// The row's ElementwiseRule runs; the kernels run them per batch element, where an argument of
+// one batch element is broadcast.
+void logsumexp_run(const void*, const float* const* xs, unsigned nargs, float* y, std::size_t n) {
+  for (std::size_t e = 0; e < n; ++e) {
+    float m = xs[0][e];
+    for (unsigned k = 1; k < nargs; ++k) m = std::max(m, xs[k][e]);
+    float s = 0;
+    for (unsigned k = 0; k < nargs; ++k) s += std::exp(xs[k][e] - m);
+    y[e] = m + std::log(s);
+  }
+}
+void logsumexp_run_gradient(const void*, unsigned i, const float* const* xs, unsigned, const float* y,
+                            const float* dy, float* dx, std::size_t n, bool overwrite) {
+  const float* x = xs[i];
+  write_gradient(dx, n, overwrite, [&](std::size_t e) { return dy[e] * std::exp(x[e] - y[e]); });
+}
+/// The arguments' batch element bi (their only one when broadcast).
+void batch_pointers(const OpCall& c, unsigned bi, const float** xs) {
+  for (unsigned k = 0; k < c.nargs; ++k) xs[k] = c.xs[k].batch_ptr(bi);
+}
 void logsumexp_forward(const OpCall& c) {
   const unsigned n = c.y.d.batch_size();
+  const float** xs = c.scratch->allocate_array<const float*>(c.nargs);
   for (unsigned bi = 0; bi < c.y.d.bd; ++bi) {
-    float* y = c.y.v + bi * n;
-    for (unsigned e = 0; e < n; ++e) {
-      float m = c.xs[0].batch_ptr(bi)[e];
-      for (unsigned k = 1; k < c.nargs; ++k) m = std::max(m, c.xs[k].batch_ptr(bi)[e]);
-      float s = 0;
-      for (unsigned k = 0; k < c.nargs; ++k) s += std::exp(c.xs[k].batch_ptr(bi)[e] - m);
-      y[e] = m + std::log(s);
-    }
+    batch_pointers(c, bi, xs);
+    logsumexp_run(nullptr, xs, c.nargs, c.y.v + bi * n, n);
   }
 }
 void logsumexp_backward(const OpCall& c, unsigned i) {
   const unsigned n = c.y.d.batch_size();
+  const float** xs = c.scratch->allocate_array<const float*>(c.nargs);
   for (unsigned bi = 0; bi < c.y.d.bd; ++bi) {
-    const float* x = c.xs[i].batch_ptr(bi);
-    float* dx = c.dx.batch_ptr(bi);
-    for (unsigned e = 0; e < n; ++e) dx[e] += c.dy.v[bi * n + e] * std::exp(x[e] - c.y.v[bi * n + e]);
+    batch_pointers(c, bi, xs);
+    logsumexp_run_gradient(nullptr, i, xs, c.nargs, c.y.v + bi * n, c.dy.v + bi * n, c.dx.batch_ptr(bi), n, false);
   }
 }
 OpDef LogSumExpOp = OpRow("logsumexp").arity(-1).infer(infer_logsumexp).forward(logsumexp_forward)
@@ -249,7 +265,8 @@ OpDef LogSumExpOp = OpRow("logsumexp").arity(-1).infer(infer_logsumexp).forward(
       std::vector<Expression> xs(c.uniform(2, 3));
       for (Expression& x : xs) x = c.input(d.with_batch(c.uniform(0, 1) ? bd : 1), -3, 3);
       return logsumexp(xs);
-    });
+    })
+    .elementwise(ElementwiseRule(logsumexp_run, logsumexp_run_gradient));
 
 Dim remove_dim(const DimArgs& xs, const void* data) {
   const unsigned d = *static_cast<const unsigned*>(data);

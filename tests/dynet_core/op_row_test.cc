@@ -19,6 +19,9 @@ Expression build_a(CheckCase&) { return Expression(); }
 float* value_alias_a(const void*) { return nullptr; }
 float* grad_alias_a(const void* p) { return static_cast<float*>(const_cast<void*>(p)); }
 bool span_a(const void*, const Dim&, unsigned&, unsigned&) { return true; }
+void run_a(const void*, const float* const*, unsigned, float*, std::size_t) {}
+void run_gradient_a(const void*, unsigned, const float* const*, unsigned, const float*, const float*, float*,
+                    std::size_t, bool) {}
 
 // constexpr: a row is constant-initialised data, never code run before registration.
 constexpr OpDef kEveryField = OpRow("every_field")
@@ -34,7 +37,8 @@ constexpr OpDef kEveryField = OpRow("every_field")
                                   .grad_alias(grad_alias_a)
                                   .leaf_backward(leaf_backward_a)
                                   .backward_overwrites()
-                                  .argument_span(span_a);
+                                  .argument_span(span_a)
+                                  .elementwise(ElementwiseRule(run_a, run_gradient_a));
 constexpr OpDef kNameOnly = OpRow("name_only");
 
 }  // namespace
@@ -55,6 +59,8 @@ TEST_CASE("each OpRow setter writes the field it names", "[ops][op_row]") {
   CHECK(op.leaf_backward == &leaf_backward_a);
   CHECK(op.backward_overwrites);
   CHECK(op.argument_span == &span_a);
+  CHECK(op.elementwise.f == &run_a);
+  CHECK(op.elementwise.df == &run_gradient_a);
   CHECK(op.id == OpDef::kUnregistered);
 }
 
@@ -89,6 +95,8 @@ TEST_CASE("a row keeps the defaults of the fields it does not name", "[ops][op_r
   CHECK(op.leaf_backward == nullptr);
   CHECK_FALSE(op.backward_overwrites);
   CHECK(op.argument_span == nullptr);
+  CHECK(op.elementwise.f == nullptr);
+  CHECK(op.elementwise.df == nullptr);
   const OpDef skipped = OpRow("skipped").no_gradcheck("no numeric gradient");
   CHECK(std::string(skipped.check.skip_reason) == "no numeric gradient");
   CHECK(skipped.check.build == nullptr);
