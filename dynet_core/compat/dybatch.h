@@ -8,6 +8,7 @@
 #include "builders/class_factored_softmax_builder.h"
 #include "builders/compact_vanilla_lstm_builder.h"
 #include "builders/coupled_lstm_builder.h"
+#include "builders/deep_lstm_builder.h"
 #include "builders/fast_lstm_builder.h"
 #include "builders/gru_builder.h"
 #include "builders/nary_tree_lstm_builder.h"
