@@ -11,6 +11,7 @@
 #include "builders/deep_lstm_builder.h"
 #include "builders/fast_lstm_builder.h"
 #include "builders/gru_builder.h"
+#include "builders/hierarchical_softmax_builder.h"
 #include "builders/nary_tree_lstm_builder.h"
 #include "builders/sequence_tree_lstm_builders.h"
 #include "builders/simple_rnn_builder.h"
