@@ -4,6 +4,7 @@
 // library's own files never include it), so it may include them all.
 
 #include "builders/bi_rnn_builder.h"
+#include "builders/c2w_builder.h"
 #include "builders/child_sum_tree_lstm_builder.h"
 #include "builders/class_factored_softmax_builder.h"
 #include "builders/compact_vanilla_lstm_builder.h"
