@@ -29,6 +29,8 @@
 #include "dynet_core/param_collection.h"
 #include "dynet_core/param_init.h"
 #include "dynet_core/parameters.h"
+#include "dynet_core/pretrained_embeddings.h"
 #include "dynet_core/profiler.h"
+#include "dynet_core/string_util.h"
 #include "dynet_core/tensor.h"
 #include "trainers/training.h"
