@@ -42,8 +42,6 @@ class HierarchicalSoftmaxBuilder : public SoftmaxBuilder {
   unsigned sample(const Expression& rep) override;
   /// log p(w | rep) for every word id up to the largest one in the tree (each must be in it).
   Expression full_log_distribution(const Expression& rep) override;
-  /// Scores whose softmax is p(. | rep): the log-probabilities (a tree has no flat score vector).
-  Expression full_logits(const Expression& rep) { return full_log_distribution(rep); }
   std::unique_ptr<SoftmaxBuilder> clone() const override { return std::make_unique<HierarchicalSoftmaxBuilder>(*this); }
 
   /// The number of clusters in the tree, the root included.

@@ -15,9 +15,11 @@
 #include "dynet_core/rng.h"
 #include "dynet_core/tensor_eigen.h"
 #include "support/gradient_check.h"
+#include "support/scramble.h"
 #include "support/temp_file.h"
 
 using namespace dynet;
+using test_support::scramble;
 using test_support::TempFile;
 using Eigen::VectorXf;
 
@@ -41,15 +43,6 @@ using Storage = std::shared_ptr<ParameterStorage>;
 VectorXf value(const Storage& p) { return eig::mat(p->values); }
 Eigen::MatrixXf matrix(const Storage& p) { return eig::mat(p->values); }
 
-/// Distinct, non-trivial values in every parameter (biases included).
-void scramble(ParameterCollection& model) {
-  float s = 0.3f;
-  for (const auto& p : model.parameters_list()) {
-    std::vector<float> v(p->size());
-    for (float& x : v) x = (s = std::fmod(s * 7.13f + 0.37f, 2.f)) - 1.f;
-    Parameter(p).set_value(v);
-  }
-}
 
 struct Fixture {
   TempFile file{"clusters.txt", kTree};
@@ -105,6 +98,7 @@ TEST_CASE("hierarchical softmax losses are the branch losses along the path", "[
   const Expression r = input(cg, Dim({kRep}), std::vector<float>(rep.data(), rep.data() + kRep));
   const std::vector<float> full = as_vector(cg.forward(f.hsm.full_log_distribution(r)));
   REQUIRE(full.size() == 7);
+  CHECK(as_vector(cg.forward(static_cast<SoftmaxBuilder&>(f.hsm).full_logits(r))) == full);
   double mass = 0;
   for (const auto& e : expected) {
     INFO(e.first);
