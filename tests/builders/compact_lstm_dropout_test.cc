@@ -83,11 +83,7 @@ TEST_CASE("CompactVanillaLSTMBuilder gradients with fused dropout match central 
   LookupParameter words = model.add_lookup_parameters(4, {3});
   rnn.set_dropout(0.3f, 0.3f);
   ComputationGraph cg;
-  rnn.new_graph(cg);
-  rnn.start_new_sequence();
-  std::vector<Expression> outputs;
-  for (const std::vector<unsigned>& ids : std::vector<std::vector<unsigned>>{{0, 1}, {2, 3}, {1, 0}})
-    outputs.push_back(rnn.add_input(lookup(cg, words, ids)));
+  const std::vector<Expression> outputs = test_support::run_sequence(rnn, cg, words, {{0, 1}, {2, 3}, {1, 0}});
   CHECK(count_nodes(cg, "vanilla_lstm_gates_dropout") == 6);
   test_support::check_gradients(model, cg, test_support::weighted_sum(cg, outputs, 4));
 }

@@ -4,7 +4,6 @@
 #include <catch2/catch.hpp>
 
 #include <Eigen/Core>
-#include <cmath>
 #include <vector>
 
 #include "builders/deep_lstm_builder.h"
@@ -14,9 +13,11 @@
 #include "dynet_core/rng.h"
 #include "dynet_core/tensor_eigen.h"
 #include "support/gradient_check.h"
+#include "support/scramble.h"
 #include "support/temp_file.h"
 
 using namespace dynet;
+using test_support::scramble;
 using Eigen::MatrixXf;
 using Eigen::VectorXf;
 
@@ -28,15 +29,6 @@ MatrixXf value(const Parameter& p) { return eig::mat(p.get_storage().values); }
 VectorXf sigmoid(const VectorXf& a) { return (1.f + (-a.array()).exp()).inverse().matrix(); }
 VectorXf tanh_of(const VectorXf& a) { return a.array().tanh().matrix(); }
 
-/// Distinct, non-trivial values in every parameter (biases included).
-void scramble(ParameterCollection& model) {
-  float s = 0.3f;
-  for (const auto& p : model.parameters_list()) {
-    std::vector<float> v(p->size());
-    for (float& x : v) x = (s = std::fmod(s * 7.13f + 0.37f, 2.f)) - 1.f;
-    Parameter(p).set_value(v);
-  }
-}
 
 VectorXf to_eigen(const std::vector<float>& v) { return Eigen::Map<const VectorXf>(v.data(), v.size()); }
 Expression vec(ComputationGraph& cg, const VectorXf& v) {
@@ -101,11 +93,7 @@ TEST_CASE("DeepLSTM gradients match central differences, batched and with dropou
   const bool dropout = GENERATE(false, true);
   if (dropout) rnn.set_dropout(0.3f, 0.2f);
   ComputationGraph cg;
-  rnn.new_graph(cg);
-  rnn.start_new_sequence();
-  std::vector<Expression> outputs;
-  for (const std::vector<unsigned>& ids : std::vector<std::vector<unsigned>>{{0, 1}, {2, 3}, {1, 0}})
-    outputs.push_back(rnn.add_input(lookup(cg, words, ids)));
+  const std::vector<Expression> outputs = test_support::run_sequence(rnn, cg, words, {{0, 1}, {2, 3}, {1, 0}});
   CHECK(outputs.back().dim() == Dim({3 * kHidden}, 2));
   test_support::check_gradients(model, cg, test_support::weighted_sum(cg, outputs, 3));
 }
