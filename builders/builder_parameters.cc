@@ -8,8 +8,8 @@
 namespace dynet {
 
 BuilderParameters::BuilderParameters(ParameterCollection& model, const std::string& name, const std::string& collection,
-                                     unsigned layers, unsigned input_dim, unsigned hidden_dim)
-    : name_(name), layers_(layers), input_dim_(input_dim), hidden_dim_(hidden_dim) {
+                                     unsigned layers, unsigned input_dim, unsigned hidden_dim, UpperLayerInput upper)
+    : name_(name), layers_(layers), input_dim_(input_dim), hidden_dim_(hidden_dim), upper_(upper) {
   if (layers == 0 || input_dim == 0 || hidden_dim == 0)
     throw std::invalid_argument(name + ": layers, input_dim and hidden_dim must be positive, got " +
                                 std::to_string(layers) + ", " + std::to_string(input_dim) + ", " +

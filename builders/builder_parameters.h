@@ -16,6 +16,10 @@ namespace dynet {
 
 class ComputationGraph;
 
+/// What the layers above the first read: the output of the layer below (a plain stack), or that
+/// output and the step's input joined, {hidden + input} (DyNet's DeepLSTMBuilder).
+enum class UpperLayerInput { below, below_and_input };
+
 class BuilderParameters {
  public:
   virtual ~BuilderParameters() = default;
@@ -36,13 +40,18 @@ class BuilderParameters {
   /// Checks the sizes (all > 0) and creates the subcollection `collection` of `model` (DyNet's
   /// name for it); `name` is the builder's class, as messages name it.
   BuilderParameters(ParameterCollection& model, const std::string& name, const std::string& collection,
-                    unsigned layers, unsigned input_dim, unsigned hidden_dim);
+                    unsigned layers, unsigned input_dim, unsigned hidden_dim,
+                    UpperLayerInput upper = UpperLayerInput::below);
   /// A builder without parameters (DyNet's default constructors), to be assigned a real one;
   /// new_graph on it throws std::invalid_argument.
   explicit BuilderParameters(const std::string& name) : name_(name), layers_(0), input_dim_(0), hidden_dim_(0) {}
 
-  /// The input size of layer `layer`: input_dim for the first, hidden_dim above.
-  unsigned layer_input_dim(unsigned layer) const { return layer == 0 ? input_dim_ : hidden_dim_; }
+  /// The input size of layer `layer`: input_dim for the first, hidden_dim above (plus input_dim
+  /// when the upper layers also read the input).
+  unsigned layer_input_dim(unsigned layer) const {
+    return layer == 0 ? input_dim_ : hidden_dim_ + (upper_ == UpperLayerInput::below_and_input ? input_dim_ : 0);
+  }
+  UpperLayerInput upper_layer_input() const { return upper_; }
   /// Adds a parameter of layer `layer` (layers are filled in order, starting with layer 0).
   Parameter add_layer_parameter(unsigned layer, const Dim& d, float init_constant);
   Parameter add_layer_parameter(unsigned layer, const Dim& d);
@@ -62,6 +71,7 @@ class BuilderParameters {
  private:
   std::string name_;
   unsigned layers_, input_dim_, hidden_dim_;
+  UpperLayerInput upper_ = UpperLayerInput::below;
   ParameterCollection local_model_;
   std::vector<std::vector<Parameter>> params_;
   std::vector<std::vector<Expression>> vars_;

@@ -118,12 +118,45 @@ Expression ClassFactoredSoftmaxBuilder::class_scores(const Expression& rep) {
   return bias_ ? affine_transform({class_b_, class_w_, rep}) : class_w_ * rep;
 }
 
+void ClassFactoredSoftmaxBuilder::bind_word_parameters(unsigned c) {
+  if (word_w_[c].pg) return;
+  word_w_[c] = parameter_expression(p_word_w_[c]);
+  word_b_[c] = parameter_expression(p_word_b_[c]);
+}
+
 Expression ClassFactoredSoftmaxBuilder::word_scores(unsigned c, const Expression& rep) {
-  if (!word_w_[c].pg) {
-    word_w_[c] = parameter_expression(p_word_w_[c]);
-    word_b_[c] = parameter_expression(p_word_b_[c]);
-  }
+  bind_word_parameters(c);
   return bias_ ? affine_transform({word_b_[c], word_w_[c], rep}) : word_w_[c] * rep;
+}
+
+Expression ClassFactoredSoftmaxBuilder::class_log_distribution(const Expression& rep) {
+  check_rep(rep, "class_log_distribution");
+  return log_softmax(class_scores(rep));
+}
+
+Expression ClassFactoredSoftmaxBuilder::class_logits(const Expression& rep) {
+  check_rep(rep, "class_logits");
+  return class_scores(rep);
+}
+
+Expression ClassFactoredSoftmaxBuilder::subclass_logits(const Expression& rep, unsigned c) {
+  check_class(c, num_classes(), "subclass_logits");
+  if (class_words_[c].size() < 2)
+    throw std::invalid_argument(name_ + "::subclass_logits: class " + std::to_string(c) + " ('" +
+                                class_dict_.convert(static_cast<int>(c)) + "') holds one word and has no word scores");
+  check_rep(rep, "subclass_logits");
+  return word_scores(c, rep);
+}
+
+Expression ClassFactoredSoftmaxBuilder::subclass_log_distribution(const Expression& rep, unsigned c) {
+  return log_softmax(called_as("ClassFactoredSoftmaxBuilder::subclass_log_distribution",
+                               [&] { return subclass_logits(rep, c); }));
+}
+
+void ClassFactoredSoftmaxBuilder::initialize_expressions() {
+  graph("initialize_expressions");
+  for (unsigned c = 0; c < num_classes(); ++c)
+    if (p_word_w_[c]) bind_word_parameters(c);
 }
 
 Expression ClassFactoredSoftmaxBuilder::neg_log_softmax(const Expression& rep, unsigned word) {

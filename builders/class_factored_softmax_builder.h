@@ -38,6 +38,15 @@ class ClassFactoredSoftmaxBuilder : public SoftmaxBuilder {
   unsigned sample(const Expression& rep) override;
   /// log p(w | rep) for every word id up to the largest one in a class (each must be in a class).
   Expression full_log_distribution(const Expression& rep) override;
+  /// log p(class | rep) and the class scores b_c + W_c rep, {classes}.
+  Expression class_log_distribution(const Expression& rep);
+  Expression class_logits(const Expression& rep);
+  /// log p(word | class c, rep) and the word scores of class c, {words in c}; throws
+  /// std::invalid_argument for a class out of range or of one word (it has no scores).
+  Expression subclass_log_distribution(const Expression& rep, unsigned c);
+  Expression subclass_logits(const Expression& rep, unsigned c);
+  /// Puts the word parameters of every class in the graph now rather than at first use.
+  void initialize_expressions();
   std::unique_ptr<SoftmaxBuilder> clone() const override { return std::make_unique<ClassFactoredSoftmaxBuilder>(*this); }
 
   unsigned num_classes() const { return class_dict_.size(); }
@@ -58,6 +67,7 @@ class ClassFactoredSoftmaxBuilder : public SoftmaxBuilder {
   Expression class_scores(const Expression& rep);
   /// Scores of the words of class c (of more than one word); its parameters enter the graph on first use.
   Expression word_scores(unsigned c, const Expression& rep);
+  void bind_word_parameters(unsigned c);
   Expression parameter_expression(const Parameter& p);
 
   const Dict* word_dict_;

@@ -18,8 +18,8 @@ CoupledLSTMBuilder::CoupledLSTMBuilder(unsigned layers, unsigned input_dim, unsi
 
 CoupledLSTMBuilder::CoupledLSTMBuilder(const std::string& name, const std::string& collection, unsigned layers,
                                        unsigned input_dim, unsigned hidden_dim, ParameterCollection& model,
-                                       bool peepholes)
-    : RNNBuilder(model, name, collection, layers, input_dim, hidden_dim, true), peepholes_(peepholes) {
+                                       bool peepholes, UpperLayerInput upper)
+    : RNNBuilder(model, name, collection, layers, input_dim, hidden_dim, true, upper), peepholes_(peepholes) {
   for (unsigned l = 0; l < layers; ++l) {
     for (int gate = 0; gate < 2; ++gate) {
       add_layer_parameter(l, {hidden_dim, layer_input_dim(l)});

@@ -24,7 +24,8 @@ class CoupledLSTMBuilder : public RNNBuilder {
   /// `peepholes` false: W_ci and W_co are {hidden, 1} and the cell feeds no gate (FastLSTMBuilder).
   /// `name` is the class, as messages name it; `collection` DyNet's name for its parameters.
   CoupledLSTMBuilder(const std::string& name, const std::string& collection, unsigned layers, unsigned input_dim,
-                     unsigned hidden_dim, ParameterCollection& model, bool peepholes);
+                     unsigned hidden_dim, ParameterCollection& model, bool peepholes,
+                     UpperLayerInput upper = UpperLayerInput::below);
   CoupledLSTMBuilder(const std::string& name, bool peepholes) : RNNBuilder(name, true), peepholes_(peepholes) {}
 
   CellState step(unsigned layer, const Expression& x, const CellState* prev, const Expression& h_rec) override;

@@ -7,12 +7,13 @@
 #include "dynet_core/ops/arithmetic.h"
 #include "dynet_core/ops/leaves.h"
 #include "dynet_core/ops/random.h"
+#include "dynet_core/ops/shape.h"
 
 namespace dynet {
 
 RNNBuilder::RNNBuilder(ParameterCollection& model, const std::string& name, const std::string& collection,
-                       unsigned layers, unsigned input_dim, unsigned hidden_dim, bool has_cell)
-    : BuilderParameters(model, name, collection, layers, input_dim, hidden_dim), has_cell_(has_cell) {}
+                       unsigned layers, unsigned input_dim, unsigned hidden_dim, bool has_cell, UpperLayerInput upper)
+    : BuilderParameters(model, name, collection, layers, input_dim, hidden_dim, upper), has_cell_(has_cell) {}
 
 void RNNBuilder::new_graph(ComputationGraph& cg, bool update) {
   bind_graph(cg, update);
@@ -57,8 +58,11 @@ void RNNBuilder::set_dropout(float d, float d_h) {
 void RNNBuilder::set_dropout_masks(unsigned batch_size) {
   ComputationGraph& cg = graph("set_dropout_masks");
   if (batch_size == 0) throw std::invalid_argument(name() + "::set_dropout_masks: the batch size must be positive");
+  // A fused op takes both masks or none, as DyNet's: a rate of 0 then draws a mask of ones.
+  const bool both = fuses_dropout() && (dropout_x_ > 0.f || dropout_h_ > 0.f);
   auto mask = [&](float rate, unsigned rows) {
-    return rate > 0.f ? random_bernoulli(cg, Dim({rows}, batch_size), 1.f - rate, 1.f / (1.f - rate)) : Expression();
+    return rate > 0.f || both ? random_bernoulli(cg, Dim({rows}, batch_size), 1.f - rate, 1.f / (1.f - rate))
+                              : Expression();
   };
   forget_dropout_masks();
   masks_batch_ = batch_size;
@@ -66,6 +70,11 @@ void RNNBuilder::set_dropout_masks(unsigned batch_size) {
     masks_x_.push_back(mask(dropout_x_, layer_input_dim(l)));
     masks_h_.push_back(mask(dropout_h_, hidden_dim()));
   }
+}
+
+std::pair<Expression, Expression> RNNBuilder::dropout_masks(unsigned layer) const {
+  if (masks_x_.empty()) return {};
+  return {masks_x_[layer], masks_h_[layer]};
 }
 
 void RNNBuilder::forget_dropout_masks() {
@@ -99,16 +108,19 @@ Expression RNNBuilder::add_input(RNNPointer prev, const Expression& x) {
       prev >= 0 ? &states_[static_cast<unsigned>(prev)] : (initial_.empty() ? nullptr : &initial_);
   if (before) check_state_batch(*before, prev, batch);
   std::vector<CellState> now(layers());
-  Expression in = x;
+  const bool fused = fuses_dropout();
   for (unsigned l = 0; l < layers(); ++l) {
-    if (dropout_x_ > 0.f) in = cmult(in, masks_x_[l]);
+    Expression in = l == 0 ? x
+                    : upper_layer_input() == UpperLayerInput::below_and_input ? concatenate({now[l - 1].h, x})
+                                                                              : now[l - 1].h;
+    if (dropout_x_ > 0.f && !fused) in = cmult(in, masks_x_[l]);
     const CellState* p = before ? &(*before)[l] : nullptr;
     Expression h_rec;
-    if (p) h_rec = dropout_h_ > 0.f ? cmult(p->h, masks_h_[l]) : p->h;
+    if (p) h_rec = dropout_h_ > 0.f && !fused ? cmult(p->h, masks_h_[l]) : p->h;
     now[l] = step(l, in, p, h_rec);
-    in = now[l].h;
   }
-  return append_position(prev, std::move(now));
+  append_position(prev, std::move(now));
+  return step_output(states_.back());
 }
 
 void RNNBuilder::check_state_batch(const std::vector<CellState>& state, RNNPointer prev, unsigned batch) const {

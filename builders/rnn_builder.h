@@ -13,6 +13,7 @@
 // for the recurrent state, drawn once per sequence and reused at every step.
 
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "builders/builder_parameters.h"
@@ -76,13 +77,20 @@ class RNNBuilder : public BuilderParameters {
 
  protected:
   RNNBuilder(ParameterCollection& model, const std::string& name, const std::string& collection, unsigned layers,
-             unsigned input_dim, unsigned hidden_dim, bool has_cell);
+             unsigned input_dim, unsigned hidden_dim, bool has_cell, UpperLayerInput upper = UpperLayerInput::below);
   RNNBuilder(const std::string& name, bool has_cell) : BuilderParameters(name), has_cell_(has_cell) {}
 
   /// One step of layer `layer`: x is the layer's input (dropout applied), prev its previous state
   /// (null for a zero state) and h_rec the previous output with the recurrent mask applied, which
-  /// is what the recurrent matrices read.
+  /// is what the recurrent matrices read. A builder that fuses dropout gets both without the masks.
   virtual CellState step(unsigned layer, const Expression& x, const CellState* prev, const Expression& h_rec) = 0;
+  /// What add_input returns for a new position, given its state per layer: the top output.
+  virtual Expression step_output(const std::vector<CellState>& layers) const { return layers.back().h; }
+  /// True for a builder whose step() multiplies by the dropout masks itself, inside a fused op.
+  virtual bool fuses_dropout() const { return false; }
+  /// This sequence's dropout masks of layer `layer`, {its input} and {hidden}, for a step() that
+  /// fuses dropout: both empty without dropout; with one rate 0 its mask is all ones.
+  std::pair<Expression, Expression> dropout_masks(unsigned layer) const;
 
  private:
   void forget_dropout_masks();

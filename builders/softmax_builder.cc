@@ -15,6 +15,10 @@ SoftmaxBuilder::SoftmaxBuilder(ParameterCollection& model, const std::string& na
   local_model_ = model.add_subcollection(collection);
 }
 
+SoftmaxBuilder::SoftmaxBuilder(const std::string& name, unsigned rep_dim) : name_(name), rep_dim_(rep_dim) {
+  if (rep_dim == 0) throw std::invalid_argument(name + ": rep_dim must be positive");
+}
+
 void SoftmaxBuilder::bind_graph(ComputationGraph& cg) {
   cg_ = &cg;
   graph_id_ = cg.id();

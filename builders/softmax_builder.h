@@ -29,6 +29,9 @@ class SoftmaxBuilder {
   virtual unsigned sample(const Expression& rep) = 0;
   /// log p(c | rep) for every class c, as a {classes} vector (per batch element of rep).
   virtual Expression full_log_distribution(const Expression& rep) = 0;
+  /// Scores whose softmax is p(. | rep): b + W rep for a flat softmax; by default (factored
+  /// softmaxes, which have no single score vector) the log-probabilities.
+  virtual Expression full_logits(const Expression& rep) { return full_log_distribution(rep); }
   /// A builder of the same kind over the same parameters, with graph state of its own: one per
   /// thread for graphs built at the same time (DataParallel).
   virtual std::unique_ptr<SoftmaxBuilder> clone() const = 0;
@@ -39,6 +42,8 @@ class SoftmaxBuilder {
  protected:
   /// `name` is the builder's class, as messages name it; `collection` DyNet's name for its parameters.
   SoftmaxBuilder(ParameterCollection& model, const std::string& name, const std::string& collection, unsigned rep_dim);
+  /// A builder over parameters made elsewhere: its own collection stays empty.
+  SoftmaxBuilder(const std::string& name, unsigned rep_dim);
 
   /// Remembers `cg` as the graph expressions are made in.
   void bind_graph(ComputationGraph& cg);

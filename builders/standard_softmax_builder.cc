@@ -17,6 +17,28 @@ StandardSoftmaxBuilder::StandardSoftmaxBuilder(unsigned rep_dim, unsigned num_cl
   if (bias) p_b_ = local_model_.add_parameters({num_classes}, ParameterInitConst(0.f));
 }
 
+namespace {
+
+unsigned checked_rows(const Parameter& p_w) {
+  if (!p_w) throw std::invalid_argument("StandardSoftmaxBuilder: p_w is an empty Parameter");
+  const Dim d = p_w.dim();
+  if (d.ndims() != 2)
+    throw std::invalid_argument("StandardSoftmaxBuilder: p_w has dim " + to_string(d) + ", expected {classes, rep_dim}");
+  return d[1];
+}
+
+}  // namespace
+
+StandardSoftmaxBuilder::StandardSoftmaxBuilder(Parameter& p_w)
+    : SoftmaxBuilder("StandardSoftmaxBuilder", checked_rows(p_w)), num_classes_(p_w.dim()[0]), p_w_(p_w) {}
+
+StandardSoftmaxBuilder::StandardSoftmaxBuilder(Parameter& p_w, Parameter& p_b) : StandardSoftmaxBuilder(p_w) {
+  if (!p_b || p_b.dim() != Dim({num_classes_}))
+    throw std::invalid_argument("StandardSoftmaxBuilder: p_b has dim " + (p_b ? to_string(p_b.dim()) : std::string("(empty)")) +
+                                ", expected {" + std::to_string(num_classes_) + "}");
+  p_b_ = p_b;
+}
+
 void StandardSoftmaxBuilder::new_graph(ComputationGraph& cg, bool update) {
   w_ = update ? parameter(cg, p_w_) : const_parameter(cg, p_w_);
   b_ = !p_b_ ? Expression() : update ? parameter(cg, p_b_) : const_parameter(cg, p_b_);

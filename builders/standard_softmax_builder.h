@@ -9,6 +9,11 @@ namespace dynet {
 class StandardSoftmaxBuilder : public SoftmaxBuilder {
  public:
   StandardSoftmaxBuilder(unsigned rep_dim, unsigned num_classes, ParameterCollection& model, bool bias = true);
+  /// Over existing parameters W {classes, rep_dim} and b {classes} (DyNet's); get_parameter_collection()
+  /// is then empty. Throws std::invalid_argument when the shapes do not fit.
+  StandardSoftmaxBuilder(Parameter& p_w, Parameter& p_b);
+  /// The same without a bias.
+  explicit StandardSoftmaxBuilder(Parameter& p_w);
 
   void new_graph(ComputationGraph& cg, bool update = true) override;
   Expression neg_log_softmax(const Expression& rep, unsigned class_index) override;
@@ -17,7 +22,7 @@ class StandardSoftmaxBuilder : public SoftmaxBuilder {
   Expression full_log_distribution(const Expression& rep) override;
   std::unique_ptr<SoftmaxBuilder> clone() const override { return std::make_unique<StandardSoftmaxBuilder>(*this); }
   /// The unnormalized scores b + W rep.
-  Expression full_logits(const Expression& rep) { return logits(rep, "full_logits"); }
+  Expression full_logits(const Expression& rep) override { return logits(rep, "full_logits"); }
 
   unsigned num_classes() const { return num_classes_; }
 

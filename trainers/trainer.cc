@@ -66,14 +66,24 @@ void Trainer::allocate_state() {
   if (grown) state_allocated();
 }
 
-float Trainer::gradient_scale() const {
+float Trainer::gradient_scale(const char* who) {
   if (!clipping_enabled) return 1.f;
   const float norm = model_.gradient_l2_norm();
   if (!std::isfinite(norm))
-    throw std::runtime_error(std::string(name()) + "::update: the gradient norm is " + std::to_string(norm) +
+    throw std::runtime_error(std::string(name()) + "::" + who + ": the gradient norm is " + std::to_string(norm) +
                              "; a NaN or infinity reached the gradients (lower the learning rate or "
                              "check the model); the parameters were not changed");
-  return norm > clip_threshold ? clip_threshold / norm : 1.f;
+  if (norm <= clip_threshold) return 1.f;
+  ++clips;
+  ++clips_since_status;
+  return clip_threshold / norm;
+}
+
+float Trainer::clip_gradients() { return gradient_scale("clip_gradients"); }
+
+void Trainer::update_epoch(float) {
+  std::cerr << "Trainer::update_epoch has been deprecated and does nothing; set the trainer's learning_rate "
+               "directly (or a learning_rate_schedule)\n";
 }
 
 void Trainer::step(float* values, const float* grads, float* state, std::size_t stride, std::size_t n, float gscale,
@@ -99,11 +109,7 @@ void Trainer::update() {
   // averages only when the weights were not kept).
   if (ma_swapped_ && ma_saved_) swap_params_to_weights();
   ma_swapped_ = false;
-  const float gscale = gradient_scale();
-  if (gscale < 1.f) {
-    ++clips;
-    ++clips_since_status;
-  }
+  const float gscale = gradient_scale("update");
   const float decay = 1.f - model_.weight_decay_lambda();
   const auto& params = model_.parameters_list();
   for (std::size_t i = 0; i < params.size(); ++i) {

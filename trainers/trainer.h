@@ -31,6 +31,15 @@ class Trainer {
   /// Forgets the optimizer state (moments, step count); optionally sets a new learning rate.
   void restart();
   void restart(float lr);
+  /// DyNet's: the factor update() scales the gradients by, clip_threshold / their global L2 norm
+  /// when that exceeds the threshold (counted as a clip), else 1 (always 1 without clipping).
+  /// Throws std::runtime_error when the norm is a NaN or infinity.
+  float clip_gradients();
+  /// Deprecated in DyNet 2, where it only says so on std::cerr; the same here.
+  void update_epoch(float r = 1.f);
+  /// DyNet's: applies a pending weight decay factor. Values are decayed at every update here, so
+  /// none is pending and this does nothing.
+  void rescale_and_reset_weight_decay() {}
 
   /// Writes "[lr=... clips=... updates=...] " (counts since the last status()) to std::cerr, as
   /// DyNet's trainers do, and resets those counts.
@@ -124,7 +133,8 @@ class Trainer {
   /// The learning rate and clip threshold, then the rule's hyperparameters().
   std::vector<Hyperparameter> settings();
   void allocate_state();
-  float gradient_scale() const;
+  /// clip_gradients() for the method `who` the user called, as messages name it.
+  float gradient_scale(const char* who);
   void step(float* values, const float* grads, float* state, std::size_t stride, std::size_t n, float gscale,
             float decay);
   /// The bytes of a checkpoint file.

@@ -5,12 +5,14 @@
 #include <string>
 
 #include "dynet_core/graph.h"
+#include "dynet_core/ops/arithmetic.h"
 #include "dynet_core/ops/broadcast.h"
 #include "dynet_core/ops/called_as.h"
 #include "dynet_core/ops/check_case.h"
 #include "dynet_core/ops/dims.h"
 #include "dynet_core/ops/reductions.h"
 #include "dynet_core/ops/registry.h"
+#include "dynet_core/ops/select.h"
 #include "dynet_core/ops/shape.h"
 
 namespace dynet {
@@ -413,6 +415,17 @@ Expression fold_rows(const Expression& x, unsigned nrows) {
       throw std::invalid_argument("fold_rows: x " + to_string(xd) +
                                   " must be a matrix whose rows divide into groups of " + std::to_string(nrows));
     return sum_dim(reshape(x, Dim({nrows, xd.rows() / nrows, xd.cols()})), {0});
+  });
+}
+Expression kmh_ngram(const Expression& x, unsigned n) {
+  return called_as("kmh_ngram", [&] {
+    const Dim xd = x.dim();
+    if (xd.ndims() > 2 || n == 0 || n > xd.cols())
+      throw std::invalid_argument("kmh_ngram: x " + to_string(xd) + " must be a matrix of at least n columns, n >= 1 (n = " +
+                                  std::to_string(n) + ")");
+    std::vector<Expression> grams;
+    for (unsigned k = 0; k < n; ++k) grams.push_back(pick_range(x, k, k + xd.cols() - n + 1, 1));
+    return sum(grams);
   });
 }
 Expression circ_conv(const Expression& u, const Expression& v) {

@@ -1,6 +1,6 @@
 #pragma once
 // Convolutions and poolings over images (conv2d, maxpooling2d), over sequences of columns
-// (filter1d_narrow, kmax_pooling, fold_rows) and circular ones over vectors.
+// (filter1d_narrow, kmax_pooling, fold_rows, kmh_ngram) and circular ones over vectors.
 
 #include <vector>
 
@@ -27,6 +27,8 @@ Expression filter1d_narrow(const Expression& x, const Expression& f);
 Expression kmax_pooling(const Expression& x, unsigned k, unsigned d = 1);
 /// y[i, j] = sum over r < nrows of x[i nrows + r, j]: sums each group of nrows consecutive rows.
 Expression fold_rows(const Expression& x, unsigned nrows = 2);
+/// y[:, j] = sum over k < n of x[:, j + k]: sums of n consecutive columns; x {R, C}, y {R, C - n + 1}.
+Expression kmh_ngram(const Expression& x, unsigned n);
 /// y_k = sum_i u_i v_{(k - i) mod n} for vectors u, v of size n.
 Expression circ_conv(const Expression& u, const Expression& v);
 /// y_k = sum_i u_i v_{(k + i) mod n}.

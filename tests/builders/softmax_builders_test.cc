@@ -180,3 +180,58 @@ TEST_CASE("the class-factored softmax reports bad cluster files and unclustered 
   CHECK_THROWS_WITH(sm.full_log_distribution(rep), Catch::Contains("no class"));
   CHECK_THROWS_WITH(sm.neg_log_softmax(rep, 99), Catch::Contains("word 99"));
 }
+
+TEST_CASE("the class-factored softmax's class and subclass distributions make up the full one", "[builders][softmax]") {
+  TempFile clusters("clusters.txt", kClusters);
+  Dict words;
+  ParameterCollection model;
+  ClassFactoredSoftmaxBuilder sm(kRep, clusters.path(), words, model);
+  ComputationGraph cg;
+  sm.new_graph(cg);
+  const unsigned before = cg.size();
+  sm.initialize_expressions();
+  CHECK(cg.size() == before + 2 * 2);  // W and b of the two classes of several words
+  const Expression rep = input(cg, Dim({kRep}), {0.3f, -0.5f, 0.8f});
+  const unsigned nodes = cg.size();
+  const Expression class_scores = sm.class_logits(rep);
+  CHECK(cg.size() == nodes + 1);  // the parameters were already in the graph
+  const std::vector<float> log_pc = as_vector(cg.forward(sm.class_log_distribution(rep)));
+  CHECK(log_pc == as_vector(cg.forward(log_softmax(class_scores))));
+  const std::vector<float> full = as_vector(cg.forward(sm.full_log_distribution(rep)));
+  CHECK(as_vector(cg.forward(static_cast<SoftmaxBuilder&>(sm).full_logits(rep))) == full);
+  for (unsigned c = 0; c < sm.num_classes(); ++c) {
+    const std::vector<unsigned>& members = sm.class_words(c);
+    if (members.size() < 2) {
+      CHECK(full[members[0]] == Approx(log_pc[c]));
+      CHECK_THROWS_WITH(sm.subclass_logits(rep, c), Catch::Contains("subclass_logits: class 2 ('z') holds one word"));
+      continue;
+    }
+    const std::vector<float> log_pw = as_vector(cg.forward(sm.subclass_log_distribution(rep, c)));
+    CHECK(log_pw == as_vector(cg.forward(log_softmax(sm.subclass_logits(rep, c)))));
+    for (unsigned k = 0; k < members.size(); ++k) CHECK(full[members[k]] == Approx(log_pc[c] + log_pw[k]));
+  }
+  CHECK_THROWS_WITH(sm.subclass_log_distribution(rep, 3),
+                    Catch::Contains("ClassFactoredSoftmaxBuilder::subclass_log_distribution: class 3 is out of range"));
+}
+
+TEST_CASE("a standard softmax over existing parameters, as DyNet's", "[builders][softmax]") {
+  ParameterCollection model;
+  Parameter w = model.add_parameters({4, kRep}), b = model.add_parameters({4}), other = model.add_parameters({3});
+  StandardSoftmaxBuilder with_bias(w, b), without(w);
+  CHECK(with_bias.rep_dim() == kRep);
+  CHECK(with_bias.num_classes() == 4);
+  CHECK(with_bias.get_parameter_collection().parameters_list().empty());
+  ComputationGraph cg;
+  with_bias.new_graph(cg);
+  without.new_graph(cg);
+  const Expression rep = input(cg, Dim({kRep}), {1.f, -2.f, 0.5f});
+  const Expression W = parameter(cg, w), B = parameter(cg, b);
+  const std::vector<float> logits = as_vector(cg.forward(with_bias.full_logits(rep)));
+  const std::vector<float> expected = as_vector(cg.forward(B + W * rep));
+  REQUIRE(logits.size() == 4);
+  for (unsigned c = 0; c < 4; ++c) CHECK(logits[c] == Approx(expected[c]));
+  CHECK(as_vector(cg.forward(without.full_logits(rep))) == as_vector(cg.forward(W * rep)));
+  CHECK_THROWS_WITH(StandardSoftmaxBuilder(w, other), Catch::Contains("p_b has dim {3}, expected {4}"));
+  Parameter empty;
+  CHECK_THROWS_WITH(StandardSoftmaxBuilder{empty}, Catch::Contains("p_w is an empty Parameter"));
+}

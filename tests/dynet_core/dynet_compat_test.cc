@@ -10,6 +10,7 @@
 #include "dynet/expr.h"
 #include "dynet/model.h"
 #include "dynet/tensor.h"
+#include "dynet/training.h"
 #include "dynet/weight-decay.h"
 
 using namespace dynet;
@@ -127,4 +128,35 @@ TEST_CASE("L2WeightDecay tracks DyNet's factor (1 - lambda)^updates and refuses 
   CHECK_FALSE(wd.parameters_need_rescaled());
   CHECK_THROWS_AS(wd.set_lambda(-0.5f), std::domain_error);
   CHECK_THROWS_AS(L2WeightDecay(-1.f), std::domain_error);
+}
+
+TEST_CASE("Trainer::clip_gradients gives DyNet's scale and counts the clip; update_epoch does nothing", "[dynet_api]") {
+  ParameterCollection m;
+  Parameter p = m.add_parameters({2});
+  SimpleSGDTrainer trainer(m, 0.1f);
+  trainer.clip_threshold = 1.f;
+  auto set_gradient = [&](float a, float b) {
+    ComputationGraph cg;
+    Expression loss = dot_product(parameter(cg, p), input(cg, Dim({2}), {a, b}));
+    cg.forward(loss);
+    cg.backward(loss);
+  };
+  set_gradient(3.f, 4.f);
+  CHECK(trainer.clip_gradients() == Approx(0.2f));
+  CHECK(trainer.clips == 1.f);
+  m.reset_gradient();
+  set_gradient(0.3f, 0.4f);
+  CHECK(trainer.clip_gradients() == 1.f);
+  CHECK(trainer.clips == 1.f);
+  trainer.clipping_enabled = false;
+  set_gradient(30.f, 40.f);
+  CHECK(trainer.clip_gradients() == 1.f);
+  trainer.clipping_enabled = true;
+  set_gradient(std::nanf(""), 0.f);
+  CHECK_THROWS_WITH(trainer.clip_gradients(), Catch::Contains("SimpleSGDTrainer::clip_gradients: the gradient norm is"));
+
+  const std::vector<float> before = as_vector(p.get_storage().values);
+  trainer.update_epoch();
+  trainer.rescale_and_reset_weight_decay();
+  CHECK(as_vector(p.get_storage().values) == before);
 }

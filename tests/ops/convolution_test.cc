@@ -79,6 +79,24 @@ TEST_CASE("filter1d_narrow, kmax_pooling and fold_rows", "[ops][convolution]") {
         std::vector<float>{3, 7, 11, 15});
 }
 
+TEST_CASE("kmh_ngram sums n consecutive columns, and its gradient reaches each column once per window",
+          "[ops][convolution]") {
+  ComputationGraph cg;
+  const Expression x = input(cg, Dim({2, 4}), {1, 3, 5, 0, 2, 6, 4, 1});  // columns (1 3) (5 0) (2 6) (4 1)
+  const Expression y = kmh_ngram(x, 3);
+  REQUIRE(y.dim() == Dim({2, 2}));
+  CHECK(as_vector(cg.forward(y)) == std::vector<float>{8, 9, 11, 7});
+  CHECK(as_vector(cg.forward(kmh_ngram(x, 1))) == as_vector(cg.forward(x)));
+  const Expression batched = input(cg, Dim({1, 3}, 2), {1, 2, 3, 10, 20, 30});
+  CHECK(as_vector(cg.forward(kmh_ngram(batched, 2))) == std::vector<float>{3, 5, 30, 50});
+  cg.backward(sum_elems(y), true);
+  // Columns 0 and 3 are in one window of three, columns 1 and 2 in both.
+  CHECK(as_vector(x.gradient()) == std::vector<float>{1, 1, 2, 2, 2, 2, 1, 1});
+  CHECK_THROWS_WITH(kmh_ngram(x, 5), Catch::Contains("kmh_ngram: x {2,4} must be a matrix of at least n columns"));
+  CHECK_THROWS_WITH(kmh_ngram(x, 0), Catch::Contains("(n = 0)"));
+  CHECK_THROWS_WITH(kmh_ngram(input(cg, Dim({2, 2, 2}), std::vector<float>(8, 0.f)), 1), Catch::Contains("kmh_ngram"));
+}
+
 TEST_CASE("circ_conv and circ_corr", "[ops][convolution]") {
   ComputationGraph cg;
   const Expression u = input(cg, Dim({3}), {1, 2, 3}), v = input(cg, Dim({3}), {0, 1, 0});

@@ -55,6 +55,17 @@ inline void check_values(const std::string& what, float* values, const float* an
 
 }  // namespace detail
 
+/// The outputs of a new sequence of `rnn` in cg over batches of rows of `table`, one batch a step.
+template <class Builder>
+std::vector<Expression> run_sequence(Builder& rnn, ComputationGraph& cg, const LookupParameter& table,
+                                     const std::vector<std::vector<unsigned>>& steps) {
+  rnn.new_graph(cg);
+  rnn.start_new_sequence();
+  std::vector<Expression> outputs;
+  for (const std::vector<unsigned>& ids : steps) outputs.push_back(rnn.add_input(lookup(cg, table, ids)));
+  return outputs;
+}
+
 /// Checks the gradient of `loss` (a scalar of cg) for every parameter and lookup table of model.
 inline void check_gradients(ParameterCollection& model, ComputationGraph& cg, const Expression& loss) {
   model.reset_gradient();

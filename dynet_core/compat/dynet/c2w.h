@@ -1,5 +1,4 @@
 #pragma once
-// DyNet's <dynet/c2w.h>: character-to-word builders; dybatch has no C2WBuilder, the recurrent builders it would compose are here.
+// DyNet's <dynet/c2w.h>: C2WBuilder.
 
-#include "builders/bi_rnn_builder.h"
-#include "builders/vanilla_lstm_builder.h"
+#include "builders/c2w_builder.h"

@@ -1,4 +1,4 @@
 #pragma once
-// DyNet's <dynet/deep-lstm.h>: deep LSTMs; dybatch has no DeepLSTMBuilder, its stacked LSTMs are here.
+// DyNet's <dynet/deep-lstm.h>: DeepLSTMBuilder.
 
-#include "builders/vanilla_lstm_builder.h"
+#include "builders/deep_lstm_builder.h"

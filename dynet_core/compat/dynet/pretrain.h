@@ -1,4 +1,4 @@
 #pragma once
-// DyNet's <dynet/pretrain.h>: embeddings read from files; dybatch has no reader of its own, the lookup tables are here.
+// DyNet's <dynet/pretrain.h>: save_pretrained_embeddings, read_pretrained_embeddings.
 
-#include "dynet_core/param_collection.h"
+#include "dynet_core/pretrained_embeddings.h"

@@ -1,4 +1,4 @@
 #pragma once
-// DyNet's <dynet/str-util.h>: string helpers; dybatch has none of its own.
+// DyNet's <dynet/str-util.h>: startswith, endswith, str_split.
 
-#include "dynet_core/dict.h"
+#include "dynet_core/string_util.h"
