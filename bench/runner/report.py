@@ -38,9 +38,10 @@ def write(path, rows, figures, targets, c):
              "configuration interleaved (A, B, C, A, B, C ...), each pinned with taskset. The vertex executor flag "
              "(`--dynet-vertex`) was %s." % (c["commit"], c["command"], "full" if c["full"] else "quick", c["seconds"],
                                              c["reps"], "passed" if c["vertex"] else "not accepted by this build, so not run"))
-    L.append("- GEMM peak measured in this run (dybatch's single-precision GEMM, best of n = 128..512, one thread): "
-             "**%.1f GFLOP/s** (median of %s). Shares of the peak below are against it times the threads." %
-             (c["peak"], ", ".join("%.1f" % p for p in c["peaks"])))
+    L.append("- GEMM peak measured in this run, before every configuration (dybatch's single-precision GEMM, best "
+             "of n = 128..512, one thread): median **%.1f GFLOP/s** of %d measurements, %.1f to %.1f. Shares of the "
+             "peak below are against the median times the threads." %
+             (c["peak"], len(c["peaks"]), min(c["peaks"]), max(c["peaks"])))
     L.append("- Every model trains with plain SGD (learning rate 0.1) and sparse embedding updates on both sides; "
              "libtorch is PyTorch 1.13 (Debian's libtorch-dev) with `at::set_num_threads` set to the same threads.")
     L.append("")
@@ -69,7 +70,7 @@ def write(path, rows, figures, targets, c):
     L.append("DyNet's figures are BENCHMARKS.md's (measured on another day, dense updates, partly with another job "
              "on the other core), so compare them loosely; the ratios above are the same-run ones.")
     L.append("")
-    L.append("| task | per graph | sequential | agenda | depth | DyNet no autobatch / autobatch |")
+    L.append("| task (throughput/s) | per graph | sequential | agenda | depth | DyNet no autobatch / autobatch |")
     L.append("| --- | ---: | ---: | ---: | ---: | --- |")
     for (task, batch, hidden, threads), rs in grouped(rows):
         if threads != 1 or task not in ("treenn", "bilstm-tagger", "bilstm-tagger-withchar", "rnnlm-batch"):
@@ -79,8 +80,8 @@ def write(path, rows, figures, targets, c):
             r = next((r for r in rs if r["program"] == "dybatch-" + engine), None)
             cells.append("%.0f" % r["items_per_s"] if r else "")
         dynet = DYNET.get((task, batch))
-        L.append("| %s | %d | %s | %s %s/s | %s |" % (task, batch, " | ".join(cells[:2]), cells[2], rs[0]["unit"],
-                                                      "%d / %d" % dynet if dynet else ""))
+        L.append("| %s (%s) | %d | %s | %s |" % (task, rs[0]["unit"], batch, " | ".join(cells),
+                                                 "%d / %d" % dynet if dynet else ""))
     L.append("")
 
     L.append("## Graph construction")

@@ -115,12 +115,18 @@ def accepts_flag(binary, flag, value):
 
 
 def machine_line(cpus):
-    model = "unknown CPU"
+    model, flags = "unknown CPU", []
     with open("/proc/cpuinfo") as f:
         for line in f:
-            if line.startswith("model name"):
+            if line.startswith("model name") and model == "unknown CPU":
                 model = line.split(":", 1)[1].strip()
+            if line.startswith("flags"):
+                flags = line.split(":", 1)[1].split()
                 break
+    if "avx512f" in flags:
+        model += " (AVX-512)"
+    elif "avx2" in flags:
+        model += " (AVX2)"
     with open("/proc/meminfo") as f:
         mem_kib = int(f.readline().split()[1])
     load = os.getloadavg()
@@ -163,13 +169,14 @@ def main():
     started = datetime.datetime.now(datetime.timezone.utc)
     machine = machine_line(",".join(str(c) for c in range(max(threads))))
 
+    # The GEMM peak is measured before every configuration, so that it sees the same load as the
+    # workloads; the report uses the median.
     peaks = []
-    for _ in range(3):
+
+    def measure_peak():
         r = run([dybatch, "--gemm-peak"], "0", 120)
         if r:
             peaks.append(float(r["gflops"]))
-    peak = statistics.median(peaks) if peaks else float("nan")
-    print("GEMM peak, one thread: %.1f GFLOP/s (median of %s)" % (peak, peaks))
 
     runs, medians = [], []
     for n_threads in threads:
@@ -183,6 +190,7 @@ def main():
             programs += [Program(p.name, p.argv + ["--threads", str(n_threads)])
                          for p in torch_programs(a.build, task, batch, a.full)]
             results = {p.name: [] for p in programs}
+            measure_peak()
             for rep in range(a.reps):
                 for p in programs:
                     r = run(p.argv + settings, cpus, 60 + 20 * seconds)
@@ -198,15 +206,18 @@ def main():
                 row = dict(task=task, batch=int(mid["batch"]), hidden=int(mid["hidden"]), threads=n_threads,
                            program=name, sweep=sweep, unit=mid["unit"], runs=len(rs),
                            items_per_s=statistics.median(ips), min=min(ips), max=max(ips),
-                           gflops=float(mid["gflops"]), peak_share=float(mid["gflops"]) / (peak * n_threads),
+                           gflops=float(mid["gflops"]), peak_share=None,
                            step_ms=float(mid["step_ms"]), build_ms=float(mid["build_ms"]),
                            build_share=float(mid["build_share"]), nodes_per_graph=float(mid["nodes_per_graph"]))
                 medians.append(row)
-                print("%-24s b=%-3d h=%-4d t=%d %-26s %10.1f %s/s  (%d runs, %.0f..%.0f)  %.1f GFLOP/s" %
+                print("%-24s b=%-3d h=%-4d t=%d %-26s %10.1f %s/s  (%d runs, %.0f..%.0f)  %.1f GFLOP/s (GEMM %.1f)" %
                       (task, row["batch"], row["hidden"], n_threads, name, row["items_per_s"], row["unit"],
-                       len(rs), row["min"], row["max"], row["gflops"]), flush=True)
+                       len(rs), row["min"], row["max"], row["gflops"], peaks[-1] if peaks else 0), flush=True)
 
     finished = datetime.datetime.now(datetime.timezone.utc)
+    peak = statistics.median(peaks) if peaks else float("nan")
+    for row in medians:
+        row["peak_share"] = row["gflops"] / (peak * row["threads"])
     fields = ["task", "batch", "hidden", "threads", "program", "sweep", "unit", "runs", "items_per_s", "min", "max",
               "gflops", "peak_share", "step_ms", "build_ms", "build_share", "nodes_per_graph"]
     with open(os.path.join(a.out, "results.csv"), "w", newline="") as f:

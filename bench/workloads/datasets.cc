@@ -126,6 +126,10 @@ TextData load_text_chunks(const std::string& dir, unsigned length) {
   return encode(chunks, generated);
 }
 
+TextData load_task_text(const std::string& task, const std::string& dir) {
+  return task == "fixed-lstm" ? load_text_chunks(dir, 64) : load_text(dir);
+}
+
 TagData load_tags(const std::string& dir, unsigned min_count, bool spell_rare) {
   const std::string path = dir + "/tags/train.txt";
   TagData d;

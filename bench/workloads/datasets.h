@@ -40,6 +40,9 @@ struct TreeData {
 TextData load_text(const std::string& dir);
 /// The PTB training text as one word stream cut into sentences of `length` words.
 TextData load_text_chunks(const std::string& dir, unsigned length);
+/// The text of language-model task `task`: PTB sentences (rnnlm-batch, var-lstm) or the PTB
+/// stream cut into 64-word sentences (fixed-lstm).
+TextData load_task_text(const std::string& task, const std::string& dir);
 /// `dir`/tags/train.txt (WikiNER); words seen fewer than `min_count` times are unknown, and
 /// spelled with `spell_rare`.
 TagData load_tags(const std::string& dir, unsigned min_count, bool spell_rare);

@@ -40,7 +40,10 @@ bench::StepCost train_step(const Build& build, Trainer& trainer, double items, d
   return {items, flops, build_s, double(cg.size())};
 }
 
-bench::Measurement language_model(const bench::WorkloadOptions& o, bench::TextData d, bool by_length) {
+bench::Measurement language_model(const bench::WorkloadOptions& o) {
+  bench::TextData d = bench::load_task_text(o.task, o.data);
+  // DyNet's rnnlm-batch batches sentences of similar length; Cavs' workloads take them as they come.
+  const bool by_length = o.task == "rnnlm-batch";
   ParameterCollection pc;
   examples::LanguageModelShape shape;
   shape.embedding = o.embedding;
@@ -148,10 +151,8 @@ int flag_value(int argc, char** argv, const char* name, int otherwise) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  bench::RunLabel label;
-  label.impl = "dybatch";
-  label.vertex = flag_value(argc, argv, "--dynet-vertex", -1);
-  label.threads = static_cast<unsigned>(flag_value(argc, argv, "--dynet-threads", 1));
+  const int vertex = flag_value(argc, argv, "--dynet-vertex", -1);
+  const unsigned threads = static_cast<unsigned>(flag_value(argc, argv, "--dynet-threads", 1));
   try {
     initialize(argc, argv);
   } catch (const std::invalid_argument& e) {
@@ -162,20 +163,14 @@ int main(int argc, char** argv) {
     std::printf("RESULT task=gemm-peak impl=dybatch threads=1 gflops=%.3f\n", bench::gemm_gflops());
     return 0;
   }
-  const bench::WorkloadOptions o = bench::parse_workload_options(argc, argv, "model", DYBATCH_DATA_DIR);
-  label.task = o.task;
-  label.variant = o.variant;
-  label.unit = bench::task_shape(o.task).unit;
-  label.batch = o.batch;
-  label.hidden = o.hidden;
+  bench::WorkloadOptions o = bench::parse_workload_options(argc, argv, "model", DYBATCH_DATA_DIR);
+  o.threads = threads;
+  bench::RunLabel label = bench::run_label(o, "dybatch");
   label.autobatch = autobatch_flag;
+  label.vertex = vertex;
   bench::Measurement m;
-  if (o.task == "rnnlm-batch") {
-    m = language_model(o, bench::load_text(o.data), true);
-  } else if (o.task == "var-lstm") {
-    m = language_model(o, bench::load_text(o.data), false);
-  } else if (o.task == "fixed-lstm") {
-    m = language_model(o, bench::load_text_chunks(o.data, 64), false);
+  if (bench::is_language_model(o.task)) {
+    m = language_model(o);
   } else if (o.task == "bilstm-tagger" || o.task == "bilstm-tagger-withchar") {
     m = tagger(o, o.task == "bilstm-tagger-withchar");
   } else if (o.task == "treenn" || o.task == "tree-lstm") {

@@ -49,6 +49,22 @@ const TaskShape& task_shape(const std::string& name) {
   throw std::invalid_argument("--task: unknown task '" + name + "' (known: " + task_names() + ")");
 }
 
+RunLabel run_label(const WorkloadOptions& o, const std::string& impl) {
+  RunLabel l;
+  l.task = o.task;
+  l.impl = impl;
+  l.variant = o.variant;
+  l.unit = task_shape(o.task).unit;
+  l.batch = o.batch;
+  l.hidden = o.hidden;
+  l.threads = o.threads;
+  return l;
+}
+
+bool is_language_model(const std::string& task) {
+  return task == "rnnlm-batch" || task == "var-lstm" || task == "fixed-lstm";
+}
+
 WorkloadOptions parse_workload_options(int argc, char** argv, const std::string& variants,
                                        const std::string& default_data) {
   WorkloadOptions o;

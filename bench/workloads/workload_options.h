@@ -4,6 +4,8 @@
 
 #include <string>
 
+#include "workloads/measurement.h"
+
 namespace bench {
 
 /// A workload's name, what its throughput counts, and its default settings.
@@ -29,5 +31,11 @@ struct WorkloadOptions {
 /// exits 2.
 WorkloadOptions parse_workload_options(int argc, char** argv, const std::string& variants,
                                        const std::string& default_data);
+
+/// The label of a run of `o` by program `impl` (its engine flags left unset).
+RunLabel run_label(const WorkloadOptions& o, const std::string& impl);
+
+/// Whether task `task` trains a language model (rnnlm-batch, var-lstm, fixed-lstm).
+bool is_language_model(const std::string& task);
 
 }  // namespace bench

@@ -94,7 +94,9 @@ struct LanguageModelImpl : torch::nn::Module {
 };
 TORCH_MODULE(LanguageModel);
 
-bench::Measurement language_model(const bench::WorkloadOptions& o, const bench::TextData& d, bool by_length) {
+bench::Measurement language_model(const bench::WorkloadOptions& o) {
+  const bench::TextData d = bench::load_task_text(o.task, o.data);
+  const bool by_length = o.task == "rnnlm-batch";
   LanguageModel model(d.words.size(), o.embedding, o.hidden);
   std::vector<std::size_t> sizes;
   for (const examples::WordIds& s : d.sentences) sizes.push_back(s.size());
@@ -197,37 +199,33 @@ struct TreeLstmImpl : torch::nn::Module {
 
   /// Level by level over all the trees: leaves first, then every node whose children are done.
   torch::Tensor level_loss(const std::vector<const bench::Tree*>& trees) {
-    // Each node's height and its row in the states of all nodes, rows ordered by height.
-    std::vector<std::vector<std::pair<const bench::Tree*, std::size_t>>> levels;
-    std::vector<std::vector<int64_t>> height(trees.size());
+    // levels[l]: the (tree, node) pairs of height l; row[b][k]: node k of tree b's row in the
+    // states of all nodes, which are ordered by height.
+    std::vector<std::vector<std::pair<std::size_t, std::size_t>>> levels;
+    std::vector<std::vector<int64_t>> row(trees.size());
     for (std::size_t b = 0; b < trees.size(); ++b) {
       const bench::Tree& t = *trees[b];
-      height[b].resize(t.nodes.size());
+      std::vector<std::size_t> height(t.nodes.size());
       for (std::size_t k = 0; k < t.nodes.size(); ++k) {
         const bench::TreeNode& n = t.nodes[k];
-        height[b][k] = n.left < 0 ? 0 : 1 + std::max(height[b][n.left], height[b][n.right]);
-        if (std::size_t(height[b][k]) >= levels.size()) levels.resize(height[b][k] + 1);
-        levels[height[b][k]].push_back({&t, k});
+        height[k] = n.left < 0 ? 0 : 1 + std::max(height[n.left], height[n.right]);
+        if (height[k] >= levels.size()) levels.resize(height[k] + 1);
+        levels[height[k]].push_back({b, k});
       }
+      row[b].resize(t.nodes.size());
     }
-    std::vector<std::vector<int64_t>> row(trees.size());
-    for (std::size_t b = 0; b < trees.size(); ++b) row[b].resize(trees[b]->nodes.size());
     int64_t next = 0;
-    std::vector<std::size_t> tree_of;
-    for (std::size_t b = 0; b < trees.size(); ++b) tree_of.push_back(b);
-    auto index_of = [&](const bench::Tree* t) { return std::size_t(std::find(trees.begin(), trees.end(), t) - trees.begin()); };
     for (const auto& level : levels)
-      for (const auto& [t, k] : level) row[index_of(t)][k] = next++;
+      for (const auto& [b, k] : level) row[b][k] = next++;
 
     std::vector<int64_t> words;
-    for (const auto& [t, k] : levels[0]) words.push_back(int64_t(t->nodes[k].word));
+    for (const auto& [b, k] : levels[0]) words.push_back(int64_t(trees[b]->nodes[k].word));
     auto [h, c] = leaves(torch::tensor(words));
     for (std::size_t l = 1; l < levels.size(); ++l) {
       std::vector<int64_t> left, right;
-      for (const auto& [t, k] : levels[l]) {
-        const std::size_t b = index_of(t);
-        left.push_back(row[b][t->nodes[k].left]);
-        right.push_back(row[b][t->nodes[k].right]);
+      for (const auto& [b, k] : levels[l]) {
+        left.push_back(row[b][trees[b]->nodes[k].left]);
+        right.push_back(row[b][trees[b]->nodes[k].right]);
       }
       const torch::Tensor li = torch::tensor(left), ri = torch::tensor(right);
       auto [hn, cn] = nodes(h.index_select(0, li), c.index_select(0, li), h.index_select(0, ri), c.index_select(0, ri));
@@ -271,26 +269,14 @@ int main(int argc, char** argv) {
   const bench::WorkloadOptions o = bench::parse_workload_options(argc, argv, "batched,eager", DYBATCH_DATA_DIR);
   at::set_num_threads(int(o.threads));
   at::set_num_interop_threads(1);
-  bench::RunLabel label;
-  label.impl = "torch";
-  label.task = o.task;
-  label.variant = o.variant;
-  label.unit = bench::task_shape(o.task).unit;
-  label.batch = o.batch;
-  label.hidden = o.hidden;
-  label.threads = o.threads;
   const bool trees = o.task == "treenn" || o.task == "tree-lstm";
   if (o.variant == "eager" && !trees) {
     std::fprintf(stderr, "%s: --variant eager is for the tree tasks (treenn, tree-lstm)\n", argv[0]);
     return 2;
   }
   bench::Measurement m;
-  if (o.task == "rnnlm-batch") {
-    m = language_model(o, bench::load_text(o.data), true);
-  } else if (o.task == "var-lstm") {
-    m = language_model(o, bench::load_text(o.data), false);
-  } else if (o.task == "fixed-lstm") {
-    m = language_model(o, bench::load_text_chunks(o.data, 64), false);
+  if (bench::is_language_model(o.task)) {
+    m = language_model(o);
   } else if (o.task == "bilstm-tagger") {
     m = tagger(o);
   } else if (trees) {
@@ -299,6 +285,6 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "%s: no libtorch version of %s\n", argv[0], o.task.c_str());
     return 2;
   }
-  bench::report(label, m);
+  bench::report(bench::run_label(o, "torch"), m);
   return 0;
 }
