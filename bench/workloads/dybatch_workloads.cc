@@ -13,7 +13,7 @@
 
 #include "autobatch/treelstm_model.h"
 #include "common/gemm_peak.h"
-#include "dynet_core/dybatch.h"
+#include <dybatch.h>
 #include "examples/bilstm-tagger/bilstm_tagger_model.h"
 #include "workloads/datasets.h"
 #include "workloads/flops.h"

@@ -4,7 +4,7 @@
 // root's label.
 
 #include "autobatch/random_trees.h"
-#include "dynet_core/dybatch.h"
+#include <dybatch.h>
 
 namespace bench {
 
