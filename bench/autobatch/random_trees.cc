@@ -24,9 +24,13 @@ int grow(Tree& t, unsigned leaves, unsigned vocab, std::mt19937_64& rng) {
 }  // namespace
 
 std::vector<Tree> random_trees(unsigned count, unsigned leaves, unsigned vocab, std::uint64_t seed) {
+  return random_trees(std::vector<unsigned>(count, leaves), vocab, seed);
+}
+
+std::vector<Tree> random_trees(const std::vector<unsigned>& leaves, unsigned vocab, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
-  std::vector<Tree> trees(count);
-  for (Tree& t : trees) grow(t, leaves, vocab, rng);
+  std::vector<Tree> trees(leaves.size());
+  for (std::size_t k = 0; k < trees.size(); ++k) grow(trees[k], leaves[k], vocab, rng);
   return trees;
 }
 

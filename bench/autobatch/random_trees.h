@@ -20,5 +20,7 @@ struct Tree {
 };
 
 std::vector<Tree> random_trees(unsigned count, unsigned leaves, unsigned vocab, std::uint64_t seed);
+/// One random tree per entry of `leaves`, of that many leaves.
+std::vector<Tree> random_trees(const std::vector<unsigned>& leaves, unsigned vocab, std::uint64_t seed);
 
 }  // namespace bench

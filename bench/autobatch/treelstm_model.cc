@@ -2,12 +2,14 @@
 
 #include <vector>
 
+#include "workloads/flops.h"
+
 namespace bench {
 
 using namespace dynet;
 
-TreeLstmModel::TreeLstmModel(ParameterCollection& pc, unsigned vocab, unsigned e, unsigned h)
-    : emb(e), hidden(h) {
+TreeLstmModel::TreeLstmModel(ParameterCollection& pc, unsigned vocab, unsigned e, unsigned h, bool every_node)
+    : emb(e), hidden(h), loss_at_every_node(every_node) {
   E = pc.add_lookup_parameters(vocab, {e});
   W_leaf = pc.add_parameters({3 * h, e});
   b_leaf = pc.add_parameters({3 * h}, ParameterInitConst(0.f));
@@ -54,18 +56,12 @@ Expression TreeLstmModel::tree_loss(ComputationGraph& cg, const Tree& t, const G
       cs[k] = sum({cmult(i, u), cmult(fl, cs[n.left]), cmult(fr, cs[n.right])});
       hs[k] = cmult(o, tanh(cs[k]));
     }
-    losses.push_back(pickneglogsoftmax(affine_transform({p(cg, b_out, 5, gp), p(cg, W_out, 4, gp), hs[k]}), n.label));
+    if (loss_at_every_node || k + 1 == t.nodes.size())
+      losses.push_back(pickneglogsoftmax(affine_transform({p(cg, b_out, 5, gp), p(cg, W_out, 4, gp), hs[k]}), n.label));
   }
   return sum(losses);
 }
 
-double TreeLstmModel::flops(const Tree& t) const {
-  double forward = 0;
-  for (const TreeNode& n : t.nodes) {
-    forward += n.left < 0 ? 2.0 * 3 * hidden * emb : 2.0 * 5 * hidden * 2 * hidden;
-    forward += 2.0 * 5 * hidden;
-  }
-  return 3 * forward;  // backward: a weight-gradient and an input-gradient GEMM per forward GEMM
-}
+double TreeLstmModel::flops(const Tree& t) const { return tree_lstm_flops(t, emb, hidden, loss_at_every_node); }
 
 }  // namespace bench

@@ -1,8 +1,8 @@
 #pragma once
 // The TreeLSTM reference program of ../shared/BENCHMARKS.md. Leaf: one affine W_leaf (3h x e)
 // gives i, o, u; c = i*u, h = o*tanh(c). Internal node: one affine U (5h x 2h) over [h_l; h_r]
-// gives i, f_l, f_r, o, u; c = i*u + f_l*c_l + f_r*c_r, h = o*tanh(c). Every node: a 5-way
-// softmax loss on its label.
+// gives i, f_l, f_r, o, u; c = i*u + f_l*c_l + f_r*c_r, h = o*tanh(c). Every node (or, as in
+// DyNet's treenn benchmark, the root only): a 5-way softmax loss on its label.
 
 #include "autobatch/random_trees.h"
 #include "dynet_core/dybatch.h"
@@ -17,7 +17,8 @@ struct TreeLstmModel {
     dynet::Expression once[6];
   };
 
-  TreeLstmModel(dynet::ParameterCollection& pc, unsigned vocab, unsigned emb, unsigned hidden);
+  TreeLstmModel(dynet::ParameterCollection& pc, unsigned vocab, unsigned emb, unsigned hidden,
+                bool loss_at_every_node = true);
 
   GraphParameters new_graph(dynet::ComputationGraph& cg, bool per_use) const;
   /// The summed loss of one tree. Reads the model only, so graphs may be built on several threads.
@@ -26,6 +27,7 @@ struct TreeLstmModel {
   double flops(const Tree& t) const;
 
   unsigned emb, hidden;
+  bool loss_at_every_node;
   dynet::LookupParameter E;
   dynet::Parameter W_leaf, b_leaf, U, b_node, W_out, b_out;
 

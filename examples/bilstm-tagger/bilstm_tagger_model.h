@@ -9,37 +9,14 @@
 #include <vector>
 
 #include "builders/bi_rnn_builder.h"
-#include "dynet_core/dict.h"
 #include "dynet_core/expression.h"
 #include "dynet_core/param_collection.h"
+#include "examples/bilstm-tagger/tagger_vocabulary.h"
 #include "examples/common/tagged_corpus.h"
 #include "trainers/sharded_training.h"
 #include "trainers/trainer.h"
 
 namespace examples {
-
-/// A sentence as ids: every word's id (the unknown word for rare ones), the characters of the
-/// words to spell (empty for the others), and the tags (-1 for a tag never seen in training).
-struct EncodedSentence {
-  std::vector<unsigned> words;
-  std::vector<std::vector<unsigned>> spellings;
-  std::vector<int> tags;
-};
-
-/// The tagger's vocabularies, built from the training sentences.
-class TaggerVocabulary {
- public:
-  TaggerVocabulary() = default;
-  /// Words seen at least min_count times get an embedding; the others (and unseen words) share
-  /// the unknown word, and are spelled when `spell_rare`.
-  TaggerVocabulary(const std::vector<TaggedSentence>& train, unsigned min_count, bool spell_rare);
-
-  /// (Looks words up in the frozen vocabularies, which never changes them.)
-  EncodedSentence encode(const TaggedSentence& s);
-
-  dynet::Dict words, tags, chars;
-  bool spell_rare = false;
-};
 
 struct TaggerShape {
   unsigned embedding = 128;     ///< word embedding size (also the char BiLSTM's output size)

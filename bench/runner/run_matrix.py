@@ -1,0 +1,259 @@
+#!/usr/bin/env python3
+"""Runs the benchmark matrix of scripts/bench and writes its report.
+
+Every configuration (workload, minibatch, hidden size, threads) runs each program it compares
+in turn, A, B, C, A, B, C ..., so that drift on a shared machine hits all of them, pinned with
+taskset; a figure is the median of the repetitions. Writes results.csv (medians), runs.csv (every
+run), report.md and PNG plots drawn by gnuplot into the output folder. Standard library only.
+"""
+
+import argparse
+import csv
+import datetime
+import json
+import os
+import platform
+import shlex
+import statistics
+import subprocess
+import sys
+
+import plots
+import report
+
+DYNET_TASKS = ["treenn", "bilstm-tagger", "bilstm-tagger-withchar", "rnnlm-batch"]
+CAVS_TASKS = ["fixed-lstm", "var-lstm", "tree-fc", "tree-lstm"]
+TORCH_TASKS = {"treenn", "tree-lstm", "var-lstm", "fixed-lstm", "bilstm-tagger", "rnnlm-batch"}
+TREE_TASKS = {"treenn", "tree-lstm"}
+ENGINES = {0: "sequential", 1: "agenda", 2: "depth"}
+
+# The issue's targets: dybatch's best engine over libtorch's best version, same threads.
+TARGETS = {("treenn", 64): 3.0, ("tree-lstm", 64): 3.0, ("bilstm-tagger", 1): 2.0, ("bilstm-tagger", 64): 2.0,
+           ("rnnlm-batch", 64): 1.2}
+
+
+class Program:
+    """One program of a comparison: dybatch under some engine flags, or a libtorch variant."""
+
+    def __init__(self, name, argv):
+        self.name, self.argv = name, argv
+
+
+def dybatch_programs(build, engines, vertex):
+    binary = os.path.join(build, "bench", "dybatch_workloads")
+    out = []
+    for e in engines:
+        out.append(Program("dybatch-" + ENGINES[e], [binary, "--dynet-autobatch", str(e)]))
+        if vertex and e > 0:
+            out.append(Program("dybatch-" + ENGINES[e] + "+vertex",
+                               [binary, "--dynet-autobatch", str(e), "--dynet-vertex", "1"]))
+    return out
+
+
+def torch_programs(build, task, batch, full):
+    binary = os.path.join(build, "bench", "peers", "torch", "torch_workloads")
+    if task not in TORCH_TASKS or not os.path.exists(binary):
+        return []
+    out = [Program("torch-batched", [binary, "--variant", "batched"])]
+    # Node by node costs the same per tree at any minibatch size, and is slow: the quick matrix
+    # measures it on small minibatches only.
+    if task in TREE_TASKS and (full or batch <= 8):
+        out.append(Program("torch-eager", [binary, "--variant", "eager"]))
+    return out
+
+
+def matrix(full):
+    """(task, batch, hidden or None, dybatch engines, sweep) for every configuration."""
+    rows = []
+    if full:
+        for task in DYNET_TASKS:
+            batches = [1, 4, 16, 64] if task == "rnnlm-batch" else [1, 64]
+            rows += [(task, b, None, [0, 1, 2], "dynet") for b in batches]
+        for task, h in [("fixed-lstm", 512), ("var-lstm", 512), ("tree-fc", 512), ("tree-lstm", 128)]:
+            rows += [(task, b, h, [1, 2], "batch") for b in [1, 8, 16, 32, 64, 128]]
+        for task in ["fixed-lstm", "var-lstm", "tree-fc"]:
+            rows += [(task, 64, h, [1, 2], "hidden") for h in [64, 128, 256, 512, 1024]]
+        rows += [("tree-lstm", 64, h, [1, 2], "hidden") for h in [128, 256, 512]]
+        return rows
+    # Quick: DyNet's tasks at 1 and 64 a graph, and short sweeps of the cheaper Cavs sizes.
+    rows += [("treenn", 1, None, [0, 1], "dynet"), ("treenn", 64, None, [0, 1, 2], "dynet"),
+             ("bilstm-tagger", 1, None, [0, 1], "dynet"), ("bilstm-tagger", 64, None, [0, 1, 2], "dynet"),
+             ("bilstm-tagger-withchar", 1, None, [0, 1], "dynet"), ("bilstm-tagger-withchar", 64, None, [1], "dynet"),
+             ("rnnlm-batch", 64, None, [0, 1], "dynet")]
+    rows += [("tree-lstm", b, 128, [1], "batch") for b in [1, 8, 64]]
+    rows += [("tree-lstm", 64, h, [1], "hidden") for h in [256, 512]]
+    rows += [("var-lstm", b, 256, [1], "batch") for b in [4, 16]]
+    rows += [("fixed-lstm", 16, 128, [1], "batch"), ("tree-fc", 8, 256, [1], "batch")]
+    return rows
+
+
+def parse_result(stdout):
+    for line in stdout.splitlines():
+        if line.startswith("RESULT "):
+            return dict(kv.split("=", 1) for kv in line.split()[1:])
+    return None
+
+
+def run(argv, cpus, timeout):
+    command = ["taskset", "-c", cpus] + argv
+    try:
+        p = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        print("  timed out: " + shlex.join(command), file=sys.stderr)
+        return None
+    result = parse_result(p.stdout)
+    if p.returncode != 0 or result is None:
+        print("  failed (%d): %s\n%s" % (p.returncode, shlex.join(command), p.stderr[-2000:]), file=sys.stderr)
+        return None
+    return result
+
+
+def accepts_flag(binary, flag, value):
+    """Whether the program takes a --dynet-* flag (another branch may add it)."""
+    p = subprocess.run([binary, flag, value, "--help"], capture_output=True, text=True)
+    return p.returncode == 0
+
+
+def machine_line(cpus):
+    model, flags = "unknown CPU", []
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            if line.startswith("model name") and model == "unknown CPU":
+                model = line.split(":", 1)[1].strip()
+            if line.startswith("flags"):
+                flags = line.split(":", 1)[1].split()
+                break
+    if "avx512f" in flags:
+        model += " (AVX-512)"
+    elif "avx2" in flags:
+        model += " (AVX2)"
+    with open("/proc/meminfo") as f:
+        mem_kib = int(f.readline().split()[1])
+    load = os.getloadavg()
+    return ("%s, %s, %d CPUs, %.1f GiB, %s %s; pinned to CPUs %s; load average %.1f/%.1f/%.1f at start" %
+            (platform.node(), model, os.cpu_count(), mem_kib / 2**20, platform.system(), platform.release(), cpus,
+             *load))
+
+
+def git_commit():
+    try:
+        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+    except OSError:
+        return "unknown"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--build")
+    ap.add_argument("--data")
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--redraw", action="store_true", help="only redraw the plots and report of --out's CSV")
+    ap.add_argument("--full", action="store_true")
+    ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--seconds", type=float, help="time budget of one run (default 1.5 quick, 5 full)")
+    ap.add_argument("--threads", default="1", help="comma-separated thread counts (default 1; --full: 1,2)")
+    ap.add_argument("--note", default="", help="a line about the machine's state, put in the report")
+    a = ap.parse_args()
+    if a.redraw:
+        write_report(a.out)
+        return
+    if not a.build or not a.data:
+        ap.error("--build and --data are required")
+    if a.reps < 3:
+        ap.error("--reps: medians need 3 runs at least")
+    seconds = a.seconds or (5.0 if a.full else 1.5)
+    threads = [int(t) for t in (a.threads if a.threads != "1" or not a.full else "1,2").split(",")]
+    os.makedirs(a.out, exist_ok=True)
+    dybatch = os.path.join(a.build, "bench", "dybatch_workloads")
+    vertex = accepts_flag(dybatch, "--dynet-vertex", "0")
+    started = datetime.datetime.now(datetime.timezone.utc)
+    machine = machine_line(",".join(str(c) for c in range(max(threads))))
+
+    # The GEMM peak is measured before every configuration, so that it sees the same load as the
+    # workloads; the report uses the median.
+    peaks = []
+
+    def measure_peak():
+        r = run([dybatch, "--gemm-peak"], "0", 120)
+        if r:
+            peaks.append(float(r["gflops"]))
+
+    runs, medians = [], []
+    for n_threads in threads:
+        cpus = ",".join(str(c) for c in range(n_threads))
+        for task, batch, hidden, engines, sweep in matrix(a.full):
+            settings = ["--task", task, "--batch", str(batch), "--seconds", str(seconds), "--data", a.data]
+            if hidden:
+                settings += ["--hidden", str(hidden)]
+            programs = [Program(p.name, p.argv + ["--dynet-threads", str(n_threads)])
+                        for p in dybatch_programs(a.build, engines, vertex)]
+            programs += [Program(p.name, p.argv + ["--threads", str(n_threads)])
+                         for p in torch_programs(a.build, task, batch, a.full)]
+            results = {p.name: [] for p in programs}
+            measure_peak()
+            for rep in range(a.reps):
+                for p in programs:
+                    r = run(p.argv + settings, cpus, 60 + 20 * seconds)
+                    if r:
+                        r.update(program=p.name, rep=rep, sweep=sweep)
+                        runs.append(r)
+                        results[p.name].append(r)
+            for name, rs in results.items():
+                if not rs:
+                    continue
+                ips = [float(r["items_per_s"]) for r in rs]
+                mid = sorted(rs, key=lambda r: float(r["items_per_s"]))[len(rs) // 2]
+                row = dict(task=task, batch=int(mid["batch"]), hidden=int(mid["hidden"]), threads=n_threads,
+                           program=name, sweep=sweep, unit=mid["unit"], runs=len(rs),
+                           items_per_s=statistics.median(ips), min=min(ips), max=max(ips),
+                           gflops=float(mid["gflops"]), peak_share=None,
+                           step_ms=float(mid["step_ms"]), build_ms=float(mid["build_ms"]),
+                           build_share=float(mid["build_share"]), nodes_per_graph=float(mid["nodes_per_graph"]))
+                medians.append(row)
+                print("%-24s b=%-3d h=%-4d t=%d %-26s %10.1f %s/s  (%d runs, %.0f..%.0f)  %.1f GFLOP/s (GEMM %.1f)" %
+                      (task, row["batch"], row["hidden"], n_threads, name, row["items_per_s"], row["unit"],
+                       len(rs), row["min"], row["max"], row["gflops"], peaks[-1] if peaks else 0), flush=True)
+
+    finished = datetime.datetime.now(datetime.timezone.utc)
+    peak = statistics.median(peaks) if peaks else float("nan")
+    for row in medians:
+        row["peak_share"] = row["gflops"] / (peak * row["threads"])
+    fields = ["task", "batch", "hidden", "threads", "program", "sweep", "unit", "runs", "items_per_s", "min", "max",
+              "gflops", "peak_share", "step_ms", "build_ms", "build_share", "nodes_per_graph"]
+    with open(os.path.join(a.out, "results.csv"), "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=fields)
+        w.writeheader()
+        w.writerows(medians)
+    run_fields = ["program", "rep", "sweep"] + [k for k in runs[0] if k not in ("program", "rep", "sweep")] if runs else []
+    with open(os.path.join(a.out, "runs.csv"), "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=run_fields)
+        w.writeheader()
+        w.writerows(runs)
+    context = dict(machine=machine, note=a.note, started=started.isoformat(), finished=finished.isoformat(),
+                   peak=peak, peaks=peaks, seconds=seconds, reps=a.reps, full=a.full, commit=git_commit(),
+                   vertex=vertex, load_end=os.getloadavg(), command=" ".join(sys.argv))
+    with open(os.path.join(a.out, "run.json"), "w") as f:
+        json.dump(context, f, indent=1)
+    write_report(a.out)
+
+
+def write_report(out):
+    """Plots and report.md from the folder's results.csv and run.json."""
+    with open(os.path.join(out, "run.json")) as f:
+        context = json.load(f)
+    for key in ("started", "finished"):
+        context[key] = datetime.datetime.fromisoformat(context[key])
+    with open(os.path.join(out, "results.csv")) as f:
+        medians = list(csv.DictReader(f))
+    for r in medians:
+        for k in ("batch", "hidden", "threads", "runs"):
+            r[k] = int(r[k])
+        for k in ("items_per_s", "min", "max", "gflops", "peak_share", "step_ms", "build_ms", "build_share",
+                  "nodes_per_graph"):
+            r[k] = float(r[k])
+    figures = plots.draw(medians, context["peak"], out)
+    report.write(os.path.join(out, "report.md"), medians, figures, TARGETS, context)
+    print("wrote %s" % os.path.join(out, "report.md"))
+
+if __name__ == "__main__":
+    main()

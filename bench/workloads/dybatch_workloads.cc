@@ -1,0 +1,183 @@
+// dybatch's side of the benchmark suite: DyNet's benchmark tasks (rnnlm-batch, bilstm-tagger,
+// bilstm-tagger-withchar, treenn) and Cavs' workloads (fixed-lstm, var-lstm, tree-fc, tree-lstm),
+// each written with the public API as a user would, trained for a time budget under whatever
+// --dynet-* flags are given (--dynet-autobatch 0|1|2, --dynet-threads N, ...). Every model trains
+// with SGD (learning rate 0.1), the same as its peers. `--gemm-peak` instead measures this
+// machine's single-thread GEMM throughput, which scripts/bench reports the workloads against.
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "autobatch/treelstm_model.h"
+#include "common/gemm_peak.h"
+#include <dybatch.h>
+#include "examples/bilstm-tagger/bilstm_tagger_model.h"
+#include "workloads/datasets.h"
+#include "workloads/flops.h"
+#include "workloads/measurement.h"
+#include "workloads/tree_fc_model.h"
+#include "workloads/workload_options.h"
+
+using namespace dynet;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+/// One training step on the loss `build` makes in a fresh graph, construction timed apart.
+template <class Build>
+bench::StepCost train_step(const Build& build, Trainer& trainer, double items, double flops) {
+  ComputationGraph cg;
+  const Clock::time_point t0 = Clock::now();
+  const Expression loss = build(cg);
+  const double build_s = std::chrono::duration<double>(Clock::now() - t0).count();
+  cg.forward(loss);
+  cg.backward(loss);
+  trainer.update();
+  return {items, flops, build_s, double(cg.size())};
+}
+
+bench::Measurement language_model(const bench::WorkloadOptions& o) {
+  bench::TextData d = bench::load_task_text(o.task, o.data);
+  // DyNet's rnnlm-batch batches sentences of similar length; Cavs' workloads take them as they come.
+  const bool by_length = o.task == "rnnlm-batch";
+  ParameterCollection pc;
+  examples::LanguageModelShape shape;
+  shape.embedding = o.embedding;
+  shape.hidden = o.hidden;
+  examples::RNNLanguageModel lm(pc, shape, d.words, d.boundary);
+  SimpleSGDTrainer trainer(pc, 0.1f);
+  std::vector<std::size_t> sizes;
+  for (const examples::WordIds& s : d.sentences) sizes.push_back(s.size());
+  const bench::Minibatches minibatches(sizes, o.batch, by_length);
+  const double word_flops = bench::language_model_word_flops(o.embedding, o.hidden, d.words.size());
+  return bench::measure(o.seconds, [&](std::size_t step) {
+    std::vector<const examples::WordIds*> batch;
+    double words = 0;
+    for (std::size_t i : minibatches.at(step)) {
+      batch.push_back(&d.sentences[i]);
+      words += double(examples::RNNLanguageModel::predicted_words(d.sentences[i]));
+    }
+    return train_step([&](ComputationGraph& cg) { return lm.loss(cg, batch, true); }, trainer, words,
+                      words * word_flops);
+  });
+}
+
+bench::Measurement tagger(const bench::WorkloadOptions& o, bool chars) {
+  // DyNet's withchar benchmark spells the words seen fewer than 5 times.
+  bench::TagData d = bench::load_tags(o.data, chars ? 5 : 1, chars);
+  ParameterCollection pc;
+  const examples::TaggerShape shape{o.embedding, o.hidden, 32, chars ? 20u : 0u};
+  examples::BiLSTMTagger model(pc, shape, d.vocabulary);
+  SimpleSGDTrainer trainer(pc, 0.1f);
+  std::vector<std::size_t> sizes;
+  for (const examples::EncodedSentence& s : d.sentences) sizes.push_back(s.words.size());
+  const bench::Minibatches minibatches(sizes, o.batch, false);
+  const double word_flops = bench::tagger_word_flops(o.embedding, o.hidden, shape.mlp, d.vocabulary.tags.size());
+  const double char_flops = bench::char_flops(shape.char_embedding, o.embedding);
+  return bench::measure(o.seconds, [&](std::size_t step) {
+    std::vector<const examples::EncodedSentence*> batch;
+    double words = 0, letters = 0;
+    for (std::size_t i : minibatches.at(step)) {
+      batch.push_back(&d.sentences[i]);
+      words += double(d.sentences[i].words.size());
+      for (const auto& spelling : d.sentences[i].spellings) letters += double(spelling.size());
+    }
+    return train_step([&](ComputationGraph& cg) { return model.loss(cg, batch); }, trainer, words,
+                      words * word_flops + letters * char_flops);
+  });
+}
+
+/// Trees through `Model`'s new_graph-then-tree_loss cycle, `o.batch` trees a graph.
+template <class Model, class Bind, class Flops>
+bench::Measurement trees(const bench::WorkloadOptions& o, const bench::TreeData& d, Model& model, const Bind& bind,
+                         const Flops& flops, ParameterCollection& pc) {
+  SimpleSGDTrainer trainer(pc, 0.1f);
+  std::vector<std::size_t> sizes;
+  for (const bench::Tree& t : d.trees) sizes.push_back(t.nodes.size());
+  const bench::Minibatches minibatches(sizes, o.batch, false);
+  return bench::measure(o.seconds, [&](std::size_t step) {
+    const std::vector<std::size_t> batch = minibatches.at(step);
+    double f = 0;
+    for (std::size_t i : batch) f += flops(d.trees[i]);
+    return train_step(
+        [&](ComputationGraph& cg) {
+          const auto bound = bind(cg);
+          std::vector<Expression> losses;
+          for (std::size_t i : batch) losses.push_back(model.tree_loss(cg, d.trees[i], bound));
+          return sum(losses);
+        },
+        trainer, double(batch.size()), f);
+  });
+}
+
+bench::Measurement tree_lstm(const bench::WorkloadOptions& o) {
+  const bench::TreeData d = bench::load_trees(o.data);
+  ParameterCollection pc;
+  const bench::TreeLstmModel model(pc, d.vocabulary, o.embedding, o.hidden, false);
+  return trees(
+      o, d, model, [&](ComputationGraph& cg) { return model.new_graph(cg, false); },
+      [&](const bench::Tree& t) { return model.flops(t); }, pc);
+}
+
+bench::Measurement tree_fc(const bench::WorkloadOptions& o) {
+  const bench::TreeData d = bench::complete_trees(4 * o.batch, 256, 10000);
+  ParameterCollection pc;
+  bench::TreeFcModel model(pc, d.vocabulary, o.hidden);
+  struct Unbound {};
+  struct Adapter {
+    bench::TreeFcModel& m;
+    Expression tree_loss(ComputationGraph& cg, const bench::Tree& t, Unbound) const { return m.tree_loss(cg, t); }
+  } adapter{model};
+  return trees(
+      o, d, adapter, [&](ComputationGraph& cg) { model.new_graph(cg); return Unbound{}; },
+      [&](const bench::Tree& t) { return bench::tree_fc_flops(t, o.hidden); }, pc);
+}
+
+/// The value of flag `name` among the --dynet-* arguments (either `--name v` or `--name=v`), or
+/// `otherwise`.
+int flag_value(int argc, char** argv, const char* name, int otherwise) {
+  const std::size_t n = std::strlen(name);
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], name) == 0 && i + 1 < argc) return std::atoi(argv[i + 1]);
+    if (std::strncmp(argv[i], name, n) == 0 && argv[i][n] == '=') return std::atoi(argv[i] + n + 1);
+  }
+  return otherwise;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int vertex = flag_value(argc, argv, "--dynet-vertex", -1);
+  const unsigned threads = static_cast<unsigned>(flag_value(argc, argv, "--dynet-threads", 1));
+  try {
+    initialize(argc, argv);
+  } catch (const std::invalid_argument& e) {
+    std::fprintf(stderr, "%s: %s\n", argv[0], e.what());
+    return 2;
+  }
+  if (argc == 2 && std::strcmp(argv[1], "--gemm-peak") == 0) {
+    std::printf("RESULT task=gemm-peak impl=dybatch threads=1 gflops=%.3f\n", bench::gemm_gflops());
+    return 0;
+  }
+  bench::WorkloadOptions o = bench::parse_workload_options(argc, argv, "model", DYBATCH_DATA_DIR);
+  o.threads = threads;
+  bench::RunLabel label = bench::run_label(o, "dybatch");
+  label.autobatch = autobatch_flag;
+  label.vertex = vertex;
+  bench::Measurement m;
+  if (bench::is_language_model(o.task)) {
+    m = language_model(o);
+  } else if (o.task == "bilstm-tagger" || o.task == "bilstm-tagger-withchar") {
+    m = tagger(o, o.task == "bilstm-tagger-withchar");
+  } else if (o.task == "treenn" || o.task == "tree-lstm") {
+    m = tree_lstm(o);
+  } else {
+    m = tree_fc(o);
+  }
+  bench::report(label, m);
+  return 0;
+}

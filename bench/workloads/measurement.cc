@@ -1,0 +1,56 @@
+#include "workloads/measurement.h"
+
+#include <chrono>
+#include <cstdio>
+
+namespace bench {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+std::string flag(int value) { return value < 0 ? "-" : std::to_string(value); }
+
+}  // namespace
+
+Measurement measure(double budget_s, const std::function<StepCost(std::size_t)>& step) {
+  std::size_t k = 0;
+  const Clock::time_point warm_start = Clock::now();
+  do step(k++);
+  while (since(warm_start) < 0.1 * budget_s);
+  Measurement m;
+  const Clock::time_point start = Clock::now();
+  while (m.steps == 0 || since(start) < budget_s) {
+    const StepCost c = step(k++);
+    m.total.items += c.items;
+    m.total.flops += c.flops;
+    m.total.build_s += c.build_s;
+    m.total.nodes += c.nodes;
+    ++m.steps;
+  }
+  m.seconds = since(start);
+  return m;
+}
+
+void report(const RunLabel& l, const Measurement& m) {
+  const double steps = double(m.steps), per_s = m.total.items / m.seconds, gflops = m.total.flops / m.seconds / 1e9;
+  const double step_ms = 1e3 * m.seconds / steps, build_ms = 1e3 * m.total.build_s / steps;
+  std::printf("RESULT task=%s impl=%s variant=%s batch=%u hidden=%u threads=%u autobatch=%s vertex=%s unit=%s "
+              "items_per_s=%.3f gflops=%.4f step_ms=%.4f build_ms=%.4f build_share=%.5f nodes_per_graph=%.1f "
+              "steps=%zu seconds=%.3f\n",
+              l.task.c_str(), l.impl.c_str(), l.variant.c_str(), l.batch, l.hidden, l.threads,
+              flag(l.autobatch).c_str(), flag(l.vertex).c_str(), l.unit.c_str(), per_s, gflops, step_ms, build_ms,
+              m.total.build_s / m.seconds, m.total.nodes / steps, m.steps, m.seconds);
+  std::printf("%s %s %s, %u a step, hidden %u, %u thread%s: %.0f %s/s, %.1f GFLOP/s, %.2f ms a step", l.task.c_str(),
+              l.impl.c_str(), l.variant.c_str(), l.batch, l.hidden, l.threads, l.threads == 1 ? "" : "s", per_s,
+              l.unit.c_str(), gflops, step_ms);
+  if (m.total.nodes > 0)
+    std::printf(", graph construction %.2f ms (%.1f%%) for %.0f nodes", build_ms, 100 * m.total.build_s / m.seconds,
+                m.total.nodes / steps);
+  std::printf(" (%zu steps in %.1f s)\n", m.steps, m.seconds);
+  std::fflush(stdout);
+}
+
+}  // namespace bench

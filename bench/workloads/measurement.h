@@ -1,0 +1,39 @@
+#pragma once
+// Timing of a training workload under a time budget, and the two lines every workload program
+// prints: one `RESULT key=value ...` line for scripts/bench and one line for a person.
+
+#include <cstddef>
+#include <functional>
+#include <string>
+
+namespace bench {
+
+/// What one training step (build, forward, backward, update) did.
+struct StepCost {
+  double items = 0;    ///< sentences, words or trees trained on
+  double flops = 0;    ///< products, forward and backward (workloads/flops.h)
+  double build_s = 0;  ///< of it, building the graph (0 where the program has no separate graph)
+  double nodes = 0;    ///< graph nodes (0 where there is no graph)
+};
+
+struct Measurement {
+  std::size_t steps = 0;
+  double seconds = 0;
+  StepCost total;
+};
+
+/// Runs `step(0), step(1), ...`: warm-up steps for a tenth of the budget (one at least), then
+/// measured steps until `budget_s` seconds have passed (one at least).
+Measurement measure(double budget_s, const std::function<StepCost(std::size_t step)>& step);
+
+/// The run's identity: which program, workload and settings.
+struct RunLabel {
+  std::string task, impl, variant, unit;
+  unsigned batch = 0, hidden = 0, threads = 1;
+  int autobatch = -1, vertex = -1;  ///< -1: not a dybatch run, or the flag was not given
+};
+
+/// Prints the RESULT line and the human line.
+void report(const RunLabel& label, const Measurement& m);
+
+}  // namespace bench
