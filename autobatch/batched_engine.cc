@@ -56,20 +56,37 @@ void BatchedEngine::forward_nodes(VariableIndex begin, VariableIndex end) {
   const Clock::time_point start = Clock::now();
   const std::uint64_t kernel_ns_before = kernel_ns_;
   record_.cover(end);
-  scheduler_.start(*cg_, begin, end);
+  const bool vertex = cg_->vertex();
+  if (vertex) {
+    plan_.build(*cg_, begin, end);
+    stats_.vertex_marked += plan_.marked();
+    stats_.vertex_instances += plan_.size();
+  }
+  scheduler_.start(*cg_, begin, end, vertex ? &plan_.units() : nullptr);
   alias_parameter_leaves();
   for (;;) {
     const std::vector<VariableIndex>& group = scheduler_.next();
     if (group.empty()) break;
     const std::uint32_t count = static_cast<std::uint32_t>(group.size());
-    const std::uint32_t most = max_group(*cg_, cg_->node(group[0]));
-    for (std::uint32_t done = 0; done < count; done += most)
-      run_group(group.data() + done, std::min(most, count - done));
+    if (vertex && plan_.unit_at(group[0]) != ScheduleUnits::kNoUnit) {
+      executor_.run_task(plan_, group.data(), count,
+                         [this](const VariableIndex* nodes, std::uint32_t n) { run_split(nodes, n); });
+      ++stats_.vertex_tasks;
+      const std::vector<VariableIndex>& done = executor_.task_nodes();
+      scheduler_.computed(done.data(), static_cast<std::uint32_t>(done.size()));
+      continue;
+    }
+    run_split(group.data(), count);
     scheduler_.computed(group.data(), count);
   }
   const std::uint64_t scheduling = elapsed_ns(start) - (kernel_ns_ - kernel_ns_before);
   stats_.scheduling_ns += scheduling;
   if (profiling_) profile::add_time(profile::Phase::Scheduling, scheduling);
+}
+
+void BatchedEngine::run_split(const VariableIndex* nodes, std::uint32_t count) {
+  const std::uint32_t most = max_group(*cg_, cg_->node(nodes[0]));
+  for (std::uint32_t done = 0; done < count; done += most) run_group(nodes + done, std::min(most, count - done));
 }
 
 void BatchedEngine::alias_parameter_leaves() {

@@ -6,6 +6,8 @@
 // gradients are one block in group order, a view's too: a slice's gradient is its own, which its
 // backward adds into its argument's. gradient_coverage.h tracks what each block holds, so that
 // blocks are zeroed only where gradients are added, not where kernels overwrite.
+// With --dynet-vertex, marked instances of vertex functions are scheduled as units and run as
+// tasks (autobatch/vertex): one group per position of the function, over every unit of the task.
 
 #include <cstdint>
 #include <vector>
@@ -14,6 +16,8 @@
 #include "autobatch/gradient_coverage.h"
 #include "autobatch/group_record.h"
 #include "autobatch/group_scheduler.h"
+#include "autobatch/vertex/instance_plan.h"
+#include "autobatch/vertex/vertex_executor.h"
 
 namespace dynet {
 
@@ -37,6 +41,8 @@ class BatchedEngine : public EngineBase {
 
   /// Gives the parameter leaves the scheduler found their parameter's memory.
   void alias_parameter_leaves();
+  /// Runs the `count` nodes at `ready` (of one signature) as few kernel calls as tensor sizes allow.
+  void run_split(const VariableIndex* ready, std::uint32_t count);
   /// Runs the `count` nodes at `ready` (of one signature) as one kernel call and records them.
   void run_group(const VariableIndex* ready, std::uint32_t count);
   /// Gives the group's nodes their values, every `stride` floats from the returned address: a
@@ -69,6 +75,8 @@ class BatchedEngine : public EngineBase {
   Tensor batched(const Dim& d, std::uint32_t count, float* v) const;
 
   GroupScheduler scheduler_;
+  InstancePlan plan_;  // vertex-function instances of the forward pass running (--dynet-vertex)
+  VertexExecutor executor_;
   GroupRecord record_;
   std::vector<VariableIndex> alias_nodes_;  // computed nodes whose value is parameter memory
 

@@ -7,6 +7,7 @@
 #include "dynet_core/ops/arithmetic.h"
 #include "dynet_core/ops/leaves.h"
 #include "dynet_core/ops/random.h"
+#include "dynet_core/vertex_scope.h"
 
 namespace dynet {
 
@@ -100,6 +101,7 @@ Expression RNNBuilder::add_input(RNNPointer prev, const Expression& x) {
   if (before) check_state_batch(*before, prev, batch);
   std::vector<CellState> now(layers());
   Expression in = x;
+  const VertexScope cell(graph("add_input"), name());
   for (unsigned l = 0; l < layers(); ++l) {
     if (dropout_x_ > 0.f) in = cmult(in, masks_x_[l]);
     const CellState* p = before ? &(*before)[l] : nullptr;

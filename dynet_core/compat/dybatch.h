@@ -28,4 +28,5 @@
 #include "dynet_core/parameters.h"
 #include "dynet_core/profiler.h"
 #include "dynet_core/tensor.h"
+#include "dynet_core/vertex_scope.h"
 #include "trainers/training.h"
