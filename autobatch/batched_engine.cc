@@ -45,6 +45,7 @@ Tensor BatchedEngine::batched(const Dim& d, std::uint32_t count, float* v) const
 void BatchedEngine::on_forget() {
   alias_nodes_.clear();
   record_.clear();
+  group_function_.clear();
 }
 
 void BatchedEngine::on_truncate(VariableIndex) {
@@ -69,8 +70,13 @@ void BatchedEngine::forward_nodes(VariableIndex begin, VariableIndex end) {
     if (group.empty()) break;
     const std::uint32_t count = static_cast<std::uint32_t>(group.size());
     if (vertex && plan_.unit_at(group[0]) != ScheduleUnits::kNoUnit) {
+      task_function_ = &plan_.function(plan_.unit_at(group[0]));
+      const std::uint64_t gathered_before = stats_.bytes_gathered;
       executor_.run_task(plan_, group.data(), count,
                          [this](const VariableIndex* nodes, std::uint32_t n) { run_split(nodes, n); });
+      if (profiling_)
+        profile::vertex_task(task_function_->id, task_function_->key, count, stats_.bytes_gathered - gathered_before, 0);
+      task_function_ = nullptr;
       ++stats_.vertex_tasks;
       const std::vector<VariableIndex>& done = executor_.task_nodes();
       scheduler_.computed(done.data(), static_cast<std::uint32_t>(done.size()));
@@ -115,6 +121,7 @@ void BatchedEngine::run_group(const VariableIndex* ready, std::uint32_t count) {
   mem.scratch.revert(mark);
 
   record_.end_group(out, stride);
+  group_function_.push_back(task_function_);
   stats_.nodes += count;
   stats_.bytes_in_place += traffic.in_place;
   stats_.bytes_gathered += traffic.gathered;
@@ -284,6 +291,7 @@ void BatchedEngine::backward_group(std::uint32_t g) {
                     profile::now_ns() - group_start - scatter_ns);
     profile::add_time(profile::Phase::Memory, scatter_ns);
     profile::add_bytes(0, 0, scattered);
+    if (const VertexFunction* f = group_function_[g]; f && scattered) profile::vertex_task(f->id, f->key, 0, 0, scattered);
   }
   mem.scratch.revert(mark);
 }
