@@ -8,6 +8,7 @@ namespace dynet {
 void InstancePlan::clear() {
   units_.clear(0);
   functions_.clear();
+  signature_key_.clear();
   node_start_.assign(1, 0);
   nodes_.clear();
   marked_ = 0;
@@ -15,6 +16,7 @@ void InstancePlan::clear() {
 
 void InstancePlan::build(const ComputationGraph& cg, VariableIndex begin, VariableIndex end) {
   clear();
+  cg_ = &cg;
   begin_ = begin;
   units_.clear(end - begin);
   in_instance_.assign(end - begin, 0);
@@ -44,7 +46,9 @@ void InstancePlan::add(const ComputationGraph& cg, const VertexInstance& inst) {
   if (!f) return;
   const std::uint32_t n = inst.end - inst.begin;
   runs_.assign(n, 0);
-  std::uint64_t key = spread(0xF00DF00Dull + f->id);
+  // Units of one function that run the same positions are scheduled together; their signatures
+  // (which weights they read) only decide how each position splits into groups.
+  std::uint64_t key = spread(0xF00DF00Dull + f->id), signatures = key;
   for (std::uint32_t p = 0; p < n; ++p) {
     const Node& nd = cg.node(inst.begin + p);
     if (nd.op->value_alias) continue;  // parameter leaves run nowhere
@@ -57,7 +61,8 @@ void InstancePlan::add(const ComputationGraph& cg, const VertexInstance& inst) {
     if (!runs) continue;
     if (nd.signature == 0) return;  // a node that is never batched cuts the instance
     runs_[p] = 1;
-    key = spread(key ^ nd.signature) + p;
+    key = spread(key + p);
+    signatures = spread(signatures ^ nd.signature) + p;
   }
   const std::uint32_t u = static_cast<std::uint32_t>(functions_.size());
   VariableIndex first = 0;
@@ -73,6 +78,7 @@ void InstancePlan::add(const ComputationGraph& cg, const VertexInstance& inst) {
   node_start_.push_back(static_cast<std::uint32_t>(nodes_.size()));
   units_.first.push_back(first);
   units_.key.push_back(key ? key : 1);
+  signature_key_.push_back(signatures);
 }
 
 }  // namespace dynet

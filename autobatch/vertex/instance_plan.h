@@ -5,8 +5,9 @@
 // and every node it would run can be batched. Its nodes that read only pulls (inputs from
 // outside that no other instance computes), shared values and other such nodes are hoisted: they
 // stay out of the unit, so that the ordinary scheduler runs them for all instances at once before
-// the first task (W_x·x + b of every step or leaf). The unit's key holds the function, the nodes
-// it runs and their signatures, so the units of a key run position by position as groups.
+// the first task (W_x·x + b of every step or leaf). The unit's key holds the function and the
+// nodes it runs, so the units of a key run position by position; its signature key also holds
+// their signatures: units with equal ones run each position as one group.
 
 #include <cstdint>
 #include <unordered_map>
@@ -25,6 +26,8 @@ class InstancePlan {
   void clear();
 
   const ScheduleUnits& units() const { return units_; }
+  /// The graph of the last build.
+  const ComputationGraph& graph() const { return *cg_; }
   std::uint32_t size() const { return static_cast<std::uint32_t>(functions_.size()); }
   /// The unit whose first node is `first`, or ScheduleUnits::kNoUnit.
   std::uint32_t unit_at(VariableIndex first) const {
@@ -35,7 +38,9 @@ class InstancePlan {
   /// The nodes unit u runs, in order; every unit of one key has as many.
   const VariableIndex* nodes(std::uint32_t u) const { return nodes_.data() + node_start_[u]; }
   std::uint32_t node_count(std::uint32_t u) const { return node_start_[u + 1] - node_start_[u]; }
-  /// Instances marked in the range and how many of them were accepted as units.
+  /// A hash of the signatures of unit u's nodes.
+  std::uint64_t signature_key(std::uint32_t u) const { return signature_key_[u]; }
+  /// Instances marked in the range.
   std::uint32_t marked() const { return marked_; }
 
  private:
@@ -43,9 +48,11 @@ class InstancePlan {
   void add(const ComputationGraph& cg, const VertexInstance& inst);
   const VertexFunction* function_for(const ComputationGraph& cg, const VertexInstance& inst);
 
+  const ComputationGraph* cg_ = nullptr;
   VariableIndex begin_ = 0;
   ScheduleUnits units_;
   std::vector<const VertexFunction*> functions_;  // per unit
+  std::vector<std::uint64_t> signature_key_;      // per unit
   std::vector<std::uint32_t> node_start_{0};      // per unit, into nodes_
   std::vector<VariableIndex> nodes_;
   std::vector<std::uint8_t> in_instance_;  // per node - begin: inside some marked instance
