@@ -43,6 +43,7 @@ Tensor BatchedEngine::batched(const Dim& d, std::uint32_t count, float* v) const
 }
 
 void BatchedEngine::on_forget() {
+  lazy_.clear();
   alias_nodes_.clear();
   record_.clear();
   group_function_.clear();
@@ -250,6 +251,9 @@ void BatchedEngine::backward_nodes(VariableIndex last, const std::uint8_t* needs
     if (group_grad_[g] && !coverage_.untouched(g)) backward_group(g);  // else no gradient reached it
   // Gradients nothing reached are zero.
   for (std::uint32_t g = 0; g < record_.size(); ++g) complete_block(g);
+  const std::uint64_t lazy_calls = lazy_.run(*cg_, record_, group_grad_, &transposes_, profiling_);
+  stats_.backward_batches += lazy_calls;
+  stats_.lazy_weight_calls += lazy_calls;
 }
 
 void BatchedEngine::backward_group(std::uint32_t g) {
@@ -280,7 +284,7 @@ void BatchedEngine::backward_group(std::uint32_t g) {
   if (op.leaf_backward) op.leaf_backward(call);
   if (op.backward) {
     for (unsigned i = 0; i < n0.nargs; ++i) {
-      const bool ran = args[i].shared                  ? backward_shared(call, group, i)
+      const bool ran = args[i].shared                  ? backward_shared(call, g, i)
                        : args[i].producer != kNoGroup ? backward_into_block(call, group, i)
                                                       : backward_scattered(call, group, i, scatter_ns, scattered);
       if (ran) ++stats_.backward_batches;
@@ -296,9 +300,10 @@ void BatchedEngine::backward_group(std::uint32_t g) {
   mem.scratch.revert(mark);
 }
 
-bool BatchedEngine::backward_shared(OpCall& call, const Group& group, unsigned i) {
+bool BatchedEngine::backward_shared(OpCall& call, std::uint32_t g, unsigned i) {
   // Every node of the group refers to the same argument (or parameter): find one that receives
   // a gradient.
+  const Group& group = record_[g];
   const VariableIndex* nodes = record_.nodes(group);
   VariableIndex target = kNoNode;
   for (std::uint32_t j = 0; j < group.count && target == kNoNode; ++j) {
@@ -306,6 +311,10 @@ bool BatchedEngine::backward_shared(OpCall& call, const Group& group, unsigned i
     if (needs_gradient(a)) target = a;
   }
   if (target == kNoNode) return false;
+  if (group_function_[g] && LazyWeightGradients::may_wait(*cg_, record_, g, i)) {
+    lazy_.wait(g, i, target);
+    return false;  // counted when the waiting parts run
+  }
   complete_block(record_.group_of(target));
   const Node& t = cg_->node(target);
   call.dx = Tensor(t.dim, t.grad, cg_->device());

@@ -17,6 +17,7 @@
 #include "autobatch/group_record.h"
 #include "autobatch/group_scheduler.h"
 #include "autobatch/vertex/instance_plan.h"
+#include "autobatch/vertex/lazy_weight_gradients.h"
 #include "autobatch/vertex/vertex_executor.h"
 
 namespace dynet {
@@ -55,7 +56,9 @@ class BatchedEngine : public EngineBase {
   /// Runs the backward kernels of group g.
   void backward_group(std::uint32_t g);
   /// Backward into a shared argument (one node for the whole group); false if it needs none.
-  bool backward_shared(OpCall& call, const Group& group, unsigned i);
+  /// Parts for a trainable parameter from a vertex task's group wait for one call over every
+  /// such group (lazy_weight_gradients.h).
+  bool backward_shared(OpCall& call, std::uint32_t g, unsigned i);
   /// Backward into consecutive outputs of one group: straight into that group's gradient block.
   bool backward_into_block(OpCall& call, const Group& group, unsigned i);
   /// Backward into arguments spread over groups: into scratch, then added to each run's block.
@@ -79,6 +82,7 @@ class BatchedEngine : public EngineBase {
   VertexExecutor executor_;
   const VertexFunction* task_function_ = nullptr;  // of the task running, if any
   std::vector<const VertexFunction*> group_function_;  // per group: the function of its task, or null
+  LazyWeightGradients lazy_;  // of the backward pass running
   GroupRecord record_;
   std::vector<VariableIndex> alias_nodes_;  // computed nodes whose value is parameter memory
 
