@@ -4,7 +4,9 @@
 //  - tagger: the BiLSTM tagger example's model (emb 128, hidden 50, MLP 32) on WikiNER, 32
 //    sentences per graph, Adam(0.001).
 // Prints throughput, groups per graph, gathered bytes, scheduling and construction cost per node,
-// the share of each phase, and achieved GFLOP/s against a GEMM measured in the same run; settings
+// the share of each phase, and achieved GFLOP/s against a GEMM measured in the same run, and the
+// throughput per second of this thread's CPU time (steadier than wall time on a shared machine);
+// settings
 // take turns rep by rep (--vertex 0,1 compares the vertex-function executor with op-by-op
 // autobatching side by side). With
 // --data-parallel, the TreeLSTM minibatch is also split into one shard per --dynet-threads thread
@@ -55,11 +57,17 @@ struct Workload {
 };
 
 struct Result {
-  double items_per_s, groups_per_graph, mean_batch, gathered_share, sched_ns_per_node, build_ns_per_node, gflops;
+  double items_per_s, items_per_cpu_s, groups_per_graph, mean_batch, gathered_share, sched_ns_per_node, build_ns_per_node, gflops;
   double share_build, share_forward, share_backward, share_update;
 };
 
 double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+double thread_cpu_seconds() {
+  timespec t;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return t.tv_sec + t.tv_nsec * 1e-9;
+}
 
 /// One setting of a reference program: the engine, parameter() at every use or once per graph,
 /// and --dynet-vertex.
@@ -74,6 +82,7 @@ Result run_once(const Workload& w, const Setting& setting, const Options& o) {
   double build_s = 0, forward_s = 0, backward_s = 0, update_s = 0, nodes = 0, items = 0, flops = 0;
   unsigned graphs = 0;
   const Clock::time_point start = Clock::now();
+  const double cpu_start = thread_cpu_seconds();
   for (unsigned epoch = 0; epoch < o.epochs; ++epoch)
     for (std::size_t g = 0; g < w.graphs; ++g) {
       ComputationGraph cg;
@@ -103,8 +112,8 @@ Result run_once(const Workload& w, const Setting& setting, const Options& o) {
       stats.scheduling_ns += s.scheduling_ns;
       ++graphs;
     }
-  const double elapsed = seconds_since(start);
-  return {items / elapsed, double(stats.batches) / graphs, stats.mean_batch_size(), stats.gathered_share(),
+  const double elapsed = seconds_since(start), cpu = thread_cpu_seconds() - cpu_start;
+  return {items / elapsed, items / cpu, double(stats.batches) / graphs, stats.mean_batch_size(), stats.gathered_share(),
           double(stats.scheduling_ns) / std::max<double>(1, stats.nodes), build_s * 1e9 / nodes,
           flops / elapsed / 1e9, build_s / elapsed, forward_s / elapsed, backward_s / elapsed,
           update_s / elapsed};
@@ -150,12 +159,6 @@ std::pair<double, double> run_data_parallel(const Workload& w, int engine, const
   return runs[runs.size() / 2];
 }
 
-double thread_cpu_seconds() {
-  timespec t;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return t.tv_sec + t.tv_nsec * 1e-9;
-}
-
 /// Items per second over all ranks with each minibatch shared by the ranks of `reducer`, and the
 /// CPU time of this rank's own forward and backward per step (which, unlike wall time, a machine
 /// shared with other work leaves unchanged).
@@ -196,15 +199,16 @@ void report(const char* model, const Workload& w, const Options& o, double peak,
       for (int v : o.vertex)
         if ((!per_use || per_use_too) && (e != 0 || v == o.vertex[0])) settings.push_back({e, per_use, v == 1});
   const std::vector<Result> results = run_interleaved(w, settings, o);
-  std::printf("%-9s %-11s %-8s %-6s %10s %8s %8s %9s %10s %10s %8s %7s  %s\n", "model", "engine", "params", "vertex",
-              (std::string(w.unit) + "/s").c_str(), "groups/g", "mean bs", "gathered", "sched/node", "build/node",
+  std::printf("%-9s %-11s %-8s %-6s %10s %10s %8s %8s %9s %10s %10s %8s %7s  %s\n", "model", "engine", "params",
+              "vertex", (std::string(w.unit) + "/s").c_str(), "per CPU s", "groups/g", "mean bs", "gathered", "sched/node", "build/node",
               "GFLOP/s", "% GEMM", "build/fwd/bwd/update % of step");
   for (std::size_t k = 0; k < settings.size(); ++k) {
     const Setting& st = settings[k];
     const Result& r = results[k];
-    std::printf("%-9s %-11s %-8s %-6s %10.0f %8.1f %8.1f %8.1f%% %8.0fns %8.0fns %8.1f %6.1f%%  %.0f/%.0f/%.0f/%.0f\n",
+    std::printf("%-9s %-11s %-8s %-6s %10.0f %10.0f %8.1f %8.1f %8.1f%% %8.0fns %8.0fns %8.1f %6.1f%%  "
+                "%.0f/%.0f/%.0f/%.0f\n",
                 model, engine_name(st.engine), st.per_use ? "per use" : "once",
-                st.engine == 0 ? "-" : st.vertex ? "1" : "0", r.items_per_s, r.groups_per_graph, r.mean_batch,
+                st.engine == 0 ? "-" : st.vertex ? "1" : "0", r.items_per_s, r.items_per_cpu_s, r.groups_per_graph, r.mean_batch,
                 100 * r.gathered_share, r.sched_ns_per_node, r.build_ns_per_node, r.gflops, 100 * r.gflops / peak,
                 100 * r.share_build, 100 * r.share_forward, 100 * r.share_backward, 100 * r.share_update);
   }
