@@ -43,7 +43,6 @@ Tensor BatchedEngine::batched(const Dim& d, std::uint32_t count, float* v) const
 }
 
 void BatchedEngine::on_forget() {
-  lazy_.clear();
   alias_nodes_.clear();
   record_.clear();
   group_function_.clear();
@@ -247,6 +246,7 @@ bool BatchedEngine::may_overwrite(const OpCall& call, const Group& group, const 
 void BatchedEngine::backward_nodes(VariableIndex last, const std::uint8_t* needs) {
   last_ = last;
   needs_ = needs;
+  lazy_.clear();  // parts left by a pass a kernel's exception ended
   for (std::uint32_t g = record_.size(); g-- > 0;)
     if (group_grad_[g] && !coverage_.untouched(g)) backward_group(g);  // else no gradient reached it
   // Gradients nothing reached are zero.

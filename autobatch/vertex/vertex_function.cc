@@ -5,17 +5,15 @@
 #include <mutex>
 #include <utility>
 
+#include "autobatch/key_table.h"
+
 namespace dynet {
 
 namespace {
 
-inline std::uint64_t mix(std::uint64_t h, std::uint64_t v) {
-  h ^= v;
-  h *= 0x9E3779B97F4A7C15ull;
-  return h ^ (h >> 29);
-}
+inline std::uint64_t mix(std::uint64_t h, std::uint64_t v) { return spread(h ^ v) + v; }
 
-/// The argument of node n at slot i as the function sees it: a position or kExternal.
+/// How the function sees an instance node's argument a: its position in the instance, or kExternal.
 inline std::int32_t argument_symbol(const VertexInstance& inst, VariableIndex a) {
   return a >= inst.begin && a < inst.end ? static_cast<std::int32_t>(a - inst.begin) : VertexFunction::kExternal;
 }
