@@ -20,9 +20,9 @@ void VertexExecutor::plan_stages(const InstancePlan& plan, std::uint32_t u) {
       ++pending_[p];
     }
   }
-  stage_start_.assign(1, 0);
-  stage_positions_.clear();
-  while (stage_positions_.size() < n) {
+  const std::size_t planned = stage_positions_.size();
+  stage_start_.push_back(static_cast<std::uint32_t>(planned));
+  while (stage_positions_.size() - planned < n) {
     std::uint32_t best = n;
     bool best_complete = false;
     for (std::uint32_t p = 0; p < n; ++p) {
@@ -51,6 +51,20 @@ void VertexExecutor::plan_stages(const InstancePlan& plan, std::uint32_t u) {
     }
     stage_start_.push_back(static_cast<std::uint32_t>(stage_positions_.size()));
   }
+}
+
+const VertexExecutor::Stages& VertexExecutor::stages_of(const InstancePlan& plan, std::uint32_t u) {
+  const auto found = stages_.find(plan.signature_key(u));
+  if (found != stages_.end()) return found->second;
+  if (stages_.empty()) {
+    stage_start_.clear();
+    stage_positions_.clear();
+  }
+  const std::uint32_t first = static_cast<std::uint32_t>(stage_start_.size());
+  plan_stages(plan, u);
+  // plan_stages opened with the start of its first stage; each stage appended its end.
+  Stages st{first, static_cast<std::uint32_t>(stage_start_.size() - first - 1)};
+  return stages_.emplace(plan.signature_key(u), st).first->second;
 }
 
 }  // namespace dynet

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <unordered_map>
 #include <vector>
 
 #include "autobatch/vertex/instance_plan.h"
@@ -20,6 +21,8 @@ class VertexExecutor {
   /// run_group(nodes, n) for each group, in an order that runs every node after its arguments.
   template <class RunGroup>
   void run_task(const InstancePlan& plan, const VariableIndex* firsts, std::uint32_t count, RunGroup&& run_group);
+  /// Forgets the stage plans of the last forward pass (a new plan of units starts).
+  void start() { stages_.clear(); }
   /// Every node the last task ran, to be marked computed.
   const std::vector<VariableIndex>& task_nodes() const { return task_nodes_; }
 
@@ -29,16 +32,23 @@ class VertexExecutor {
     std::uint64_t signature;
     std::uint64_t unit_signatures;  ///< of its unit
   };
-  /// Orders the positions of unit u into stages (stage_start_, stage_positions_): each stage's
-  /// positions read only positions of earlier stages.
+  /// Where the stages of units like u are in stage_start_: planned for the first task of each
+  /// signature key in a forward pass, reused by the others.
+  struct Stages {
+    std::uint32_t first, count;  ///< stage k's positions: [stage_start_[first + k], stage_start_[first + k + 1])
+  };
+  const Stages& stages_of(const InstancePlan& plan, std::uint32_t u);
+  /// Appends the stages of unit u to stage_start_ and stage_positions_: each stage's positions
+  /// read only positions of earlier stages.
   void plan_stages(const InstancePlan& plan, std::uint32_t u);
   static constexpr std::uint32_t kDone = 0xFFFFFFFFu;
 
   std::vector<std::uint32_t> units_;
   std::vector<std::uint32_t> level_;            // per position: its depth within the function
   std::vector<std::uint32_t> pending_;          // per position: positions it waits on, or kDone
-  std::vector<std::uint32_t> stage_start_;      // per stage, into stage_positions_
+  std::vector<std::uint32_t> stage_start_;      // per plan: where its stages start, then each one's end
   std::vector<std::uint32_t> stage_positions_;  // positions, stage by stage
+  std::unordered_map<std::uint64_t, Stages> stages_;  // by signature key
   std::vector<StageNode> stage_;
   std::vector<VariableIndex> group_;
   std::vector<VariableIndex> task_nodes_;
@@ -55,13 +65,13 @@ void VertexExecutor::run_task(const InstancePlan& plan, const VariableIndex* fir
   std::stable_sort(units_.begin(), units_.end(), [&plan](std::uint32_t a, std::uint32_t b) {
     return plan.signature_key(a) < plan.signature_key(b);
   });
-  plan_stages(plan, units_[0]);
+  const Stages st = stages_of(plan, units_[0]);
   task_nodes_.clear();
   // A stage's positions (of one signature in the first unit: an LSTM's gates) run as one group
   // over every unit, position by position so that each position's outputs are consecutive for
   // the stages that read them. A run of elementwise stages is where a fused chain runner takes
   // over.
-  for (std::uint32_t stage = 0; stage + 1 < stage_start_.size(); ++stage) {
+  for (std::uint32_t stage = st.first; stage < st.first + st.count; ++stage) {
     stage_.clear();
     for (std::uint32_t s = stage_start_[stage]; s < stage_start_[stage + 1]; ++s)
       for (std::uint32_t u : units_) {
