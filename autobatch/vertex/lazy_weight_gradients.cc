@@ -25,27 +25,59 @@ std::uint64_t LazyWeightGradients::run(ComputationGraph& cg, const GroupRecord& 
     const std::uint64_t sa = signature(a), sb = signature(b);
     return sa != sb ? sa < sb : a.argument < b.argument;
   });
+  AlignedMemoryPool& scratch = cg.memory().scratch;
   std::uint64_t calls = 0;
   for (std::size_t first = 0; first < waiting_.size();) {
-    std::size_t end = first + 1;
-    while (end < waiting_.size() && signature(waiting_[end]) == signature(waiting_[first]) &&
-           waiting_[end].argument == waiting_[first].argument)
-      ++end;
-    run_batch(cg, record, group_grad, transposes, profiling, first, end);
-    ++calls;
+    // The parts of one signature: gathered once for all its weights when the same groups wait
+    // for each (an affine transform's bias and matrices).
+    const AlignedMemoryPool::Mark mark = scratch.mark();
+    std::size_t gathered_first = 0, gathered_end = 0;
+    std::size_t end = first;
+    while (end < waiting_.size() && signature(waiting_[end]) == signature(waiting_[first])) {
+      std::size_t part_end = end + 1;
+      while (part_end < waiting_.size() && signature(waiting_[part_end]) == signature(waiting_[end]) &&
+             waiting_[part_end].argument == waiting_[end].argument)
+        ++part_end;
+      const std::uint64_t gather_start = profiling ? profile::now_ns() : 0;
+      if (!same_groups(gathered_first, gathered_end, end, part_end)) {
+        scratch.revert(mark);
+        gather(cg, record, group_grad, end, part_end);
+        gathered_first = end;
+        gathered_end = part_end;
+      }
+      const std::uint64_t kernel_start = profiling ? profile::now_ns() : 0;
+      const Node& n0 = cg.node(record.nodes(record[waiting_[end].group])[0]);
+      const Node& target = cg.node(waiting_[end].target);
+      call_.dx = Tensor(target.dim, target.grad, cg.device());
+      call_.transposes = transposes;
+      n0.op->backward(call_, waiting_[end].argument);
+      if (profiling) {
+        profile::add_time(profile::Phase::Memory, kernel_start - gather_start);
+        profile::kernel(kernel_key(n0), *n0.op, n0.dim, call_.nodes, true, kernel_start,
+                        profile::now_ns() - kernel_start);
+      }
+      ++calls;
+      end = part_end;
+    }
+    scratch.revert(mark);
     first = end;
   }
   waiting_.clear();
   return calls;
 }
 
-void LazyWeightGradients::run_batch(ComputationGraph& cg, const GroupRecord& record,
-                                    const std::vector<float*>& group_grad, TransposeCache* transposes,
-                                    bool profiling, std::size_t first, std::size_t end) {
-  const std::uint64_t gather_start = profiling ? profile::now_ns() : 0;
+bool LazyWeightGradients::same_groups(std::size_t a_first, std::size_t a_end, std::size_t b_first,
+                                      std::size_t b_end) const {
+  if (a_end - a_first != b_end - b_first) return false;
+  for (std::size_t k = 0; k < a_end - a_first; ++k)
+    if (waiting_[a_first + k].group != waiting_[b_first + k].group) return false;
+  return true;
+}
+
+void LazyWeightGradients::gather(ComputationGraph& cg, const GroupRecord& record,
+                                 const std::vector<float*>& group_grad, std::size_t first, std::size_t end) {
   AlignedMemoryPool& scratch = cg.memory().scratch;
   Device* dev = cg.device();
-  const AlignedMemoryPool::Mark mark = scratch.mark();
   const Group& g0 = record[waiting_[first].group];
   const Node& n0 = cg.node(record.nodes(g0)[0]);
   std::uint32_t total = 0;
@@ -75,29 +107,18 @@ void LazyWeightGradients::run_batch(ComputationGraph& cg, const GroupRecord& rec
     // A group of one node records every argument as shared; only the signature's sharing holds
     // for every group.
     const GroupArg& a0 = record.args(g0)[k];
-    xs_[k] = shared_argument(*n0.op, k, cg.node(n0.arg(k)), n0.dim) ? Tensor(d, a0.values, dev)
-                       : gathered(d, [&](std::uint32_t, const Group& g) -> const float* { return record.args(g)[k].values; });
+    xs_[k] = shared_argument(*n0.op, k, cg.node(n0.arg(k)), n0.dim)
+                 ? Tensor(d, a0.values, dev)
+                 : gathered(d, [&](std::uint32_t, const Group& g) -> const float* { return record.args(g)[k].values; });
   }
-  OpCall call;
-  call.xs = xs_.data();
-  call.nargs = n0.nargs;
-  call.y = Tensor(n0.dim.with_batch(n0.dim.bd * total), nullptr, dev);  // backward reads no output
-  call.dy = gathered(n0.dim, [&](std::uint32_t g, const Group&) -> const float* { return group_grad[g]; });
-  const unsigned i = waiting_[first].argument;
-  const Node& target = cg.node(waiting_[first].target);
-  call.dx = Tensor(target.dim, target.grad, dev);
-  call.data = data_.data();
-  call.nodes = total;
-  call.scratch = &scratch;
-  call.transposes = transposes;
-  const std::uint64_t kernel_start = profiling ? profile::now_ns() : 0;
-  n0.op->backward(call, i);
-  if (profiling) {
-    const std::uint64_t now = profile::now_ns();
-    profile::add_time(profile::Phase::Memory, kernel_start - gather_start);
-    profile::kernel(kernel_key(n0), *n0.op, n0.dim, total, true, kernel_start, now - kernel_start);
-  }
-  scratch.revert(mark);
+  call_ = OpCall();
+  call_.xs = xs_.data();
+  call_.nargs = n0.nargs;
+  call_.y = Tensor(n0.dim.with_batch(n0.dim.bd * total), nullptr, dev);  // backward reads no output
+  call_.dy = gathered(n0.dim, [&](std::uint32_t g, const Group&) -> const float* { return group_grad[g]; });
+  call_.data = data_.data();
+  call_.nodes = total;
+  call_.scratch = &scratch;
 }
 
 }  // namespace dynet

@@ -34,15 +34,19 @@ class LazyWeightGradients {
     unsigned argument;
     VariableIndex target;
   };
-  /// One kernel call for the waiting parts [first, end) (one signature and argument).
-  void run_batch(ComputationGraph& cg, const GroupRecord& record, const std::vector<float*>& group_grad,
-                 TransposeCache* transposes, bool profiling, std::size_t first, std::size_t end);
+  /// Whether the waiting parts [a_first, a_end) and [b_first, b_end) are of the same groups.
+  bool same_groups(std::size_t a_first, std::size_t a_end, std::size_t b_first, std::size_t b_end) const;
+  /// Makes call_ the backward call over every node of the waiting parts [first, end) (of one
+  /// signature), their batched arguments and output gradients gathered into scratch blocks.
+  void gather(ComputationGraph& cg, const GroupRecord& record, const std::vector<float*>& group_grad,
+              std::size_t first, std::size_t end);
 
   std::vector<Waiting> waiting_;
   std::vector<const float*> runs_;
   std::vector<std::size_t> sizes_;
   std::vector<const void*> data_;
   std::vector<Tensor> xs_;
+  OpCall call_;
 };
 
 }  // namespace dynet
