@@ -45,6 +45,7 @@ Tensor BatchedEngine::batched(const Dim& d, std::uint32_t count, float* v) const
 void BatchedEngine::on_forget() {
   alias_nodes_.clear();
   record_.clear();
+  group_function_.clear();
 }
 
 void BatchedEngine::on_truncate(VariableIndex) {
@@ -56,20 +57,43 @@ void BatchedEngine::forward_nodes(VariableIndex begin, VariableIndex end) {
   const Clock::time_point start = Clock::now();
   const std::uint64_t kernel_ns_before = kernel_ns_;
   record_.cover(end);
-  scheduler_.start(*cg_, begin, end);
+  const bool vertex = cg_->vertex();
+  if (vertex) {
+    plan_.build(*cg_, begin, end);
+    executor_.start();
+    stats_.vertex_marked += plan_.marked();
+    stats_.vertex_instances += plan_.size();
+  }
+  scheduler_.start(*cg_, begin, end, vertex ? &plan_.units() : nullptr);
   alias_parameter_leaves();
   for (;;) {
     const std::vector<VariableIndex>& group = scheduler_.next();
     if (group.empty()) break;
     const std::uint32_t count = static_cast<std::uint32_t>(group.size());
-    const std::uint32_t most = max_group(*cg_, cg_->node(group[0]));
-    for (std::uint32_t done = 0; done < count; done += most)
-      run_group(group.data() + done, std::min(most, count - done));
+    if (vertex && plan_.unit_at(group[0]) != ScheduleUnits::kNoUnit) {
+      task_function_ = &plan_.function(plan_.unit_at(group[0]));
+      const std::uint64_t gathered_before = stats_.bytes_gathered;
+      executor_.run_task(plan_, group.data(), count,
+                         [this](const VariableIndex* nodes, std::uint32_t n) { run_split(nodes, n); });
+      if (profiling_)
+        profile::vertex_task(task_function_->id, task_function_->key, count, stats_.bytes_gathered - gathered_before, 0);
+      task_function_ = nullptr;
+      ++stats_.vertex_tasks;
+      const std::vector<VariableIndex>& done = executor_.task_nodes();
+      scheduler_.computed(done.data(), static_cast<std::uint32_t>(done.size()));
+      continue;
+    }
+    run_split(group.data(), count);
     scheduler_.computed(group.data(), count);
   }
   const std::uint64_t scheduling = elapsed_ns(start) - (kernel_ns_ - kernel_ns_before);
   stats_.scheduling_ns += scheduling;
   if (profiling_) profile::add_time(profile::Phase::Scheduling, scheduling);
+}
+
+void BatchedEngine::run_split(const VariableIndex* nodes, std::uint32_t count) {
+  const std::uint32_t most = max_group(*cg_, cg_->node(nodes[0]));
+  for (std::uint32_t done = 0; done < count; done += most) run_group(nodes + done, std::min(most, count - done));
 }
 
 void BatchedEngine::alias_parameter_leaves() {
@@ -98,6 +122,7 @@ void BatchedEngine::run_group(const VariableIndex* ready, std::uint32_t count) {
   mem.scratch.revert(mark);
 
   record_.end_group(out, stride);
+  group_function_.push_back(task_function_);
   stats_.nodes += count;
   stats_.bytes_in_place += traffic.in_place;
   stats_.bytes_gathered += traffic.gathered;
@@ -222,10 +247,14 @@ bool BatchedEngine::may_overwrite(const OpCall& call, const Group& group, const 
 void BatchedEngine::backward_nodes(VariableIndex last, const std::uint8_t* needs) {
   last_ = last;
   needs_ = needs;
+  lazy_.clear();  // parts left by a pass a kernel's exception ended
   for (std::uint32_t g = record_.size(); g-- > 0;)
     if (group_grad_[g] && !coverage_.untouched(g)) backward_group(g);  // else no gradient reached it
   // Gradients nothing reached are zero.
   for (std::uint32_t g = 0; g < record_.size(); ++g) complete_block(g);
+  const std::uint64_t lazy_calls = lazy_.run(*cg_, record_, group_grad_, &transposes_, profiling_);
+  stats_.backward_batches += lazy_calls;
+  stats_.lazy_weight_calls += lazy_calls;
 }
 
 void BatchedEngine::backward_group(std::uint32_t g) {
@@ -256,7 +285,7 @@ void BatchedEngine::backward_group(std::uint32_t g) {
   if (op.leaf_backward) op.leaf_backward(call);
   if (op.backward) {
     for (unsigned i = 0; i < n0.nargs; ++i) {
-      const bool ran = args[i].shared                  ? backward_shared(call, group, i)
+      const bool ran = args[i].shared                  ? backward_shared(call, g, i)
                        : args[i].producer != kNoGroup ? backward_into_block(call, group, i)
                                                       : backward_scattered(call, group, i, scatter_ns, scattered);
       if (ran) ++stats_.backward_batches;
@@ -267,13 +296,15 @@ void BatchedEngine::backward_group(std::uint32_t g) {
                     profile::now_ns() - group_start - scatter_ns);
     profile::add_time(profile::Phase::Memory, scatter_ns);
     profile::add_bytes(0, 0, scattered);
+    if (const VertexFunction* f = group_function_[g]; f && scattered) profile::vertex_task(f->id, f->key, 0, 0, scattered);
   }
   mem.scratch.revert(mark);
 }
 
-bool BatchedEngine::backward_shared(OpCall& call, const Group& group, unsigned i) {
+bool BatchedEngine::backward_shared(OpCall& call, std::uint32_t g, unsigned i) {
   // Every node of the group refers to the same argument (or parameter): find one that receives
   // a gradient.
+  const Group& group = record_[g];
   const VariableIndex* nodes = record_.nodes(group);
   VariableIndex target = kNoNode;
   for (std::uint32_t j = 0; j < group.count && target == kNoNode; ++j) {
@@ -281,6 +312,10 @@ bool BatchedEngine::backward_shared(OpCall& call, const Group& group, unsigned i
     if (needs_gradient(a)) target = a;
   }
   if (target == kNoNode) return false;
+  if (group_function_[g] && LazyWeightGradients::may_wait(*cg_, record_, g, i)) {
+    lazy_.wait(g, i, target);
+    return false;  // counted when the waiting parts run
+  }
   complete_block(record_.group_of(target));
   const Node& t = cg_->node(target);
   call.dx = Tensor(t.dim, t.grad, cg_->device());

@@ -6,6 +6,8 @@
 // gradients are one block in group order, a view's too: a slice's gradient is its own, which its
 // backward adds into its argument's. gradient_coverage.h tracks what each block holds, so that
 // blocks are zeroed only where gradients are added, not where kernels overwrite.
+// With --dynet-vertex, marked instances of vertex functions are scheduled as units and run as
+// tasks (autobatch/vertex): one group per position of the function, over every unit of the task.
 
 #include <cstdint>
 #include <vector>
@@ -14,6 +16,9 @@
 #include "autobatch/gradient_coverage.h"
 #include "autobatch/group_record.h"
 #include "autobatch/group_scheduler.h"
+#include "autobatch/vertex/instance_plan.h"
+#include "autobatch/vertex/lazy_weight_gradients.h"
+#include "autobatch/vertex/vertex_executor.h"
 
 namespace dynet {
 
@@ -37,6 +42,8 @@ class BatchedEngine : public EngineBase {
 
   /// Gives the parameter leaves the scheduler found their parameter's memory.
   void alias_parameter_leaves();
+  /// Runs the `count` nodes at `ready` (of one signature) as few kernel calls as tensor sizes allow.
+  void run_split(const VariableIndex* ready, std::uint32_t count);
   /// Runs the `count` nodes at `ready` (of one signature) as one kernel call and records them.
   void run_group(const VariableIndex* ready, std::uint32_t count);
   /// Gives the group's nodes their values, every `stride` floats from the returned address: a
@@ -49,7 +56,9 @@ class BatchedEngine : public EngineBase {
   /// Runs the backward kernels of group g.
   void backward_group(std::uint32_t g);
   /// Backward into a shared argument (one node for the whole group); false if it needs none.
-  bool backward_shared(OpCall& call, const Group& group, unsigned i);
+  /// Parts for a trainable parameter from a vertex task's group wait for one call over every
+  /// such group (lazy_weight_gradients.h).
+  bool backward_shared(OpCall& call, std::uint32_t g, unsigned i);
   /// Backward into consecutive outputs of one group: straight into that group's gradient block.
   bool backward_into_block(OpCall& call, const Group& group, unsigned i);
   /// Backward into arguments spread over groups: into scratch, then added to each run's block.
@@ -69,6 +78,11 @@ class BatchedEngine : public EngineBase {
   Tensor batched(const Dim& d, std::uint32_t count, float* v) const;
 
   GroupScheduler scheduler_;
+  InstancePlan plan_;  // vertex-function instances of the forward pass running (--dynet-vertex)
+  VertexExecutor executor_;
+  const VertexFunction* task_function_ = nullptr;  // of the task running, if any
+  std::vector<const VertexFunction*> group_function_;  // per group: the function of its task, or null
+  LazyWeightGradients lazy_;  // of the backward pass running
   GroupRecord record_;
   std::vector<VariableIndex> alias_nodes_;  // computed nodes whose value is parameter memory
 

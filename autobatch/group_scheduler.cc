@@ -4,8 +4,10 @@
 
 namespace dynet {
 
-void GroupScheduler::start(const ComputationGraph& cg, VariableIndex begin, VariableIndex end) {
+void GroupScheduler::start(const ComputationGraph& cg, VariableIndex begin, VariableIndex end,
+                           const ScheduleUnits* units) {
   begin_ = begin;
+  units_ = units && !units->first.empty() ? units : nullptr;
   const std::uint32_t n = end - begin;
   key_of_.assign(n, kNotScheduled);
   pending_.assign(n, 0);
@@ -18,7 +20,25 @@ void GroupScheduler::start(const ComputationGraph& cg, VariableIndex begin, Vari
   count_dependencies(cg);
   list_consumers(cg);
   for (std::uint32_t j = 0; j < n; ++j)
-    if (key_of_[j] != kNotScheduled && pending_[j] == 0) make_ready(begin + j);
+    if (key_of_[j] != kNotScheduled && key_of_[j] != kInUnit && pending_[j] == 0) make_ready(begin + j);
+}
+
+std::uint32_t GroupScheduler::key_id(std::uint64_t key) {
+  bool added;
+  const std::uint32_t k = keys_.id(key, &added);
+  if (added) {
+    if (ready_.size() <= k) {
+      ready_.resize(k + 1);
+      remaining_.resize(k + 1);
+      key_nodes_.resize(k + 1);
+      key_depth_sum_.resize(k + 1);
+    }
+    ready_[k].clear();
+    remaining_[k] = 0;
+    key_nodes_[k] = 0;
+    key_depth_sum_[k] = 0;
+  }
+  return k;
 }
 
 void GroupScheduler::count_dependencies(const ComputationGraph& cg) {
@@ -29,25 +49,16 @@ void GroupScheduler::count_dependencies(const ComputationGraph& cg) {
       leaves_.push_back(begin_ + j);
       continue;
     }
-    if (nd.signature == 0) {
+    const std::uint32_t unit = units_ ? units_->unit_of[j] : ScheduleUnits::kNoUnit;
+    const std::uint32_t self = scheduled_as(j);
+    if (self != j) {
+      key_of_[j] = kInUnit;
+    } else if (nd.signature == 0 && unit == ScheduleUnits::kNoUnit) {
       key_of_[j] = kAlone;
     } else {
-      const std::uint64_t key =
-          policy_ == Policy::Depth ? spread(nd.signature ^ spread(nd.depth + 1)) : nd.signature;
-      bool added;
-      const std::uint32_t k = keys_.id(key, &added);
-      if (added) {
-        if (ready_.size() <= k) {
-          ready_.resize(k + 1);
-          remaining_.resize(k + 1);
-          key_nodes_.resize(k + 1);
-          key_depth_sum_.resize(k + 1);
-        }
-        ready_[k].clear();
-        remaining_[k] = 0;
-        key_nodes_[k] = 0;
-        key_depth_sum_[k] = 0;
-      }
+      const std::uint64_t signature = unit == ScheduleUnits::kNoUnit ? nd.signature : units_->key[unit];
+      const std::uint32_t k =
+          key_id(policy_ == Policy::Depth ? spread(signature ^ spread(nd.depth + 1)) : signature);
       key_of_[j] = k;
       ++remaining_[k];
       ++key_nodes_[k];
@@ -56,8 +67,8 @@ void GroupScheduler::count_dependencies(const ComputationGraph& cg) {
     const VariableIndex* args = nd.args();
     for (unsigned i = 0; i < nd.nargs; ++i) {
       const VariableIndex a = args[i];
-      if (a < begin_ || key_of_[a - begin_] == kNotScheduled) continue;
-      ++pending_[j];
+      if (a < begin_ || key_of_[a - begin_] == kNotScheduled || scheduled_as(a - begin_) == self) continue;
+      ++pending_[self];
       ++consumer_start_[a - begin_ + 1];
     }
   }
@@ -71,10 +82,11 @@ void GroupScheduler::list_consumers(const ComputationGraph& cg) {
     if (key_of_[j] == kNotScheduled) continue;
     const Node& nd = cg.node(begin_ + j);
     const VariableIndex* args = nd.args();
+    const std::uint32_t self = scheduled_as(j);
     for (unsigned i = 0; i < nd.nargs; ++i) {
       const VariableIndex a = args[i];
-      if (a < begin_ || key_of_[a - begin_] == kNotScheduled) continue;
-      consumers_[consumer_start_[a - begin_]++] = begin_ + j;
+      if (a < begin_ || key_of_[a - begin_] == kNotScheduled || scheduled_as(a - begin_) == self) continue;
+      consumers_[consumer_start_[a - begin_]++] = begin_ + self;
     }
   }
   for (std::uint32_t j = n; j > 0; --j) consumer_start_[j] = consumer_start_[j - 1];

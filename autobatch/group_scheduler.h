@@ -8,6 +8,9 @@
 //  - Depth (--dynet-autobatch 2): TensorFlow Fold's rule, one group per signature and depth.
 // Nodes that are never batched (signature 0) run alone, as soon as they are ready. Parameter
 // leaves need no kernel and are not scheduled; start() lists them instead.
+// Units (vertex-function instances, autobatch/vertex) are scheduled like single nodes: a unit is
+// ready when every node outside it that it reads is computed, and the ready units of one key are
+// handed out together, as their first nodes.
 
 #include <cstdint>
 #include <vector>
@@ -19,25 +22,50 @@ namespace dynet {
 
 class ComputationGraph;
 
+/// Sets of nodes scheduled as one: what start() reads of a plan of units.
+struct ScheduleUnits {
+  static constexpr std::uint32_t kNoUnit = 0xFFFFFFFFu;
+  std::vector<std::uint32_t> unit_of;  ///< per node - begin: its unit, or kNoUnit
+  std::vector<VariableIndex> first;    ///< per unit: its first node, which stands for it
+  std::vector<std::uint64_t> key;      ///< per unit: units of one key are handed out together
+
+  void clear(std::uint32_t nodes) {
+    unit_of.assign(nodes, kNoUnit);
+    first.clear();
+    key.clear();
+  }
+};
+
 class GroupScheduler {
  public:
   enum class Policy { Agenda, Depth };
   explicit GroupScheduler(Policy policy) : policy_(policy) {}
 
-  /// Starts scheduling nodes [begin, end) of cg; every node below begin is computed.
-  void start(const ComputationGraph& cg, VariableIndex begin, VariableIndex end);
+  /// Starts scheduling nodes [begin, end) of cg; every node below begin is computed. `units`
+  /// (null: none) stays read until the last group is handed out.
+  void start(const ComputationGraph& cg, VariableIndex begin, VariableIndex end,
+             const ScheduleUnits* units = nullptr);
   /// The parameter leaves among those nodes, which are not scheduled.
   const std::vector<VariableIndex>& parameter_leaves() const { return leaves_; }
   /// The next group (its nodes stay valid until the next call), or an empty one when every node
-  /// has been handed out. Each node is handed out once, after the groups of its arguments.
+  /// has been handed out. Each node is handed out once, after the groups of its arguments; a
+  /// group of units holds their first nodes.
   const std::vector<VariableIndex>& next();
-  /// Nodes of a group handed out are computed: their consumers may become ready.
+  /// Nodes of a group handed out are computed (for units: every node of them): their consumers
+  /// may become ready.
   void computed(const VariableIndex* nodes, std::uint32_t count);
 
  private:
   static constexpr std::uint32_t kNotScheduled = 0xFFFFFFFFu;
   static constexpr std::uint32_t kAlone = 0xFFFFFFFEu;  // a node that is never batched
+  static constexpr std::uint32_t kInUnit = 0xFFFFFFFDu; // a unit's node other than its first
 
+  /// The key id of a schedulable node (one that stands for a unit: the unit's), made on first use.
+  std::uint32_t key_id(std::uint64_t key);
+  /// The node that is scheduled for node j (local index): its unit's first node, or itself.
+  std::uint32_t scheduled_as(std::uint32_t j) const {
+    return units_ && units_->unit_of[j] != ScheduleUnits::kNoUnit ? units_->first[units_->unit_of[j]] - begin_ : j;
+  }
   void count_dependencies(const ComputationGraph& cg);
   void list_consumers(const ComputationGraph& cg);
   void make_ready(VariableIndex node);
@@ -47,6 +75,7 @@ class GroupScheduler {
 
   Policy policy_;
   VariableIndex begin_ = 0;
+  const ScheduleUnits* units_ = nullptr;
   KeyTable keys_;
   std::vector<VariableIndex> group_;  // the group handed out last
   std::vector<VariableIndex> leaves_;

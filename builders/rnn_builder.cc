@@ -8,6 +8,7 @@
 #include "dynet_core/ops/leaves.h"
 #include "dynet_core/ops/random.h"
 #include "dynet_core/ops/shape.h"
+#include "dynet_core/vertex_scope.h"
 
 namespace dynet {
 
@@ -109,6 +110,7 @@ Expression RNNBuilder::add_input(RNNPointer prev, const Expression& x) {
   if (before) check_state_batch(*before, prev, batch);
   std::vector<CellState> now(layers());
   const bool fused = fuses_dropout();
+  const VertexScope cell(graph("add_input"), name());
   for (unsigned l = 0; l < layers(); ++l) {
     Expression in = l == 0 ? x
                     : upper_layer_input() == UpperLayerInput::below_and_input ? concatenate({now[l - 1].h, x})

@@ -3,6 +3,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "dynet_core/vertex_scope.h"
+
 namespace dynet {
 
 TreeLSTMBuilder::TreeLSTMBuilder(ParameterCollection& model, const std::string& name, const std::string& collection,
@@ -43,7 +45,11 @@ Expression TreeLSTMBuilder::add_input(int id, const std::vector<int>& children, 
   }
   check_batches(id, children, x, child_states);
 
-  std::vector<CellState> states = node_layers(x, child_states);
+  std::vector<CellState> states;
+  {
+    const VertexScope cell(graph("add_input"), name());
+    states = node_layers(x, child_states);
+  }
   if (slot >= nodes_.size()) nodes_.resize(slot + 1);
   nodes_[slot] = std::move(states);
   last_ = id;

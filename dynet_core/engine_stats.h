@@ -14,6 +14,10 @@ struct EngineStats {
   std::uint64_t bytes_gathered = 0;    ///< batch inputs copied into one block first
   std::uint64_t bytes_scattered = 0;   ///< gradients added back from such blocks in backward
   std::uint64_t scheduling_ns = 0;     ///< time spent grouping nodes, outside kernels
+  std::uint64_t vertex_marked = 0;     ///< vertex-function instances marked in evaluated ranges
+  std::uint64_t vertex_instances = 0;  ///< of those, the ones run as units of tasks
+  std::uint64_t vertex_tasks = 0;      ///< tasks run (each: units of one function together)
+  std::uint64_t lazy_weight_calls = 0; ///< backward calls adding a weight's gradient for many tasks at once
 
   double mean_batch_size() const { return batches ? double(nodes) / double(batches) : 0.0; }
   double gathered_share() const {

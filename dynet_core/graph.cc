@@ -35,6 +35,7 @@ ComputationGraph::ComputationGraph(Device* device)
     : device_(device),
       memory_(nullptr),
       autobatch_(current_params().autobatch),
+      vertex_(current_params().vertex),
       profiling_(profile::enabled()) {
   if (!device_)
     throw std::invalid_argument("ComputationGraph: no device (was dynet::cleanup() called?)");
@@ -62,6 +63,24 @@ void ComputationGraph::set_autobatch(int strategy) {
   autobatch_ = strategy;
   engine_ = &engine_for(strategy);
   engine_->bind(*this);
+}
+
+void ComputationGraph::set_vertex(bool on) {
+  if (on == vertex_) return;
+  engine_->invalidate();
+  vertex_ = on;
+}
+
+void ComputationGraph::open_vertex(std::uint64_t key) {
+  if (open_scopes_++ == 0) instances_.push_back({size_, size_, key});
+}
+
+void ComputationGraph::close_vertex() {
+  // A scope that outlived clear() has no instance left to close.
+  if (open_scopes_ == 0 || --open_scopes_ > 0 || instances_.empty()) return;
+  VertexInstance& v = instances_.back();
+  v.end = size_;
+  if (v.end == v.begin) instances_.pop_back();
 }
 
 ExecutionEngine& ComputationGraph::engine() { return *engine_; }
@@ -275,6 +294,7 @@ void ComputationGraph::revert() {
   if (only_dropped_values_above_mark) memory_->forward.revert(cp.forward);
   memory_->arena.revert(cp.arena);
   size_ = cp.size;
+  while (!instances_.empty() && instances_.back().end > size_) instances_.pop_back();
   ++epoch_;
 }
 
@@ -284,6 +304,8 @@ void ComputationGraph::clear() {
   size_ = 0;
   epoch_ = 0;
   checkpoints_.clear();
+  instances_.clear();
+  open_scopes_ = 0;
   memory_->reset();
   engine_->bind(*this);
 }

@@ -21,6 +21,13 @@
 
 namespace dynet {
 
+/// One instance of a vertex function (dynet_core/vertex_scope.h): the nodes [begin, end), built
+/// inside one outermost VertexScope of function `key`.
+struct VertexInstance {
+  VariableIndex begin, end;
+  std::uint64_t key;
+};
+
 class ComputationGraph {
  public:
   /// A graph on the default device, run by the engine --dynet-autobatch selects.
@@ -66,7 +73,17 @@ class ComputationGraph {
   /// 0: sequential, 1: agenda autobatching, 2: depth autobatching.
   void set_autobatch(int strategy);
   int autobatch() const { return autobatch_; }
+  /// Whether autobatching engines run the marked instances of vertex functions as planned units
+  /// (--dynet-vertex); values and gradients are the same either way.
+  void set_vertex(bool on);
+  bool vertex() const { return vertex_; }
   ExecutionEngine& engine();
+
+  /// The instances marked so far, in the order they were opened.
+  const std::vector<VertexInstance>& vertex_instances() const { return instances_; }
+  /// For VertexScope: nodes added until the matching close_vertex() form an instance of `key`.
+  void open_vertex(std::uint64_t key);
+  void close_vertex();
 
   // ---- for op implementations ----
 
@@ -135,11 +152,14 @@ class ComputationGraph {
   std::uint32_t epoch_ = 0;
   unsigned size_ = 0;
   int autobatch_;
+  bool vertex_;
   bool profiling_;
   bool building_ = false;  // nodes added since the last evaluation (profiling only)
   std::uint64_t build_start_ns_ = 0;
   ExecutionEngine* engine_ = nullptr;
   std::vector<Checkpoint> checkpoints_;
+  std::vector<VertexInstance> instances_;
+  unsigned open_scopes_ = 0;  // VertexScopes alive; the outermost one is instances_.back()
 };
 
 /// Throws std::runtime_error: `where` was given an Expression whose graph was cleared or destroyed.

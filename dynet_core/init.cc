@@ -117,6 +117,8 @@ DynetParams extract_dynet_params(int& argc, char**& argv, bool) {
       p.random_seed = static_cast<unsigned>(parse_number<long long>(name, value, 0, 4294967295LL));
     } else if (name == "--dynet-autobatch") {
       p.autobatch = parse_number(name, value, 0, 2);
+    } else if (name == "--dynet-vertex") {
+      p.vertex = parse_number(name, value, 0, 1) == 1;
     } else if (name == "--dynet-profiling") {
       p.profiling = parse_number(name, value, 0, 2);
     } else if (name == "--dynet-weight-decay") {
@@ -134,7 +136,7 @@ DynetParams extract_dynet_params(int& argc, char**& argv, bool) {
                                     ": this build runs on the CPU only; use --dynet-devices CPU");
     } else {
       throw std::invalid_argument("unknown flag " + name +
-                                  " (known: --dynet-mem, --dynet-seed, --dynet-autobatch, "
+                                  " (known: --dynet-mem, --dynet-seed, --dynet-autobatch, --dynet-vertex, "
                                   "--dynet-profiling, --dynet-weight-decay, --dynet-threads, "
                                   "--dynet-devices, --dynet-debug-memory)");
     }

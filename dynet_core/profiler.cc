@@ -9,6 +9,7 @@
 #include "dynet_core/device.h"
 #include "dynet_core/init.h"
 #include "dynet_core/op_def.h"
+#include "dynet_core/vertex_scope.h"
 
 namespace dynet {
 namespace profile {
@@ -53,12 +54,21 @@ void merge(KernelStats& into, const KernelStats& k) {
   into.backward_ns += k.backward_ns;
 }
 
+void merge(VertexFunctionStats& into, const VertexFunctionStats& f) {
+  if (into.name.empty()) into.name = f.name;
+  into.instances += f.instances;
+  into.tasks += f.tasks;
+  into.bytes_gathered += f.bytes_gathered;
+  into.bytes_scattered += f.bytes_scattered;
+}
+
 /// The open step of one thread.
 struct Step {
   bool open = false;
   std::uint64_t start_ns = 0;
   Phases phases;
   std::unordered_map<std::uint64_t, KernelStats> kernels;
+  std::unordered_map<std::uint32_t, VertexFunctionStats> functions;
   std::vector<Event> events;
   PoolMarks pools;
 };
@@ -71,6 +81,7 @@ struct Totals {
   std::uint64_t steps = 0;
   Phases total, last;
   std::unordered_map<std::uint64_t, KernelStats> kernels;
+  std::unordered_map<std::uint32_t, VertexFunctionStats> functions;
   std::vector<Event> last_events;
   std::uint64_t last_start_ns = 0;
   PoolMarks pools;
@@ -180,6 +191,18 @@ void kernel(std::uint64_t key, const OpDef& op, const Dim& node_dim, unsigned no
   if (current.events.size() < kMaxTraceEvents) current.events.push_back({key, start_ns, ns, nodes, backward});
 }
 
+void vertex_task(std::uint32_t id, std::uint64_t scope_key, unsigned instances, std::uint64_t gathered,
+                 std::uint64_t scattered) {
+  VertexFunctionStats& f = current.functions[id];
+  if (f.name.empty()) f.name = vertex_key_name(scope_key) + " #" + std::to_string(id);
+  if (instances) {
+    f.instances += instances;
+    ++f.tasks;
+  }
+  f.bytes_gathered += gathered;
+  f.bytes_scattered += scattered;
+}
+
 void note_pools(const GraphMemory& memory) {
   PoolMarks& m = current.pools;
   m.forward = std::max(m.forward, memory.forward.high_water());
@@ -197,6 +220,7 @@ void end_step(const Device* device) {
   t.total.add(current.phases);
   t.last = current.phases;
   for (const auto& kv : current.kernels) merge(t.kernels[kv.first], kv.second);
+  for (const auto& kv : current.functions) merge(t.functions[kv.first], kv.second);
   t.last_events.swap(current.events);
   t.last_start_ns = current.start_ns;
   t.pools.forward = std::max(t.pools.forward, current.pools.forward);
@@ -225,6 +249,9 @@ Snapshot snapshot() {
   std::sort(s.kernels.begin(), s.kernels.end(), [](const KernelStats& a, const KernelStats& b) {
     return a.forward_ns + a.backward_ns > b.forward_ns + b.backward_ns;
   });
+  for (const auto& kv : t.functions) s.functions.push_back(kv.second);
+  std::sort(s.functions.begin(), s.functions.end(),
+            [](const VertexFunctionStats& a, const VertexFunctionStats& b) { return a.instances > b.instances; });
   return s;
 }
 
@@ -234,6 +261,7 @@ void reset() {
   t.steps = 0;
   t.total = t.last = Phases();
   t.kernels.clear();
+  t.functions.clear();
   t.last_events.clear();
   t.pools = PoolMarks();
   current = Step();

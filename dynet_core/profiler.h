@@ -50,6 +50,14 @@ struct KernelStats {
   std::uint64_t forward_ns = 0, backward_ns = 0;
 };
 
+/// One vertex function (autobatch/vertex): how many of its instances ran as units, in how many
+/// tasks, and the bytes its tasks gathered (forward) and scattered (backward).
+struct VertexFunctionStats {
+  std::string name;  ///< the VertexScope key's name and the function's number
+  std::uint64_t instances = 0, tasks = 0;
+  std::uint64_t bytes_gathered = 0, bytes_scattered = 0;
+};
+
 /// High-water marks of the memory pools, in bytes.
 struct PoolMarks {
   std::size_t forward = 0, backward = 0, scratch = 0, parameters = 0;
@@ -70,6 +78,7 @@ struct Snapshot {
   Phases total;
   Phases last_step;
   std::vector<KernelStats> kernels;  ///< all steps, sorted by total time, largest first
+  std::vector<VertexFunctionStats> functions;  ///< all steps, most instances first
   PoolMarks high_water;
   std::vector<TraceEvent> last_step_events;
 };
@@ -78,7 +87,8 @@ struct Snapshot {
 Snapshot snapshot();
 /// Forgets everything recorded so far.
 void reset();
-/// The human report: per-phase table with units and % of the step; level 2 adds the kernels.
+/// The human report: per-phase table with units and % of the step; level 2 adds the kernels and
+/// the vertex functions.
 std::string report(const Snapshot& s);
 /// The snapshot as JSON.
 std::string to_json(const Snapshot& s);
@@ -124,6 +134,10 @@ void add_communication(std::uint64_t ns, std::uint64_t bytes);
 /// One kernel call over `nodes` nodes whose signature is `key`; `node_dim` is one node's shape.
 void kernel(std::uint64_t key, const OpDef& op, const Dim& node_dim, unsigned nodes, bool backward,
             std::uint64_t start_ns, std::uint64_t ns);
+/// Vertex function `id` (of VertexScope key `scope_key`) ran a task of `instances` units that
+/// gathered `gathered` bytes; or (instances 0) its groups scattered `scattered` bytes in backward.
+void vertex_task(std::uint32_t id, std::uint64_t scope_key, unsigned instances, std::uint64_t gathered,
+                 std::uint64_t scattered);
 /// Opens a step if none is open: at the first node of a graph, and before any timed phase.
 void touch_step();
 /// Notes the high-water marks of a graph's pools into the open step.

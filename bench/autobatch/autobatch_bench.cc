@@ -4,7 +4,11 @@
 //  - tagger: the BiLSTM tagger example's model (emb 128, hidden 50, MLP 32) on WikiNER, 32
 //    sentences per graph, Adam(0.001).
 // Prints throughput, groups per graph, gathered bytes, scheduling and construction cost per node,
-// the share of each phase, and achieved GFLOP/s against a GEMM measured in the same run. With
+// the share of each phase, and achieved GFLOP/s against a GEMM measured in the same run, and the
+// throughput per second of this thread's CPU time (steadier than wall time on a shared machine);
+// settings
+// take turns rep by rep (--vertex 0,1 compares the vertex-function executor with op-by-op
+// autobatching side by side). With
 // --data-parallel, the TreeLSTM minibatch is also split into one shard per --dynet-threads thread
 // (DataParallel). With --distributed, under mpirun -np N, the TreeLSTM minibatch is shared by the
 // N processes instead (DistributedReducer); rank 0 prints.
@@ -35,6 +39,7 @@ namespace {
 struct Options {
   std::vector<std::string> models{"treelstm", "tagger"};
   std::vector<int> engines{0, 1, 2};
+  std::vector<int> vertex{1};  // --vertex 0,1: --dynet-vertex settings compared side by side
   unsigned epochs = 2, reps = 3, tagger_sentences = 640;
   bool data_parallel = false;
   Communicator* group = nullptr;  // --distributed
@@ -52,56 +57,83 @@ struct Workload {
 };
 
 struct Result {
-  double items_per_s, groups_per_graph, mean_batch, gathered_share, sched_ns_per_node, build_ns_per_node, gflops;
+  double items_per_s, items_per_cpu_s, groups_per_graph, mean_batch, gathered_share, sched_ns_per_node, build_ns_per_node, gflops;
   double share_build, share_forward, share_backward, share_update;
 };
 
 double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
-Result run(const Workload& w, int engine, bool per_use, const Options& o) {
-  std::vector<Result> runs;
-  for (unsigned rep = 0; rep <= o.reps; ++rep) {  // rep 0 warms up
-    EngineStats stats;
-    double build_s = 0, forward_s = 0, backward_s = 0, update_s = 0, nodes = 0, items = 0, flops = 0;
-    unsigned graphs = 0;
-    const Clock::time_point start = Clock::now();
-    for (unsigned epoch = 0; epoch < o.epochs; ++epoch)
-      for (std::size_t g = 0; g < w.graphs; ++g) {
-        ComputationGraph cg;
-        cg.set_autobatch(engine);
-        cg.engine().reset_stats();
-        const Clock::time_point t0 = Clock::now();
-        Expression loss = w.build(cg, g, per_use, 0, 1);
-        const Clock::time_point t1 = Clock::now();
-        cg.forward(loss);
-        const Clock::time_point t2 = Clock::now();
-        cg.backward(loss);
-        const Clock::time_point t3 = Clock::now();
-        w.trainer->update();
-        update_s += seconds_since(t3);
-        build_s += std::chrono::duration<double>(t1 - t0).count();
-        forward_s += std::chrono::duration<double>(t2 - t1).count();
-        backward_s += std::chrono::duration<double>(t3 - t2).count();
-        nodes += cg.size();
-        items += w.items(g);
-        flops += w.flops(g);
-        const EngineStats& s = cg.engine().stats();
-        stats.nodes += s.nodes;
-        stats.batches += s.batches;
-        stats.bytes_gathered += s.bytes_gathered;
-        stats.bytes_in_place += s.bytes_in_place;
-        stats.scheduling_ns += s.scheduling_ns;
-        ++graphs;
-      }
-    const double elapsed = seconds_since(start);
-    if (rep == 0) continue;
-    runs.push_back({items / elapsed, double(stats.batches) / graphs, stats.mean_batch_size(), stats.gathered_share(),
-                    double(stats.scheduling_ns) / std::max<double>(1, stats.nodes), build_s * 1e9 / nodes,
-                    flops / elapsed / 1e9, build_s / elapsed, forward_s / elapsed, backward_s / elapsed,
-                    update_s / elapsed});
+double thread_cpu_seconds() {
+  timespec t;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+/// One setting of a reference program: the engine, parameter() at every use or once per graph,
+/// and --dynet-vertex.
+struct Setting {
+  int engine;
+  bool per_use, vertex;
+};
+
+/// One timed pass over the workload's epochs.
+Result run_once(const Workload& w, const Setting& setting, const Options& o) {
+  EngineStats stats;
+  double build_s = 0, forward_s = 0, backward_s = 0, update_s = 0, nodes = 0, items = 0, flops = 0;
+  unsigned graphs = 0;
+  const Clock::time_point start = Clock::now();
+  const double cpu_start = thread_cpu_seconds();
+  for (unsigned epoch = 0; epoch < o.epochs; ++epoch)
+    for (std::size_t g = 0; g < w.graphs; ++g) {
+      ComputationGraph cg;
+      cg.set_autobatch(setting.engine);
+      cg.set_vertex(setting.vertex);
+      cg.engine().reset_stats();
+      const Clock::time_point t0 = Clock::now();
+      Expression loss = w.build(cg, g, setting.per_use, 0, 1);
+      const Clock::time_point t1 = Clock::now();
+      cg.forward(loss);
+      const Clock::time_point t2 = Clock::now();
+      cg.backward(loss);
+      const Clock::time_point t3 = Clock::now();
+      w.trainer->update();
+      update_s += seconds_since(t3);
+      build_s += std::chrono::duration<double>(t1 - t0).count();
+      forward_s += std::chrono::duration<double>(t2 - t1).count();
+      backward_s += std::chrono::duration<double>(t3 - t2).count();
+      nodes += cg.size();
+      items += w.items(g);
+      flops += w.flops(g);
+      const EngineStats& s = cg.engine().stats();
+      stats.nodes += s.nodes;
+      stats.batches += s.batches;
+      stats.bytes_gathered += s.bytes_gathered;
+      stats.bytes_in_place += s.bytes_in_place;
+      stats.scheduling_ns += s.scheduling_ns;
+      ++graphs;
+    }
+  const double elapsed = seconds_since(start), cpu = thread_cpu_seconds() - cpu_start;
+  return {items / elapsed, items / cpu, double(stats.batches) / graphs, stats.mean_batch_size(), stats.gathered_share(),
+          double(stats.scheduling_ns) / std::max<double>(1, stats.nodes), build_s * 1e9 / nodes,
+          flops / elapsed / 1e9, build_s / elapsed, forward_s / elapsed, backward_s / elapsed,
+          update_s / elapsed};
+}
+
+/// The median run of each setting; the settings take turns rep by rep, so that a load that
+/// drifts over the run weighs on all of them alike (rep 0 warms up).
+std::vector<Result> run_interleaved(const Workload& w, const std::vector<Setting>& settings, const Options& o) {
+  std::vector<std::vector<Result>> runs(settings.size());
+  for (unsigned rep = 0; rep <= o.reps; ++rep)
+    for (std::size_t k = 0; k < settings.size(); ++k) {
+      const Result r = run_once(w, settings[k], o);
+      if (rep > 0) runs[k].push_back(r);
+    }
+  std::vector<Result> medians;
+  for (std::vector<Result>& r : runs) {
+    std::sort(r.begin(), r.end(), [](const Result& a, const Result& b) { return a.items_per_s < b.items_per_s; });
+    medians.push_back(r[r.size() / 2]);
   }
-  std::sort(runs.begin(), runs.end(), [](const Result& a, const Result& b) { return a.items_per_s < b.items_per_s; });
-  return runs[runs.size() / 2];
+  return medians;
 }
 
 /// Items per second and GFLOP/s with each minibatch split into one shard per thread.
@@ -125,12 +157,6 @@ std::pair<double, double> run_data_parallel(const Workload& w, int engine, const
   }
   std::sort(runs.begin(), runs.end());
   return runs[runs.size() / 2];
-}
-
-double thread_cpu_seconds() {
-  timespec t;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return t.tv_sec + t.tv_nsec * 1e-9;
 }
 
 /// Items per second over all ranks with each minibatch shared by the ranks of `reducer`, and the
@@ -167,19 +193,26 @@ std::pair<double, double> run_distributed(const Workload& w, int engine, const O
 const char* engine_name(int e) { return e == 0 ? "sequential" : e == 1 ? "agenda" : "depth"; }
 
 void report(const char* model, const Workload& w, const Options& o, double peak, bool per_use_too) {
-  std::printf("%-9s %-11s %-8s %10s %8s %8s %9s %10s %10s %8s %7s  %s\n", "model", "engine", "params",
-              (std::string(w.unit) + "/s").c_str(), "groups/g", "mean bs", "gathered", "sched/node", "build/node",
-              "GFLOP/s", "% GEMM", "build/fwd/bwd/update % of step");
+  std::vector<Setting> settings;
   for (int e : o.engines)
-    for (bool per_use : {false, true}) {
-      if (per_use && !per_use_too) continue;
-      const Result r = run(w, e, per_use, o);
-      std::printf("%-9s %-11s %-8s %10.0f %8.1f %8.1f %8.1f%% %8.0fns %8.0fns %8.1f %6.1f%%  %.0f/%.0f/%.0f/%.0f\n",
-                  model, engine_name(e), per_use ? "per use" : "once", r.items_per_s, r.groups_per_graph, r.mean_batch,
-                  100 * r.gathered_share, r.sched_ns_per_node, r.build_ns_per_node, r.gflops, 100 * r.gflops / peak,
-                  100 * r.share_build, 100 * r.share_forward, 100 * r.share_backward, 100 * r.share_update);
-      std::fflush(stdout);
-    }
+    for (bool per_use : {false, true})
+      for (int v : o.vertex)
+        if ((!per_use || per_use_too) && (e != 0 || v == o.vertex[0])) settings.push_back({e, per_use, v == 1});
+  const std::vector<Result> results = run_interleaved(w, settings, o);
+  std::printf("%-9s %-11s %-8s %-6s %10s %10s %8s %8s %9s %10s %10s %8s %7s  %s\n", "model", "engine", "params",
+              "vertex", (std::string(w.unit) + "/s").c_str(), "per CPU s", "groups/g", "mean bs", "gathered", "sched/node", "build/node",
+              "GFLOP/s", "% GEMM", "build/fwd/bwd/update % of step");
+  for (std::size_t k = 0; k < settings.size(); ++k) {
+    const Setting& st = settings[k];
+    const Result& r = results[k];
+    std::printf("%-9s %-11s %-8s %-6s %10.0f %10.0f %8.1f %8.1f %8.1f%% %8.0fns %8.0fns %8.1f %6.1f%%  "
+                "%.0f/%.0f/%.0f/%.0f\n",
+                model, engine_name(st.engine), st.per_use ? "per use" : "once",
+                st.engine == 0 ? "-" : st.vertex ? "1" : "0", r.items_per_s, r.items_per_cpu_s, r.groups_per_graph, r.mean_batch,
+                100 * r.gathered_share, r.sched_ns_per_node, r.build_ns_per_node, r.gflops, 100 * r.gflops / peak,
+                100 * r.share_build, 100 * r.share_forward, 100 * r.share_backward, 100 * r.share_update);
+  }
+  std::fflush(stdout);
 }
 
 void bench_treelstm(const Options& o, double peak) {
@@ -292,6 +325,9 @@ int main(int argc, char** argv) {
     } else if (a == "--engine") {
       o.engines.clear();
       for (const std::string& e : split(value())) o.engines.push_back(std::atoi(e.c_str()));
+    } else if (a == "--vertex") {
+      o.vertex.clear();
+      for (const std::string& v : split(value())) o.vertex.push_back(std::atoi(v.c_str()) == 1);
     } else if (a == "--epochs") {
       o.epochs = static_cast<unsigned>(std::atoi(value().c_str()));
     } else if (a == "--reps") {
@@ -304,7 +340,8 @@ int main(int argc, char** argv) {
       group = examples::join_launched_group();
       o.group = group.get();
     } else if (a == "--help" || a == "-h") {
-      std::printf("usage: autobatch_bench [--model treelstm,tagger] [--engine 0,1,2] [--epochs N] [--reps N]\n"
+      std::printf("usage: autobatch_bench [--model treelstm,tagger] [--engine 0,1,2] [--vertex 0,1] [--epochs N]\n"
+                  "                       [--reps N]\n"
                   "                       [--tags FILE] [--data-parallel] [--distributed] [--dynet-threads N]\n"
                   "                       [--dynet-* flags]\n");
       return 0;

@@ -33,4 +33,5 @@
 #include "dynet_core/profiler.h"
 #include "dynet_core/string_util.h"
 #include "dynet_core/tensor.h"
+#include "dynet_core/vertex_scope.h"
 #include "trainers/training.h"

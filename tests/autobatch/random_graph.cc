@@ -1,6 +1,9 @@
 #include "autobatch/random_graph.h"
 
 #include <algorithm>
+#include <string>
+
+#include "dynet_core/vertex_scope.h"
 
 namespace dynet_test {
 
@@ -85,11 +88,21 @@ class Builder {
     return input(cg_, Dim({m_.hidden}, bd), v);
   }
 
-  /// A vertex's state from its input and its children's states (all of dim {hidden} x bd).
-  Expression cell(const Expression& x, const std::vector<Expression>& children) {
+  static constexpr unsigned kAnyCell = 12;
+
+  /// A vertex's state from its input and its children's states (all of dim {hidden} x bd): cell
+  /// `kind`, or a random one.
+  Expression cell(const Expression& x, const std::vector<Expression>& children, unsigned kind) {
+    if (kind == kAnyCell) kind = pick(0, 11);
+    if (!o_.vertex_scopes) return cell_of_kind(x, children, kind);
+    const VertexScope scope(cg_, "random-cell-" + std::to_string(kind));
+    return cell_of_kind(x, children, kind);
+  }
+
+  Expression cell_of_kind(const Expression& x, const std::vector<Expression>& children, unsigned kind) {
     const Expression c0 = children.empty() ? x : children[0];
     const Expression c1 = children.size() > 1 ? children[1] : x;
-    switch (pick(0, 11)) {
+    switch (kind) {
       case 0:
         return tanh(affine_transform({b(), W(), x, U(), c0}));
       case 1:
@@ -143,6 +156,7 @@ class Builder {
   std::vector<Expression> structure(unsigned bd) {
     std::vector<Expression> states;
     const unsigned kind = pick(0, 2), size = pick(1, 8);
+    const unsigned cell_kind = o_.repeated_cells ? pick(0, 11) : kAnyCell;
     for (unsigned v = 0; v < size; ++v) {
       std::vector<Expression> children;
       if (kind == 0 && v > 0) {
@@ -153,7 +167,7 @@ class Builder {
       } else if (kind == 2 && v > 0) {
         for (unsigned c = pick(1, 2); c-- > 0;) children.push_back(states[pick(0, v - 1)]);  // DAG
       }
-      states.push_back(cell(leaf(bd), children));
+      states.push_back(cell(leaf(bd), children, cell_kind));
     }
     return states;
   }

@@ -34,6 +34,8 @@ struct RandomGraph {
 struct RandomGraphOptions {
   bool parameter_per_use = false;  ///< parameter() at every use instead of once per graph
   bool read_mid_graph = true;      ///< call incremental_forward between structures
+  bool repeated_cells = false;     ///< every vertex of a structure is the same cell
+  bool vertex_scopes = false;      ///< each cell is built inside a VertexScope named for its kind
 };
 
 /// Builds one random graph from `seed` (the same seed builds the same graph).

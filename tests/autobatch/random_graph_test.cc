@@ -21,11 +21,13 @@ struct Outcome {
   EngineStats stats;
 };
 
-Outcome run(RandomModel& m, std::uint64_t seed, int strategy, const RandomGraphOptions& options = {}) {
+Outcome run(RandomModel& m, std::uint64_t seed, int strategy, const RandomGraphOptions& options = {},
+            bool vertex = true) {
   random_engine().seed(seed);  // dropout and noise masks come from per-node seeds drawn now
   m.zero_gradients();
   ComputationGraph cg;
   cg.set_autobatch(strategy);
+  cg.set_vertex(vertex);
   cg.engine().reset_stats();
   RandomGraph g = build_random_graph(cg, m, seed, options);
   Outcome o;
@@ -82,5 +84,34 @@ TEST_CASE("parameter() at every use batches like parameter() once per graph", "[
       INFO("seed " << seed);
       CHECK(each.stats.batches == once.stats.batches);
     }
+  }
+}
+
+TEST_CASE("random graphs of repeated cells agree when instances run as vertex-function tasks",
+          "[autobatch][differential][vertex]") {
+  RandomModel m(6, 20, 5);
+  RandomGraphOptions cells;
+  cells.repeated_cells = true;
+  cells.vertex_scopes = true;
+  for (bool per_use : {false, true}) {
+    cells.parameter_per_use = per_use;
+    std::uint64_t marked = 0, instances = 0, tasks = 0;
+    for (std::uint64_t seed = 1; seed <= 600; ++seed) {
+      const Outcome ref = run(m, seed, 0, cells);
+      for (int strategy : {1, 2}) {
+        const Outcome got = run(m, seed, strategy, cells);
+        require_agree(ref, got, seed, strategy);
+        const Outcome op_by_op = run(m, seed, strategy, cells, false);
+        require_agree(ref, op_by_op, seed, strategy);
+        REQUIRE(op_by_op.stats.vertex_tasks == 0);
+        marked += got.stats.vertex_marked;
+        instances += got.stats.vertex_instances;
+        tasks += got.stats.vertex_tasks;
+      }
+    }
+    INFO("parameter() per use: " << per_use << ", marked " << marked << ", units " << instances << ", tasks " << tasks);
+    CHECK(instances > marked / 4);  // most instances run as units; the rest (cut, or not batchable) op by op
+    CHECK(instances < marked);
+    CHECK(tasks < instances);       // tasks run several instances at once
   }
 }

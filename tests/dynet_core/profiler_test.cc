@@ -151,6 +151,37 @@ TEST_CASE("the profile's numbers add up", "[profile]") {
                        Catch::Contains("tanh {8}") && Catch::Contains("batch min/mean/max"));
 }
 
+TEST_CASE("the profile's level 2 shows each vertex function's instances, tasks and traffic", "[profile][vertex]") {
+  ProfilingOn on(2);
+  ParameterCollection pc;
+  LookupParameter emb = pc.add_lookup_parameters(20, {4});
+  VanillaLSTMBuilder lstm(1, 4, 5, pc);
+  for (unsigned step = 0; step < 2; ++step) {
+    ComputationGraph cg;
+    cg.set_autobatch(1);
+    cg.set_vertex(true);
+    lstm.new_graph(cg);
+    std::vector<Expression> finals;
+    for (unsigned s = 0; s < 3; ++s) {
+      lstm.start_new_sequence();
+      for (unsigned t = 0; t < 4; ++t) lstm.add_input(lookup(cg, emb, s + t));
+      finals.push_back(sum_elems(lstm.back()));
+    }
+    Expression loss = sum(finals);
+    cg.forward(loss);
+    cg.backward(loss);
+  }
+  const profile::Snapshot snap = profile::snapshot();
+  REQUIRE(snap.functions.size() == 1);  // first steps read no other step: they are hoisted, not units
+  const profile::VertexFunctionStats& f = snap.functions[0];
+  CHECK_THAT(f.name, Catch::StartsWith("VanillaLSTMBuilder #"));
+  CHECK(f.instances == 2 * 3 * 3);
+  CHECK(f.tasks == 2 * 3);  // one per step after the first: the three sequences together
+  CHECK(f.bytes_scattered > 0);  // the recurrent state's gradient goes back to the step before
+  CHECK_THAT(profile::report(snap), Catch::Contains("vertex function") && Catch::Contains("instances per task") &&
+                                        Catch::Contains(f.name));
+}
+
 TEST_CASE("the profile writes valid JSON and a Chrome trace", "[profile]") {
   ProfilingOn on(1);
   ParameterCollection pc;

@@ -1,0 +1,124 @@
+#include "autobatch/vertex/lazy_weight_gradients.h"
+
+#include <algorithm>
+
+#include "autobatch/vertex/block_copy.h"
+#include "dynet_core/profiler.h"
+#include "dynet_core/signature.h"
+
+namespace dynet {
+
+bool LazyWeightGradients::may_wait(const ComputationGraph& cg, const GroupRecord& record, std::uint32_t g,
+                                   unsigned i) {
+  const Group& group = record[g];
+  const Node& n0 = cg.node(record.nodes(group)[0]);
+  const Node& a = cg.node(n0.arg(i));
+  return shared_argument(*n0.op, i, a, n0.dim) && a.op->grad_alias && a.dim.bd == 1 && (n0.op->saves & kSavesInputs) &&
+         !(n0.op->saves & kSavesOutput);
+}
+
+std::uint64_t LazyWeightGradients::run(ComputationGraph& cg, const GroupRecord& record,
+                                       const std::vector<float*>& group_grad, TransposeCache* transposes,
+                                       bool profiling) {
+  auto signature = [&](const Waiting& w) { return cg.node(record.nodes(record[w.group])[0]).signature; };
+  std::stable_sort(waiting_.begin(), waiting_.end(), [&](const Waiting& a, const Waiting& b) {
+    const std::uint64_t sa = signature(a), sb = signature(b);
+    return sa != sb ? sa < sb : a.argument < b.argument;
+  });
+  AlignedMemoryPool& scratch = cg.memory().scratch;
+  std::uint64_t calls = 0;
+  for (std::size_t first = 0; first < waiting_.size();) {
+    // The parts of one signature: gathered once for all its weights when the same groups wait
+    // for each (an affine transform's bias and matrices).
+    const AlignedMemoryPool::Mark mark = scratch.mark();
+    std::size_t gathered_first = 0, gathered_end = 0;
+    std::size_t end = first;
+    while (end < waiting_.size() && signature(waiting_[end]) == signature(waiting_[first])) {
+      std::size_t part_end = end + 1;
+      while (part_end < waiting_.size() && signature(waiting_[part_end]) == signature(waiting_[end]) &&
+             waiting_[part_end].argument == waiting_[end].argument)
+        ++part_end;
+      const std::uint64_t gather_start = profiling ? profile::now_ns() : 0;
+      if (!same_groups(gathered_first, gathered_end, end, part_end)) {
+        scratch.revert(mark);
+        gather(cg, record, group_grad, end, part_end);
+        gathered_first = end;
+        gathered_end = part_end;
+      }
+      const std::uint64_t kernel_start = profiling ? profile::now_ns() : 0;
+      const Node& n0 = cg.node(record.nodes(record[waiting_[end].group])[0]);
+      const Node& target = cg.node(waiting_[end].target);
+      call_.dx = Tensor(target.dim, target.grad, cg.device());
+      call_.transposes = transposes;
+      n0.op->backward(call_, waiting_[end].argument);
+      if (profiling) {
+        profile::add_time(profile::Phase::Memory, kernel_start - gather_start);
+        profile::kernel(kernel_key(n0), *n0.op, n0.dim, call_.nodes, true, kernel_start,
+                        profile::now_ns() - kernel_start);
+      }
+      ++calls;
+      end = part_end;
+    }
+    scratch.revert(mark);
+    first = end;
+  }
+  waiting_.clear();
+  return calls;
+}
+
+bool LazyWeightGradients::same_groups(std::size_t a_first, std::size_t a_end, std::size_t b_first,
+                                      std::size_t b_end) const {
+  if (a_end - a_first != b_end - b_first) return false;
+  for (std::size_t k = 0; k < a_end - a_first; ++k)
+    if (waiting_[a_first + k].group != waiting_[b_first + k].group) return false;
+  return true;
+}
+
+void LazyWeightGradients::gather(ComputationGraph& cg, const GroupRecord& record,
+                                 const std::vector<float*>& group_grad, std::size_t first, std::size_t end) {
+  AlignedMemoryPool& scratch = cg.memory().scratch;
+  Device* dev = cg.device();
+  const Group& g0 = record[waiting_[first].group];
+  const Node& n0 = cg.node(record.nodes(g0)[0]);
+  std::uint32_t total = 0;
+  for (std::size_t w = first; w < end; ++w) total += record[waiting_[w].group].count;
+  // Every node's op data, and each batched argument and the output gradient as one block.
+  const std::size_t parts = end - first;
+  data_.clear();
+  for (std::size_t w = first; w < end; ++w) {
+    const Group& g = record[waiting_[w].group];
+    data_.insert(data_.end(), record.data(g), record.data(g) + g.count);
+  }
+  auto gathered = [&](const Dim& d, auto&& block_of) {
+    runs_.resize(parts);
+    sizes_.resize(parts);
+    for (std::size_t w = first; w < end; ++w) {
+      const Group& g = record[waiting_[w].group];
+      runs_[w - first] = block_of(waiting_[w].group, g);
+      sizes_[w - first] = d.size() * g.count;
+    }
+    float* to = scratch.allocate_array<float>(d.size() * total);
+    gather_runs(runs_.data(), sizes_.data(), parts, to);
+    return Tensor(d.with_batch(d.bd * total), to, dev);
+  };
+  xs_.resize(n0.nargs);
+  for (unsigned k = 0; k < n0.nargs; ++k) {
+    const Dim& d = cg.node(n0.arg(k)).dim;
+    // A group of one node records every argument as shared; only the signature's sharing holds
+    // for every group.
+    const GroupArg& a0 = record.args(g0)[k];
+    xs_[k] = shared_argument(*n0.op, k, cg.node(n0.arg(k)), n0.dim)
+                 ? Tensor(d, a0.values, dev)
+                 : gathered(d, [&](std::uint32_t, const Group& g) -> const float* { return record.args(g)[k].values; });
+  }
+  call_ = OpCall();
+  call_.xs = xs_.data();
+  call_.nargs = n0.nargs;
+  call_.y = Tensor(n0.dim.with_batch(n0.dim.bd * total), nullptr, dev);  // backward reads no output
+  call_.dy = gathered(n0.dim, [&](std::uint32_t g, const Group&) -> const float* { return group_grad[g]; });
+  call_.data = data_.data();
+  call_.nodes = total;
+  call_.scratch = &scratch;
+}
+
+}  // namespace dynet

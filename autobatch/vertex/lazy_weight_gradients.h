@@ -1,0 +1,52 @@
+#pragma once
+// Lazy batching of weight gradients (after Cavs): in backward, a task's group that reads a
+// trainable parameter does not add its part of the parameter's gradient at once. The parts wait
+// until every group's output gradient is final, and the groups of one signature then add theirs
+// as one kernel call over all their nodes (one large GEMM per weight instead of one small one
+// per task). Nothing reads a parameter's gradient during backward, so the wait changes no value.
+
+#include <cstdint>
+#include <vector>
+
+#include "autobatch/group_record.h"
+#include "dynet_core/ops/transpose_cache.h"
+
+namespace dynet {
+
+class LazyWeightGradients {
+ public:
+  /// Whether argument i of group g may wait: the group belongs to a task, its argument i is one
+  /// trainable parameter for the whole group, and backward reads its inputs from memory that
+  /// lasts until backward ends.
+  static bool may_wait(const ComputationGraph& cg, const GroupRecord& record, std::uint32_t g, unsigned i);
+  /// Group g's part of the gradient of its argument i, the parameter leaf `target` (one that
+  /// receives a gradient), waits.
+  void wait(std::uint32_t g, unsigned i, VariableIndex target) { waiting_.push_back({g, i, target}); }
+  /// Adds every waiting part, group_grad[g] being group g's final output gradients (profiled
+  /// with `profiling`); returns the kernel calls made.
+  std::uint64_t run(ComputationGraph& cg, const GroupRecord& record, const std::vector<float*>& group_grad,
+                    TransposeCache* transposes, bool profiling);
+  void clear() { waiting_.clear(); }
+
+ private:
+  struct Waiting {
+    std::uint32_t group;
+    unsigned argument;
+    VariableIndex target;
+  };
+  /// Whether the waiting parts [a_first, a_end) and [b_first, b_end) are of the same groups.
+  bool same_groups(std::size_t a_first, std::size_t a_end, std::size_t b_first, std::size_t b_end) const;
+  /// Makes call_ the backward call over every node of the waiting parts [first, end) (of one
+  /// signature), their batched arguments and output gradients gathered into scratch blocks.
+  void gather(ComputationGraph& cg, const GroupRecord& record, const std::vector<float*>& group_grad,
+              std::size_t first, std::size_t end);
+
+  std::vector<Waiting> waiting_;
+  std::vector<const float*> runs_;
+  std::vector<std::size_t> sizes_;
+  std::vector<const void*> data_;
+  std::vector<Tensor> xs_;
+  OpCall call_;
+};
+
+}  // namespace dynet

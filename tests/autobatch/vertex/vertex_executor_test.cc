@@ -1,0 +1,288 @@
+// The vertex-function executor against the sequential engine, one interaction at a time: values
+// and gradients must not change with --dynet-vertex, whatever cuts an instance.
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <vector>
+
+#include "dynet_core/expr.h"
+#include "dynet_core/graph.h"
+#include "dynet_core/param_collection.h"
+#include "dynet_core/rng.h"
+#include "dynet_core/vertex_scope.h"
+#include "trainers/data_parallel.h"
+
+using namespace dynet;
+
+namespace {
+
+constexpr unsigned kHidden = 6, kVocab = 30;
+
+struct CellModel {
+  CellModel() {
+    emb = pc.add_lookup_parameters(kVocab, {kHidden});
+    W = pc.add_parameters({kHidden, kHidden});
+    U = pc.add_parameters({kHidden, kHidden});
+    b = pc.add_parameters({kHidden});
+  }
+  std::vector<float> gradients() const {
+    std::vector<float> g;
+    for (const auto& p : pc.parameters_list()) g.insert(g.end(), p->g.v, p->g.v + p->size());
+    const auto& t = *pc.lookup_parameters_list()[0];
+    g.insert(g.end(), t.all_grads.v, t.all_grads.v + t.all_grads.d.size());
+    return g;
+  }
+  ParameterCollection pc;
+  LookupParameter emb;
+  Parameter W, U, b;
+};
+
+/// How a chain's cell is built: parameters once or at every use, dropout on the state or not.
+struct CellOptions {
+  bool per_use = false;
+  float dropout = 0.f;
+  const char* key = "test-cell";
+};
+
+/// One step of a gated cell inside a VertexScope: x is a pull, h the gather.
+Expression cell(ComputationGraph& cg, CellModel& m, const Expression& x, const Expression& h, const CellOptions& o) {
+  const VertexScope scope(cg, o.key);
+  const Expression W = parameter(cg, m.W), U = parameter(cg, m.U), b = parameter(cg, m.b);
+  const Expression wx = affine_transform({b, W, x});  // reads only a pull: hoisted
+  const Expression hh = o.dropout > 0.f ? dropout(h, o.dropout) : h;
+  const Expression gate = logistic(U * hh + wx);
+  return cmult(gate, tanh(wx)) + cmult(1.f - gate, hh);
+}
+
+/// `chains` chains of `steps` cells; returns every state.
+std::vector<std::vector<Expression>> build_chains(ComputationGraph& cg, CellModel& m, unsigned chains, unsigned steps,
+                                                  unsigned batch, const CellOptions& o = {}) {
+  std::vector<std::vector<Expression>> states(chains);
+  for (unsigned k = 0; k < chains; ++k) {
+    std::vector<unsigned> first(batch);
+    for (unsigned j = 0; j < batch; ++j) first[j] = (k + j) % kVocab;
+    Expression h = tanh(lookup(cg, m.emb, first));
+    for (unsigned t = 0; t < steps; ++t) {
+      std::vector<unsigned> words(batch);
+      for (unsigned j = 0; j < batch; ++j) words[j] = (3 * k + 5 * t + j + 1) % kVocab;
+      h = cell(cg, m, lookup(cg, m.emb, words), h, o);
+      states[k].push_back(h);
+    }
+  }
+  return states;
+}
+
+Expression total(const std::vector<std::vector<Expression>>& states) {
+  std::vector<Expression> finals;
+  for (const auto& chain : states) finals.push_back(sum_batches(sum_elems(chain.back())));
+  return sum(finals);
+}
+
+struct Outcome {
+  std::vector<float> values;  ///< the loss and whatever the scenario read
+  std::vector<float> gradients;
+  EngineStats stats;
+};
+
+/// Runs scenario(cg, values) on a fresh graph under the sequential engine and under each
+/// autobatching policy with the executor; it returns the loss expression, which is then
+/// differentiated. Values and gradients must agree within 1e-4 relative.
+std::vector<Outcome> expect_agreement(CellModel& m, const std::function<Expression(ComputationGraph&, std::vector<float>&)>& scenario,
+                                      bool full_loss = true) {
+  auto run = [&](int strategy) {
+    random_engine().seed(7);
+    m.pc.reset_gradient();
+    ComputationGraph cg;
+    cg.set_autobatch(strategy);
+    cg.set_vertex(true);
+    cg.engine().reset_stats();
+    Outcome o;
+    const Expression loss = scenario(cg, o.values);
+    o.values.push_back(as_scalar(full_loss ? cg.forward(loss) : cg.incremental_forward(loss)));
+    cg.backward(loss);
+    o.gradients = m.gradients();
+    o.stats = cg.engine().stats();
+    return o;
+  };
+  const Outcome ref = run(0);
+  float scale = 0.f;
+  for (float g : ref.gradients) scale = std::max(scale, std::fabs(g));
+  std::vector<Outcome> got;
+  for (int strategy : {1, 2}) {
+    INFO("--dynet-autobatch " << strategy);
+    got.push_back(run(strategy));
+    const Outcome& o = got.back();
+    REQUIRE(o.values.size() == ref.values.size());
+    for (std::size_t k = 0; k < ref.values.size(); ++k) REQUIRE(o.values[k] == Approx(ref.values[k]).epsilon(1e-4));
+    REQUIRE(o.gradients.size() == ref.gradients.size());
+    for (std::size_t k = 0; k < ref.gradients.size(); ++k)
+      REQUIRE(o.gradients[k] == Approx(ref.gradients[k]).epsilon(1e-4).margin(1e-6 + 1e-5 * scale));
+  }
+  return got;
+}
+
+}  // namespace
+
+TEST_CASE("chains of marked cells run as tasks over all chains and agree", "[autobatch][vertex]") {
+  CellModel m;
+  for (unsigned batch : {1u, 3u})
+    for (bool per_use : {false, true}) {
+      INFO("batch " << batch << ", parameter() per use " << per_use);
+      CellOptions o;
+      o.per_use = per_use;
+      const auto got = expect_agreement(m, [&](ComputationGraph& cg, std::vector<float>&) {
+        return total(build_chains(cg, m, 5, 4, batch, o));
+      });
+      for (const Outcome& g : got) {
+        CHECK(g.stats.vertex_marked == 20);
+        CHECK(g.stats.vertex_instances == 15);  // first cells read no other instance: hoisted whole
+        CHECK(g.stats.vertex_tasks == 3);       // one per later step: the five chains run together
+        CHECK(g.stats.lazy_weight_calls == 1);  // U's gradient: one call over the three tasks
+      }
+    }
+}
+
+TEST_CASE("dropout inside an instance draws the masks of op-by-op execution", "[autobatch][vertex]") {
+  CellModel m;
+  CellOptions o;
+  o.dropout = 0.4f;
+  const auto got = expect_agreement(m, [&](ComputationGraph& cg, std::vector<float>&) {
+    return total(build_chains(cg, m, 4, 3, 2, o));
+  });
+  for (const Outcome& g : got) CHECK(g.stats.vertex_tasks == 2);
+}
+
+TEST_CASE("a value read inside an instance cuts it, and it runs op by op", "[autobatch][vertex]") {
+  CellModel m;
+  const auto got = expect_agreement(
+      m,
+      [&](ComputationGraph& cg, std::vector<float>& values) {
+        const auto states = build_chains(cg, m, 3, 3, 1);
+        // A node inside the second cell of chain 0: evaluating up to it cuts that cell.
+        const VertexInstance inside = cg.vertex_instances()[1];
+        const Tensor v = cg.get_value(inside.begin + (inside.end - inside.begin) / 2);
+        values.insert(values.end(), v.v, v.v + v.d.size());
+        const std::vector<float> h = as_vector(cg.incremental_forward(states[1][0]));
+        values.insert(values.end(), h.begin(), h.end());
+        return total(states);
+      },
+      false);
+  for (const Outcome& g : got) {
+    CHECK(g.stats.vertex_marked == 8);     // all but the cut one
+    // Of those, cells that read only values computed before their pass (first cells, and the first
+    // of each pass) are hoisted whole.
+    CHECK(g.stats.vertex_instances == 3);
+  }
+}
+
+TEST_CASE("an instance open while a value is read is cut, and it runs op by op", "[autobatch][vertex]") {
+  CellModel m;
+  expect_agreement(
+      m,
+      [&](ComputationGraph& cg, std::vector<float>& values) {
+        auto states = build_chains(cg, m, 2, 2, 1);
+        Expression h;
+        {
+          const VertexScope scope(cg, "test-cell");
+          const Expression x = lookup(cg, m.emb, 3u);
+          const Expression gate = logistic(parameter(cg, m.U) * states[0].back() + x);
+          values.push_back(as_vector(cg.incremental_forward(gate))[0]);
+          h = cmult(gate, tanh(x));
+        }
+        states[0].push_back(h);
+        return total(states);
+      },
+      false);
+}
+
+TEST_CASE("revert drops the instances built after the checkpoint", "[autobatch][vertex]") {
+  CellModel m;
+  const auto got = expect_agreement(m, [&](ComputationGraph& cg, std::vector<float>&) {
+    auto states = build_chains(cg, m, 3, 2, 1);
+    cg.checkpoint();
+    build_chains(cg, m, 2, 3, 1);
+    cg.revert();
+    CHECK(cg.vertex_instances().size() == 6);
+    const auto more = build_chains(cg, m, 2, 2, 2);
+    states.insert(states.end(), more.begin(), more.end());
+    return total(states);
+  });
+  for (const Outcome& g : got) {
+    CHECK(g.stats.vertex_marked == 10);
+    CHECK(g.stats.vertex_instances == 5);
+  }
+}
+
+TEST_CASE("backward from a node inside an instance", "[autobatch][vertex]") {
+  CellModel m;
+  expect_agreement(m, [&](ComputationGraph& cg, std::vector<float>&) {
+    const auto states = build_chains(cg, m, 3, 3, 1);
+    const VertexInstance inst = cg.vertex_instances()[4];
+    Expression inside(&cg, inst.end - 2);
+    return sum_elems(inside) + sum_elems(states[2][1]);
+  });
+}
+
+TEST_CASE("an instance whose structure differs from its key's function runs op by op", "[autobatch][vertex]") {
+  CellModel m;
+  const auto got = expect_agreement(m, [&](ComputationGraph& cg, std::vector<float>&) {
+    auto states = build_chains(cg, m, 3, 2, 1);
+    Expression odd;
+    {
+      const VertexScope scope(cg, "test-cell");  // the same key, another structure
+      odd = tanh(parameter(cg, m.W) * states[1].back()) * 2.f;
+    }
+    states[1].push_back(odd);
+    return total(states);
+  });
+  for (const Outcome& g : got) {
+    CHECK(g.stats.vertex_marked == 7);
+    CHECK(g.stats.vertex_instances == 4);  // the odd one too: a second function of the key
+  }
+}
+
+TEST_CASE("nested scopes mark the outermost instance only", "[autobatch][vertex]") {
+  CellModel m;
+  ComputationGraph cg;
+  const Expression x = lookup(cg, m.emb, 1u);
+  {
+    const VertexScope outer(cg, "outer");
+    const Expression y = tanh(x);
+    {
+      const VertexScope inner(cg, "inner");
+      tanh(y);
+    }
+    logistic(y);
+  }
+  { const VertexScope empty(cg, "empty"); }
+  REQUIRE(cg.vertex_instances().size() == 1);
+  CHECK(cg.vertex_instances()[0].begin == x.i + 1);
+  CHECK(cg.vertex_instances()[0].end == cg.size());
+  CHECK(cg.vertex_instances()[0].key == vertex_key("outer"));
+  CHECK(vertex_key_name(vertex_key("outer")) == "outer");
+}
+
+TEST_CASE("data-parallel shards of marked cells give the gradients of one graph", "[autobatch][vertex][threads]") {
+  CellModel m;
+  auto shard = [&](ComputationGraph& cg, unsigned k) {
+    cg.set_autobatch(1);
+    return total(build_chains(cg, m, 2 + k, 3, 1, CellOptions{false, 0.f, "dp-cell"}));
+  };
+  {
+    ComputationGraph cg;
+    cg.set_autobatch(0);
+    std::vector<Expression> losses;
+    for (unsigned k = 0; k < 2; ++k) losses.push_back(total(build_chains(cg, m, 2 + k, 3, 1)));
+    cg.backward(sum(losses));
+  }
+  const std::vector<float> expected = m.gradients();
+  m.pc.reset_gradient();
+  DataParallel dp(2);
+  dp.backward(2, shard);
+  const std::vector<float> got = m.gradients();
+  REQUIRE(got.size() == expected.size());
+  for (std::size_t k = 0; k < got.size(); ++k) REQUIRE(got[k] == Approx(expected[k]).epsilon(1e-4).margin(1e-6));
+}
