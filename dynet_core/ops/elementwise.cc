@@ -13,14 +13,6 @@ namespace dynet {
 
 namespace {
 
-template <class R>
-R rule_of(const OpCall& c) {
-  if constexpr (std::is_empty<R>::value)
-    return R{};
-  else
-    return c.op_data<R>();
-}
-
 Dim same_dim(const DimArgs& xs, const void*) { return xs[0]; }
 
 // The scalar rule defines each op. On the CPU, rules whose scalar form calls a libm function get
@@ -56,7 +48,7 @@ void unary_forward(const OpCall& c) {
   if constexpr (VectorForm<R>::exists) {
     eig::arr(c.y) = VectorForm<R>::apply(eig::arr(c.xs[0]));
   } else {
-    const R r = rule_of<R>(c);
+    const R r = rules::rule_of<R>(c);
     const float* x = c.xs[0].v;
     float* y = c.y.v;
     const unsigned n = c.y.d.size();
@@ -66,7 +58,7 @@ void unary_forward(const OpCall& c) {
 
 template <class R>
 void unary_backward(const OpCall& c, unsigned) {
-  const R r = rule_of<R>(c);
+  const R r = rules::rule_of<R>(c);
   const float* x = c.xs[0].v;
   const float* y = c.y.v;
   const float* dy = c.dy.v;

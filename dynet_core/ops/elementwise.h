@@ -4,7 +4,10 @@
 
 #include <math.h>
 
+#include <type_traits>
+
 #include "dynet_core/expression.h"
+#include "dynet_core/op_def.h"
 #include "dynet_core/ops/gradient_mode.h"
 #include "dynet_core/ops/host_device.h"
 
@@ -215,6 +218,15 @@ struct MulConst {
   DYBATCH_HD float f(float x) const { return c * x; }
   DYBATCH_HD float df(float, float) const { return c; }
 };
+
+/// The rule of a call: a rule with fields (alpha, a constant) is the op data of the node.
+template <class R>
+R rule_of(const OpCall& c) {
+  if constexpr (std::is_empty<R>::value)
+    return R{};
+  else
+    return c.op_data<R>();
+}
 
 }  // namespace rules
 }  // namespace dynet
