@@ -13,6 +13,7 @@
 #include <string>
 
 #include "dynet_core/device.h"
+#include "dynet_core/gpu_backend.h"
 #include "dynet_core/ops/registry.h"
 #include "dynet_core/rand.h"
 #include "dynet_core/rng.h"
@@ -49,6 +50,28 @@ T parse_number(const std::string& flag, const std::string& value, T lo, T hi) {
   return v;
 }
 
+/// The GPU ids of a --dynet-devices list such as "CPU,GPU:0"; throws naming the item it cannot read.
+std::vector<int> parse_device_list(const std::string& flag, const std::string& list) {
+  std::vector<int> gpus;
+  std::size_t start = 0;
+  for (;;) {
+    const std::size_t comma = list.find(',', start);
+    const std::string item = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    if (item.rfind("GPU:", 0) == 0 && item.size() > 4 &&
+        item.find_first_not_of("0123456789", 4) == std::string::npos && item.size() <= 7) {
+      const int id = std::stoi(item.substr(4));
+      for (int g : gpus)
+        if (g == id) throw std::invalid_argument(flag + " " + list + ": " + item + " is named twice");
+      gpus.push_back(id);
+    } else if (item != "CPU") {
+      throw std::invalid_argument(flag + " " + list + ": '" + item +
+                                  "' is not a device; expected CPU or GPU:N, as in --dynet-devices CPU,GPU:0");
+    }
+    if (comma == std::string::npos) return gpus;
+    start = comma + 1;
+  }
+}
+
 /// Eigen allocates GEMM packing buffers on every product and frees them; with glibc's defaults
 /// the freed top of the heap is handed back to the system each time and faulted in again by the
 /// next product, which measured a fourfold slowdown of 640x256 products. Keep freed memory (up
@@ -71,7 +94,12 @@ void initialize_locked(Globals& g, const DynetParams& params) {
                                 " is not valid; expected 0, 1 or 2");
   register_all_ops();
   keep_freed_heap_memory();
-  if (!g.device) g.device = std::make_unique<Device_CPU>(sizes, params.debug_memory, params.threads);
+  if (params.gpu_ids.size() > 1)
+    throw std::invalid_argument("--dynet-devices / --dynet-gpus: " + std::to_string(params.gpu_ids.size()) +
+                                " GPUs were asked for; dybatch runs on one GPU at a time");
+  if (!g.device)
+    g.device = params.gpu_ids.empty() ? std::make_unique<Device_CPU>(sizes, params.debug_memory, params.threads)
+                                      : make_gpu_device(params.gpu_ids[0], sizes);
   g.params = params;
   g.seed_in_use = params.random_seed ? params.random_seed : std::random_device{}();
   g.rng.seed(g.seed_in_use);
@@ -93,6 +121,7 @@ Globals& initialized_globals() {
 DynetParams extract_dynet_params(int& argc, char**& argv, bool) {
   DynetParams p;
   int out = argc > 0 ? 1 : 0;
+  bool devices_given = false;
   for (int i = out; i < argc; ++i) {
     std::string arg = argv[i];
     if (arg.rfind("--dynet-", 0) != 0) {
@@ -130,7 +159,16 @@ DynetParams extract_dynet_params(int& argc, char**& argv, bool) {
       p.debug_memory = value.empty() || parse_number(name, value, 0, 1) == 1;
     } else if (name == "--dynet-dynamic-mem") {
       // Pools always grow on demand here; accepted so that DyNet command lines keep working.
-    } else if (name == "--dynet-gpus" || name == "--dynet-gpu-ids" || name == "--dynet-devices") {
+    } else if (name == "--dynet-devices" || name == "--dynet-gpus") {
+      if (devices_given) throw std::invalid_argument("Use only --dynet-gpus or --dynet-devices, not both");
+      devices_given = true;
+      if (name == "--dynet-devices") {
+        p.gpu_ids = parse_device_list(name, value);
+      } else {
+        p.gpu_ids.resize(parse_number(name, value, 0, 64));
+        for (std::size_t k = 0; k < p.gpu_ids.size(); ++k) p.gpu_ids[k] = static_cast<int>(k);
+      }
+    } else if (name == "--dynet-gpu-ids") {
       if (value != "0" && value != "CPU")
         throw std::invalid_argument(name + " " + value +
                                     ": this build runs on the CPU only; use --dynet-devices CPU");

@@ -3,6 +3,7 @@
 // This and the RNG are the only global mutable state; graphs are independent of each other.
 
 #include <string>
+#include <vector>
 
 namespace dynet {
 
@@ -19,6 +20,9 @@ struct DynetParams {
   float weight_decay = 0.f;    ///< --dynet-weight-decay: L2 decay applied by trainers
   bool debug_memory = false;   ///< --dynet-debug-memory: NaN-filled allocations with canaries
   unsigned threads = 1;        ///< --dynet-threads: cores that large GEMMs split over
+  /// --dynet-devices (CPU, GPU:N, comma-separated) or --dynet-gpus N (GPU:0 to GPU:N-1): the GPUs
+  /// asked for; as in DyNet, the first becomes the default device. Empty: the CPU.
+  std::vector<int> gpu_ids;
 };
 
 /// Reads and removes the --dynet-* flags from argv (both "--flag value" and "--flag=value").

@@ -1,6 +1,6 @@
 #include "trainers/adadelta_trainer.h"
 
-#include <cmath>
+#include "trainers/update_rules.h"
 
 namespace dynet {
 
@@ -16,15 +16,7 @@ std::vector<Trainer::Hyperparameter> AdadeltaTrainer::hyperparameters() {
 
 void AdadeltaTrainer::update_values(float* values, const float* grads, float* state, std::size_t stride,
                                     std::size_t n, float gscale) {
-  float* hg = state;
-  float* hd = state + stride;
-  for (std::size_t i = 0; i < n; ++i) {
-    const float g = gscale * grads[i];
-    hg[i] = rho * hg[i] + (1.f - rho) * g * g;
-    const float d = -g * std::sqrt(hd[i] + epsilon) / std::sqrt(hg[i] + epsilon);
-    hd[i] = rho * hd[i] + (1.f - rho) * d * d;
-    values[i] += d;
-  }
+  update_rules::apply(update_rules::Adadelta{rho, epsilon, gscale}, values, grads, state, stride, n);
 }
 
 }  // namespace dynet

@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "trainers/update_rules.h"
+
 namespace dynet {
 
 AdamTrainer::AdamTrainer(ParameterCollection& model, float learning_rate, float beta_1, float beta_2, float eps)
@@ -27,15 +29,8 @@ float AdamTrainer::bias_corrected_rate() const {
 
 void AdamTrainer::update_values(float* values, const float* grads, float* state, std::size_t stride, std::size_t n,
                                 float gscale) {
-  const float rate = bias_corrected_rate();
-  float* __restrict w = values;
-  const float* __restrict g = grads;
-  float* __restrict m = state;
-  float* __restrict v = state + stride;
-  for (std::size_t i = 0; i < n; ++i) {
-    update_moments(m[i], v[i], gscale * g[i]);
-    w[i] -= rate * m[i] / (std::sqrt(v[i]) + epsilon);
-  }
+  update_rules::apply(update_rules::Adam{beta_1, beta_2, epsilon, bias_corrected_rate(), gscale, false}, values, grads,
+                      state, stride, n);
 }
 
 }  // namespace dynet

@@ -30,11 +30,6 @@ class AdamTrainer : public Trainer {
                      float gscale) override;
   /// The step size of the update about to run: learning_rate sqrt(1 - beta_2^t) / (1 - beta_1^t).
   float bias_corrected_rate() const;
-  /// m and v of one value after gradient g.
-  void update_moments(float& m, float& v, float g) const {
-    m = beta_1 * m + (1.f - beta_1) * g;
-    v = beta_2 * v + (1.f - beta_2) * g * g;
-  }
 };
 
 }  // namespace dynet

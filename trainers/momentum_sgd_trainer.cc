@@ -1,5 +1,7 @@
 #include "trainers/momentum_sgd_trainer.h"
 
+#include "trainers/update_rules.h"
+
 namespace dynet {
 
 MomentumSGDTrainer::MomentumSGDTrainer(ParameterCollection& model, float learning_rate, float mom)
@@ -11,13 +13,9 @@ std::vector<Trainer::Hyperparameter> MomentumSGDTrainer::hyperparameters() {
   return {{"momentum", &momentum, Hyperparameter::Range::Fraction}};
 }
 
-void MomentumSGDTrainer::update_values(float* values, const float* grads, float* state, std::size_t, std::size_t n,
-                                       float gscale) {
-  const float step = learning_rate * gscale;
-  for (std::size_t i = 0; i < n; ++i) {
-    state[i] = momentum * state[i] - step * grads[i];
-    values[i] += state[i];
-  }
+void MomentumSGDTrainer::update_values(float* values, const float* grads, float* state, std::size_t stride,
+                                       std::size_t n, float gscale) {
+  update_rules::apply(update_rules::Momentum{momentum, learning_rate * gscale}, values, grads, state, stride, n);
 }
 
 void MomentumSGDTrainer::state_allocated() {

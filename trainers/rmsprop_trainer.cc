@@ -1,6 +1,6 @@
 #include "trainers/rmsprop_trainer.h"
 
-#include <cmath>
+#include "trainers/update_rules.h"
 
 namespace dynet {
 
@@ -13,13 +13,9 @@ std::vector<Trainer::Hyperparameter> RMSPropTrainer::hyperparameters() {
   return {{"epsilon", &epsilon, Hyperparameter::Range::Positive}, {"rho", &rho, Hyperparameter::Range::Fraction}};
 }
 
-void RMSPropTrainer::update_values(float* values, const float* grads, float* state, std::size_t, std::size_t n,
+void RMSPropTrainer::update_values(float* values, const float* grads, float* state, std::size_t stride, std::size_t n,
                                    float gscale) {
-  for (std::size_t i = 0; i < n; ++i) {
-    const float g = gscale * grads[i];
-    state[i] = rho * state[i] + (1.f - rho) * g * g;
-    values[i] -= learning_rate * g / std::sqrt(state[i] + epsilon);
-  }
+  update_rules::apply(update_rules::RMSProp{rho, learning_rate, epsilon, gscale}, values, grads, state, stride, n);
 }
 
 }  // namespace dynet

@@ -13,15 +13,6 @@ namespace dynet {
 
 namespace {
 
-/// The rule a node runs: its op data when the rule has fields.
-template <class R>
-R rule_of(const void* data) {
-  if constexpr (std::is_empty<R>::value)
-    return R{};
-  else
-    return *static_cast<const R*>(data);
-}
-
 Dim same_dim(const DimArgs& xs, const void*) { return xs[0]; }
 
 // The scalar rule defines each op. On the CPU, rules whose scalar form calls a libm function get
@@ -58,7 +49,7 @@ void unary_run(const void* data, const float* const* xs, unsigned, float* y, std
   if constexpr (VectorForm<R>::exists) {
     eig::Array(y, n) = VectorForm<R>::apply(eig::Array(const_cast<float*>(xs[0]), n));
   } else {
-    const R r = rule_of<R>(data);
+    const R r = rules::rule_of<R>(data);
     const float* __restrict x = xs[0];
     float* __restrict out = y;
     for (std::size_t i = 0; i < n; ++i) out[i] = r.f(x[i]);
@@ -68,7 +59,7 @@ void unary_run(const void* data, const float* const* xs, unsigned, float* y, std
 template <class R>
 void unary_run_gradient(const void* data, unsigned, const float* const* xs, unsigned, const float* y,
                         const float* dy, float* dx, std::size_t n, bool overwrite) {
-  const R r = rule_of<R>(data);
+  const R r = rules::rule_of<R>(data);
   const float* __restrict x = xs[0];
   write_gradient(dx, n, overwrite, [&](std::size_t i) { return dy[i] * r.df(x[i], y[i]); });
 }

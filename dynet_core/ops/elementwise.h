@@ -4,7 +4,10 @@
 
 #include <math.h>
 
+#include <type_traits>
+
 #include "dynet_core/expression.h"
+#include "dynet_core/op_def.h"
 #include "dynet_core/ops/gradient_mode.h"
 #include "dynet_core/ops/host_device.h"
 
@@ -215,6 +218,19 @@ struct MulConst {
   DYBATCH_HD float f(float x) const { return c * x; }
   DYBATCH_HD float df(float, float) const { return c; }
 };
+
+/// The rule a node runs: a rule with fields (alpha, a constant) is the node's op data.
+template <class R>
+DYBATCH_HD R rule_of(const void* data) {
+  if constexpr (std::is_empty<R>::value)
+    return R{};
+  else
+    return *static_cast<const R*>(data);
+}
+template <class R>
+R rule_of(const OpCall& c) {
+  return rule_of<R>(c.data[0]);
+}
 
 }  // namespace rules
 }  // namespace dynet

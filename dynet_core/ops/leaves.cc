@@ -15,36 +15,39 @@
 
 namespace dynet {
 
+const unsigned* checked_indices(const LookupData& d, const char* function) {
+  const unsigned* idx = d.indices;
+  if (d.pindices) {
+    if (d.pindices->size() != d.count)
+      throw std::invalid_argument(std::string(function) + ": the index vector behind this node now holds " +
+                                  std::to_string(d.pindices->size()) + " indices; it was built with " +
+                                  std::to_string(d.count));
+    idx = d.pindices->data();
+  }
+  for (unsigned k = 0; k < d.count; ++k)
+    if (idx[k] >= d.table->n)
+      throw std::invalid_argument(std::string(function) + ": index " + std::to_string(idx[k]) + " is out of range for " +
+                                  describe(*d.table));
+  return idx;
+}
+
+const float* input_values(const InputData& d, std::size_t n) {
+  if (!d.pvalues) return d.values;
+  if (d.pvalues->size() != n)
+    throw std::invalid_argument("input: the vector behind this node now holds " + std::to_string(d.pvalues->size()) +
+                                " values; it was declared with dim " + to_string(d.dim) + " (" + std::to_string(n) +
+                                " values)");
+  return d.pvalues->data();
+}
+
 namespace {
-
-struct InputData {
-  Dim dim;
-  const float* values;               // copied into the arena, or the caller's scalar
-  const std::vector<float>* pvalues;  // read at every forward when set
-};
-
-struct LookupData {
-  LookupParameterStorage* table;  // first: the signature bytes
-  const unsigned* indices;         // copied into the arena, or the caller's index
-  const std::vector<unsigned>* pindices;
-  unsigned count;
-};
 
 Dim infer_input(const DimArgs&, const void* data) { return static_cast<const InputData*>(data)->dim; }
 
 void input_forward(const OpCall& c) {
   const unsigned per_node = c.y.d.size() / c.nodes;
   for (unsigned j = 0; j < c.nodes; ++j) {
-    const InputData& d = c.op_data<InputData>(j);
-    const float* src = d.values;
-    if (d.pvalues) {
-      if (d.pvalues->size() != per_node)
-        throw std::invalid_argument("input: the vector behind this node now holds " +
-                                    std::to_string(d.pvalues->size()) +
-                                    " values; it was declared with dim " + to_string(d.dim) +
-                                    " (" + std::to_string(per_node) + " values)");
-      src = d.pvalues->data();
-    }
+    const float* src = input_values(c.op_data<InputData>(j), per_node);
     std::memcpy(c.y.v + std::size_t(j) * per_node, src, per_node * sizeof(float));
   }
 }
@@ -100,22 +103,6 @@ Dim infer_lookup(const DimArgs&, const void* data) {
   return d.table->dim.with_batch(d.count);
 }
 
-const unsigned* checked_indices(const LookupData& d, const char* function) {
-  const unsigned* idx = d.indices;
-  if (d.pindices) {
-    if (d.pindices->size() != d.count)
-      throw std::invalid_argument(std::string(function) + ": the index vector behind this node now holds " +
-                                  std::to_string(d.pindices->size()) + " indices; it was built with " +
-                                  std::to_string(d.count));
-    idx = d.pindices->data();
-  }
-  for (unsigned k = 0; k < d.count; ++k)
-    if (idx[k] >= d.table->n)
-      throw std::invalid_argument(std::string(function) + ": index " + std::to_string(idx[k]) + " is out of range for " +
-                                  describe(*d.table));
-  return idx;
-}
-
 template <const char* Function>
 void lookup_forward(const OpCall& c) {
   float* out = c.y.v;
@@ -160,10 +147,6 @@ OpDef LookupOp = OpRow(kLookup).arity(0).infer(infer_lookup).forward(lookup_forw
 OpDef ConstLookupOp = OpRow(kConstLookup).arity(0).infer(infer_lookup).forward(lookup_forward<kConstLookup>)
     .saves(kSavesNothing).batch(kLookupBatch).check(check_const_lookup);
 
-struct ConstantData {
-  float value;
-  Dim dim;
-};
 Dim infer_constant(const DimArgs&, const void* data) { return static_cast<const ConstantData*>(data)->dim; }
 void constant_forward(const OpCall& c) { eig::arr(c.y).setConstant(c.op_data<ConstantData>().value); }
 Expression check_constant(CheckCase& c) { return constant(c.cg, c.shape(0, 3, c.batch()), c.real(-2, 2)); }

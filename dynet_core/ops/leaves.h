@@ -61,4 +61,29 @@ Expression zeros(ComputationGraph& g, const Dim& d);
 Expression zeroes(ComputationGraph& g, const Dim& d);  ///< zeros, DyNet's older spelling
 Expression ones(ComputationGraph& g, const Dim& d);
 
+/// The op data of the leaves, and the host-side steps every device runs before copying their
+/// values: reading (and checking) values and indices the caller may have changed since the node
+/// was built.
+struct InputData {
+  Dim dim;
+  const float* values;               // copied into the arena, or the caller's scalar
+  const std::vector<float>* pvalues;  // read at every forward when set
+};
+
+struct LookupData {
+  LookupParameterStorage* table;  // first: the signature bytes
+  const unsigned* indices;         // copied into the arena, or the caller's index
+  const std::vector<unsigned>* pindices;
+  unsigned count;
+};
+
+struct ConstantData {
+  float value;
+  Dim dim;
+};
+/// The values of an input node of n values: its own, or the caller's vector, checked for its size.
+const float* input_values(const InputData& d, std::size_t n);
+/// The rows of a lookup node, read and checked against the table; `function` names errors.
+const unsigned* checked_indices(const LookupData& d, const char* function);
+
 }  // namespace dynet

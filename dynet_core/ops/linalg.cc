@@ -122,11 +122,6 @@ OpDef AffineTransformOp = OpRow("affine_transform").arity(-1).infer(infer_affine
     .backward(affine_backward).saves(kSavesInputs).batch(ConcatBatch().shared_odd().broadcasts_all())
     .check(check_affine).backward_overwrites();
 
-struct Permutation {
-  unsigned n;
-  unsigned perm[Dim::kMaxDims];
-};
-
 Dim infer_transpose(const DimArgs& xs, const void* data) {
   const Permutation& p = *static_cast<const Permutation*>(data);
   const Dim& x = xs[0];
@@ -200,42 +195,13 @@ Dim infer_square(const DimArgs& xs, const void*) {
   return xs[0];
 }
 
-/// LU factorization with partial pivoting of the n x n column-major matrix in lu (in place);
-/// perm[i] is the row of the input at row i.
-void lu_factor(float* lu, unsigned n, unsigned* perm) {
-  for (unsigned i = 0; i < n; ++i) perm[i] = i;
-  for (unsigned k = 0; k < n; ++k) {
-    unsigned p = k;
-    for (unsigned i = k + 1; i < n; ++i)
-      if (std::fabs(lu[i + n * k]) > std::fabs(lu[p + n * k])) p = i;
-    if (p != k) {
-      for (unsigned j = 0; j < n; ++j) std::swap(lu[k + n * j], lu[p + n * j]);
-      std::swap(perm[k], perm[p]);
-    }
-    const float pivot = lu[k + n * k];
-    for (unsigned i = k + 1; i < n; ++i) {
-      const float l = lu[i + n * k] /= pivot;
-      for (unsigned j = k + 1; j < n; ++j) lu[i + n * j] -= l * lu[k + n * j];
-    }
-  }
-}
-
 /// out = x^-1 for the n x n matrix x, through scratch.
 void invert(const OpCall& c, const float* x, unsigned n, float* out) {
   float* lu = c.scratch_floats(std::size_t(n) * n);
   unsigned* perm = c.scratch->allocate_array<unsigned>(n);
   std::copy(x, x + std::size_t(n) * n, lu);
   lu_factor(lu, n, perm);
-  for (unsigned col = 0; col < n; ++col) {
-    float* e = out + std::size_t(n) * col;
-    for (unsigned i = 0; i < n; ++i) e[i] = perm[i] == col ? 1.f : 0.f;
-    for (unsigned i = 0; i < n; ++i)
-      for (unsigned j = 0; j < i; ++j) e[i] -= lu[i + n * j] * e[j];
-    for (unsigned i = n; i-- > 0;) {
-      for (unsigned j = i + 1; j < n; ++j) e[i] -= lu[i + n * j] * e[j];
-      e[i] /= lu[i + n * i];
-    }
-  }
+  lu_invert(lu, perm, n, out);
 }
 
 void inverse_forward(const OpCall& c) {

@@ -2,9 +2,12 @@
 // Matrix products and transposition. Products follow the batch rules of gemm(): a batch of one
 // broadcasts, so a shared weight times a batch of inputs is one GEMM.
 
+#include <math.h>
+
 #include <vector>
 
 #include "dynet_core/expression.h"
+#include "dynet_core/ops/host_device.h"
 
 namespace dynet {
 
@@ -30,5 +33,51 @@ Expression contract3d_1d(const Expression& x, const Expression& y, const Express
 /// t_i = sum_jk x_ijk y_k z_j for x {I, J, K}, y {K}, z {J}; with b, t = b + that (b {I}).
 Expression contract3d_1d_1d(const Expression& x, const Expression& y, const Expression& z);
 Expression contract3d_1d_1d(const Expression& x, const Expression& y, const Expression& z, const Expression& b);
+
+/// transpose's op data: y's dimension k is x's dimension perm[k].
+struct Permutation {
+  unsigned n;
+  unsigned perm[Dim::kMaxDims];
+};
+
+/// LU factorization with partial pivoting of the n x n column-major matrix in lu (in place);
+/// perm[i] is the row of the input at row i. inverse and logdet run it on every device.
+DYBATCH_HD void lu_factor(float* lu, unsigned n, unsigned* perm) {
+  for (unsigned i = 0; i < n; ++i) perm[i] = i;
+  for (unsigned k = 0; k < n; ++k) {
+    unsigned p = k;
+    for (unsigned i = k + 1; i < n; ++i)
+      if (fabsf(lu[i + n * k]) > fabsf(lu[p + n * k])) p = i;
+    if (p != k) {
+      for (unsigned j = 0; j < n; ++j) {
+        const float t = lu[k + n * j];
+        lu[k + n * j] = lu[p + n * j];
+        lu[p + n * j] = t;
+      }
+      const unsigned t = perm[k];
+      perm[k] = perm[p];
+      perm[p] = t;
+    }
+    const float pivot = lu[k + n * k];
+    for (unsigned i = k + 1; i < n; ++i) {
+      const float l = lu[i + n * k] /= pivot;
+      for (unsigned j = k + 1; j < n; ++j) lu[i + n * j] -= l * lu[k + n * j];
+    }
+  }
+}
+
+/// out = the inverse of the matrix whose LU factors lu_factor left in lu and perm.
+DYBATCH_HD void lu_invert(const float* lu, const unsigned* perm, unsigned n, float* out) {
+  for (unsigned col = 0; col < n; ++col) {
+    float* e = out + n * col;
+    for (unsigned i = 0; i < n; ++i) e[i] = perm[i] == col ? 1.f : 0.f;
+    for (unsigned i = 0; i < n; ++i)
+      for (unsigned j = 0; j < i; ++j) e[i] -= lu[i + n * j] * e[j];
+    for (unsigned i = n; i-- > 0;) {
+      for (unsigned j = i + 1; j < n; ++j) e[i] -= lu[i + n * j] * e[j];
+      e[i] /= lu[i + n * i];
+    }
+  }
+}
 
 }  // namespace dynet

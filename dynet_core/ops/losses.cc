@@ -21,22 +21,8 @@ namespace dynet {
 
 namespace {
 
-struct HingeData {
-  float margin;  // first: the signature bytes
-  IndexList list;
-  const char* function;  // hinge or hinge_dim, named by errors at forward
-};
-
 Dim infer_hinge(const DimArgs& xs, const void* data) {
   return infer_class_targets(xs[0], static_cast<const HingeData*>(data)->list);
-}
-
-template <class F>
-void for_each_hinge(const OpCall& c, F&& f) {
-  for_each_class_target(
-      c, [&](unsigned j) { return c.op_data<HingeData>(j).function; },
-      [&](unsigned j) -> const IndexList& { return c.op_data<HingeData>(j).list; },
-      [&](unsigned j, unsigned b, unsigned v) { f(b, v, c.op_data<HingeData>(j).margin); });
 }
 
 void hinge_forward(const OpCall& c) {
@@ -74,8 +60,6 @@ OpDef HingeOp = OpRow("hinge").arity(1).infer(infer_hinge).forward(hinge_forward
       return hinge(x, v, m);
     });
 
-constexpr float kClamp = 1e-7f;
-
 Dim infer_binary_log_loss(const DimArgs& xs, const void*) {
   dims::same_shape(xs);
   return Dim({1}, dims::batch(xs));
@@ -87,7 +71,7 @@ void binary_log_loss_forward(const OpCall& c) {
     const float* t = c.xs[1].batch_ptr(bi);
     float loss = 0;
     for (unsigned e = 0; e < n; ++e) {
-      const float p = std::min(1.f - kClamp, std::max(kClamp, x[e]));
+      const float p = std::min(1.f - kLogLossClamp, std::max(kLogLossClamp, x[e]));
       loss -= t[e] * std::log(p) + (1.f - t[e]) * std::log(1.f - p);
     }
     c.y.v[bi] = loss;
@@ -101,7 +85,7 @@ void binary_log_loss_backward(const OpCall& c, unsigned i) {
     float* dx = c.dx.batch_ptr(bi);
     const float g = c.dy.v[bi];
     for (unsigned e = 0; e < n; ++e) {
-      const float p = std::min(1.f - kClamp, std::max(kClamp, x[e]));
+      const float p = std::min(1.f - kLogLossClamp, std::max(kLogLossClamp, x[e]));
       if (i == 0)
         dx[e] += g * ((1.f - t[e]) / (1.f - p) - t[e] / p);
       else
@@ -118,21 +102,9 @@ OpDef BinaryLogLossOp = OpRow("binary_log_loss").arity(2).infer(infer_binary_log
                              c.input(d.with_batch(c.uniform(0, 1) ? bd : 1), 0.f, 1.f));
     });
 
-struct PoissonData {
-  IndexList count;
-};
 Dim infer_poisson(const DimArgs& xs, const void*) {
   if (xs[0].batch_size() != 1) dims::fail("x must hold one value per batch element, got " + to_string(xs[0]));
   return xs[0];
-}
-/// Calls f(batch element, count) for every batch element of every node of the group.
-template <class F>
-void for_each_count(const OpCall& c, F&& f) {
-  const unsigned run = c.y.d.bd / c.nodes;
-  for (unsigned j = 0; j < c.nodes; ++j) {
-    const float count = static_cast<float>(*c.op_data<PoissonData>(j).count.current("poisson_loss"));
-    for (unsigned b = j * run; b < (j + 1) * run; ++b) f(b, count);
-  }
 }
 void poisson_forward(const OpCall& c) {
   for_each_count(c, [&](unsigned b, float y) {

@@ -4,6 +4,8 @@
 #include <vector>
 
 #include "dynet_core/expression.h"
+#include "dynet_core/ops/class_targets.h"
+#include "dynet_core/ops/index_list.h"
 
 namespace dynet {
 
@@ -35,5 +37,39 @@ Expression poisson_loss(const Expression& x, const unsigned* py);
 /// y_b = -sum(t log x + (1 - t) log(1 - x)) over the elements of x_b, t_b; x is clamped to
 /// [1e-7, 1 - 1e-7] for stability.
 Expression binary_log_loss(const Expression& x, const Expression& t);
+
+/// The op data of hinge and poisson_loss, and the host-side walks over a call's targets that every
+/// device's kernels share (they read, and check, indices given by pointer).
+struct HingeData {
+  float margin;  // first: the signature bytes
+  IndexList list;
+  const char* function;  // hinge or hinge_dim, named by errors at forward
+};
+
+/// Calls f(batch element, class, margin) for every output of a group.
+template <class F>
+void for_each_hinge(const OpCall& c, F&& f) {
+  for_each_class_target(
+      c, [&](unsigned j) { return c.op_data<HingeData>(j).function; },
+      [&](unsigned j) -> const IndexList& { return c.op_data<HingeData>(j).list; },
+      [&](unsigned j, unsigned b, unsigned v) { f(b, v, c.op_data<HingeData>(j).margin); });
+}
+
+/// binary_log_loss reads x clamped to [kLogLossClamp, 1 - kLogLossClamp].
+constexpr float kLogLossClamp = 1e-7f;
+
+struct PoissonData {
+  IndexList count;
+};
+
+/// Calls f(batch element, count) for every batch element of every node of the group.
+template <class F>
+void for_each_count(const OpCall& c, F&& f) {
+  const unsigned run = c.y.d.bd / c.nodes;
+  for (unsigned j = 0; j < c.nodes; ++j) {
+    const float count = static_cast<float>(*c.op_data<PoissonData>(j).count.current("poisson_loss"));
+    for (unsigned b = j * run; b < (j + 1) * run; ++b) f(b, count);
+  }
+}
 
 }  // namespace dynet

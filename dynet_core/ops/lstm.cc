@@ -16,19 +16,6 @@ namespace dynet {
 
 namespace {
 
-/// Arguments: x_1..x_k, h_tm1, Wx, Wh, b [, mask_x, mask_h].
-struct GatesData {
-  unsigned inputs;  // k
-  unsigned dropout;
-};
-
-struct GatesArgs {
-  unsigned k, h, wx, wh, b, mask_x, mask_h;
-  bool dropout;
-  explicit GatesArgs(const GatesData& d)
-      : k(d.inputs), h(k), wx(k + 1), wh(k + 2), b(k + 3), mask_x(k + 4), mask_h(k + 5), dropout(d.dropout != 0) {}
-};
-
 void require_vector(const Dim& d, const std::string& what) {
   if (d.ndims() != 1) dims::fail(what + " must be a vector, got " + to_string(d.single_batch()));
 }

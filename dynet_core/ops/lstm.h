@@ -29,4 +29,19 @@ Expression vanilla_lstm_c(const Expression& c_tm1, const Expression& gates_t);
 /// h_t = o . tanh(c_t).
 Expression vanilla_lstm_h(const Expression& c_t, const Expression& gates_t);
 
+/// The gates op's data, which every device's kernels read. Arguments: x_1..x_k, h_tm1, Wx, Wh, b
+/// [, mask_x, mask_h].
+struct GatesData {
+  unsigned inputs;  // k
+  unsigned dropout;
+};
+
+/// The argument positions of a gates node.
+struct GatesArgs {
+  unsigned k, h, wx, wh, b, mask_x, mask_h;
+  bool dropout;
+  explicit GatesArgs(const GatesData& d)
+      : k(d.inputs), h(k), wx(k + 1), wh(k + 2), b(k + 3), mask_x(k + 4), mask_h(k + 5), dropout(d.dropout != 0) {}
+};
+
 }  // namespace dynet

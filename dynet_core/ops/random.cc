@@ -18,12 +18,6 @@ namespace dynet {
 
 namespace {
 
-struct RandomData {
-  float a, b;          // first: the signature bytes (p, stddev, range...)
-  std::uint64_t seed;  // one per node
-  Dim dim;             // leaves only
-};
-
 /// Calls f(first element, elements, seed, data) for each node of a group.
 template <class F>
 void for_each_node(const OpCall& c, F&& f) {
@@ -34,22 +28,9 @@ void for_each_node(const OpCall& c, F&& f) {
   }
 }
 
-/// The multiplier of element e (of n, in batch elements of `per_batch`) for each dropout kind.
-struct ElementMask {
-  static float at(const RandomData& d, unsigned e, unsigned) {
-    return counter_rng::uniform(d.seed, e) >= d.a ? 1.f / (1.f - d.a) : 0.f;
-  }
-};
-struct BatchMask {
-  static float at(const RandomData& d, unsigned e, unsigned per_batch) {
-    return counter_rng::uniform(d.seed, e / per_batch) >= d.a ? 1.f / (1.f - d.a) : 0.f;
-  }
-};
-struct BlockMask {
-  static float at(const RandomData& d, unsigned, unsigned) {
-    return counter_rng::uniform(d.seed, 0) >= d.a ? 1.f / (1.f - d.a) : 0.f;
-  }
-};
+using random_rules::BatchMask;
+using random_rules::BlockMask;
+using random_rules::ElementMask;
 
 template <class Mask>
 void mask_forward(const OpCall& c) {
@@ -83,7 +64,7 @@ OpDef BlockDropoutOp = OpRow("block_dropout").arity(1).infer(same_dim).forward(m
 
 void noise_forward(const OpCall& c) {
   for_each_node(c, [&](std::size_t off, unsigned n, const RandomData& d) {
-    for (unsigned e = 0; e < n; ++e) c.y.v[off + e] = c.xs[0].v[off + e] + d.a * counter_rng::normal(d.seed, e);
+    for (unsigned e = 0; e < n; ++e) c.y.v[off + e] = c.xs[0].v[off + e] + random_rules::noise_at(d, e);
   });
 }
 void noise_backward(const OpCall& c, unsigned) {
@@ -101,22 +82,10 @@ void sample_forward(const OpCall& c) {
     for (unsigned e = 0; e < n; ++e) c.y.v[off + e] = Sample::at(d, e);
   });
 }
-struct Normal {
-  static float at(const RandomData& d, unsigned e) { return d.a + d.b * counter_rng::normal(d.seed, e); }
-};
-struct Uniform {
-  static float at(const RandomData& d, unsigned e) { return d.a + (d.b - d.a) * counter_rng::uniform(d.seed, e); }
-};
-struct Gumbel {
-  static float at(const RandomData& d, unsigned e) {
-    // u in (0, 1]: log(u) stays finite, and -log(u) > 0 unless u is exactly 1.
-    const float u = 1.f - counter_rng::uniform(d.seed, e);
-    return d.a - d.b * std::log(std::max(-std::log(u), 1e-30f));
-  }
-};
-struct Bernoulli {
-  static float at(const RandomData& d, unsigned e) { return counter_rng::uniform(d.seed, e) < d.a ? d.b : 0.f; }
-};
+using random_rules::Bernoulli;
+using random_rules::Gumbel;
+using random_rules::Normal;
+using random_rules::Uniform;
 
 OpDef RandomNormalOp = OpRow("random_normal").arity(0).infer(leaf_dim).forward(sample_forward<Normal>)
     .saves(kSavesNothing).batch(kRandomBatch)

@@ -48,11 +48,6 @@ OpDef SumBatchesOp = OpRow("sum_batches").arity(1).infer(infer_sum_batches).forw
     .backward(sum_batches_backward).saves(kSavesNothing).batch(ConcatBatch())
     .check([](CheckCase& c) { return sum_batches(c.input(c.shape(0, 3, c.uniform(1, 4)))); });
 
-struct SumDimData {
-  unsigned mask;  // bit k: dimension k is summed
-  bool batch;
-};
-
 Dim infer_sum_dim(const DimArgs& xs, const void* data) {
   const SumDimData& s = *static_cast<const SumDimData*>(data);
   Dim y = xs[0];
@@ -106,33 +101,11 @@ OpDef SumDimOp = OpRow("sum_dim").arity(1).infer(infer_sum_dim).forward(sum_dim_
       return sum_dim(x, dims, c.uniform(0, 1) == 1);
     });
 
-struct MomentData {
-  SumDimData sum;
-  unsigned r;
-  unsigned n;  // 0: the number of summed elements
-};
-
 Dim infer_moment(const DimArgs& xs, const void* data) { return infer_sum_dim(xs, data); }
-
-/// x^e for a small whole e.
-float power(float x, unsigned e) {
-  float p = 1.f;
-  for (unsigned k = 0; k < e; ++k) p *= x;
-  return p;
-}
-
-/// 1 / (the count a moment divides by), for one node of the group.
-float moment_scale(const OpCall& c, const MomentData& m) {
-  if (m.n > 0) return 1.f / static_cast<float>(m.n);
-  unsigned count = m.sum.batch ? c.xs[0].d.bd / c.y.d.bd : 1;
-  for (unsigned k = 0; k < Dim::kMaxDims; ++k)
-    if ((m.sum.mask >> k) & 1u) count *= c.xs[0].d[k];
-  return 1.f / static_cast<float>(count);
-}
 
 void moment_forward(const OpCall& c) {
   const MomentData& m = c.op_data<MomentData>();
-  const float s = moment_scale(c, m);
+  const float s = moment_scale(c.xs[0].d, c.y.d, m);
   const float* x = c.xs[0].v;
   float* y = c.y.v;
   std::memset(y, 0, c.y.d.size() * sizeof(float));
@@ -141,7 +114,7 @@ void moment_forward(const OpCall& c) {
 void moment_backward(const OpCall& c, unsigned) {
   const MomentData& m = c.op_data<MomentData>();
   if (m.r == 0) return;
-  const float s = m.r * moment_scale(c, m);
+  const float s = m.r * moment_scale(c.xs[0].d, c.y.d, m);
   const float* x = c.xs[0].v;
   const float* dy = c.dy.v;
   float* dx = c.dx.v;

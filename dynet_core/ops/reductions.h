@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "dynet_core/expression.h"
+#include "dynet_core/ops/host_device.h"
 
 namespace dynet {
 
@@ -43,5 +44,31 @@ Expression logsumexp_dim(const Expression& x, unsigned d = 0);
 /// Largest / smallest element along dimension d, which is removed (gradient to the first arg max).
 Expression max_dim(const Expression& x, unsigned d = 0);
 Expression min_dim(const Expression& x, unsigned d = 0);
+
+/// The op data of sum_dim and moment_dim, read by every device's kernels.
+struct SumDimData {
+  unsigned mask;  // bit k: dimension k is summed
+  bool batch;
+};
+struct MomentData {
+  SumDimData sum;
+  unsigned r;
+  unsigned n;  // 0: the number of summed elements
+};
+
+/// x^e for the small integer powers of moment_dim.
+DYBATCH_HD float power(float x, unsigned e) {
+  float p = 1.f;
+  for (unsigned k = 0; k < e; ++k) p *= x;
+  return p;
+}
+/// 1 / the number of elements moment_dim averages over (m.n when given) for x and output y.
+inline float moment_scale(const Dim& x, const Dim& y, const MomentData& m) {
+  if (m.n > 0) return 1.f / static_cast<float>(m.n);
+  unsigned count = m.sum.batch ? x.bd / y.bd : 1;
+  for (unsigned k = 0; k < Dim::kMaxDims; ++k)
+    if ((m.sum.mask >> k) & 1u) count *= x[k];
+  return 1.f / static_cast<float>(count);
+}
 
 }  // namespace dynet

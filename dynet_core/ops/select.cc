@@ -11,40 +11,11 @@
 #include "dynet_core/ops/dims.h"
 #include "dynet_core/ops/index_list.h"
 #include "dynet_core/ops/registry.h"
+#include "dynet_core/ops/select_blocks.h"
 
 namespace dynet {
 
 namespace {
-
-/// y[i, j, k] = x[i, index(j), k] along dimension `dim`, with `per_batch` index lists of m entries
-/// (one list for every output batch element) or one list shared by all.
-struct SelectData {
-  unsigned dim;  // first: the signature bytes
-  unsigned m;
-  bool per_batch;
-  IndexList list;
-};
-
-/// Calls f(y offset, x offset, floats) for every contiguous block that the selection copies.
-template <class F>
-void for_each_selected(const OpCall& c, const char* op, F&& f) {
-  const Tensor& x = c.xs[0];
-  const unsigned yb = c.y.d.bd / c.nodes, xb = x.d.bd / c.nodes;
-  for (unsigned j = 0; j < c.nodes; ++j) {
-    const SelectData& s = c.op_data<SelectData>(j);
-    const unsigned* idx = s.list.current(op);
-    const AlongDim xa(x.d.single_batch(), s.dim);
-    if (s.list.caller_owned) s.list.check_range(op, xa.len, "the selected dimension");
-    for (unsigned t = 0; t < yb; ++t) {
-      const unsigned xbatch = x.d.bd == 1 ? 0 : j * xb + (xb == 1 ? 0 : t);
-      const unsigned* list = idx + (s.per_batch ? t * s.m : 0);
-      const std::size_t ybase = std::size_t(j * yb + t) * c.y.d.batch_size();
-      const std::size_t xbase = std::size_t(xbatch) * x.d.batch_size();
-      for (unsigned o = 0; o < xa.post; ++o)
-        for (unsigned q = 0; q < s.m; ++q) f(ybase + xa.pre * (q + s.m * o), xbase + xa.at(0, list[q], o), xa.pre);
-    }
-  }
-}
 
 /// Ops that copy blocks of their argument: Blocks::each(c, f) calls f(y offset, x offset, floats)
 /// for every block; forward copies them, backward adds the gradient back.
@@ -58,14 +29,6 @@ template <class Blocks>
 void add_blocks_back(const OpCall& c, unsigned) {
   Blocks::each(c, [&](std::size_t iy, std::size_t ix, unsigned n) { accumulate(c.dx.v + ix, c.dy.v + iy, n, c.overwrite); });
 }
-
-template <const char* Name>
-struct SelectedBlocks {
-  template <class F>
-  static void each(const OpCall& c, F&& f) {
-    for_each_selected(c, Name, f);
-  }
-};
 
 Dim infer_pick(const DimArgs& xs, const void* data) {
   const SelectData& s = *static_cast<const SelectData*>(data);
@@ -121,12 +84,6 @@ OpDef PickOp = OpRow("pick").arity(1).infer(infer_pick).forward(copy_blocks<Sele
 OpDef SelectOp = OpRow("select_rows_cols").arity(1).infer(infer_select).forward(copy_blocks<SelectedBlocks<kSelect>>)
     .backward(add_blocks_back<SelectedBlocks<kSelect>>).saves(kSavesNothing).batch(kSelectBatch).check(check_select);
 
-/// Elements [start, end) along `dim`: every range is in the signature, so a group copies the same
-/// slice of every node, block by block.
-struct RangeData {
-  unsigned dim, start, end;
-};
-
 Dim infer_pick_range(const DimArgs& xs, const void* data) {
   const RangeData& r = *static_cast<const RangeData*>(data);
   dims::require_dim_index(r.dim);
@@ -138,15 +95,6 @@ Dim infer_pick_range(const DimArgs& xs, const void* data) {
   return y;
 }
 
-struct RangeBlocks {
-  template <class F>
-  static void each(const OpCall& c, F&& f) {
-    const RangeData& r = c.op_data<RangeData>();
-    const AlongDim xa(c.xs[0].d, r.dim);
-    const unsigned block = xa.pre * (r.end - r.start);
-    for (unsigned k = 0; k < xa.post; ++k) f(std::size_t(k) * block, xa.at(0, r.start, k), block);
-  }
-};
 /// A range along the last dimension of x that is not 1 is one span of every batch element.
 bool range_span(const void* data, const Dim& x, unsigned& begin, unsigned& end) {
   const RangeData& r = *static_cast<const RangeData*>(data);
@@ -166,14 +114,6 @@ Dim infer_pick_batch(const DimArgs& xs, const void* data) {
   return xs[0].with_batch(l.count);
 }
 
-struct PickedBatchBlocks {
-  template <class F>
-  static void each(const OpCall& c, F&& f) {
-    const unsigned n = c.y.d.batch_size();
-    const IndexList& l = c.op_data<IndexList>();
-    for (unsigned t = 0; t < l.count; ++t) f(std::size_t(t) * n, std::size_t(l.indices[t]) * n, n);
-  }
-};
 // Not batched: which batch elements a node reads depends on whether its argument is shared.
 OpDef PickBatchElemsOp = OpRow("pick_batch_elems").arity(1).infer(infer_pick_batch)
     .forward(copy_blocks<PickedBatchBlocks>).backward(add_blocks_back<PickedBatchBlocks>).saves(kSavesNothing)
@@ -197,13 +137,6 @@ Expression pick_node(const Expression& x, const IndexList& list, unsigned d) {
   return select_node(PickOp, x, d, 1, list.count > 1, list);
 }
 
-/// Per dimension (the batch last): the first element selected, the step and how many.
-struct StridedData {
-  unsigned from[Dim::kMaxDims + 1];
-  unsigned stride[Dim::kMaxDims + 1];
-  unsigned count[Dim::kMaxDims + 1];
-};
-
 Dim infer_strided(const DimArgs& xs, const void* data) {
   const StridedData& s = *static_cast<const StridedData*>(data);
   Dim y = xs[0];
@@ -212,37 +145,6 @@ Dim infer_strided(const DimArgs& xs, const void* data) {
   return y;
 }
 
-struct StridedBlocks {
-  template <class F>
-  static void each(const OpCall& c, F&& f) {
-    const Dim& xd = c.xs[0].d;
-    const Dim& yd = c.y.d;
-    const unsigned yb = yd.bd / c.nodes, xb = xd.bd / c.nodes;
-    unsigned xstride[Dim::kMaxDims];
-    for (unsigned k = 0, s = 1; k < Dim::kMaxDims; s *= xd[k], ++k) xstride[k] = s;
-    for (unsigned j = 0; j < c.nodes; ++j) {
-      const StridedData& s = c.op_data<StridedData>(j);
-      const bool rows_contiguous = s.stride[0] == 1;
-      const unsigned block = rows_contiguous ? yd[0] : 1, per_row = rows_contiguous ? 1 : yd[0];
-      for (unsigned t = 0; t < yb; ++t) {
-        std::size_t iy = std::size_t(j * yb + t) * yd.batch_size();
-        const std::size_t xbase =
-            std::size_t(j * xb + s.from[Dim::kMaxDims] + t * s.stride[Dim::kMaxDims]) * xd.batch_size();
-        const unsigned outer = yd.batch_size() / yd[0];
-        unsigned idx[Dim::kMaxDims] = {};
-        for (unsigned o = 0; o < outer; ++o) {
-          std::size_t ix = xbase + s.from[0];
-          for (unsigned k = 1; k < Dim::kMaxDims; ++k) ix += std::size_t(s.from[k] + idx[k] * s.stride[k]) * xstride[k];
-          for (unsigned r = 0; r < per_row; ++r, iy += block) f(iy, ix + std::size_t(r) * s.stride[0], block);
-          for (unsigned k = 1; k < Dim::kMaxDims; ++k) {
-            if (++idx[k] < yd[k]) break;
-            idx[k] = 0;
-          }
-        }
-      }
-    }
-  }
-};
 OpDef StridedSelectOp = OpRow("strided_select").arity(1).infer(infer_strided).forward(copy_blocks<StridedBlocks>)
     .backward(add_blocks_back<StridedBlocks>).saves(kSavesNothing).batch(ConcatBatch().sig_bytes(sizeof(StridedData)))
     .check([](CheckCase& c) {

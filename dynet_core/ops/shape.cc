@@ -4,7 +4,6 @@
 
 #include "dynet_core/graph.h"
 #include "dynet_core/ops/accumulate.h"
-#include "dynet_core/ops/broadcast.h"
 #include "dynet_core/ops/called_as.h"
 #include "dynet_core/ops/check_case.h"
 #include "dynet_core/ops/dims.h"
@@ -50,23 +49,6 @@ Dim infer_concatenate(const DimArgs& xs, const void* data) {
   y.set(d, static_cast<unsigned>(total));
   y.bd = dims::batch(xs);
   return y;
-}
-
-/// Calls f(k, y block, x_k block, floats) for each contiguous block of argument k inside y.
-template <class F>
-void for_each_concat_block(const OpCall& c, F&& f) {
-  const unsigned d = c.op_data<unsigned>();
-  const AlongDim ya(c.y.d.single_batch(), d);
-  for (unsigned bi = 0; bi < c.y.d.bd; ++bi) {
-    unsigned offset = 0;
-    for (unsigned k = 0; k < c.nargs; ++k) {
-      const unsigned len = c.xs[k].d[d];
-      const unsigned block = ya.pre * len;
-      for (unsigned o = 0; o < ya.post; ++o)
-        f(k, bi * c.y.d.batch_size() + ya.at(0, offset, o), c.xs[k].batch_ptr(bi) - c.xs[k].v + o * block, block);
-      offset += len;
-    }
-  }
 }
 
 void concatenate_forward(const OpCall& c) {

@@ -240,13 +240,7 @@ OpDef RestrictedLogSoftmaxOp = OpRow("restricted_log_softmax").arity(1).infer(in
 float sparsemax_threshold(const float* x, unsigned n, float* sorted) {
   std::copy(x, x + n, sorted);
   std::sort(sorted, sorted + n, [](float a, float b) { return a > b; });
-  float sum = 0;
-  unsigned k = 0;
-  for (; k < n; ++k) {
-    if (1.f + (k + 1) * sorted[k] <= sum + sorted[k]) break;
-    sum += sorted[k];
-  }
-  return (sum - 1.f) / static_cast<float>(k);
+  return sparsemax_threshold_of_sorted(sorted, n);
 }
 
 void sparsemax_forward(const OpCall& c) {

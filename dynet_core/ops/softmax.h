@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "dynet_core/expression.h"
+#include "dynet_core/ops/host_device.h"
 
 namespace dynet {
 
@@ -27,5 +28,17 @@ Expression pickneglogsoftmax(const Expression& x, unsigned v);
 Expression pickneglogsoftmax(const Expression& x, const std::vector<unsigned>& v);
 Expression pickneglogsoftmax(const Expression& x, const unsigned* pv);
 Expression pickneglogsoftmax(const Expression& x, const std::vector<unsigned>* pv);
+
+/// The sparsemax threshold tau of a column whose n values are given sorted in descending order:
+/// sparsemax(x) = max(0, x - tau). Every device's kernel sorts, then calls this.
+DYBATCH_HD float sparsemax_threshold_of_sorted(const float* sorted, unsigned n) {
+  float sum = 0;
+  unsigned k = 0;
+  for (; k < n; ++k) {
+    if (1.f + (k + 1) * sorted[k] <= sum + sorted[k]) break;
+    sum += sorted[k];
+  }
+  return (sum - 1.f) / static_cast<float>(k);
+}
 
 }  // namespace dynet

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "dynet_core/gpu_backend.h"
 #include "dynet_core/init.h"
 
 using namespace dynet;
@@ -54,8 +55,35 @@ TEST_CASE("bad DyNet flags are rejected with the flag named", "[flags][errors]")
   CHECK_THROWS_WITH(extract_dynet_params(missing.argc, missing.argv), Catch::Contains("needs a value"));
   Argv mem({"prog", "--dynet-mem", "lots"});
   CHECK_THROWS_WITH(extract_dynet_params(mem.argc, mem.argv), Catch::Contains("--dynet-mem"));
-  Argv gpu({"prog", "--dynet-gpus", "1"});
-  CHECK_THROWS_WITH(extract_dynet_params(gpu.argc, gpu.argv), Catch::Contains("CPU"));
+}
+
+TEST_CASE("the device flags name the GPUs as DyNet reads --dynet-devices and --dynet-gpus", "[flags]") {
+  Argv both({"prog", "--dynet-devices", "CPU,GPU:0"});
+  CHECK(extract_dynet_params(both.argc, both.argv).gpu_ids == std::vector<int>{0});
+  Argv cpu({"prog", "--dynet-devices=CPU"});
+  CHECK(extract_dynet_params(cpu.argc, cpu.argv).gpu_ids.empty());
+  Argv count({"prog", "--dynet-gpus", "2"});
+  CHECK(extract_dynet_params(count.argc, count.argv).gpu_ids == std::vector<int>{0, 1});
+  Argv conflict({"prog", "--dynet-gpus", "1", "--dynet-devices", "GPU:0"});
+  CHECK_THROWS_WITH(extract_dynet_params(conflict.argc, conflict.argv), Catch::Contains("not both"));
+  Argv bad({"prog", "--dynet-devices", "CPU,GPU:x"});
+  CHECK_THROWS_WITH(extract_dynet_params(bad.argc, bad.argv), Catch::Contains("'GPU:x' is not a device"));
+  Argv twice({"prog", "--dynet-devices", "GPU:1,GPU:1"});
+  CHECK_THROWS_WITH(extract_dynet_params(twice.argc, twice.argv), Catch::Contains("GPU:1 is named twice"));
+}
+
+TEST_CASE("a GPU asked for is refused at start-up with the reason", "[flags][errors]") {
+  DynetParams two;
+  two.gpu_ids = {0, 1};
+  CHECK_THROWS_WITH(initialize(two), Catch::Contains("one GPU at a time"));
+  const MemorySizes sizes{1 << 20, 1 << 20, 1 << 20, 1 << 20};
+#ifdef DYBATCH_HAVE_CUDA
+  // The CUDA kernel table is checked before any GPU is looked for, so this holds with or without one
+  // while ops still lack kernels.
+  CHECK_THROWS_WITH(make_gpu_device(0, sizes), Catch::Contains("CUDA kernel table: no forward for '"));
+#else
+  CHECK_THROWS_WITH(make_gpu_device(0, sizes), Catch::Contains("no CUDA backend"));
+#endif
 }
 
 // DyNet reads the seed into an unsigned: every 32-bit value is a seed, nothing else is.

@@ -1,13 +1,14 @@
 # Fails when a file of a layer includes a layer above it or beside it (cmake -DSOURCE=<repo> -P).
 # The core (dynet_core/) includes only itself; engines, builders and trainers each include only
-# the core and themselves. The public facade above them all, dynet_core/compat/ (the umbrella
+# the core and themselves, and the CUDA backend (gpu/) the trainers too, for their update rules.
+# The public facade above them all, dynet_core/compat/ (the umbrella
 # <dybatch.h> and DyNet's header names, an include folder of its own), is no part of a layer and
 # is included by no library file but the core's forwarding header kept for old programs.
 set(allowed_dynet_core dynet_core)
 set(allowed_autobatch dynet_core autobatch)
 set(allowed_builders dynet_core builders)
 set(allowed_trainers dynet_core trainers)
-set(allowed_gpu dynet_core gpu)
+set(allowed_gpu dynet_core trainers gpu)
 set(layers dynet_core autobatch builders trainers gpu)
 set(umbrella_forwarder dynet_core/dybatch.h)
 set(facade dynet_core/compat)

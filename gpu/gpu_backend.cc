@@ -1,0 +1,14 @@
+#include "dynet_core/gpu_backend.h"
+
+#include "gpu/device_gpu.h"
+#include "gpu/kernel_table.h"
+
+namespace dynet {
+
+std::unique_ptr<Device> make_gpu_device(int cuda_id, const MemorySizes& sizes) {
+  // A backend that lacks an op is refused before any GPU memory is taken.
+  gpu::cuda_kernel_table();
+  return std::make_unique<Device_GPU>(cuda_id, sizes);
+}
+
+}  // namespace dynet

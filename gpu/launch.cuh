@@ -1,0 +1,48 @@
+#pragma once
+// Launch shapes and the per-call context every kernel of gpu/ uses: the device a call runs on
+// (its stream, cuBLAS handle and scratch), read from the output tensor.
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+
+#include "dynet_core/op_def.h"
+#include "gpu/cuda_check.h"
+#include "gpu/device_gpu.h"
+
+namespace dynet {
+namespace gpu {
+
+constexpr unsigned kThreads = 256;
+/// Enough blocks for n elements with grid-stride loops; capped so that huge tensors loop instead.
+inline unsigned blocks_for(std::size_t n) {
+  const std::size_t b = (n + kThreads - 1) / kThreads;
+  return static_cast<unsigned>(b < 65535 ? (b ? b : 1) : 65535);
+}
+
+/// Turns a failed launch (bad configuration, no kernel image for this GPU) into an exception.
+inline void check_launch(const char* what) { check_cuda(cudaGetLastError(), what); }
+
+inline Device_GPU& device_of(const OpCall& c) { return *static_cast<Device_GPU*>(c.y.device); }
+inline cudaStream_t stream_of(const OpCall& c) { return device_of(c).stream(); }
+inline float* scratch_floats(const OpCall& c, std::size_t n) {
+  return device_of(c).scratch_memory().allocate_array<float>(n);
+}
+/// A host array copied to device scratch, for kernels that read per-node op data (indices).
+template <class T>
+const T* to_scratch(const OpCall& c, const T* host, std::size_t n) {
+  T* d = device_of(c).scratch_memory().allocate_array<T>(n ? n : 1);
+  check_cuda(cudaMemcpyAsync(d, host, n * sizeof(T), cudaMemcpyHostToDevice, stream_of(c)), "to_scratch");
+  return d;
+}
+
+/// Element e of batch element b of a tensor of per_batch elements that may broadcast its batch.
+__device__ inline std::size_t batched(unsigned bd, std::size_t per_batch, std::size_t b, std::size_t e) {
+  return (bd == 1 ? 0 : b * per_batch) + e;
+}
+
+#define DYBATCH_GRID_STRIDE(i, n) \
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < (n); i += std::size_t(blockDim.x) * gridDim.x)
+
+}  // namespace gpu
+}  // namespace dynet
