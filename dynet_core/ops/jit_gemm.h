@@ -1,11 +1,11 @@
 #pragma once
 // Column-major single-precision products through kernels compiled at run time for their exact
-// shape (libxsmm), where the build has them. They run at 1.1-1.9x the speed of Eigen's GEMM for
-// the small shapes batched models make (a weight of up to 256 x 256 times a group's columns, and
-// the weight's gradient over a group), but they stream the left operand without packing it: once
-// it outgrows the core's L2 cache (a 10,000 x 256 output layer, a 2,560 x 1,024 tree cell) they
-// run at a third to half of Eigen's speed, and a single column runs faster as Eigen's GEMV. They
-// take no transposed left operand.
+// shape (libxsmm), where the build has them. They run at 1.0-1.5x the speed of Eigen's GEMM on an
+// AVX2 core (up to 1.9x on AVX-512) for the small shapes batched models make (a weight of up to
+// 256 x 256 times a group's columns, and the weight's gradient over a group), but they stream the
+// left operand without packing it: once it outgrows the core's L2 cache (a 10,000 x 256 output
+// layer, a 2,560 x 1,024 tree cell) they run at 0.25-0.7x Eigen's speed, and a single column runs
+// faster as Eigen's GEMV. They take no transposed left operand.
 
 namespace dynet {
 
