@@ -1,5 +1,7 @@
 #include "autobatch/group_scheduler.h"
 
+#include <algorithm>
+
 #include "dynet_core/graph.h"
 
 namespace dynet {
@@ -19,6 +21,7 @@ void GroupScheduler::start(const ComputationGraph& cg, VariableIndex begin, Vari
   leaves_.clear();
   count_dependencies(cg);
   list_consumers(cg);
+  if (policy_ == Policy::Agenda) rank_by_height();
   for (std::uint32_t j = 0; j < n; ++j)
     if (key_of_[j] != kNotScheduled && key_of_[j] != kInUnit && pending_[j] == 0) make_ready(begin + j);
 }
@@ -31,12 +34,12 @@ std::uint32_t GroupScheduler::key_id(std::uint64_t key) {
       ready_.resize(k + 1);
       remaining_.resize(k + 1);
       key_nodes_.resize(k + 1);
-      key_depth_sum_.resize(k + 1);
+      key_rank_sum_.resize(k + 1);
     }
     ready_[k].clear();
     remaining_[k] = 0;
     key_nodes_[k] = 0;
-    key_depth_sum_[k] = 0;
+    key_rank_sum_[k] = 0;
   }
   return k;
 }
@@ -62,7 +65,7 @@ void GroupScheduler::count_dependencies(const ComputationGraph& cg) {
       key_of_[j] = k;
       ++remaining_[k];
       ++key_nodes_[k];
-      key_depth_sum_[k] += nd.depth;
+      if (policy_ == Policy::Depth) key_rank_sum_[k] += nd.depth;
     }
     const VariableIndex* args = nd.args();
     for (unsigned i = 0; i < nd.nargs; ++i) {
@@ -93,6 +96,25 @@ void GroupScheduler::list_consumers(const ComputationGraph& cg) {
   consumer_start_[0] = 0;
 }
 
+void GroupScheduler::rank_by_height() {
+  height_.assign(key_of_.size(), 0);
+  for (std::uint32_t j = static_cast<std::uint32_t>(key_of_.size()); j-- > 0;) {
+    if (key_of_[j] == kNotScheduled) continue;
+    std::uint32_t h = height_[j];
+    for (std::uint32_t c = consumer_start_[j]; c < consumer_start_[j + 1]; ++c)
+      h = std::max(h, height_[consumers_[c] - begin_] + 1);
+    // A unit is scheduled as its first node, which comes before its other nodes: it is as high as
+    // the highest of them.
+    const std::uint32_t self = scheduled_as(j);
+    if (self != j) {
+      height_[self] = std::max(height_[self], h);
+      continue;
+    }
+    height_[j] = h;
+    if (key_of_[j] != kAlone) key_rank_sum_[key_of_[j]] -= h;
+  }
+}
+
 void GroupScheduler::make_ready(VariableIndex node) {
   const std::uint32_t k = key_of_[node - begin_];
   if (k == kAlone) {
@@ -109,8 +131,8 @@ bool GroupScheduler::runs_before(std::uint32_t a, std::uint32_t b) const {
     const bool complete_a = ready_[a].size() == remaining_[a], complete_b = ready_[b].size() == remaining_[b];
     if (complete_a != complete_b) return complete_a;
   }
-  const double depth_a = key_depth_sum_[a] / key_nodes_[a], depth_b = key_depth_sum_[b] / key_nodes_[b];
-  if (depth_a != depth_b) return depth_a < depth_b;
+  const double rank_a = key_rank_sum_[a] / key_nodes_[a], rank_b = key_rank_sum_[b] / key_nodes_[b];
+  if (rank_a != rank_b) return rank_a < rank_b;
   return ready_[a].size() > ready_[b].size();
 }
 

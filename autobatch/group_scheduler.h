@@ -3,8 +3,12 @@
 // computed) wait in one ready set per key: their signature (agenda), or their signature and
 // depth (depth). Two policies pick the next group:
 //  - Agenda (--dynet-autobatch 1): a key whose every remaining node is ready runs first (waiting
-//    cannot make its group larger); otherwise the key of smallest average depth, as in DyNet, so
-//    that keys that still wait on many of their nodes are delayed.
+//    cannot make its group larger); otherwise the key of largest average height (longest path to
+//    the end of the graph), so that the critical path advances and keys off it, such as a
+//    recurrent model's per-step output layer, wait until their nodes are ready together. DyNet
+//    ranks by smallest average depth instead, which compares averages over different spans: a
+//    cell op that exists only from a chain's second step averages deeper than the per-step
+//    outputs, and then every output ran alone.
 //  - Depth (--dynet-autobatch 2): TensorFlow Fold's rule, one group per signature and depth.
 // Nodes that are never batched (signature 0) run alone, as soon as they are ready. Parameter
 // leaves need no kernel and are not scheduled; start() lists them instead.
@@ -68,6 +72,7 @@ class GroupScheduler {
   }
   void count_dependencies(const ComputationGraph& cg);
   void list_consumers(const ComputationGraph& cg);
+  void rank_by_height();
   void make_ready(VariableIndex node);
   std::uint32_t pick_key() const;
   /// Whether the ready set of key a should run before that of key b.
@@ -86,12 +91,13 @@ class GroupScheduler {
   std::vector<std::uint32_t> consumer_start_;
   std::vector<VariableIndex> consumers_;
   std::vector<VariableIndex> alone_;  // ready nodes that run alone
+  std::vector<std::uint32_t> height_;  // agenda: longest path to a node nothing in range consumes
 
   // Per key id.
   std::vector<std::vector<VariableIndex>> ready_;
   std::vector<std::uint32_t> remaining_;  // nodes not handed out yet
   std::vector<std::uint32_t> key_nodes_;
-  std::vector<double> key_depth_sum_;
+  std::vector<double> key_rank_sum_;  // depth, or minus the height (agenda); smaller runs first
   std::vector<std::uint32_t> active_;  // keys with a non-empty ready set
 };
 

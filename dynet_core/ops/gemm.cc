@@ -92,11 +92,12 @@ void gemm(const Tensor& y, const Tensor& a, bool ta, const Tensor& b, bool tb, b
   // A shared left operand times every batch element: one GEMM over all columns, split by columns.
   if (a.d.bd == 1 && !tb && b.d.bd == y.d.bd) {
     Operand am = batch_matrix(a, 0);
-    if (ta && transposes && jit_gemm_available()) {
+    const Operand bc = column_batch(b);
+    // The copy pays only where a JIT kernel then takes the product; Eigen reads a^T in place.
+    if (ta && transposes && jit_gemm_serves(am.cols, bc.cols, am.rows)) {
       am = {transposes->get(am.v, am.rows, am.cols), am.cols, am.rows, am.cols};
       ta = false;
     }
-    const Operand bc = column_batch(b);
     const unsigned m = ta ? am.cols : am.rows, cols = bc.cols;
     ThreadPool* pool = pool_for(y, 2.0 * m * cols * bc.rows);
     const unsigned parts = pool ? pool->threads() : 1;

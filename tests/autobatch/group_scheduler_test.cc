@@ -81,6 +81,27 @@ TEST_CASE("agenda waits to group a signature at several depths; depth does not",
   CHECK(std::find(depth.begin(), depth.end(), std::vector<VariableIndex>{deep.i}) != depth.end());
 }
 
+TEST_CASE("agenda runs a chain's per-step outputs as one group when a later-starting cell op ends each step",
+          "[autobatch][scheduler]") {
+  // Like a language model's output layer: the cell's last op (square) exists from the second
+  // step on, so its average depth lies above the outputs' (exp) although each square precedes
+  // the next step's exp; ordering by average depth ran every exp alone.
+  ComputationGraph cg;
+  Expression h = tanh(input(cg, Dim({2}), {0.1f, 0.2f}));
+  std::vector<Expression> outputs{exp(h)};
+  std::vector<VariableIndex> exps{outputs.back().i};
+  for (int t = 1; t < 8; ++t) {
+    h = square(cos(sin(logistic(h))));
+    outputs.push_back(exp(h));
+    exps.push_back(outputs.back().i);
+  }
+  const Expression loss = sum(outputs);
+  const Groups agenda = schedule(cg, GroupScheduler::Policy::Agenda);
+  check_order(cg, agenda);
+  CHECK(std::find(agenda.begin(), agenda.end(), exps) != agenda.end());
+  CHECK(agenda.back() == std::vector<VariableIndex>{loss.i});
+}
+
 TEST_CASE("the scheduler runs unbatchable nodes alone and skips parameter leaves and computed nodes", "[autobatch][scheduler]") {
   ParameterCollection pc;
   Parameter W = pc.add_parameters({2, 2});

@@ -11,6 +11,7 @@
 #include "dynet_core/aligned_memory_pool.h"
 #include "dynet_core/device.h"
 #include "dynet_core/ops/gemm.h"
+#include "dynet_core/ops/jit_gemm.h"
 #include "dynet_core/ops/transpose_cache.h"
 #include "dynet_core/thread_pool.h"
 
@@ -133,4 +134,20 @@ TEST_CASE("gemm equals the plain product on every path, accumulating or overwrit
     gemm(y.t, a.t, ta, b.t, tb, accumulate, cached ? &transposes : nullptr);
     for (std::size_t e = 0; e < expected.size(); ++e) REQUIRE(y.v[e] == Approx(expected[e]).epsilon(1e-4).margin(1e-4));
   }
+}
+
+TEST_CASE("tall weights and single columns run through Eigen, which reads a tall weight transposed in place",
+          "[ops]") {
+  CHECK_FALSE(jit_gemm_serves(10000, 64, 256));  // a language model's output layer
+  CHECK_FALSE(jit_gemm_serves(2560, 64, 1024));  // a wide tree cell
+  CHECK_FALSE(jit_gemm_serves(256, 1, 256));     // a matrix times one vector
+  const MemorySizes sizes{1 << 20, 1 << 20, 1 << 20, 1 << 20};
+  Device_CPU one(sizes, false, 1);
+  AlignedMemoryPool pool("transposes", 1 << 20);
+  TransposeCache transposes;
+  transposes.reset(pool);
+  std::mt19937 rng(5);
+  Operand w(Dim({2048, 1024}), &one, rng), dy(Dim({2048, 1}, 4), &one, rng), dx(Dim({1024, 1}, 4), &one, rng);
+  gemm(dx.t, w.t, true, dy.t, false, true, &transposes);
+  CHECK(pool.used() == 0);
 }
