@@ -60,9 +60,17 @@ class ComputationGraph {
   /// Drops every node; expressions of this graph become stale.
   void clear();
 
+  /// As DyNet: every node is computed as it is added, so that an error surfaces where the node
+  /// is built; with check_validity too, a value holding a NaN or an infinity throws
+  /// std::runtime_error there. Both are off by default.
+  void set_immediate_compute(bool ic) { immediate_compute_ = ic; }
+  void set_check_validity(bool cv) { check_validity_ = cv; }
+
   unsigned size() const { return size_; }
   Device* device() const { return device_; }
   std::uint64_t id() const { return id_; }
+  /// DyNet's graph number: it grows with every graph made, and (unlike DyNet) with every clear().
+  unsigned get_id() const { return static_cast<unsigned>(id_ >> live_graphs::kSlotBits); }
   std::uint32_t epoch() const { return epoch_; }
 
   /// Writes the graph in Graphviz's dot language (one line per node: index, op, dim; an edge per
@@ -139,6 +147,7 @@ class ComputationGraph {
   /// The engine of this graph's memory for a strategy, made on first use.
   ExecutionEngine& engine_for(int strategy);
   [[noreturn]] void reject_expression(const Expression& e, const char* where) const;
+  void compute_now(const Expression& e);
   /// Computes up to i through the engine (from scratch with `recompute`), timed when profiling.
   void evaluate(VariableIndex i, bool recompute);
   void differentiate(VariableIndex i, bool full, const float* seed);
@@ -155,6 +164,8 @@ class ComputationGraph {
   bool vertex_;
   bool profiling_;
   bool building_ = false;  // nodes added since the last evaluation (profiling only)
+  bool immediate_compute_ = false;
+  bool check_validity_ = false;
   std::uint64_t build_start_ns_ = 0;
   ExecutionEngine* engine_ = nullptr;
   std::vector<Checkpoint> checkpoints_;

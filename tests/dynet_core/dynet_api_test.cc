@@ -160,6 +160,46 @@ TEST_CASE("a default-constructed builder works once assigned, and says so before
   CHECK(lstm.add_input(input(cg, {2}, {1.f, 2.f})).dim() == Dim({3}));
 }
 
+TEST_CASE("set_immediate_compute computes nodes as they are added; set_check_validity then refuses NaN and Inf, as DyNet", "[dynet_api]") {
+  float x = 2.f;
+  {
+    ComputationGraph cg;
+    Expression y = input(cg, &x) * 3.f;
+    x = 5.f;
+    CHECK(as_scalar(y.value()) == 15.f);  // computed when asked: reads x as it is then
+  }
+  x = 2.f;
+  {
+    ComputationGraph cg;
+    cg.set_immediate_compute(true);
+    Expression y = input(cg, &x) * 3.f;
+    x = 5.f;
+    CHECK(as_scalar(y.value()) == 6.f);  // computed when added
+    CHECK_NOTHROW(log(input(cg, -1.f)));  // NaN, unchecked
+    cg.set_check_validity(true);
+    CHECK_THROWS_WITH(log(input(cg, -1.f)), Catch::Contains("log: NaN or Inf detected"));
+    CHECK_THROWS_AS(input(cg, 0.f) + log(input(cg, 0.f)), std::runtime_error);
+    CHECK_NOTHROW(exp(input(cg, 1.f)));
+  }
+  {
+    ComputationGraph cg;
+    cg.set_check_validity(true);  // DyNet checks only values computed as nodes are added
+    CHECK_NOTHROW(log(input(cg, -1.f)));
+  }
+}
+
+TEST_CASE("get_id numbers graphs in the order they are made", "[dynet_api]") {
+  unsigned first;
+  {
+    ComputationGraph cg;
+    first = cg.get_id();
+  }
+  ComputationGraph a;
+  ComputationGraph b;
+  CHECK(a.get_id() > first);
+  CHECK(b.get_id() > a.get_id());
+}
+
 TEST_CASE("print_graphviz writes a node per expression and an edge per argument", "[dynet_api]") {
   ComputationGraph cg;
   Expression a = input(cg, 1.f), b = input(cg, 2.f);
