@@ -9,6 +9,7 @@
 #include "builders/compact_vanilla_lstm_builder.h"
 #include "builders/coupled_lstm_builder.h"
 #include "builders/fast_lstm_builder.h"
+#include "builders/frequency_classes.h"
 #include "builders/gru_builder.h"
 #include "builders/nary_tree_lstm_builder.h"
 #include "builders/sequence_tree_lstm_builders.h"
