@@ -2,6 +2,7 @@
 
 #include "support/example_program.h"
 
+using test_support::check_same_training;
 using test_support::learning_curve;
 using test_support::run_example;
 
@@ -9,7 +10,7 @@ namespace {
 
 /// arith-trees' learning curve with a small model on small trees: rows of epoch, training loss
 /// per node, trees/s, development root and node accuracy.
-std::vector<std::vector<double>> small_curve(const std::string& arguments) {
+test_support::Curve small_curve(const std::string& arguments) {
   return learning_curve(run_example("arith-trees", "--train 64 --dev 64 --max-depth 2 --data-seed 3 --embedding 8 "
                                                    "--hidden 16 --batch 8 --trainer sgd --learning-rate 0.2 --show 0 " +
                                                        arguments));
@@ -31,13 +32,7 @@ TEST_CASE("arith-trees trains the same on one thread and in parallel shards", "[
   const std::string cell = GENERATE("binary", "child-sum");
   const auto one = small_curve("--epochs 3 --dynet-seed 9 --cell " + cell);
   const auto three = small_curve("--epochs 3 --dynet-seed 9 --dynet-threads 3 --cell " + cell);
-  REQUIRE(one.size() == 4);
-  REQUIRE(three.size() == one.size());
-  // Each epoch's losses and accuracies come after updates: equal values mean equal gradients.
-  for (std::size_t e = 1; e < one.size(); ++e) {
-    CHECK(three[e][1] == Approx(one[e][1]).margin(2e-4));
-    CHECK(three[e][4] == Approx(one[e][4]).margin(0.02));
-  }
+  check_same_training(one, three, 3, 1, 2e-4, 4);
 }
 
 TEST_CASE("arith-trees names a tree cell it does not know", "[examples][arith]") {

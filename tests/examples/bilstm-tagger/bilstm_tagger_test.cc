@@ -7,6 +7,7 @@
 #include "scratch_folder.h"
 #include "support/example_program.h"
 
+using test_support::check_same_training;
 using test_support::learning_curve;
 using test_support::run_example;
 
@@ -78,11 +79,5 @@ TEST_CASE("bilstm-tagger spells the words seen fewer times than --min-count", "[
 TEST_CASE("bilstm-tagger trains the same on one thread and in parallel shards", "[examples][tagger][threads]") {
   const auto one = learning_curve(tagger_output("--epochs 2 --dynet-seed 5 --char-embedding 6"));
   const auto three = learning_curve(tagger_output("--epochs 2 --dynet-seed 5 --char-embedding 6 --dynet-threads 3"));
-  REQUIRE(one.size() == 3);
-  REQUIRE(three.size() == one.size());
-  // Each epoch's losses and accuracy come after updates: equal values mean equal gradients.
-  for (std::size_t e = 1; e < one.size(); ++e) {
-    CHECK(three[e][1] == Approx(one[e][1]).margin(2e-4));
-    CHECK(three[e][3] == Approx(one[e][3]).margin(0.02));
-  }
+  check_same_training(one, three, 2, 1, 2e-4, 3);
 }

@@ -7,6 +7,7 @@
 #include "scratch_folder.h"
 #include "support/example_program.h"
 
+using test_support::check_same_training;
 using test_support::learning_curve;
 using test_support::run_example;
 
@@ -27,7 +28,7 @@ std::string counting_sentences(const ScratchFolder& folder, const std::string& n
 
 /// rnnlm's learning curve with a small model trained and evaluated on counting sentences: rows of
 /// epoch, train perplexity, words/s and development perplexity.
-std::vector<std::vector<double>> counting_curve(const std::string& arguments) {
+test_support::Curve counting_curve(const std::string& arguments) {
   ScratchFolder folder;
   const std::string sentences = counting_sentences(folder, "sentences.txt", 48, 2);
   return learning_curve(run_example("rnnlm", "--train " + sentences + " --dev " + sentences +
@@ -61,11 +62,5 @@ TEST_CASE("rnnlm trains the same on one thread and in parallel shards", "[exampl
   const std::string classes = GENERATE("0", "3");
   const auto one = counting_curve("--epochs 3 --dynet-seed 5 --classes " + classes);
   const auto three = counting_curve("--epochs 3 --dynet-seed 5 --dynet-threads 3 --classes " + classes);
-  REQUIRE(one.size() == 4);
-  REQUIRE(three.size() == one.size());
-  // Each epoch's perplexities come after updates: equal values mean equal gradients.
-  for (std::size_t e = 1; e < one.size(); ++e) {
-    CHECK(three[e][1] == Approx(one[e][1]).margin(0.02));
-    CHECK(three[e][3] == Approx(one[e][3]).margin(0.02));
-  }
+  check_same_training(one, three, 3, 1, 0.02, 3);  // perplexities
 }

@@ -6,6 +6,7 @@
 #include "scratch_folder.h"
 #include "support/example_program.h"
 
+using test_support::check_same_training;
 using test_support::learning_curve;
 using test_support::run_example;
 
@@ -48,7 +49,7 @@ std::string trees_file(const ScratchFolder& folder, const std::string& name, uns
 
 /// treelstm-sentiment's learning curve with a small model on generated trees: rows of epoch,
 /// training loss per node, trees/s, development root and node accuracy.
-std::vector<std::vector<double>> small_curve(const std::string& arguments) {
+test_support::Curve small_curve(const std::string& arguments) {
   ScratchFolder folder;
   const std::string train = trees_file(folder, "train.txt", 80, 1), dev = trees_file(folder, "dev.txt", 40, 2);
   return learning_curve(run_example("treelstm-sentiment", "--train " + train + " --dev " + dev +
@@ -71,11 +72,5 @@ TEST_CASE("treelstm-sentiment learns which phrases hold a good or a bad word, wi
 TEST_CASE("treelstm-sentiment trains the same on one thread and in parallel shards", "[examples][sentiment][threads]") {
   const auto one = small_curve("--epochs 3 --dropout 0 --dynet-seed 4");
   const auto three = small_curve("--epochs 3 --dropout 0 --dynet-seed 4 --dynet-threads 3");
-  REQUIRE(one.size() == 4);
-  REQUIRE(three.size() == one.size());
-  // Each epoch's losses and accuracies come after updates: equal values mean equal gradients.
-  for (std::size_t e = 1; e < one.size(); ++e) {
-    CHECK(three[e][1] == Approx(one[e][1]).margin(2e-4));
-    CHECK(three[e][4] == Approx(one[e][4]).margin(0.02));
-  }
+  check_same_training(one, three, 3, 1, 2e-4, 4);
 }
