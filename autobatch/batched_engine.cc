@@ -209,9 +209,11 @@ void BatchedEngine::allocate_gradients(VariableIndex last, const std::uint8_t* n
     bool any = false;
     for (std::uint32_t j = 0; j < group.count && !any; ++j) any = nodes[j] <= last && needs[nodes[j]];
     if (!any) continue;
-    float* block = pool.allocate_array<float>(d.size() * group.count);
+    // Counted once: stores to the nodes below could change d as far as the compiler knows.
+    const std::size_t size = d.size();
+    float* block = pool.allocate_array<float>(size * group.count);
     group_grad_[g] = block;
-    for (std::uint32_t j = 0; j < group.count; ++j) cg_->node(nodes[j]).grad = block + j * d.size();
+    for (std::uint32_t j = 0; j < group.count; ++j) cg_->node(nodes[j]).grad = block + j * size;
   }
   // Parameter leaves are in no group: their gradient is the parameter's, or (for constants
   // whose gradient a full backward asks for) their own.

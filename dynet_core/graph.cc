@@ -172,9 +172,11 @@ Expression ComputationGraph::append(const OpDef& op, const Expression* args, uns
   }
   const DimArgs xs{dims, n};
   Dim out;
+  DimHash out_hash;
   try {
     out = op.infer_dim(xs, data);
-    if (!out.fits()) reject_size(out, "the shape");
+    out_hash = dim_hash(out);
+    if (!out_hash.fits) reject_size(out, "the shape");
   } catch (const std::invalid_argument& e) {
     throw std::invalid_argument(describe_failure(op, xs, e.what()));
   }
@@ -190,7 +192,7 @@ Expression ComputationGraph::append(const OpDef& op, const Expression* args, uns
   nd.more_args = nullptr;
   if (n > Node::kInlineArgs) a = nd.more_args = memory_->arena.allocate_array<VariableIndex>(n);
   for (unsigned k = 0; k < n; ++k) a[k] = args[k].i;
-  nd.dim_hash = dim_hash(out);
+  nd.dim_hash = out_hash.hash;
   nd.signature = node_signature(op, data, out, nd.dim_hash, arg_nodes, a, n);
   nd.depth = depth;
   return Expression(this, size_++);

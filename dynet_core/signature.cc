@@ -1,5 +1,6 @@
 #include "dynet_core/signature.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace dynet {
@@ -14,10 +15,17 @@ inline std::uint64_t mix(std::uint64_t h, std::uint64_t v) {
 
 }  // namespace
 
-std::uint64_t dim_hash(const Dim& d) {
+DimHash dim_hash(const Dim& d) {
   std::uint64_t h = mix(0xA5A5A5A5ull, (std::uint64_t(d.nd) << 32) | d.bd);
-  for (unsigned k = 0; k < d.nd; ++k) h = mix(h, d.d[k]);
-  return h;
+  // The element count is held at kMaxElements + 1 once past the limit: from a batch size below
+  // 2^32, no product overflows 64 bits, and no branch is taken per dimension.
+  constexpr std::uint64_t kPast = Dim::kMaxElements + 1;
+  std::uint64_t elements = d.bd;
+  for (unsigned k = 0; k < d.nd; ++k) {
+    h = mix(h, d.d[k]);
+    elements = std::min(elements * d.d[k], kPast);
+  }
+  return {h, elements < kPast};
 }
 
 std::uint64_t argument_identity(const Node& a, VariableIndex index) {

@@ -23,10 +23,15 @@ inline bool shared_argument(const OpDef& op, unsigned i, const Node& arg, const 
 /// The identity a shared argument contributes to a signature.
 std::uint64_t argument_identity(const Node& a, VariableIndex index);
 
-/// A hash of a shape (batch size included); nodes keep theirs for their consumers' signatures.
-std::uint64_t dim_hash(const Dim& d);
+/// A hash of a shape (batch size included), which nodes keep for their consumers' signatures, and
+/// whether the shape fits (Dim::fits): every new node needs both, told in one pass over its dims.
+struct DimHash {
+  std::uint64_t hash;
+  bool fits;
+};
+DimHash dim_hash(const Dim& d);
 
-/// The signature of a node about to be added with these arguments (out_hash = dim_hash(out));
+/// The signature of a node about to be added with these arguments (out_hash = dim_hash(out).hash);
 /// 0 means never batched.
 std::uint64_t node_signature(const OpDef& op, const void* data, const Dim& out, std::uint64_t out_hash,
                              const Node* const* args, const VariableIndex* arg_indices, unsigned nargs);

@@ -63,7 +63,7 @@ TextData encode(const std::vector<examples::Sentence>& sentences, bool generated
   d.generated = generated;
   d.words.convert(d.boundary);
   for (const examples::Sentence& s : sentences) {
-    examples::WordIds ids;
+    WordIds ids;
     for (const std::string& w : s) ids.push_back(static_cast<unsigned>(d.words.convert(w)));
     d.sentences.push_back(std::move(ids));
   }
@@ -137,7 +137,7 @@ TagData load_tags(const std::string& dir, unsigned min_count, bool spell_rare) {
   if (d.generated) say_generated(path, "tagged sentences");
   const std::vector<examples::TaggedSentence> sentences =
       d.generated ? generated_tags(10000) : examples::read_tagged_sentences(path);
-  d.vocabulary = examples::TaggerVocabulary(sentences, min_count, spell_rare);
+  d.vocabulary = TaggerVocabulary(sentences, min_count, spell_rare);
   for (const examples::TaggedSentence& s : sentences) d.sentences.push_back(d.vocabulary.encode(s));
   return d;
 }

@@ -9,14 +9,16 @@
 
 #include "autobatch/random_trees.h"
 #include "dynet_core/dict.h"
-#include "examples/bilstm-tagger/tagger_vocabulary.h"
-#include "examples/rnnlm/rnn_language_model.h"
+#include "workloads/tagger_vocabulary.h"
 
 namespace bench {
 
+/// Word ids of one sentence, without boundary markers.
+using WordIds = std::vector<unsigned>;
+
 /// Sentences of word ids; `words` holds every word and the sentence boundary `boundary`.
 struct TextData {
-  std::vector<examples::WordIds> sentences;
+  std::vector<WordIds> sentences;
   dynet::Dict words;
   std::string boundary = "<s>";
   bool generated = false;
@@ -24,8 +26,8 @@ struct TextData {
 
 /// Tagged sentences encoded by the tagger's own vocabularies (rare words spelled when asked).
 struct TagData {
-  examples::TaggerVocabulary vocabulary;
-  std::vector<examples::EncodedSentence> sentences;
+  TaggerVocabulary vocabulary;
+  std::vector<EncodedSentence> sentences;
   bool generated = false;
 };
 

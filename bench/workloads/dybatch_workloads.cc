@@ -11,13 +11,14 @@
 #include <string>
 #include <vector>
 
+#include "autobatch/tagger_model.h"
 #include "autobatch/treelstm_model.h"
 #include "common/gemm_peak.h"
 #include <dybatch.h>
-#include "examples/bilstm-tagger/bilstm_tagger_model.h"
 #include "workloads/datasets.h"
 #include "workloads/flops.h"
 #include "workloads/measurement.h"
+#include "workloads/rnn_language_model.h"
 #include "workloads/tree_fc_model.h"
 #include "workloads/workload_options.h"
 
@@ -45,23 +46,20 @@ bench::Measurement language_model(const bench::WorkloadOptions& o) {
   // DyNet's rnnlm-batch batches sentences of similar length; Cavs' workloads take them as they come.
   const bool by_length = o.task == "rnnlm-batch";
   ParameterCollection pc;
-  examples::LanguageModelShape shape;
-  shape.embedding = o.embedding;
-  shape.hidden = o.hidden;
-  examples::RNNLanguageModel lm(pc, shape, d.words, d.boundary);
+  bench::RNNLanguageModel lm(pc, o.embedding, o.hidden, d.words, d.boundary);
   SimpleSGDTrainer trainer(pc, 0.1f);
   std::vector<std::size_t> sizes;
-  for (const examples::WordIds& s : d.sentences) sizes.push_back(s.size());
+  for (const bench::WordIds& s : d.sentences) sizes.push_back(s.size());
   const bench::Minibatches minibatches(sizes, o.batch, by_length);
   const double word_flops = bench::language_model_word_flops(o.embedding, o.hidden, d.words.size());
   return bench::measure(o.seconds, [&](std::size_t step) {
-    std::vector<const examples::WordIds*> batch;
+    std::vector<const bench::WordIds*> batch;
     double words = 0;
     for (std::size_t i : minibatches.at(step)) {
       batch.push_back(&d.sentences[i]);
-      words += double(examples::RNNLanguageModel::predicted_words(d.sentences[i]));
+      words += double(bench::RNNLanguageModel::predicted_words(d.sentences[i]));
     }
-    return train_step([&](ComputationGraph& cg) { return lm.loss(cg, batch, true); }, trainer, words,
+    return train_step([&](ComputationGraph& cg) { return lm.loss(cg, batch); }, trainer, words,
                       words * word_flops);
   });
 }
@@ -70,16 +68,16 @@ bench::Measurement tagger(const bench::WorkloadOptions& o, bool chars) {
   // DyNet's withchar benchmark spells the words seen fewer than 5 times.
   bench::TagData d = bench::load_tags(o.data, chars ? 5 : 1, chars);
   ParameterCollection pc;
-  const examples::TaggerShape shape{o.embedding, o.hidden, 32, chars ? 20u : 0u};
-  examples::BiLSTMTagger model(pc, shape, d.vocabulary);
+  const bench::TaggerShape shape{o.embedding, o.hidden, 32, chars ? 20u : 0u};
+  bench::TaggerModel model(pc, shape, d.vocabulary);
   SimpleSGDTrainer trainer(pc, 0.1f);
   std::vector<std::size_t> sizes;
-  for (const examples::EncodedSentence& s : d.sentences) sizes.push_back(s.words.size());
+  for (const bench::EncodedSentence& s : d.sentences) sizes.push_back(s.words.size());
   const bench::Minibatches minibatches(sizes, o.batch, false);
   const double word_flops = bench::tagger_word_flops(o.embedding, o.hidden, shape.mlp, d.vocabulary.tags.size());
   const double char_flops = bench::char_flops(shape.char_embedding, o.embedding);
   return bench::measure(o.seconds, [&](std::size_t step) {
-    std::vector<const examples::EncodedSentence*> batch;
+    std::vector<const bench::EncodedSentence*> batch;
     double words = 0, letters = 0;
     for (std::size_t i : minibatches.at(step)) {
       batch.push_back(&d.sentences[i]);

@@ -11,6 +11,7 @@
 #include "builders/coupled_lstm_builder.h"
 #include "builders/deep_lstm_builder.h"
 #include "builders/fast_lstm_builder.h"
+#include "builders/frequency_classes.h"
 #include "builders/gru_builder.h"
 #include "builders/hierarchical_softmax_builder.h"
 #include "builders/nary_tree_lstm_builder.h"

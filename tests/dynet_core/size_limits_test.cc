@@ -119,6 +119,19 @@ TEST_CASE("constants and inputs past 2^31-1 elements are refused at creation", "
   CHECK(constant(cg, Dim({1}, kMax), 1.f).dim().size() == kMax);
 }
 
+TEST_CASE("a node is refused exactly when its shape does not fit", "[graph][sizes]") {
+  ComputationGraph cg;
+  const Dim shapes[] = {Dim({kMax}), Dim({46341, 46340}), Dim({2, 3}, kMax / 6), Dim({2, 3}, kMax / 6 + 1),
+                        Dim({k16, k16 / 2}), Dim({k16, k16 + 1}), Dim({k16, k16, k16, k16, k16, k16, k16}, k16)};
+  for (const Dim& d : shapes) {
+    INFO("shape " << d);
+    if (d.fits())
+      CHECK(constant(cg, d, 0.f).dim() == d);
+    else
+      CHECK_THROWS_WITH(constant(cg, d, 0.f), Catch::Contains("one tensor holds at most"));
+  }
+}
+
 TEST_CASE("ops whose result would exceed 2^31-1 elements are refused at the node", "[graph][sizes]") {
   ComputationGraph cg;
   const Expression half = constant(cg, {k30}, 1.f);

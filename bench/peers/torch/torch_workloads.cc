@@ -76,13 +76,13 @@ struct LanguageModelImpl : torch::nn::Module {
         out(register_module("out", torch::nn::Linear(hidden, vocabulary))) {}
 
   /// Step t reads word t - 1 (the boundary first) and predicts word t, then the sentence's end.
-  torch::Tensor loss(const std::vector<const examples::WordIds*>& batch, unsigned boundary) {
-    auto length = [](const examples::WordIds& s) { return s.size() + 1; };
-    const Padded in = pad<examples::WordIds>(
-        batch, [&](const examples::WordIds& s, std::size_t t) { return int64_t(t == 0 ? boundary : s[t - 1]); },
+  torch::Tensor loss(const std::vector<const bench::WordIds*>& batch, unsigned boundary) {
+    auto length = [](const bench::WordIds& s) { return s.size() + 1; };
+    const Padded in = pad<bench::WordIds>(
+        batch, [&](const bench::WordIds& s, std::size_t t) { return int64_t(t == 0 ? boundary : s[t - 1]); },
         +length, boundary);
-    const Padded target = pad<examples::WordIds>(
-        batch, [&](const examples::WordIds& s, std::size_t t) { return int64_t(t < s.size() ? s[t] : boundary); },
+    const Padded target = pad<bench::WordIds>(
+        batch, [&](const bench::WordIds& s, std::size_t t) { return int64_t(t < s.size() ? s[t] : boundary); },
         +length, -1);
     const auto states = std::get<0>(lstm->forward_with_packed_input(pack(embed(in.ids), in.lengths)));
     return sum_cross_entropy(out(states.data()), pack(target.ids, target.lengths).data());
@@ -99,12 +99,12 @@ bench::Measurement language_model(const bench::WorkloadOptions& o) {
   const bool by_length = o.task == "rnnlm-batch";
   LanguageModel model(d.words.size(), o.embedding, o.hidden);
   std::vector<std::size_t> sizes;
-  for (const examples::WordIds& s : d.sentences) sizes.push_back(s.size());
+  for (const bench::WordIds& s : d.sentences) sizes.push_back(s.size());
   const bench::Minibatches minibatches(sizes, o.batch, by_length);
   const double word_flops = bench::language_model_word_flops(o.embedding, o.hidden, d.words.size());
   const unsigned boundary = unsigned(const_cast<dynet::Dict&>(d.words).convert(d.boundary));
   return train(model, o, [&](std::size_t step, double& items, double& flops) {
-    std::vector<const examples::WordIds*> batch;
+    std::vector<const bench::WordIds*> batch;
     for (std::size_t i : minibatches.at(step)) {
       batch.push_back(&d.sentences[i]);
       items += double(d.sentences[i].size() + 1);
@@ -122,12 +122,12 @@ struct TaggerImpl : torch::nn::Module {
         hidden_layer(register_module("hidden", torch::nn::Linear(2 * hidden, mlp))),
         out(register_module("out", torch::nn::Linear(mlp, tags))) {}
 
-  torch::Tensor loss(const std::vector<const examples::EncodedSentence*>& batch) {
-    auto length = [](const examples::EncodedSentence& s) { return s.words.size(); };
-    const Padded in = pad<examples::EncodedSentence>(
-        batch, [](const examples::EncodedSentence& s, std::size_t t) { return int64_t(s.words[t]); }, +length, 0);
-    const Padded tags = pad<examples::EncodedSentence>(
-        batch, [](const examples::EncodedSentence& s, std::size_t t) { return int64_t(s.tags[t]); }, +length, -1);
+  torch::Tensor loss(const std::vector<const bench::EncodedSentence*>& batch) {
+    auto length = [](const bench::EncodedSentence& s) { return s.words.size(); };
+    const Padded in = pad<bench::EncodedSentence>(
+        batch, [](const bench::EncodedSentence& s, std::size_t t) { return int64_t(s.words[t]); }, +length, 0);
+    const Padded tags = pad<bench::EncodedSentence>(
+        batch, [](const bench::EncodedSentence& s, std::size_t t) { return int64_t(s.tags[t]); }, +length, -1);
     const auto states = std::get<0>(lstm->forward_with_packed_input(pack(embed(in.ids), in.lengths)));
     return sum_cross_entropy(out(torch::tanh(hidden_layer(states.data()))), pack(tags.ids, tags.lengths).data());
   }
@@ -143,11 +143,11 @@ bench::Measurement tagger(const bench::WorkloadOptions& o) {
   const unsigned tags = d.vocabulary.tags.size(), mlp = 32;
   Tagger model(d.vocabulary.words.size(), tags, o.embedding, o.hidden, mlp);
   std::vector<std::size_t> sizes;
-  for (const examples::EncodedSentence& s : d.sentences) sizes.push_back(s.words.size());
+  for (const bench::EncodedSentence& s : d.sentences) sizes.push_back(s.words.size());
   const bench::Minibatches minibatches(sizes, o.batch, false);
   const double word_flops = bench::tagger_word_flops(o.embedding, o.hidden, mlp, tags);
   return train(model, o, [&](std::size_t step, double& items, double& flops) {
-    std::vector<const examples::EncodedSentence*> batch;
+    std::vector<const bench::EncodedSentence*> batch;
     for (std::size_t i : minibatches.at(step)) {
       batch.push_back(&d.sentences[i]);
       items += double(d.sentences[i].words.size());

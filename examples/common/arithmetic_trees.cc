@@ -1,4 +1,4 @@
-#include "examples/arith-trees/arithmetic_trees.h"
+#include "examples/common/arithmetic_trees.h"
 
 #include <functional>
 #include <stdexcept>

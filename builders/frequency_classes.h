@@ -9,11 +9,10 @@
 #include "builders/class_factored_softmax_builder.h"
 #include "dynet_core/dict.h"
 
-namespace examples {
+namespace dynet {
 
 /// Classes "0".."classes-1" for every word of `words`, from counts[id] (missing ids count 0).
-dynet::ClassFactoredSoftmaxBuilder::WordClasses frequency_classes(const dynet::Dict& words,
-                                                                 const std::vector<std::size_t>& counts,
-                                                                 unsigned classes);
+ClassFactoredSoftmaxBuilder::WordClasses frequency_classes(const Dict& words, const std::vector<std::size_t>& counts,
+                                                           unsigned classes);
 
-}  // namespace examples
+}  // namespace dynet

@@ -2,7 +2,7 @@
 
 #include <functional>
 
-#include "examples/arith-trees/arithmetic_trees.h"
+#include "examples/common/arithmetic_trees.h"
 
 using namespace examples;
 

@@ -1,7 +1,7 @@
 #pragma once
-// The BiLSTM tagger's vocabularies (words, tags, and the characters rare words are spelled with)
-// and sentences encoded by them. Apart from the model so that programs that only read tagged
-// data (the benchmarks' peers) need nothing of the library but dynet::Dict.
+// The benchmark tagger's vocabularies (words, tags, and the characters rare words are spelled
+// with) and sentences encoded by them. Apart from the model so that programs that only read tagged
+// data (the peers) need nothing of the library but dynet::Dict.
 
 #include <string>
 #include <vector>
@@ -9,7 +9,7 @@
 #include "dynet_core/dict.h"
 #include "examples/common/tagged_corpus.h"
 
-namespace examples {
+namespace bench {
 
 /// A sentence as ids: every word's id (the unknown word for rare ones), the characters of the
 /// words to spell (empty for the others), and the tags (-1 for a tag never seen in training).
@@ -25,13 +25,13 @@ class TaggerVocabulary {
   TaggerVocabulary() = default;
   /// Words seen at least min_count times get an embedding; the others (and unseen words) share
   /// the unknown word, and are spelled when `spell_rare`.
-  TaggerVocabulary(const std::vector<TaggedSentence>& train, unsigned min_count, bool spell_rare);
+  TaggerVocabulary(const std::vector<examples::TaggedSentence>& train, unsigned min_count, bool spell_rare);
 
   /// (Looks words up in the frozen vocabularies, which never changes them.)
-  EncodedSentence encode(const TaggedSentence& s);
+  EncodedSentence encode(const examples::TaggedSentence& s);
 
   dynet::Dict words, tags, chars;
   bool spell_rare = false;
 };
 
-}  // namespace examples
+}  // namespace bench

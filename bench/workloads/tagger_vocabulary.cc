@@ -1,6 +1,6 @@
-#include "examples/bilstm-tagger/tagger_vocabulary.h"
+#include "workloads/tagger_vocabulary.h"
 
-namespace examples {
+namespace bench {
 
 using dynet::WordCounter;
 
@@ -8,10 +8,10 @@ namespace {
 const char* const kUnknown = "<unk>";
 }
 
-TaggerVocabulary::TaggerVocabulary(const std::vector<TaggedSentence>& train, unsigned min_count, bool spell)
+TaggerVocabulary::TaggerVocabulary(const std::vector<examples::TaggedSentence>& train, unsigned min_count, bool spell)
     : spell_rare(spell) {
   WordCounter counter;
-  for (const TaggedSentence& s : train) {
+  for (const examples::TaggedSentence& s : train) {
     counter.add_all(s.words);
     for (const std::string& t : s.tags) tags.convert(t);
     for (const std::string& w : s.words)
@@ -23,7 +23,7 @@ TaggerVocabulary::TaggerVocabulary(const std::vector<TaggedSentence>& train, uns
   chars.freeze();
 }
 
-EncodedSentence TaggerVocabulary::encode(const TaggedSentence& s) {
+EncodedSentence TaggerVocabulary::encode(const examples::TaggedSentence& s) {
   EncodedSentence e;
   for (std::size_t i = 0; i < s.words.size(); ++i) {
     const std::string& w = s.words[i];
@@ -38,4 +38,4 @@ EncodedSentence TaggerVocabulary::encode(const TaggedSentence& s) {
   return e;
 }
 
-}  // namespace examples
+}  // namespace bench

@@ -2,12 +2,12 @@
 
 #include <map>
 
-#include "examples/rnnlm/frequency_classes.h"
+#include "builders/frequency_classes.h"
 
-using namespace examples;
+using namespace dynet;
 
-TEST_CASE("frequency binning gives frequent words small classes and every word one class", "[examples][rnnlm]") {
-  dynet::Dict words;
+TEST_CASE("frequency binning gives frequent words small classes and every word one class", "[builders][softmax]") {
+  Dict words;
   for (const char* w : {"rare", "the", "of", "cat", "dog", "unseen"}) words.convert(w);
   // "the" and "cat" make up over half the text: the middle of their shares falls in the first class.
   const std::vector<std::size_t> counts{1, 30, 20, 25, 24};
