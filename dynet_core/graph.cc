@@ -1,6 +1,6 @@
 #include "dynet_core/graph.h"
 
-#include <atomic>
+#include <cmath>
 #include <cstdlib>
 #include <sstream>
 #include <stdexcept>
@@ -195,7 +195,18 @@ Expression ComputationGraph::append(const OpDef& op, const Expression* args, uns
   nd.dim_hash = out_hash.hash;
   nd.signature = node_signature(op, data, out, nd.dim_hash, arg_nodes, a, n);
   nd.depth = depth;
-  return Expression(this, size_++);
+  const Expression e(this, size_++);
+  if (immediate_compute_) compute_now(e);
+  return e;
+}
+
+void ComputationGraph::compute_now(const Expression& e) {
+  const Tensor value = incremental_forward(e);
+  if (!check_validity_) return;
+  for (const float v : as_vector(value))
+    if (!std::isfinite(v))
+      throw std::runtime_error(std::string(node(e.i).op->name) + ": NaN or Inf detected in the value of node " +
+                               std::to_string(e.i) + " (set_check_validity)");
 }
 
 void throw_stale_graph(const char* where) {
