@@ -18,6 +18,7 @@
 #include "dynet/lstm.h"
 #include "dynet/model.h"
 #include "dynet/rand.h"
+#include "dynet/rnn-state-machine.h"
 #include "dynet/tensor.h"
 #include "dynet/training.h"
 
@@ -322,4 +323,25 @@ TEST_CASE("DyNet's tutorial spelling: Model, per-row lookup views and storage he
   CHECK(e.get_storage().grads[1].v == e.get_storage().grad_row(1));
   w.get_storage().scale_parameters(0.f);
   CHECK(as_vector(*w.values()) == std::vector<float>(3, 0.f));
+}
+
+TEST_CASE("RNNStateMachine allows DyNet's transitions and refuses the others, staying where it was", "[dynet_api]") {
+  RNNStateMachine sm;
+  CHECK(sm.state() == CREATED);
+  CHECK_THROWS_WITH(sm.transition(add_input), Catch::Contains("add_input is not allowed in state CREATED"));
+  CHECK_THROWS_AS(sm.transition(start_new_sequence), std::runtime_error);
+  CHECK(sm.state() == CREATED);
+  sm.transition(new_graph);
+  CHECK(sm.state() == GRAPH_READY);
+  sm.transition(new_graph);
+  CHECK(sm.state() == GRAPH_READY);
+  CHECK_THROWS_WITH(sm.transition(add_input), Catch::Contains("call start_new_sequence first"));
+  CHECK(sm.state() == GRAPH_READY);
+  sm.transition(start_new_sequence);
+  CHECK(sm.state() == READING_INPUT);
+  sm.transition(add_input);
+  sm.transition(start_new_sequence);
+  CHECK(sm.state() == READING_INPUT);
+  sm.transition(new_graph);
+  CHECK(sm.state() == GRAPH_READY);
 }

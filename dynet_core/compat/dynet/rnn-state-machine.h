@@ -1,4 +1,5 @@
 #pragma once
-// DyNet's <dynet/rnn-state-machine.h>: the recurrent builders.
+// DyNet's <dynet/rnn-state-machine.h>: the recurrent builders and DyNet's RNNStateMachine.
 
 #include "builders/rnn_builder.h"
+#include "builders/rnn_state_machine.h"
