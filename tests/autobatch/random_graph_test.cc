@@ -115,3 +115,28 @@ TEST_CASE("random graphs of repeated cells agree when instances run as vertex-fu
     CHECK(tasks < instances);       // tasks run several instances at once
   }
 }
+
+TEST_CASE("random graphs of repeated cells built with plain ops: discovered instances agree",
+          "[autobatch][differential][vertex]") {
+  RandomModel m(6, 20, 5);
+  RandomGraphOptions cells;
+  cells.repeated_cells = true;
+  for (bool per_use : {false, true}) {
+    cells.parameter_per_use = per_use;
+    std::uint64_t found = 0, instances = 0, tasks = 0;
+    for (std::uint64_t seed = 1; seed <= 300; ++seed) {
+      const Outcome ref = run(m, seed, 0, cells);
+      for (int strategy : {1, 2}) {
+        const Outcome got = run(m, seed, strategy, cells);
+        require_agree(ref, got, seed, strategy);
+        found += got.stats.vertex_marked;
+        instances += got.stats.vertex_instances;
+        tasks += got.stats.vertex_tasks;
+      }
+    }
+    INFO("parameter() per use: " << per_use << ", found " << found << ", units " << instances << ", tasks " << tasks);
+    CHECK(instances > 0);
+    CHECK(instances <= found);
+    CHECK(tasks < instances);  // tasks run several discovered instances at once
+  }
+}
