@@ -166,7 +166,8 @@ Expression raw_tree_lstm(ComputationGraph& cg, CellModel& m, unsigned trees, uns
 
 /// `chains` LSTM chains of `steps` steps as users write them, with plain ops and no VertexScope:
 /// each gate an affine over the input and the previous state.
-Expression raw_lstm(ComputationGraph& cg, CellModel& m, unsigned chains, unsigned steps) {
+/// With `odd_step`, step 2 of chain 1 scales its state: a structure no other step has.
+Expression raw_lstm(ComputationGraph& cg, CellModel& m, unsigned chains, unsigned steps, bool odd_step = false) {
   const Expression W = parameter(cg, m.W), U = parameter(cg, m.U), b = parameter(cg, m.b);
   std::vector<Expression> finals;
   for (unsigned k = 0; k < chains; ++k) {
@@ -179,6 +180,7 @@ Expression raw_lstm(ComputationGraph& cg, CellModel& m, unsigned chains, unsigne
       const Expression g = tanh(affine_transform({b, U, x, U, h}));
       c = cmult(f, c) + cmult(i, g);
       h = cmult(o, tanh(c));
+      if (odd_step && k == 1 && t == 2) h = h * 0.5f;
     }
     finals.push_back(sum_elems(h));
   }
@@ -218,6 +220,29 @@ TEST_CASE("an LSTM of plain ops is found without scopes and agrees", "[autobatch
     CHECK(g.stats.vertex_instances == 13);
     CHECK(g.stats.vertex_tasks == 3);  // one per later step: the chains run together
   }
+}
+
+TEST_CASE("a candidate whose structure is seen once runs op by op and agrees", "[autobatch][vertex][discovery]") {
+  CellModel m;
+  const auto got =
+      expect_agreement(m, [&](ComputationGraph& cg, std::vector<float>&) { return raw_lstm(cg, m, 5, 4, true); });
+  for (const Outcome& g : got) {
+    CHECK(g.stats.vertex_marked == 17);    // the odd step is not kept
+    CHECK(g.stats.vertex_instances == 11);  // nor run as a unit, and the step after it is hoisted whole
+  }
+}
+
+TEST_CASE("a value read mid-graph limits discovery to each pass's nodes", "[autobatch][vertex][discovery]") {
+  CellModel m;
+  expect_agreement(
+      m,
+      [&](ComputationGraph& cg, std::vector<float>& values) {
+        const Expression loss = raw_lstm(cg, m, 4, 4);
+        const Tensor v = cg.get_value(cg.size() / 2);  // inside a step of chain 1 or 2
+        values.insert(values.end(), v.v, v.v + v.d.size());
+        return loss;
+      },
+      false);
 }
 
 TEST_CASE("chains of marked cells run as tasks over all chains and agree", "[autobatch][vertex]") {
