@@ -31,7 +31,7 @@ bool share_input(const ComputationGraph& cg, const Node& n, const Node& m) {
 }  // namespace
 
 std::uint64_t discovered_key() {
-  static const std::uint64_t key = vertex_key("unscoped");
+  static const std::uint64_t key = named_vertex_key("unscoped");
   return key;
 }
 

@@ -8,6 +8,7 @@
 #include <functional>
 #include <vector>
 
+#include "autobatch/vertex/instance_discovery.h"
 #include "dynet_core/expr.h"
 #include "dynet_core/graph.h"
 #include "dynet_core/param_collection.h"
@@ -206,6 +207,7 @@ TEST_CASE("a TreeLSTM of plain ops is found without scopes and agrees", "[autoba
     // Agenda: one task per level of nodes, all losses in one; depth: the losses of each level too.
     CHECK(got[0].stats.vertex_tasks == 4);
     CHECK(got[1].stats.vertex_tasks == 7);
+    CHECK(vertex_key_name(discovered_key()) == "unscoped");  // the name profiles print
   }
 }
 
