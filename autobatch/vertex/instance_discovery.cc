@@ -39,6 +39,39 @@ void InstanceDiscovery::close(VariableIndex begin, VariableIndex end) {
   if (end > begin) candidates_.push_back({begin, end, discovered_key()});
 }
 
+bool InstanceDiscovery::repeats(std::uint64_t hash) const {
+  const auto range = std::equal_range(sorted_.begin(), sorted_.end(), hash);
+  return range.second - range.first >= 2;
+}
+
+void InstanceDiscovery::trim(const ComputationGraph& cg, std::size_t c, bool keep_end) {
+  VertexInstance& inst = candidates_[c];
+  if (repeats(hashes_[c])) return;
+  tried_.clear();  // lengths whose part has been hashed, with that hash
+  VariableIndex best = 0;  // the longest part that repeats
+  for (std::size_t k = 0; k < candidates_.size(); ++k) {
+    const VariableIndex n = candidates_[k].end - candidates_[k].begin;
+    if (n >= inst.end - inst.begin || !repeats(hashes_[k])) continue;
+    std::uint64_t part = 0;
+    const auto seen = std::find_if(tried_.begin(), tried_.end(), [n](const auto& t) { return t.first == n; });
+    if (seen != tried_.end()) {
+      part = seen->second;
+    } else {
+      const VertexInstance p = keep_end ? VertexInstance{inst.end - n, inst.end, inst.key}
+                                        : VertexInstance{inst.begin, inst.begin + n, inst.key};
+      part = structural_hash(cg, p);
+      tried_.emplace_back(n, part);
+    }
+    if (part == hashes_[k] && n > best) {
+      best = n;
+      hashes_[c] = part;
+    }
+  }
+  if (best == 0) return;
+  if (keep_end) inst.begin = inst.end - best;
+  else inst.end = inst.begin + best;
+}
+
 void InstanceDiscovery::find(const ComputationGraph& cg, VariableIndex begin, VariableIndex end) {
   candidates_.clear();
   anchors_.clear();
@@ -46,16 +79,19 @@ void InstanceDiscovery::find(const ComputationGraph& cg, VariableIndex begin, Va
   for (VariableIndex j = begin; j < end; ++j) {
     const Node& n = cg.node(j);
     if (!reads_parameter(cg, n)) {
-      bool joins = false;
-      for (unsigned i = 0; i < n.nargs && !joins; ++i) joins = n.arg(i) >= open && n.arg(i) < last && !anchors_.empty();
-      if (joins) last = j + 1;
+      if (anchors_.empty()) continue;  // before the first anchor: waits for it
+      for (unsigned i = 0; i < n.nargs; ++i)
+        if (n.arg(i) >= open && n.arg(i) < last) {
+          last = j + 1;
+          break;
+        }
       continue;
     }
     bool sibling = false;
     for (std::size_t k = 0; k < anchors_.size() && !sibling; ++k) sibling = share_input(cg, n, cg.node(anchors_[k]));
-    if (!sibling) {
-      if (!anchors_.empty()) close(open, last);
-      open = anchors_.empty() ? open : last;
+    if (!sibling && !anchors_.empty()) {
+      close(open, last);
+      open = last;
       anchors_.clear();
     }
     anchors_.push_back(j);
@@ -67,11 +103,17 @@ void InstanceDiscovery::find(const ComputationGraph& cg, VariableIndex begin, Va
   for (const VertexInstance& c : candidates_) hashes_.push_back(structural_hash(cg, c));
   sorted_.assign(hashes_.begin(), hashes_.end());
   std::sort(sorted_.begin(), sorted_.end());
+  // The first candidate also holds what precedes the first cell (parameters read once per graph,
+  // inputs), the last one what follows the last cell (a sum over cells): each is cut down to its
+  // part that has a repeating structure, if one has.
+  if (!candidates_.empty()) {
+    trim(cg, 0, true);
+    trim(cg, candidates_.size() - 1, false);
+  }
   kept_.clear();
   kept_hashes_.clear();
   for (std::size_t c = 0; c < candidates_.size(); ++c) {
-    const auto range = std::equal_range(sorted_.begin(), sorted_.end(), hashes_[c]);
-    if (range.second - range.first < 2) continue;
+    if (!repeats(hashes_[c])) continue;
     kept_.push_back(candidates_[c]);
     kept_hashes_.push_back(hashes_[c]);
   }

@@ -16,10 +16,12 @@
 // only when another one in the range has its structural hash: a structure seen once gains nothing
 // as a unit and would only add a function to the process-wide table. The instance plan then
 // accepts a kept candidate only when it matches the function traced from the first candidate of
-// its hash; everything else runs op by op. Linear in nodes and arguments, allocation-free once
-// warm.
+// its hash; everything else runs op by op. It runs on every forward pass of a graph without
+// scopes: one pass over the nodes and their arguments, then a sort of the candidates' hashes;
+// allocation-free once warm.
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "dynet_core/graph.h"
@@ -40,10 +42,16 @@ class InstanceDiscovery {
 
  private:
   void close(VariableIndex begin, VariableIndex end);
+  /// Whether two or more candidates have this structural hash.
+  bool repeats(std::uint64_t hash) const;
+  /// Cuts candidate c, if its structure does not repeat, to its longest run of last (`keep_end`)
+  /// or first nodes that has the structure of a candidate that does.
+  void trim(const ComputationGraph& cg, std::size_t c, bool keep_end);
 
   std::vector<VertexInstance> candidates_, kept_;
   std::vector<std::uint64_t> hashes_, sorted_, kept_hashes_;
   std::vector<VariableIndex> anchors_;  // of the open candidate
+  std::vector<std::pair<VariableIndex, std::uint64_t>> tried_;  // trim's lengths, with their part's hash
 };
 
 }  // namespace dynet

@@ -198,11 +198,11 @@ TEST_CASE("a TreeLSTM of plain ops is found without scopes and agrees", "[autoba
       return raw_tree_lstm(cg, m, 3, 3, per_use);
     });
     for (const Outcome& g : got) {
-      // Cells and losses are cut apart. Kept: 23 leaves (the first, holding the graph's leading
-      // nodes, is unlike any other), 21 nodes, 44 losses (the last holds the sum of all losses).
-      CHECK(g.stats.vertex_marked == 88);
-      // Leaves read no other instance: hoisted whole, as is the first leaf's loss.
-      CHECK(g.stats.vertex_instances == 64);
+      // Cells and losses are cut apart, all kept: 24 leaves, 21 nodes, 45 losses (the first leaf
+      // without the graph's leading parameters, the last loss without the sum of all losses).
+      CHECK(g.stats.vertex_marked == 90);
+      // Leaves read no other instance: hoisted whole.
+      CHECK(g.stats.vertex_instances == 66);
     }
     // Agenda: one task per level of nodes, all losses in one; depth: the losses of each level too.
     CHECK(got[0].stats.vertex_tasks == 4);
@@ -215,12 +215,13 @@ TEST_CASE("an LSTM of plain ops is found without scopes and agrees", "[autobatch
   CellModel m;
   const auto got = expect_agreement(m, [&](ComputationGraph& cg, std::vector<float>&) { return raw_lstm(cg, m, 5, 4); });
   for (const Outcome& g : got) {
-    // Steps are cut apart. Kept: every step but chain 0's first (which holds the graph's leading
-    // nodes) and chain 4's last (which holds the sum over chains).
-    CHECK(g.stats.vertex_marked == 18);
-    // First steps, and chain 0's second (it reads only a step that is not kept), are hoisted whole.
-    CHECK(g.stats.vertex_instances == 13);
-    CHECK(g.stats.vertex_tasks == 3);  // one per later step: the chains run together
+    // Steps are cut apart, all kept (chain 0's first without the graph's leading parameters, chain
+    // 4's last without the sum over chains).
+    CHECK(g.stats.vertex_marked == 20);
+    CHECK(g.stats.vertex_instances == 15);  // first steps read no other instance: hoisted whole
+    // Middle steps are one function, last steps (with their chain's sum) another: one task per
+    // later step, the chains together.
+    CHECK(g.stats.vertex_tasks == 3);
   }
 }
 
@@ -229,8 +230,8 @@ TEST_CASE("a candidate whose structure is seen once runs op by op and agrees", "
   const auto got =
       expect_agreement(m, [&](ComputationGraph& cg, std::vector<float>&) { return raw_lstm(cg, m, 5, 4, true); });
   for (const Outcome& g : got) {
-    CHECK(g.stats.vertex_marked == 17);    // the odd step is not kept
-    CHECK(g.stats.vertex_instances == 11);  // nor run as a unit, and the step after it is hoisted whole
+    CHECK(g.stats.vertex_marked == 19);    // the odd step is not kept
+    CHECK(g.stats.vertex_instances == 13);  // nor run as a unit, and the step after it is hoisted whole
   }
 }
 
