@@ -34,16 +34,19 @@ std::string vertex_key_name(std::uint64_t key) {
   return it == k.names.end() ? "?" : it->second;
 }
 
-VertexScope::VertexScope(ComputationGraph& cg, const char* name) : cg_(cg) {
+std::uint64_t named_vertex_key(const char* name) {
   const std::uint64_t key = vertex_key(name);
+  KeyNames& k = key_names();
+  std::lock_guard<std::mutex> lock(k.mutex);
+  k.names.emplace(key, name);
+  return key;
+}
+
+VertexScope::VertexScope(ComputationGraph& cg, const char* name) : cg_(cg) {
   // Only profiles print names; remembering each once keeps scopes cheap after the first.
   thread_local std::uint64_t last_named = 0;
-  if (key != last_named) {
-    KeyNames& k = key_names();
-    std::lock_guard<std::mutex> lock(k.mutex);
-    k.names.emplace(key, name);
-    last_named = key;
-  }
+  const std::uint64_t key = vertex_key(name);
+  if (key != last_named) last_named = named_vertex_key(name);
   cg_.open_vertex(key);
 }
 

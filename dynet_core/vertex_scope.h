@@ -14,7 +14,9 @@ class ComputationGraph;
 
 /// The key of the vertex function named `name` (a hash; equal names give equal keys).
 std::uint64_t vertex_key(const char* name);
-/// The name a key was made from, or "?" for a key no scope made in this process.
+/// vertex_key(name), remembered so that vertex_key_name finds it (for keys no scope makes).
+std::uint64_t named_vertex_key(const char* name);
+/// The name a key was made from, or "?" for a key no scope or named_vertex_key made in this process.
 std::string vertex_key_name(std::uint64_t key);
 
 class VertexScope {

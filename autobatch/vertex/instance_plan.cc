@@ -20,20 +20,25 @@ void InstancePlan::build(const ComputationGraph& cg, VariableIndex begin, Variab
   begin_ = begin;
   units_.clear(end - begin);
   in_instance_.assign(end - begin, 0);
-  const std::vector<VertexInstance>& all = cg.vertex_instances();
+  // A graph without scopes is searched for repeated cells; one with scopes is taken as marked.
+  const bool marked = !cg.vertex_instances().empty();
+  if (!marked) discovery_.find(cg, begin, end);
+  const std::vector<VertexInstance>& all = marked ? cg.vertex_instances() : discovery_.instances();
   for (const VertexInstance& inst : all) {
     if (inst.begin < begin || inst.end > end || inst.end <= inst.begin) continue;
     for (VariableIndex j = inst.begin; j < inst.end; ++j) in_instance_[j - begin] = 1;
   }
-  for (const VertexInstance& inst : all)
+  for (std::size_t k = 0; k < all.size(); ++k) {
+    const VertexInstance& inst = all[k];
     if (inst.begin >= begin && inst.end <= end && inst.end > inst.begin) {
       ++marked_;
-      add(cg, inst);
+      add(cg, inst, marked ? structural_hash(cg, inst) : discovery_.hashes()[k]);
     }
+  }
 }
 
-const VertexFunction* InstancePlan::function_for(const ComputationGraph& cg, const VertexInstance& inst) {
-  const std::uint64_t hash = structural_hash(cg, inst);
+const VertexFunction* InstancePlan::function_for(const ComputationGraph& cg, const VertexInstance& inst,
+                                                 std::uint64_t hash) {
   const VertexFunction*& f = known_[spread(inst.key) ^ hash];
   if (f && f->hash == hash && f->key == inst.key) return f->matches(cg, inst) ? f : nullptr;
   const VertexFunction* found = function_of(cg, inst, hash);
@@ -41,8 +46,8 @@ const VertexFunction* InstancePlan::function_for(const ComputationGraph& cg, con
   return found;
 }
 
-void InstancePlan::add(const ComputationGraph& cg, const VertexInstance& inst) {
-  const VertexFunction* f = function_for(cg, inst);
+void InstancePlan::add(const ComputationGraph& cg, const VertexInstance& inst, std::uint64_t hash) {
+  const VertexFunction* f = function_for(cg, inst, hash);
   if (!f) return;
   const std::uint32_t n = inst.end - inst.begin;
   runs_.assign(n, 0);

@@ -1,5 +1,6 @@
 #pragma once
-// Which marked instances of vertex functions a forward pass over nodes [begin, end) runs as units.
+// Which marked instances of vertex functions a forward pass over nodes [begin, end) runs as units;
+// in a graph without VertexScopes, the instances instance_discovery.h finds.
 // An instance is accepted when it lies wholly in the range (one cut by incremental_forward, a
 // checkpoint or a value read runs op by op), matches the function its key and structure name,
 // and every node it would run can be batched. Its nodes that read only pulls (inputs from
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "autobatch/group_scheduler.h"
+#include "autobatch/vertex/instance_discovery.h"
 #include "autobatch/vertex/vertex_function.h"
 
 namespace dynet {
@@ -40,13 +42,14 @@ class InstancePlan {
   std::uint32_t node_count(std::uint32_t u) const { return node_start_[u + 1] - node_start_[u]; }
   /// A hash of the signatures of unit u's nodes.
   std::uint64_t signature_key(std::uint32_t u) const { return signature_key_[u]; }
-  /// Instances marked in the range.
+  /// Instances marked in the range (in a graph without scopes: discovered candidates whose
+  /// structure repeats).
   std::uint32_t marked() const { return marked_; }
 
  private:
-  /// Adds instance `inst` as a unit if it is accepted.
-  void add(const ComputationGraph& cg, const VertexInstance& inst);
-  const VertexFunction* function_for(const ComputationGraph& cg, const VertexInstance& inst);
+  /// Adds instance `inst`, of structural hash `hash`, as a unit if it is accepted.
+  void add(const ComputationGraph& cg, const VertexInstance& inst, std::uint64_t hash);
+  const VertexFunction* function_for(const ComputationGraph& cg, const VertexInstance& inst, std::uint64_t hash);
 
   const ComputationGraph* cg_ = nullptr;
   VariableIndex begin_ = 0;
@@ -58,6 +61,7 @@ class InstancePlan {
   std::vector<std::uint8_t> in_instance_;  // per node - begin: inside some marked instance
   std::vector<std::uint8_t> runs_;         // per node of the instance being added: runs in its unit
   std::uint32_t marked_ = 0;
+  InstanceDiscovery discovery_;
   // Functions already matched by this engine, by key and structural hash: the process-wide table
   // is locked only for structures new to this engine.
   std::unordered_map<std::uint64_t, const VertexFunction*> known_;

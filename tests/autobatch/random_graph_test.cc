@@ -77,14 +77,40 @@ TEST_CASE("parameter() at every use batches like parameter() once per graph", "[
   for (std::uint64_t seed = 1; seed <= 300; ++seed) {
     const Outcome ref = run(m, seed, 0, per_use);
     for (int strategy : {1, 2}) {
-      const Outcome once = run(m, seed, strategy);
       const Outcome each = run(m, seed, strategy, per_use);
       require_agree(ref, each, seed, strategy);
-      require_agree(once, each, seed, strategy);
+      // Op by op: where instances are found without scopes may move with the parameter leaves.
+      const Outcome once = run(m, seed, strategy, {}, false);
+      const Outcome each_op_by_op = run(m, seed, strategy, per_use, false);
+      require_agree(once, each_op_by_op, seed, strategy);
       INFO("seed " << seed);
-      CHECK(each.stats.batches == once.stats.batches);
+      CHECK(each_op_by_op.stats.batches == once.stats.batches);
     }
   }
+}
+
+/// Instances and tasks of vertex functions over random graphs of repeated cells, which must agree
+/// with the sequential engine with and without the executor.
+struct VertexCounts {
+  std::uint64_t marked = 0, instances = 0, tasks = 0;
+};
+
+VertexCounts run_repeated_cells(RandomModel& m, const RandomGraphOptions& cells, std::uint64_t seeds) {
+  VertexCounts c;
+  for (std::uint64_t seed = 1; seed <= seeds; ++seed) {
+    const Outcome ref = run(m, seed, 0, cells);
+    for (int strategy : {1, 2}) {
+      const Outcome got = run(m, seed, strategy, cells);
+      require_agree(ref, got, seed, strategy);
+      const Outcome op_by_op = run(m, seed, strategy, cells, false);
+      require_agree(ref, op_by_op, seed, strategy);
+      REQUIRE(op_by_op.stats.vertex_tasks == 0);
+      c.marked += got.stats.vertex_marked;
+      c.instances += got.stats.vertex_instances;
+      c.tasks += got.stats.vertex_tasks;
+    }
+  }
+  return c;
 }
 
 TEST_CASE("random graphs of repeated cells agree when instances run as vertex-function tasks",
@@ -95,23 +121,24 @@ TEST_CASE("random graphs of repeated cells agree when instances run as vertex-fu
   cells.vertex_scopes = true;
   for (bool per_use : {false, true}) {
     cells.parameter_per_use = per_use;
-    std::uint64_t marked = 0, instances = 0, tasks = 0;
-    for (std::uint64_t seed = 1; seed <= 600; ++seed) {
-      const Outcome ref = run(m, seed, 0, cells);
-      for (int strategy : {1, 2}) {
-        const Outcome got = run(m, seed, strategy, cells);
-        require_agree(ref, got, seed, strategy);
-        const Outcome op_by_op = run(m, seed, strategy, cells, false);
-        require_agree(ref, op_by_op, seed, strategy);
-        REQUIRE(op_by_op.stats.vertex_tasks == 0);
-        marked += got.stats.vertex_marked;
-        instances += got.stats.vertex_instances;
-        tasks += got.stats.vertex_tasks;
-      }
-    }
-    INFO("parameter() per use: " << per_use << ", marked " << marked << ", units " << instances << ", tasks " << tasks);
-    CHECK(instances > marked / 4);  // most instances run as units; the rest (cut, or not batchable) op by op
-    CHECK(instances < marked);
-    CHECK(tasks < instances);       // tasks run several instances at once
+    const VertexCounts c = run_repeated_cells(m, cells, 600);
+    INFO("parameter() per use: " << per_use << ", marked " << c.marked << ", units " << c.instances << ", tasks " << c.tasks);
+    CHECK(c.instances > c.marked / 4);  // most instances run as units; the rest (cut, or not batchable) op by op
+    CHECK(c.instances < c.marked);
+    CHECK(c.tasks < c.instances);       // tasks run several instances at once
+  }
+}
+
+TEST_CASE("random graphs of repeated cells built with plain ops: discovered instances agree",
+          "[autobatch][differential][vertex]") {
+  RandomModel m(6, 20, 5);
+  RandomGraphOptions cells;
+  cells.repeated_cells = true;
+  for (bool per_use : {false, true}) {
+    cells.parameter_per_use = per_use;
+    const VertexCounts c = run_repeated_cells(m, cells, 300);
+    INFO("parameter() per use: " << per_use << ", found " << c.marked << ", units " << c.instances << ", tasks " << c.tasks);
+    CHECK(c.instances > c.marked / 4);
+    CHECK(c.tasks < c.instances);  // tasks run several discovered instances at once
   }
 }

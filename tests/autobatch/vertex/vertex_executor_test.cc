@@ -8,6 +8,7 @@
 #include <functional>
 #include <vector>
 
+#include "autobatch/vertex/instance_discovery.h"
 #include "dynet_core/expr.h"
 #include "dynet_core/graph.h"
 #include "dynet_core/param_collection.h"
@@ -27,6 +28,12 @@ struct CellModel {
     W = pc.add_parameters({kHidden, kHidden});
     U = pc.add_parameters({kHidden, kHidden});
     b = pc.add_parameters({kHidden});
+    T = pc.add_parameters({5 * kHidden, 2 * kHidden});
+    bT = pc.add_parameters({5 * kHidden});
+    L = pc.add_parameters({2 * kHidden, kHidden});
+    bL = pc.add_parameters({2 * kHidden});
+    O = pc.add_parameters({3, kHidden});
+    bO = pc.add_parameters({3});
   }
   std::vector<float> gradients() const {
     std::vector<float> g;
@@ -38,6 +45,7 @@ struct CellModel {
   ParameterCollection pc;
   LookupParameter emb;
   Parameter W, U, b;
+  Parameter T, bT, L, bL, O, bO;  // the tree cells of plain ops
 };
 
 /// How a chain's cell is built: parameters once or at every use, dropout on the state or not.
@@ -124,7 +132,121 @@ std::vector<Outcome> expect_agreement(CellModel& m, const std::function<Expressi
   return got;
 }
 
+/// A TreeLSTM as users write it, with plain ops and no VertexScope (the autobatch benchmark's
+/// reference): `trees` complete binary trees of `depth` levels, built in post-order, with a loss at
+/// every node. Leaves and nodes are made with parameter() at every use when `per_use`.
+Expression raw_tree_lstm(ComputationGraph& cg, CellModel& m, unsigned trees, unsigned depth, bool per_use) {
+  const unsigned h = kHidden;
+  std::vector<Expression> once;
+  for (Parameter* p : {&m.T, &m.bT, &m.L, &m.bL, &m.O, &m.bO}) once.push_back(parameter(cg, *p));
+  auto p = [&](unsigned k, Parameter& param) { return per_use ? parameter(cg, param) : once[k]; };
+  std::vector<Expression> losses;
+  unsigned word = 0;
+  struct State {
+    Expression h, c;
+  };
+  std::function<State(unsigned)> node = [&](unsigned level) {
+    State s;
+    if (level == 0) {
+      const Expression g = affine_transform({p(3, m.bL), p(2, m.L), lookup(cg, m.emb, word++ % kVocab)});
+      s.c = cmult(logistic(pick_range(g, 0, h)), tanh(pick_range(g, h, 2 * h)));
+    } else {
+      const State l = node(level - 1), r = node(level - 1);
+      const Expression g = affine_transform({p(1, m.bT), p(0, m.T), concatenate({l.h, r.h})});
+      s.c = cmult(logistic(pick_range(g, 0, h)), tanh(pick_range(g, h, 2 * h))) +
+            cmult(logistic(pick_range(g, 2 * h, 3 * h)), l.c) + cmult(logistic(pick_range(g, 3 * h, 4 * h)), r.c);
+      s.c = cmult(logistic(pick_range(g, 4 * h, 5 * h)), s.c);
+    }
+    s.h = tanh(s.c);
+    losses.push_back(pickneglogsoftmax(affine_transform({p(5, m.bO), p(4, m.O), s.h}), word % 3));
+    return s;
+  };
+  for (unsigned t = 0; t < trees; ++t) node(depth);
+  return sum(losses);
+}
+
+/// `chains` LSTM chains of `steps` steps as users write them, with plain ops and no VertexScope:
+/// each gate an affine over the input and the previous state.
+/// With `odd_step`, step 2 of chain 1 scales its state: a structure no other step has.
+Expression raw_lstm(ComputationGraph& cg, CellModel& m, unsigned chains, unsigned steps, bool odd_step = false) {
+  const Expression W = parameter(cg, m.W), U = parameter(cg, m.U), b = parameter(cg, m.b);
+  std::vector<Expression> finals;
+  for (unsigned k = 0; k < chains; ++k) {
+    Expression h = zeros(cg, {kHidden}), c = zeros(cg, {kHidden});
+    for (unsigned t = 0; t < steps; ++t) {
+      const Expression x = lookup(cg, m.emb, (3 * k + 5 * t + 1) % kVocab);
+      const Expression i = logistic(affine_transform({b, W, x, U, h}));
+      const Expression f = logistic(affine_transform({b, U, x, W, h}));
+      const Expression o = logistic(affine_transform({b, W, x, W, h}));
+      const Expression g = tanh(affine_transform({b, U, x, U, h}));
+      c = cmult(f, c) + cmult(i, g);
+      h = cmult(o, tanh(c));
+      if (odd_step && k == 1 && t == 2) h = h * 0.5f;
+    }
+    finals.push_back(sum_elems(h));
+  }
+  return sum(finals);
+}
+
 }  // namespace
+
+TEST_CASE("a TreeLSTM of plain ops is found without scopes and agrees", "[autobatch][vertex][discovery]") {
+  CellModel m;
+  for (bool per_use : {false, true}) {
+    INFO("parameter() per use " << per_use);
+    const auto got = expect_agreement(m, [&](ComputationGraph& cg, std::vector<float>&) {
+      return raw_tree_lstm(cg, m, 3, 3, per_use);
+    });
+    for (const Outcome& g : got) {
+      // Cells and losses are cut apart, all kept: 24 leaves, 21 nodes, 45 losses (the first leaf
+      // without the graph's leading parameters, the last loss without the sum of all losses).
+      CHECK(g.stats.vertex_marked == 90);
+      // Leaves read no other instance: hoisted whole.
+      CHECK(g.stats.vertex_instances == 66);
+    }
+    // Agenda: one task per level of nodes, all losses in one; depth: the losses of each level too.
+    CHECK(got[0].stats.vertex_tasks == 4);
+    CHECK(got[1].stats.vertex_tasks == 7);
+    CHECK(vertex_key_name(discovered_key()) == "unscoped");  // the name profiles print
+  }
+}
+
+TEST_CASE("an LSTM of plain ops is found without scopes and agrees", "[autobatch][vertex][discovery]") {
+  CellModel m;
+  const auto got = expect_agreement(m, [&](ComputationGraph& cg, std::vector<float>&) { return raw_lstm(cg, m, 5, 4); });
+  for (const Outcome& g : got) {
+    // Steps are cut apart, all kept (chain 0's first without the graph's leading parameters, chain
+    // 4's last without the sum over chains).
+    CHECK(g.stats.vertex_marked == 20);
+    CHECK(g.stats.vertex_instances == 15);  // first steps read no other instance: hoisted whole
+    // Middle steps are one function, last steps (with their chain's sum) another: one task per
+    // later step, the chains together.
+    CHECK(g.stats.vertex_tasks == 3);
+  }
+}
+
+TEST_CASE("a candidate whose structure is seen once runs op by op and agrees", "[autobatch][vertex][discovery]") {
+  CellModel m;
+  const auto got =
+      expect_agreement(m, [&](ComputationGraph& cg, std::vector<float>&) { return raw_lstm(cg, m, 5, 4, true); });
+  for (const Outcome& g : got) {
+    CHECK(g.stats.vertex_marked == 19);    // the odd step is not kept
+    CHECK(g.stats.vertex_instances == 13);  // nor run as a unit, and the step after it is hoisted whole
+  }
+}
+
+TEST_CASE("a value read mid-graph limits discovery to each pass's nodes", "[autobatch][vertex][discovery]") {
+  CellModel m;
+  expect_agreement(
+      m,
+      [&](ComputationGraph& cg, std::vector<float>& values) {
+        const Expression loss = raw_lstm(cg, m, 4, 4);
+        const Tensor v = cg.get_value(cg.size() / 2);  // inside a step of chain 1 or 2
+        values.insert(values.end(), v.v, v.v + v.d.size());
+        return loss;
+      },
+      false);
+}
 
 TEST_CASE("chains of marked cells run as tasks over all chains and agree", "[autobatch][vertex]") {
   CellModel m;
