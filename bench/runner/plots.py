@@ -103,7 +103,7 @@ def peak_plot(rows, peak, out, tmp):
         png, "Achieved GFLOP/s as a share of the GEMM peak of this run (%.0f GFLOP/s a thread)" % peak) +
             "set style data histograms\nset style histogram clustered gap 1\nset style fill solid 0.8 border -1\n"
             "set boxwidth 0.9\nset xtics rotate by -50 left\nset ylabel 'share of the GEMM peak (%%)'\n"
-            "set yrange [0:*]\nset key outside top center horizontal\nset bmargin 14\n"
+            "set yrange [0:*]\nset key outside top center horizontal\nset bmargin 14\nset rmargin 12\n"
             "plot '%s' using 2:xtic(1) title 'dybatch (best engine)', '' using 3 title 'libtorch (best version)'\n"
             % dat, tmp)
     return "gemm-share.png"
