@@ -13,9 +13,9 @@ struct DynetParams {
   std::string mem_descriptor;  ///< --dynet-mem, in MB; empty: defaults (pools grow anyway)
   unsigned random_seed = 0;    ///< --dynet-seed; 0 draws a seed from the system
   int autobatch = 0;           ///< --dynet-autobatch: 0 sequential, 1 agenda, 2 depth
-  /// --dynet-vertex: autobatching runs marked vertex-function instances as planned units (1) or
-  /// op by op (0).
-  bool vertex = true;
+  /// --dynet-vertex: autobatching runs vertex-function instances as planned units (1) or op by op
+  /// (0, the default while units measure slower than op by op on the reference programs).
+  bool vertex = false;
   int profiling = 0;           ///< --dynet-profiling: 0 off, 1 summary, 2 per-signature tables
   float weight_decay = 0.f;    ///< --dynet-weight-decay: L2 decay applied by trainers
   bool debug_memory = false;   ///< --dynet-debug-memory: NaN-filled allocations with canaries

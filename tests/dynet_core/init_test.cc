@@ -27,10 +27,10 @@ struct Argv {
 
 TEST_CASE("DyNet flags are read and removed from argv", "[flags]") {
   Argv a({"prog", "--dynet-mem", "256,256,512", "--epochs", "3", "--dynet-seed=42", "--dynet-autobatch", "1",
-          "--dynet-profiling", "2", "--dynet-weight-decay", "1e-4", "--dynet-vertex", "0", "file.txt"});
-  CHECK(DynetParams().vertex);  // on by default: it acts only with autobatching
+          "--dynet-profiling", "2", "--dynet-weight-decay", "1e-4", "--dynet-vertex", "1", "file.txt"});
+  CHECK_FALSE(DynetParams().vertex);  // off by default: slower than op by op on the reference programs
   const DynetParams p = extract_dynet_params(a.argc, a.argv);
-  CHECK_FALSE(p.vertex);
+  CHECK(p.vertex);
   CHECK(p.mem_descriptor == "256,256,512");
   CHECK(p.random_seed == 42);
   CHECK(p.autobatch == 1);
