@@ -161,7 +161,7 @@ void BatchedEngine::run_forward_kernel(const VariableIndex* nodes, std::uint32_t
   call.nodes = count;
   call.scratch = &mem.scratch;
   const std::uint64_t kernel_start = profiling_ ? profile::now_ns() : 0;
-  op.forward(call);
+  cg_->device()->forward(op, call);
   if (profiling_) {
     profile::kernel(kernel_key(n0), op, n0.dim, count, false, kernel_start, profile::now_ns() - kernel_start);
     profile::add_bytes(traffic.gathered, traffic.in_place, 0);
@@ -253,7 +253,7 @@ void BatchedEngine::backward_group(std::uint32_t g) {
   const AlignedMemoryPool::Mark mark = mem.scratch.mark();
   const std::uint64_t group_start = profiling_ ? profile::now_ns() : 0;
   std::uint64_t scatter_ns = 0, scattered = 0;
-  if (op.leaf_backward) op.leaf_backward(call);
+  if (op.leaf_backward) dev->leaf_backward(op, call);
   if (op.backward) {
     for (unsigned i = 0; i < n0.nargs; ++i) {
       const bool ran = args[i].shared                  ? backward_shared(call, group, i)
@@ -284,7 +284,7 @@ bool BatchedEngine::backward_shared(OpCall& call, const Group& group, unsigned i
   complete_block(record_.group_of(target));
   const Node& t = cg_->node(target);
   call.dx = Tensor(t.dim, t.grad, cg_->device());
-  cg_->node(nodes[0]).op->backward(call, i);
+  cg_->device()->backward(*cg_->node(nodes[0]).op, call, i);
   return true;
 }
 
@@ -297,7 +297,7 @@ bool BatchedEngine::backward_into_block(OpCall& call, const Group& group, unsign
   const Dim& ad = cg_->node(n0.arg(i)).dim;
   call.overwrite = may_overwrite(call, group, arg, ad);
   call.dx = batched(ad, group.count, group_grad_[arg.producer] + std::size_t(arg.offset) * ad.size());
-  n0.op->backward(call, i);
+  cg_->device()->backward(*n0.op, call, i);
   call.overwrite = false;
   return true;
 }
@@ -316,7 +316,7 @@ bool BatchedEngine::backward_scattered(OpCall& call, const Group& group, unsigne
   if (!whole) std::memset(g, 0, asize * group.count * sizeof(float));
   call.dx = batched(ad, group.count, g);
   call.overwrite = whole;
-  n0.op->backward(call, i);
+  cg_->device()->backward(*n0.op, call, i);
   call.overwrite = false;
   const std::uint64_t scatter_start = profiling_ ? profile::now_ns() : 0;
   // A run's gradients are consecutive in its group's block, which exists when any of its nodes

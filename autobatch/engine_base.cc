@@ -80,7 +80,7 @@ void EngineBase::forward_node(Node& n) {
   Tensor inline_xs[kInlineTensors];
   const OpCall call = node_call(n, inline_xs);
   const std::uint64_t start = profiling_ ? profile::now_ns() : 0;
-  op.forward(call);
+  cg_->device()->forward(op, call);
   if (profiling_ && !op.value_alias)
     profile::kernel(kernel_key(n), op, n.dim, 1, false, start, profile::now_ns() - start);
   mem.scratch.revert(mark);
@@ -99,14 +99,14 @@ void EngineBase::backward_node(Node& n, const std::uint8_t* needs) {
   OpCall call = node_call(n, inline_xs);
   call.transposes = &transposes_;
   const std::uint64_t start = profiling_ ? profile::now_ns() : 0;
-  if (op.leaf_backward) op.leaf_backward(call);
+  if (op.leaf_backward) cg_->device()->leaf_backward(op, call);
   if (op.backward) {
     const VariableIndex* args = n.args();
     for (unsigned k = 0; k < n.nargs; ++k) {
       Node& a = cg_->node(args[k]);
       if (!needs[args[k]]) continue;
       call.dx = Tensor(a.dim, a.grad, cg_->device());
-      op.backward(call, k);
+      cg_->device()->backward(op, call, k);
       ++stats_.backward_batches;
       if (mem.backward.debug() && !a.op->grad_alias)
         check_guard(op, mem.backward, a.grad, a.dim, "argument gradient");
