@@ -3,10 +3,8 @@
 #include <algorithm>
 #include <cassert>
 #include <chrono>
-#include <cstring>
 
 #include "autobatch/argument_placement.h"
-#include "dynet_core/ops/accumulate.h"
 #include "dynet_core/profiler.h"
 #include "dynet_core/signature.h"
 
@@ -140,7 +138,7 @@ void BatchedEngine::read_argument(const VariableIndex* nodes, std::uint32_t coun
     // Backward reads the gathered copy again only when the op saves its inputs.
     v = n0.op->saves & kSavesInputs ? mem.forward.allocate_array<float>(count * asize)
                                     : mem.scratch.allocate_array<float>(count * asize);
-    gather_argument(*cg_, record_, nodes, count, i, v);
+    gather_argument(*cg_, record_, nodes, count, i, v, runs_);
     traffic.gathered += bytes;
     if (profiling_) profile::add_time(profile::Phase::Memory, profile::now_ns() - gather_start);
   }
@@ -199,7 +197,7 @@ void BatchedEngine::allocate_gradients(VariableIndex last, const std::uint8_t* n
 }
 
 void BatchedEngine::complete_block(std::uint32_t g) {
-  if (g != kNoGroup && group_grad_[g]) coverage_.complete(g, group_grad_[g]);
+  if (g != kNoGroup && group_grad_[g]) coverage_.complete(g, group_grad_[g], *cg_->device());
 }
 
 bool BatchedEngine::may_overwrite_nodes(std::uint32_t g, std::uint32_t position, std::uint32_t n) {
@@ -313,24 +311,29 @@ bool BatchedEngine::backward_scattered(OpCall& call, const Group& group, unsigne
   const std::size_t asize = ad.size();
   float* g = cg_->memory().scratch.allocate_array<float>(asize * group.count);
   const bool whole = overwrites_whole_gradient(*n0.op);
-  if (!whole) std::memset(g, 0, asize * group.count * sizeof(float));
+  if (!whole) cg_->device()->zero(g, asize * group.count);
   call.dx = batched(ad, group.count, g);
   call.overwrite = whole;
   cg_->device()->backward(*n0.op, call, i);
   call.overwrite = false;
   const std::uint64_t scatter_start = profiling_ ? profile::now_ns() : 0;
   // A run's gradients are consecutive in its group's block, which exists when any of its nodes
-  // needs a gradient.
+  // needs a gradient. Runs that may overwrite are copied before the additions, which never land
+  // on them: a block is added to only once it is whole, and then nothing claims it.
+  runs_.clear();
+  adds_.clear();
   record_.for_each_run(*cg_, nodes, group.count, i,
                        [&](std::uint32_t j, std::uint32_t n, std::uint32_t from, std::uint32_t position, VariableIndex a) {
                          if (from == kNoGroup) {
-                           if (needs_gradient(a)) accumulate(cg_->node(a).grad, g + j * asize, n * asize);
+                           if (needs_gradient(a)) adds_.push_back({cg_->node(a).grad, g + j * asize, n * asize});
                            return;
                          }
                          if (!group_grad_[from]) return;
-                         accumulate(group_grad_[from] + std::size_t(position) * asize, g + j * asize, n * asize,
-                                    may_overwrite_nodes(from, position, n));
+                         const MemoryRun run{group_grad_[from] + std::size_t(position) * asize, g + j * asize, n * asize};
+                         (may_overwrite_nodes(from, position, n) ? runs_ : adds_).push_back(run);
                        });
+  cg_->device()->apply_runs(RunOp::Copy, runs_.data(), runs_.size());
+  cg_->device()->apply_runs(RunOp::Accumulate, adds_.data(), adds_.size());
   if (profiling_) scatter_ns += profile::now_ns() - scatter_start;
   const std::uint64_t bytes = group.count * asize * sizeof(float);
   stats_.bytes_scattered += bytes;

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "dynet_core/device.h"
+#include "dynet_core/guarded_device.h"
 #include "dynet_core/ops/registry.h"
 #include "dynet_core/rand.h"
 #include "dynet_core/rng.h"
@@ -71,6 +72,8 @@ void initialize_locked(Globals& g, const DynetParams& params) {
                                 " is not valid; expected 0, 1 or 2");
   register_all_ops();
   keep_freed_heap_memory();
+  if (!g.device && params.guard_device_memory)
+    g.device = std::make_unique<Device_GuardedCPU>(sizes, params.debug_memory, params.threads);
   if (!g.device) g.device = std::make_unique<Device_CPU>(sizes, params.debug_memory, params.threads);
   g.params = params;
   g.seed_in_use = params.random_seed ? params.random_seed : std::random_device{}();

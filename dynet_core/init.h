@@ -16,6 +16,9 @@ struct DynetParams {
   float weight_decay = 0.f;    ///< --dynet-weight-decay: L2 decay applied by trainers
   bool debug_memory = false;   ///< --dynet-debug-memory: NaN-filled allocations with canaries
   unsigned threads = 1;        ///< --dynet-threads: cores that large GEMMs split over
+  /// The default device closes its memory to the host outside its kernels (Device_GuardedCPU),
+  /// so that tests crash on any host access that bypasses the device layer; no flag sets it.
+  bool guard_device_memory = false;
 };
 
 /// Reads and removes the --dynet-* flags from argv (both "--flag value" and "--flag=value").

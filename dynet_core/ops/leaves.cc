@@ -32,26 +32,31 @@ struct LookupData {
 
 Dim infer_input(const DimArgs&, const void* data) { return static_cast<const InputData*>(data)->dim; }
 
+/// The host-side check before a launch: the caller's vectors still hold the declared number of values.
+void input_check(const OpCall& c) {
+  const unsigned per_node = c.y.d.size() / c.nodes;
+  for (unsigned j = 0; j < c.nodes; ++j) {
+    const InputData& d = c.op_data<InputData>(j);
+    if (d.pvalues && d.pvalues->size() != per_node)
+      throw std::invalid_argument("input: the vector behind this node now holds " + std::to_string(d.pvalues->size()) +
+                                  " values; it was declared with dim " + to_string(d.dim) + " (" +
+                                  std::to_string(per_node) + " values)");
+  }
+}
+
 void input_forward(const OpCall& c) {
   const unsigned per_node = c.y.d.size() / c.nodes;
   for (unsigned j = 0; j < c.nodes; ++j) {
     const InputData& d = c.op_data<InputData>(j);
-    const float* src = d.values;
-    if (d.pvalues) {
-      if (d.pvalues->size() != per_node)
-        throw std::invalid_argument("input: the vector behind this node now holds " +
-                                    std::to_string(d.pvalues->size()) +
-                                    " values; it was declared with dim " + to_string(d.dim) +
-                                    " (" + std::to_string(per_node) + " values)");
-      src = d.pvalues->data();
-    }
+    const float* src = d.pvalues ? d.pvalues->data() : d.values;
     std::memcpy(c.y.v + std::size_t(j) * per_node, src, per_node * sizeof(float));
   }
 }
 
 Expression check_input(CheckCase& c) { return c.input(c.shape(0, 3, c.batch())); }
 
-OpDef InputOp = OpRow("input").arity(0).infer(infer_input).forward(input_forward).saves(kSavesNothing)
+OpDef InputOp = OpRow("input").arity(0).infer(infer_input).forward(input_forward).host_check(input_check)
+    .saves(kSavesNothing)
     .batch(ConcatBatch()).check(check_input);
 
 Dim infer_parameter(const DimArgs&, const void* data) {
@@ -117,11 +122,17 @@ const unsigned* checked_indices(const LookupData& d, const char* function) {
 }
 
 template <const char* Function>
+void lookup_check(const OpCall& c) {
+  for (unsigned j = 0; j < c.nodes; ++j) checked_indices(c.op_data<LookupData>(j), Function);
+}
+
+const unsigned* lookup_indices(const LookupData& d) { return d.pindices ? d.pindices->data() : d.indices; }
+
 void lookup_forward(const OpCall& c) {
   float* out = c.y.v;
   for (unsigned j = 0; j < c.nodes; ++j) {
     const LookupData& d = c.op_data<LookupData>(j);
-    const unsigned* idx = checked_indices(d, Function);
+    const unsigned* idx = lookup_indices(d);
     const std::size_t row = d.table->row_size();
     for (unsigned k = 0; k < d.count; ++k, out += row)
       std::memcpy(out, d.table->row(idx[k]), row * sizeof(float));
@@ -132,7 +143,7 @@ void lookup_leaf_backward(const OpCall& c) {
   const float* dy = c.dy.v;
   for (unsigned j = 0; j < c.nodes; ++j) {
     const LookupData& d = c.op_data<LookupData>(j);
-    const unsigned* idx = d.pindices ? d.pindices->data() : d.indices;
+    const unsigned* idx = lookup_indices(d);
     const std::size_t row = d.table->row_size();
     for (unsigned k = 0; k < d.count; ++k, dy += row) {
       float* g = row_gradient_target(*d.table, idx[k]);
@@ -155,10 +166,10 @@ Expression check_const_lookup(CheckCase& c) {
 
 constexpr BatchTraits kLookupBatch = ConcatBatch().sig_bytes(sizeof(LookupParameterStorage*));
 constexpr char kLookup[] = "lookup", kConstLookup[] = "const_lookup";
-OpDef LookupOp = OpRow(kLookup).arity(0).infer(infer_lookup).forward(lookup_forward<kLookup>).saves(kSavesNothing)
-    .batch(kLookupBatch).check(check_lookup).leaf_backward(lookup_leaf_backward);
-OpDef ConstLookupOp = OpRow(kConstLookup).arity(0).infer(infer_lookup).forward(lookup_forward<kConstLookup>)
-    .saves(kSavesNothing).batch(kLookupBatch).check(check_const_lookup);
+OpDef LookupOp = OpRow(kLookup).arity(0).infer(infer_lookup).forward(lookup_forward).host_check(lookup_check<kLookup>)
+    .saves(kSavesNothing).batch(kLookupBatch).check(check_lookup).leaf_backward(lookup_leaf_backward);
+OpDef ConstLookupOp = OpRow(kConstLookup).arity(0).infer(infer_lookup).forward(lookup_forward)
+    .host_check(lookup_check<kConstLookup>).saves(kSavesNothing).batch(kLookupBatch).check(check_const_lookup);
 
 struct ConstantData {
   float value;

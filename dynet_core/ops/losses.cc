@@ -31,11 +31,15 @@ Dim infer_hinge(const DimArgs& xs, const void* data) {
   return infer_class_targets(xs[0], static_cast<const HingeData*>(data)->list);
 }
 
+const IndexList& hinge_list(const OpCall& c, unsigned j) { return c.op_data<HingeData>(j).list; }
+void hinge_check(const OpCall& c) {
+  check_class_targets(c, [&](unsigned j) { return c.op_data<HingeData>(j).function; },
+                      [&](unsigned j) -> const IndexList& { return hinge_list(c, j); });
+}
 template <class F>
 void for_each_hinge(const OpCall& c, F&& f) {
   for_each_class_target(
-      c, [&](unsigned j) { return c.op_data<HingeData>(j).function; },
-      [&](unsigned j) -> const IndexList& { return c.op_data<HingeData>(j).list; },
+      c, [&](unsigned j) -> const IndexList& { return hinge_list(c, j); },
       [&](unsigned j, unsigned b, unsigned v) { f(b, v, c.op_data<HingeData>(j).margin); });
 }
 
@@ -62,7 +66,7 @@ void hinge_backward(const OpCall& c, unsigned) {
       }
   });
 }
-OpDef HingeOp = OpRow("hinge").arity(1).infer(infer_hinge).forward(hinge_forward).backward(hinge_backward)
+OpDef HingeOp = OpRow("hinge").arity(1).infer(infer_hinge).forward(hinge_forward).host_check(hinge_check).backward(hinge_backward)
     .saves(kSavesInputs).batch(ConcatBatch().sig_bytes(sizeof(float)))
     .check([](CheckCase& c) {
       const unsigned n = c.uniform(2, 5), bd = c.batch();
@@ -130,7 +134,7 @@ template <class F>
 void for_each_count(const OpCall& c, F&& f) {
   const unsigned run = c.y.d.bd / c.nodes;
   for (unsigned j = 0; j < c.nodes; ++j) {
-    const float count = static_cast<float>(*c.op_data<PoissonData>(j).count.current("poisson_loss"));
+    const float count = static_cast<float>(*c.op_data<PoissonData>(j).count.values());
     for (unsigned b = j * run; b < (j + 1) * run; ++b) f(b, count);
   }
 }

@@ -25,16 +25,24 @@ struct SelectData {
   IndexList list;
 };
 
+/// The host-side check before a launch: the caller's indices are in range of the selected dimension.
+template <const char* Op>
+void check_selected(const OpCall& c) {
+  for (unsigned j = 0; j < c.nodes; ++j) {
+    const SelectData& s = c.op_data<SelectData>(j);
+    s.list.check_caller(Op, AlongDim(c.xs[0].d.single_batch(), s.dim).len, "the selected dimension");
+  }
+}
+
 /// Calls f(y offset, x offset, floats) for every contiguous block that the selection copies.
 template <class F>
-void for_each_selected(const OpCall& c, const char* op, F&& f) {
+void for_each_selected(const OpCall& c, F&& f) {
   const Tensor& x = c.xs[0];
   const unsigned yb = c.y.d.bd / c.nodes, xb = x.d.bd / c.nodes;
   for (unsigned j = 0; j < c.nodes; ++j) {
     const SelectData& s = c.op_data<SelectData>(j);
-    const unsigned* idx = s.list.current(op);
+    const unsigned* idx = s.list.values();
     const AlongDim xa(x.d.single_batch(), s.dim);
-    if (s.list.caller_owned) s.list.check_range(op, xa.len, "the selected dimension");
     for (unsigned t = 0; t < yb; ++t) {
       const unsigned xbatch = x.d.bd == 1 ? 0 : j * xb + (xb == 1 ? 0 : t);
       const unsigned* list = idx + (s.per_batch ? t * s.m : 0);
@@ -59,11 +67,10 @@ void add_blocks_back(const OpCall& c, unsigned) {
   Blocks::each(c, [&](std::size_t iy, std::size_t ix, unsigned n) { accumulate(c.dx.v + ix, c.dy.v + iy, n, c.overwrite); });
 }
 
-template <const char* Name>
 struct SelectedBlocks {
   template <class F>
   static void each(const OpCall& c, F&& f) {
-    for_each_selected(c, Name, f);
+    for_each_selected(c, f);
   }
 };
 
@@ -116,10 +123,12 @@ Expression check_select(CheckCase& c) {
   return rows ? select_rows(c.input(d), v) : select_cols(c.input(d), v);
 }
 
-OpDef PickOp = OpRow("pick").arity(1).infer(infer_pick).forward(copy_blocks<SelectedBlocks<kPick>>)
-    .backward(add_blocks_back<SelectedBlocks<kPick>>).saves(kSavesNothing).batch(kSelectBatch).check(check_pick);
-OpDef SelectOp = OpRow("select_rows_cols").arity(1).infer(infer_select).forward(copy_blocks<SelectedBlocks<kSelect>>)
-    .backward(add_blocks_back<SelectedBlocks<kSelect>>).saves(kSavesNothing).batch(kSelectBatch).check(check_select);
+OpDef PickOp = OpRow("pick").arity(1).infer(infer_pick).forward(copy_blocks<SelectedBlocks>)
+    .host_check(check_selected<kPick>).backward(add_blocks_back<SelectedBlocks>).saves(kSavesNothing)
+    .batch(kSelectBatch).check(check_pick);
+OpDef SelectOp = OpRow("select_rows_cols").arity(1).infer(infer_select).forward(copy_blocks<SelectedBlocks>)
+    .host_check(check_selected<kSelect>).backward(add_blocks_back<SelectedBlocks>).saves(kSavesNothing)
+    .batch(kSelectBatch).check(check_select);
 
 /// Elements [start, end) along `dim`: every range is in the signature, so a group copies the same
 /// slice of every node, block by block.
