@@ -32,8 +32,7 @@ void set_kernels(DeviceType type, const OpDef& op, const OpKernels& kernels) {
   t[op.id] = kernels;
 }
 
-void check_kernels(DeviceType type, const char* backend) {
-  const std::vector<OpKernels>& t = table(type);
+std::string missing_kernels(const std::vector<OpKernels>& t) {
   std::string missing;
   for (const OpDef* op : registered_ops()) {
     const OpKernels k = op->id < t.size() ? t[op->id] : OpKernels{};
@@ -43,6 +42,11 @@ void check_kernels(DeviceType type, const char* backend) {
                                                                 : nullptr;
     if (lacks) missing += std::string(missing.empty() ? "" : ", ") + op->name + " (" + lacks + ")";
   }
+  return missing;
+}
+
+void check_kernels(DeviceType type, const char* backend) {
+  const std::string missing = missing_kernels(table(type));
   if (!missing.empty())
     throw std::logic_error(std::string("device backend '") + backend + "' lacks kernels for: " + missing);
 }

@@ -4,6 +4,7 @@
 // it, so that a backend lacking an op is refused then, never at the first graph that uses it.
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "dynet_core/op_def.h"
@@ -27,6 +28,9 @@ void set_kernels(DeviceType type, const OpDef& op, const OpKernels& kernels);
 /// Throws std::logic_error naming `backend` and every registered op whose kernels on `type` are
 /// missing (forward, or a backward / leaf_backward that the CPU row has).
 void check_kernels(DeviceType type, const char* backend);
+/// What check_kernels reports for `table`: "op (kernel)" for each missing kernel, comma-separated;
+/// empty when the table is complete.
+std::string missing_kernels(const std::vector<OpKernels>& table);
 /// Appends the CPU kernels of a newly registered row; called by the registry.
 void add_cpu_kernels(const OpDef& op);
 
