@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "support/device_values.h"
+
 namespace dynet_test {
 
 using namespace dynet;
@@ -21,9 +23,8 @@ void RandomModel::zero_gradients() { pc.reset_gradient(); }
 
 std::vector<float> RandomModel::gradients() const {
   std::vector<float> g;
-  for (const auto& p : pc.parameters_list()) g.insert(g.end(), p->g.v, p->g.v + p->size());
-  for (const auto& p : pc.lookup_parameters_list())
-    g.insert(g.end(), p->all_grads.v, p->all_grads.v + p->all_grads.d.size());
+  for (const auto& p : pc.parameters_list()) append_values(g, p->g);
+  for (const auto& p : pc.lookup_parameters_list()) append_values(g, p->all_grads);
   return g;
 }
 
