@@ -20,6 +20,14 @@ void check_setting(const char* trainer, const std::string& setting, float v, Ran
     throw std::invalid_argument(std::string(trainer) + ": " + setting + " = " + std::to_string(v) + " " + why);
 }
 
+/// The update rules run as host loops over device memory (inside DeviceAccess), which only a CPU
+/// device allows; on a GPU they need their kernels (gpu/trainer_updates.h) wired in first.
+void require_host_rules(const Device& d, const char* trainer) {
+  if (d.type != DeviceType::CPU)
+    throw std::logic_error(std::string(trainer) + "::update: parameters on " + d.name +
+                           " cannot be updated yet; the update rules run on CPU devices only");
+}
+
 }  // namespace
 
 const char* Trainer::Hyperparameter::violation(float v, Range range) {
@@ -115,6 +123,7 @@ void Trainer::update() {
   for (std::size_t i = 0; i < params.size(); ++i) {
     ParameterStorage& p = *params[i];
     if (p.updated) {
+      require_host_rules(*p.device, name());
       const DeviceAccess kernel(*p.device);
       step(p.values.v, p.g.v, param_state_[i].data, param_state_[i].stride, p.size(), gscale, decay);
     }
@@ -125,6 +134,7 @@ void Trainer::update() {
     LookupParameterStorage& t = *tables[i];
     const StateBlock& s = lookup_state_[i];
     if (t.updated) {
+      require_host_rules(*t.device, name());
       const DeviceAccess kernel(*t.device);
       if (sparse_updates_enabled && !t.all_touched) {
         const std::size_t row = t.row_size();
