@@ -43,10 +43,19 @@ TEST_CASE("every registered op has its CUDA kernels, but for the listed ones sti
   }
   CHECK(missing == kNotYetOnGpu);
   // Installing the table, as the GPU device does when it starts, refuses while any is missing.
-  if (!missing.empty())
+  if (missing.empty())
+    gpu::install_cuda_kernels();
+  else
     CHECK_THROWS_WITH(gpu::install_cuda_kernels(),
                       Catch::Contains("device backend 'CUDA' lacks kernels for: ") &&
                           Catch::Contains(*missing.begin() + " (forward)"));
+  // The kernels a GPU device launches through Device::forward / backward are the CUDA ones.
+  const OpDef* tanh_op = find_op("tanh");
+  REQUIRE(tanh_op);
+  const OpKernels& launched = kernel_table(DeviceType::GPU).at(tanh_op->id);
+  CHECK(launched.forward == kernels.find("tanh")->forward);
+  CHECK(launched.backward == kernels.find("tanh")->backward);
+  CHECK(launched.forward != tanh_op->forward);
 }
 
 TEST_CASE("CUDA kernels for unknown ops or given twice are refused, naming the op", "[gpu]") {
