@@ -1,7 +1,5 @@
 #include "autobatch/argument_placement.h"
 
-#include <cstring>
-
 #include "dynet_core/signature.h"
 
 namespace dynet {
@@ -22,24 +20,24 @@ ArgumentPlace place_argument(const ComputationGraph& cg, const GroupRecord& reco
 }
 
 void gather_argument(const ComputationGraph& cg, const GroupRecord& record, const VariableIndex* nodes,
-                     std::uint32_t count, unsigned i, float* to) {
+                     std::uint32_t count, unsigned i, float* to, std::vector<MemoryRun>& runs) {
   const std::size_t asize = cg.node(cg.node(nodes[0]).arg(i)).dim.size();
+  runs.clear();
   record.for_each_run(cg, nodes, count, i,
                       [&](std::uint32_t j, std::uint32_t n, std::uint32_t group, std::uint32_t position, VariableIndex a) {
                         if (group == GroupRecord::kNoGroup) {
-                          std::memcpy(to + j * asize, cg.node(a).value, asize * sizeof(float));
+                          runs.push_back({to + j * asize, cg.node(a).value, asize});
                           return;
                         }
                         const Group& from = record[group];
                         if (from.stride == asize) {
-                          std::memcpy(to + j * asize, from.values + std::size_t(position) * asize,
-                                      n * asize * sizeof(float));
+                          runs.push_back({to + j * asize, from.values + std::size_t(position) * asize, n * asize});
                           return;
                         }
                         for (std::uint32_t k = 0; k < n; ++k)
-                          std::memcpy(to + (j + k) * asize, from.values + std::size_t(position + k) * from.stride,
-                                      asize * sizeof(float));
+                          runs.push_back({to + (j + k) * asize, from.values + std::size_t(position + k) * from.stride, asize});
                       });
+  cg.device()->apply_runs(RunOp::Copy, runs.data(), runs.size());
 }
 
 float* view_of_argument(const ComputationGraph& cg, const GroupRecord& record, const VariableIndex* nodes,

@@ -7,8 +7,10 @@
 // its nodes point into what they slice, and nothing is copied.
 
 #include <cstdint>
+#include <vector>
 
 #include "autobatch/group_record.h"
+#include "dynet_core/device.h"
 
 namespace dynet {
 
@@ -24,9 +26,10 @@ struct ArgumentPlace {
 /// How the group nodes[0, count) reads argument position i.
 ArgumentPlace place_argument(const ComputationGraph& cg, const GroupRecord& record, const VariableIndex* nodes,
                              std::uint32_t count, unsigned i);
-/// Copies argument i of nodes[0, count) into `to`, side by side, a run at a time.
+/// Copies argument i of nodes[0, count) into `to`, side by side, with one device call; `runs` is
+/// the caller's buffer for the run table.
 void gather_argument(const ComputationGraph& cg, const GroupRecord& record, const VariableIndex* nodes,
-                     std::uint32_t count, unsigned i, float* to);
+                     std::uint32_t count, unsigned i, float* to, std::vector<MemoryRun>& runs);
 /// Where the outputs of a group of slices already are, every `stride` floats, when they need no
 /// copy (null otherwise): each node's argument is a computed value with one batch element, and
 /// the arguments are one node or consecutive outputs of one group. A slice of a parameter (or of

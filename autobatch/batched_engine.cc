@@ -3,10 +3,8 @@
 #include <algorithm>
 #include <cassert>
 #include <chrono>
-#include <cstring>
 
 #include "autobatch/argument_placement.h"
-#include "dynet_core/ops/accumulate.h"
 #include "dynet_core/profiler.h"
 #include "dynet_core/signature.h"
 
@@ -165,7 +163,7 @@ void BatchedEngine::read_argument(const VariableIndex* nodes, std::uint32_t coun
     // Backward reads the gathered copy again only when the op saves its inputs.
     v = n0.op->saves & kSavesInputs ? mem.forward.allocate_array<float>(count * asize)
                                     : mem.scratch.allocate_array<float>(count * asize);
-    gather_argument(*cg_, record_, nodes, count, i, v);
+    gather_argument(*cg_, record_, nodes, count, i, v, runs_);
     traffic.gathered += bytes;
     if (profiling_) profile::add_time(profile::Phase::Memory, profile::now_ns() - gather_start);
   }
@@ -186,7 +184,7 @@ void BatchedEngine::run_forward_kernel(const VariableIndex* nodes, std::uint32_t
   call.nodes = count;
   call.scratch = &mem.scratch;
   const std::uint64_t kernel_start = profiling_ ? profile::now_ns() : 0;
-  op.forward(call);
+  cg_->device()->forward(op, call);
   if (profiling_) {
     profile::kernel(kernel_key(n0), op, n0.dim, count, false, kernel_start, profile::now_ns() - kernel_start);
     profile::add_bytes(traffic.gathered, traffic.in_place, 0);
@@ -226,7 +224,7 @@ void BatchedEngine::allocate_gradients(VariableIndex last, const std::uint8_t* n
 }
 
 void BatchedEngine::complete_block(std::uint32_t g) {
-  if (g != kNoGroup && group_grad_[g]) coverage_.complete(g, group_grad_[g]);
+  if (g != kNoGroup && group_grad_[g]) coverage_.complete(g, group_grad_[g], *cg_->device());
 }
 
 bool BatchedEngine::may_overwrite_nodes(std::uint32_t g, std::uint32_t position, std::uint32_t n) {
@@ -284,7 +282,7 @@ void BatchedEngine::backward_group(std::uint32_t g) {
   const AlignedMemoryPool::Mark mark = mem.scratch.mark();
   const std::uint64_t group_start = profiling_ ? profile::now_ns() : 0;
   std::uint64_t scatter_ns = 0, scattered = 0;
-  if (op.leaf_backward) op.leaf_backward(call);
+  if (op.leaf_backward) dev->leaf_backward(op, call);
   if (op.backward) {
     for (unsigned i = 0; i < n0.nargs; ++i) {
       const bool ran = args[i].shared                  ? backward_shared(call, g, i)
@@ -321,7 +319,7 @@ bool BatchedEngine::backward_shared(OpCall& call, std::uint32_t g, unsigned i) {
   complete_block(record_.group_of(target));
   const Node& t = cg_->node(target);
   call.dx = Tensor(t.dim, t.grad, cg_->device());
-  cg_->node(nodes[0]).op->backward(call, i);
+  cg_->device()->backward(*cg_->node(nodes[0]).op, call, i);
   return true;
 }
 
@@ -334,7 +332,7 @@ bool BatchedEngine::backward_into_block(OpCall& call, const Group& group, unsign
   const Dim& ad = cg_->node(n0.arg(i)).dim;
   call.overwrite = may_overwrite(call, group, arg, ad);
   call.dx = batched(ad, group.count, group_grad_[arg.producer] + std::size_t(arg.offset) * ad.size());
-  n0.op->backward(call, i);
+  cg_->device()->backward(*n0.op, call, i);
   call.overwrite = false;
   return true;
 }
@@ -350,24 +348,29 @@ bool BatchedEngine::backward_scattered(OpCall& call, const Group& group, unsigne
   const std::size_t asize = ad.size();
   float* g = cg_->memory().scratch.allocate_array<float>(asize * group.count);
   const bool whole = overwrites_whole_gradient(*n0.op);
-  if (!whole) std::memset(g, 0, asize * group.count * sizeof(float));
+  if (!whole) cg_->device()->zero(g, asize * group.count);
   call.dx = batched(ad, group.count, g);
   call.overwrite = whole;
-  n0.op->backward(call, i);
+  cg_->device()->backward(*n0.op, call, i);
   call.overwrite = false;
   const std::uint64_t scatter_start = profiling_ ? profile::now_ns() : 0;
   // A run's gradients are consecutive in its group's block, which exists when any of its nodes
-  // needs a gradient.
+  // needs a gradient. Runs that may overwrite are copied before the additions, which never land
+  // on them: a block is added to only once it is whole, and then nothing claims it.
+  runs_.clear();
+  adds_.clear();
   record_.for_each_run(*cg_, nodes, group.count, i,
                        [&](std::uint32_t j, std::uint32_t n, std::uint32_t from, std::uint32_t position, VariableIndex a) {
                          if (from == kNoGroup) {
-                           if (needs_gradient(a)) accumulate(cg_->node(a).grad, g + j * asize, n * asize);
+                           if (needs_gradient(a)) adds_.push_back({cg_->node(a).grad, g + j * asize, n * asize});
                            return;
                          }
                          if (!group_grad_[from]) return;
-                         accumulate(group_grad_[from] + std::size_t(position) * asize, g + j * asize, n * asize,
-                                    may_overwrite_nodes(from, position, n));
+                         const MemoryRun run{group_grad_[from] + std::size_t(position) * asize, g + j * asize, n * asize};
+                         (may_overwrite_nodes(from, position, n) ? runs_ : adds_).push_back(run);
                        });
+  cg_->device()->apply_runs(RunOp::Copy, runs_.data(), runs_.size());
+  cg_->device()->apply_runs(RunOp::Accumulate, adds_.data(), adds_.size());
   if (profiling_) scatter_ns += profile::now_ns() - scatter_start;
   const std::uint64_t bytes = group.count * asize * sizeof(float);
   stats_.bytes_scattered += bytes;

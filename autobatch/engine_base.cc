@@ -1,6 +1,5 @@
 #include "autobatch/engine_base.h"
 
-#include <cstring>
 #include <stdexcept>
 #include <string>
 
@@ -56,7 +55,8 @@ void EngineBase::incremental_forward(VariableIndex last) {
 OpCall EngineBase::node_call(Node& n, Tensor* inline_xs) {
   GraphMemory& mem = cg_->memory();
   Device* dev = cg_->device();
-  Tensor* xs = n.nargs <= kInlineTensors ? inline_xs : mem.scratch.allocate_array<Tensor>(n.nargs);
+  if (n.nargs > kInlineTensors && wide_xs_.size() < n.nargs) wide_xs_.resize(n.nargs);
+  Tensor* xs = n.nargs <= kInlineTensors ? inline_xs : wide_xs_.data();
   const VariableIndex* args = n.args();
   for (unsigned k = 0; k < n.nargs; ++k) {
     const Node& a = cg_->node(args[k]);
@@ -80,7 +80,7 @@ void EngineBase::forward_node(Node& n) {
   Tensor inline_xs[kInlineTensors];
   const OpCall call = node_call(n, inline_xs);
   const std::uint64_t start = profiling_ ? profile::now_ns() : 0;
-  op.forward(call);
+  cg_->device()->forward(op, call);
   if (profiling_ && !op.value_alias)
     profile::kernel(kernel_key(n), op, n.dim, 1, false, start, profile::now_ns() - start);
   mem.scratch.revert(mark);
@@ -99,14 +99,14 @@ void EngineBase::backward_node(Node& n, const std::uint8_t* needs) {
   OpCall call = node_call(n, inline_xs);
   call.transposes = &transposes_;
   const std::uint64_t start = profiling_ ? profile::now_ns() : 0;
-  if (op.leaf_backward) op.leaf_backward(call);
+  if (op.leaf_backward) cg_->device()->leaf_backward(op, call);
   if (op.backward) {
     const VariableIndex* args = n.args();
     for (unsigned k = 0; k < n.nargs; ++k) {
       Node& a = cg_->node(args[k]);
       if (!needs[args[k]]) continue;
       call.dx = Tensor(a.dim, a.grad, cg_->device());
-      op.backward(call, k);
+      cg_->device()->backward(op, call, k);
       ++stats_.backward_batches;
       if (mem.backward.debug() && !a.op->grad_alias)
         check_guard(op, mem.backward, a.grad, a.dim, "argument gradient");
@@ -137,7 +137,8 @@ void EngineBase::backward(VariableIndex last, bool full, const float* seed) {
   forget_gradients();
 
   // A node needs a gradient when it depends on a trainable parameter and the loss depends on it.
-  std::uint8_t* needs = mem.backward.allocate_array<std::uint8_t>(last + 1);
+  needs_flags_.resize(last + 1);
+  std::uint8_t* needs = needs_flags_.data();
   for (VariableIndex j = 0; j <= last; ++j) {
     const Node& n = cg.node(j);
     std::uint8_t need = full || n.op->differentiable_leaf();
@@ -148,8 +149,8 @@ void EngineBase::backward(VariableIndex last, bool full, const float* seed) {
     needs[j] = need;
   }
   if (!full) {
-    std::uint8_t* reach = mem.backward.allocate_array<std::uint8_t>(last + 1);
-    std::memset(reach, 0, last + 1);
+    reach_flags_.assign(last + 1, 0);
+    std::uint8_t* reach = reach_flags_.data();
     reach[last] = 1;
     for (VariableIndex j = last + 1; j-- > 0;) {
       const Node& n = cg.node(j);
@@ -164,14 +165,28 @@ void EngineBase::backward(VariableIndex last, bool full, const float* seed) {
   allocate_gradients(last, needs);
   gradients_upto_ = last + 1;
   if (!needs[last]) return;
-  float* g = cg.node(last).grad;
-  for (unsigned k = 0; k < top.dim.size(); ++k) g[k] += seed ? seed[k] : 1.f;
+  seed_gradient(top, seed);
   backward_nodes(last, needs);
+}
+
+void EngineBase::seed_gradient(const Node& top, const float* seed) {
+  const unsigned n = top.dim.size();
+  if (seed)
+    seed_.assign(seed, seed + n);
+  else
+    seed_.assign(n, 1.f);
+  AlignedMemoryPool& scratch = cg_->memory().scratch;
+  const AlignedMemoryPool::Mark mark = scratch.mark();
+  float* on_device = scratch.allocate_array<float>(n);
+  Device& dev = *cg_->device();
+  dev.to_device(on_device, seed_.data(), n);
+  dev.accumulate(top.grad, on_device, n);
+  scratch.revert(mark);
 }
 
 float* EngineBase::zeroed_gradient(const Node& n) {
   float* g = cg_->memory().backward.allocate_array<float>(n.dim.size());
-  std::memset(g, 0, n.dim.size() * sizeof(float));
+  cg_->device()->zero(g, n.dim.size());
   return g;
 }
 

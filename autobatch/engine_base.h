@@ -4,6 +4,7 @@
 // order and grouping of kernel calls.
 
 #include <cstdint>
+#include <vector>
 
 #include "dynet_core/execution_engine.h"
 #include "dynet_core/graph.h"
@@ -54,10 +55,17 @@ class EngineBase : public ExecutionEngine {
 
  private:
   void forget_gradients();
+  /// Adds the seed of backward (ones when null) to the gradient of `top`.
+  void seed_gradient(const Node& top, const float* seed);
 
   VariableIndex evaluated_ = 0;
   VariableIndex gradients_upto_ = 0;  // nodes [0, gradients_upto_) may hold gradient pointers
   std::uint64_t generation_ = 0;
+  // Host bookkeeping, reused from pass to pass.
+  std::vector<Tensor> wide_xs_;           // arguments of a node with more than kInlineTensors
+  std::vector<std::uint8_t> needs_flags_;  // per node: needs a gradient (backward)
+  std::vector<std::uint8_t> reach_flags_;  // per node: the loss depends on it (backward)
+  std::vector<float> seed_;                // the seed of backward, on the host
 };
 
 }  // namespace dynet

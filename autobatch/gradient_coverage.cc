@@ -51,20 +51,22 @@ bool GradientCoverage::claim_span(std::uint32_t g, std::uint32_t begin, std::uin
   return true;
 }
 
-void GradientCoverage::complete(std::uint32_t g, float* block) {
+void GradientCoverage::complete(std::uint32_t g, float* block, Device& device) {
   Block& b = blocks_[g];
   if (b.state == kAll) return;
+  zeros_.clear();
   if (b.state == kNothing)
-    std::memset(block, 0, b.node.size() * b.nodes * sizeof(float));
+    zeros_.push_back({block, nullptr, b.node.size() * b.nodes});
   else if (b.state == kNodes)
     zero_unwritten_nodes(b, block);
   else
     zero_gaps_between_spans(b, block);
+  device.apply_runs(RunOp::Zero, zeros_.data(), zeros_.size());
   b.state = kAll;
   b.first_span = kNoSpan;
 }
 
-void GradientCoverage::zero_unwritten_nodes(const Block& b, float* block) const {
+void GradientCoverage::zero_unwritten_nodes(const Block& b, float* block) {
   const std::uint8_t* written = written_.data() + b.first_flag;
   const std::size_t size = b.node.size();
   for (std::uint32_t j = 0; j < b.nodes;) {
@@ -74,7 +76,7 @@ void GradientCoverage::zero_unwritten_nodes(const Block& b, float* block) const 
     }
     std::uint32_t n = 1;
     while (j + n < b.nodes && !written[j + n]) ++n;
-    std::memset(block + j * size, 0, n * size * sizeof(float));
+    zeros_.push_back({block + j * size, nullptr, n * size});
     j += n;
   }
 }
@@ -88,10 +90,10 @@ void GradientCoverage::zero_gaps_between_spans(const Block& b, float* block) {
     float* v = block + e * size;
     std::size_t from = 0;
     for (const Span& s : sorted_) {
-      std::memset(v + from, 0, (s.begin - from) * sizeof(float));
+      if (s.begin > from) zeros_.push_back({v + from, nullptr, s.begin - from});
       from = s.end;
     }
-    std::memset(v + from, 0, (size - from) * sizeof(float));
+    if (size > from) zeros_.push_back({v + from, nullptr, size - from});
   }
 }
 

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "dynet_core/device.h"
 #include "dynet_core/dim.h"
 
 namespace dynet {
@@ -29,8 +30,9 @@ class GradientCoverage {
   bool claim_nodes(std::uint32_t g, std::uint32_t position, std::uint32_t n);
   /// The same for elements [begin, end) of every batch element of every node of block g.
   bool claim_span(std::uint32_t g, std::uint32_t begin, std::uint32_t end);
-  /// Zeroes what `block` (block g) holds no gradients in yet, so that it can be added to.
-  void complete(std::uint32_t g, float* block);
+  /// Zeroes what `block` (block g, memory of `device`) holds no gradients in yet, so that it can
+  /// be added to; one device call.
+  void complete(std::uint32_t g, float* block, Device& device);
 
  private:
   enum State : std::uint8_t { kNothing, kSpans, kNodes, kAll };
@@ -47,13 +49,14 @@ class GradientCoverage {
     std::uint32_t begin, end;  // elements of every batch element of the block's nodes
     std::uint32_t next;        // the block's next span, or kNoSpan
   };
-  void zero_unwritten_nodes(const Block& b, float* block) const;
+  void zero_unwritten_nodes(const Block& b, float* block);
   void zero_gaps_between_spans(const Block& b, float* block);
 
   std::vector<Block> blocks_;
   std::vector<std::uint8_t> written_;  // per node of every block
   std::vector<Span> spans_;
   std::vector<Span> sorted_;  // the spans of one block in order (complete's work list)
+  std::vector<MemoryRun> zeros_;  // what complete zeroes
 };
 
 }  // namespace dynet

@@ -14,18 +14,41 @@ std::size_t round_up(std::size_t n) {
 }
 }  // namespace
 
-AlignedMemoryPool::AlignedMemoryPool(std::string name, std::size_t initial_bytes)
-    : name_(std::move(name)) {
+void* HostBlocks::allocate_block(std::size_t bytes) { return std::aligned_alloc(AlignedMemoryPool::kAlign, bytes); }
+
+void HostBlocks::free_block(void* p, std::size_t) { std::free(p); }
+
+void HostBlocks::poison(void* p, std::size_t bytes, std::size_t footprint) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  float* f = static_cast<float*>(p);
+  for (std::size_t i = 0; i < bytes / sizeof(float); ++i) f[i] = nan;
+  std::memset(static_cast<char*>(p) + bytes, kCanary, footprint - bytes);
+}
+
+bool HostBlocks::canary_intact(const void* p, std::size_t bytes, std::size_t footprint) {
+  const unsigned char* c = static_cast<const unsigned char*>(p) + bytes;
+  for (std::size_t i = 0; i < footprint - bytes; ++i)
+    if (c[i] != kCanary) return false;
+  return true;
+}
+
+HostBlocks& HostBlocks::instance() {
+  static HostBlocks blocks;
+  return blocks;
+}
+
+AlignedMemoryPool::AlignedMemoryPool(std::string name, std::size_t initial_bytes, BlockSource* source)
+    : name_(std::move(name)), source_(source ? source : &HostBlocks::instance()) {
   add_block(initial_bytes < kAlign ? kAlign : initial_bytes, initial_bytes);
 }
 
 AlignedMemoryPool::~AlignedMemoryPool() {
-  for (Block& b : blocks_) std::free(b.base);
+  for (Block& b : blocks_) source_->free_block(b.base, b.size);
 }
 
 void AlignedMemoryPool::add_block(std::size_t bytes, std::size_t request) {
   const std::size_t size = round_up(bytes);
-  void* p = size >= bytes ? std::aligned_alloc(kAlign, size) : nullptr;
+  void* p = size >= bytes ? source_->allocate_block(size) : nullptr;
   if (!p)
     throw std::runtime_error("dybatch: out of memory in the '" + name_ + "' pool: a request of " +
                              std::to_string(request) + " bytes needed a new block of " +
@@ -47,7 +70,7 @@ void* AlignedMemoryPool::allocate_slow(std::size_t bytes) {
     next.used = 0;
     if (next.size >= n) {
       next.used = n;
-      if (debug_) decorate(next.base, bytes, n);
+      if (debug_) source_->poison(next.base, bytes, n);
       return next.base;
     }
   }
@@ -56,7 +79,7 @@ void* AlignedMemoryPool::allocate_slow(std::size_t bytes) {
   current_ = static_cast<unsigned>(blocks_.size() - 1);
   Block& b = blocks_[current_];
   b.used = n;
-  if (debug_) decorate(b.base, bytes, n);
+  if (debug_) source_->poison(b.base, bytes, n);
   return b.base;
 }
 
@@ -66,20 +89,8 @@ void AlignedMemoryPool::reject_array(std::size_t n, std::size_t element_bytes) c
                            " bytes cannot be satisfied");
 }
 
-void AlignedMemoryPool::decorate(char* p, std::size_t bytes, std::size_t footprint) const {
-  const float nan = std::numeric_limits<float>::quiet_NaN();
-  float* f = reinterpret_cast<float*>(p);
-  for (std::size_t i = 0; i < bytes / sizeof(float); ++i) f[i] = nan;
-  std::memset(p + bytes, kCanary, footprint - bytes);
-}
-
 bool AlignedMemoryPool::guard_intact(const void* p, std::size_t bytes) const {
-  if (!debug_) return true;
-  const unsigned char* c = static_cast<const unsigned char*>(p) + bytes;
-  const std::size_t n = footprint(bytes) - bytes;
-  for (std::size_t i = 0; i < n; ++i)
-    if (c[i] != kCanary) return false;
-  return true;
+  return !debug_ || source_->canary_intact(p, bytes, footprint(bytes));
 }
 
 void AlignedMemoryPool::note_high_water() {
@@ -103,8 +114,8 @@ void AlignedMemoryPool::reset() {
     // Nothing is live after a reset, so the blocks can be replaced by one that holds them all.
     // When the system cannot give the larger block now, the old blocks simply stay.
     const std::size_t cap = capacity();
-    if (void* p = std::aligned_alloc(kAlign, cap)) {
-      for (Block& b : blocks_) std::free(b.base);
+    if (void* p = source_->allocate_block(cap)) {
+      for (Block& b : blocks_) source_->free_block(b.base, b.size);
       blocks_.assign(1, Block{static_cast<char*>(p), cap, 0});
     }
   }

@@ -11,12 +11,37 @@
 
 namespace dynet {
 
+/// Where a pool's blocks come from, and how debug mode marks them. Device implements it for
+/// device memory; a pool without a source uses host memory.
+class BlockSource {
+ public:
+  virtual ~BlockSource() = default;
+  /// kAlign-aligned memory of at least `bytes`, or null when there is none.
+  virtual void* allocate_block(std::size_t bytes) = 0;
+  virtual void free_block(void* p, std::size_t bytes) = 0;
+  /// Fills [p, p + bytes) with NaN floats and [p + bytes, p + footprint) with canary bytes.
+  virtual void poison(void* p, std::size_t bytes, std::size_t footprint) = 0;
+  /// Whether the canary bytes after [p, p + bytes) are intact.
+  virtual bool canary_intact(const void* p, std::size_t bytes, std::size_t footprint) = 0;
+};
+
+/// Host memory (std::aligned_alloc), marked by the host.
+class HostBlocks : public BlockSource {
+ public:
+  void* allocate_block(std::size_t bytes) override;
+  void free_block(void* p, std::size_t bytes) override;
+  void poison(void* p, std::size_t bytes, std::size_t footprint) override;
+  bool canary_intact(const void* p, std::size_t bytes, std::size_t footprint) override;
+  static HostBlocks& instance();
+};
+
 class AlignedMemoryPool {
  public:
   static constexpr std::size_t kAlign = 64;  // a cache line; also AVX-512 alignment
 
   /// `initial_bytes` is reserved lazily: address space is taken at once, pages when touched.
-  AlignedMemoryPool(std::string name, std::size_t initial_bytes);
+  /// Blocks come from `source` (host memory when null), which must outlive the pool.
+  AlignedMemoryPool(std::string name, std::size_t initial_bytes, BlockSource* source = nullptr);
   ~AlignedMemoryPool();
   AlignedMemoryPool(const AlignedMemoryPool&) = delete;
   AlignedMemoryPool& operator=(const AlignedMemoryPool&) = delete;
@@ -29,7 +54,7 @@ class AlignedMemoryPool {
     if (b.size - b.used >= n && n >= bytes) {  // n < bytes: the footprint wrapped around
       char* p = b.base + b.used;
       b.used += n;
-      if (debug_) decorate(p, bytes, n);
+      if (debug_) source_->poison(p, bytes, n);
       return p;
     }
     return allocate_slow(bytes);
@@ -76,10 +101,10 @@ class AlignedMemoryPool {
   void* allocate_slow(std::size_t bytes);
   [[noreturn]] void reject_array(std::size_t n, std::size_t element_bytes) const;
   void add_block(std::size_t bytes, std::size_t request);
-  void decorate(char* p, std::size_t bytes, std::size_t footprint) const;
   void note_high_water();
 
   std::string name_;
+  BlockSource* source_;
   std::vector<Block> blocks_;
   unsigned current_ = 0;
   std::size_t high_water_ = 0;

@@ -10,10 +10,10 @@
 
 namespace dynet {
 
-GraphMemory::GraphMemory(const MemorySizes& sizes)
-    : forward("forward (FXS)", sizes.forward),
-      backward("backward (DEDFS)", sizes.backward),
-      scratch("scratch (SCS)", sizes.scratch),
+GraphMemory::GraphMemory(const MemorySizes& sizes, Device& device)
+    : forward("forward (FXS)", sizes.forward, &device),
+      backward("backward (DEDFS)", sizes.backward, &device),
+      scratch("scratch (SCS)", sizes.scratch, &device),
       arena("graph arena", std::size_t(1) << 20) {}
 
 GraphMemory::~GraphMemory() {
@@ -33,33 +33,37 @@ void GraphMemory::set_debug(bool on) {
   scratch.set_debug(on);
 }
 
-Device::Device(DeviceType t, std::string n, const MemorySizes& sizes, bool debug_memory)
+Device::Device(DeviceType t, std::string n, const MemorySizes& sizes, bool debug_memory, bool guarded)
     : type(t),
       name(std::move(n)),
+      kernels_(kernel_table(t)),
       sizes_(sizes),
       debug_memory_(debug_memory),
-      parameters_("parameters (PS)", sizes.parameters) {}
+      guarded_(guarded) {}
 
 Device::~Device() = default;
 
-Device_CPU::Device_CPU(const MemorySizes& sizes, bool debug_memory, unsigned threads)
-    : Device(DeviceType::CPU, "CPU", sizes, debug_memory) {
-  if (threads > 1) pool_ = std::make_unique<ThreadPool>(threads);
+void Device::release_pools() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  free_graph_memory_.clear();
+  all_graph_memory_.clear();
+  parameters_.reset();
 }
 
 float* Device::allocate_parameter_floats(std::size_t n) {
   std::lock_guard<std::mutex> lock(mutex_);
-  return parameters_.allocate_array<float>(n);
+  if (!parameters_) parameters_ = std::make_unique<AlignedMemoryPool>("parameters (PS)", sizes_.parameters, this);
+  return parameters_->allocate_array<float>(n);
 }
 
 std::size_t Device::parameter_bytes_used() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  return parameters_.used();
+  return parameters_ ? parameters_->used() : 0;
 }
 
 std::size_t Device::parameter_bytes_high_water() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  return parameters_.high_water();
+  return parameters_ ? parameters_->high_water() : 0;
 }
 
 GraphMemory* Device::acquire_graph_memory() {
@@ -69,7 +73,7 @@ GraphMemory* Device::acquire_graph_memory() {
     free_graph_memory_.pop_back();
     return m;
   }
-  all_graph_memory_.push_back(std::make_unique<GraphMemory>(sizes_));
+  all_graph_memory_.push_back(std::make_unique<GraphMemory>(sizes_, *this));
   all_graph_memory_.back()->set_debug(debug_memory_);
   return all_graph_memory_.back().get();
 }

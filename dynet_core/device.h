@@ -1,20 +1,39 @@
 #pragma once
-// A compute device and its memory. Parameters live in the device's parameter pool (PS); every
-// live ComputationGraph borrows its own GraphMemory (values, gradients, scratch, node arena), so
-// several graphs can exist at once, and a graph made after another one was destroyed reuses that
-// graph's blocks without touching the system allocator.
+// A compute device: its memory, the operations that touch that memory, and its kernels.
+//
+// The contract every backend keeps (Device_CPU here, the guarded CPU device of the tests, the
+// CUDA backend in gpu/, which registers itself; the core names no backend):
+// - Device memory is reached only through a Device. Pools take their blocks from allocate_block;
+//   values move with copy / zero / fill / scale / accumulate, between host and device with
+//   to_device / to_host, and a whole group's runs with one apply_runs call (one launch on a GPU,
+//   never one per run). No code outside a backend dereferences, memcpy's, memset's or loops over
+//   a device pointer. Host bookkeeping (bitmaps, run tables, op data, argument lists, the graph
+//   arena) lives in host memory.
+// - All pointers are float* into this device's memory unless their name says host. Operations
+//   are ordered as issued (one stream); to_host returns once the values are on the host;
+//   synchronize waits for everything issued.
+// - Kernels are found by op id in the kernel table of the device's type (kernel_table): a
+//   backend fills its table at start-up with set_kernels and then calls check_kernels, which
+//   refuses a table that lacks a kernel the CPU row has. The CPU table is the OpDef rows
+//   themselves. Host-side checks of op data (OpDef::host_check: index ranges, vectors that
+//   changed size) run in forward() before the launch, so kernels never throw.
+// - Code that must run on the host over device memory as a kernel does (trainer update rules and
+//   initializers on a CPU device) runs inside a DeviceAccess scope; on a GPU it needs a kernel.
+//
+// Cost: forward/backward are inline table lookups; the memory operations are one virtual call
+// each, meant per group or per parameter, never per element.
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
 
 #include "dynet_core/aligned_memory_pool.h"
+#include "dynet_core/kernel_table.h"
 
 namespace dynet {
-
-enum class DeviceType { CPU, GPU };
 
 /// Initial sizes of the pools, in bytes. Pools grow on demand; these only set the first block.
 struct MemorySizes {
@@ -24,38 +43,51 @@ struct MemorySizes {
   std::size_t scratch;     ///< SCS: kernel temporaries and gathered batch inputs
 };
 
+/// One run of a batched memory operation: n floats from src to dst (src unused by RunOp::Zero).
+struct MemoryRun {
+  float* dst;
+  const float* src;
+  std::size_t n;
+};
+enum class RunOp : std::uint8_t {
+  Copy,        ///< dst = src
+  Accumulate,  ///< dst += src
+  Zero,        ///< dst = 0
+};
+
 struct Node;
 class ExecutionEngine;
 class ThreadPool;
+class Device;
 
 /// What one ComputationGraph uses while it is alive. Recycled between graphs, so that a graph per
 /// example reaches a steady state with no calls to the system allocator.
 struct GraphMemory {
-  explicit GraphMemory(const MemorySizes& sizes);
+  GraphMemory(const MemorySizes& sizes, Device& device);
   ~GraphMemory();
   void reset();
   void set_debug(bool on);
 
-  AlignedMemoryPool forward;
-  AlignedMemoryPool backward;
-  AlignedMemoryPool scratch;
-  AlignedMemoryPool arena;        ///< op data and long argument lists (host memory)
+  AlignedMemoryPool forward;   ///< device memory
+  AlignedMemoryPool backward;  ///< device memory
+  AlignedMemoryPool scratch;   ///< device memory
+  AlignedMemoryPool arena;     ///< op data and long argument lists (host memory)
   std::vector<Node*> node_chunks;  ///< node records, in chunks that never move
   /// Per --dynet-autobatch strategy, the engine the graph made for it, kept with the memory so
   /// that its buffers are recycled too.
   std::unique_ptr<ExecutionEngine> engines[3];
 };
 
-class Device {
+class Device : public BlockSource {
  public:
   Device(const Device&) = delete;
   Device& operator=(const Device&) = delete;
-  virtual ~Device();
+  ~Device() override;
 
   const DeviceType type;
   const std::string name;
 
-  /// Memory for parameters; thread-safe.
+  /// Memory for parameters; thread-safe. Pools are made at first use, once the backend exists.
   float* allocate_parameter_floats(std::size_t n);
   std::size_t parameter_bytes_used() const;
   std::size_t parameter_bytes_high_water() const;
@@ -68,24 +100,121 @@ class Device {
   /// Threads that large kernels may split over (--dynet-threads); null for one thread.
   ThreadPool* thread_pool() const { return pool_.get(); }
 
+  /// Blocks for pools (BlockSource): kAlign-aligned, null when the device is out of memory.
+  void* allocate_block(std::size_t bytes) override = 0;
+  void free_block(void* p, std::size_t bytes) override = 0;
+  void poison(void* p, std::size_t bytes, std::size_t footprint) override = 0;
+  bool canary_intact(const void* p, std::size_t bytes, std::size_t footprint) override = 0;
+
+  /// dst[0, n) = src[0, n); the ranges do not overlap.
+  virtual void copy(float* dst, const float* src, std::size_t n) = 0;
+  virtual void zero(float* dst, std::size_t n) = 0;
+  virtual void fill(float* dst, float value, std::size_t n) = 0;
+  /// y[0, n) *= a.
+  virtual void scale(float* y, float a, std::size_t n) = 0;
+  /// y[0, n) += x[0, n).
+  virtual void accumulate(float* y, const float* x, std::size_t n) = 0;
+  /// Host to device and back; to_host returns when host_dst holds the values.
+  virtual void to_device(float* dst, const float* host_src, std::size_t n) = 0;
+  virtual void to_host(float* host_dst, const float* src, std::size_t n) = 0;
+  /// Sum of squares of x[0, n), accumulated in double, returned to the host.
+  virtual double squared_norm(const float* x, std::size_t n) = 0;
+  /// Applies `op` to every run of a group, in one launch; `runs` is host memory. Runs of one call
+  /// never write the same floats, except Accumulate runs, which are applied in order.
+  virtual void apply_runs(RunOp op, const MemoryRun* runs, std::size_t count) = 0;
+  /// Waits for all work issued to the device.
+  virtual void synchronize() = 0;
+
+  /// Runs op's forward on this device, after its host-side check of the op data.
+  void forward(const OpDef& op, const OpCall& c);
+  /// Runs op's backward for argument i on this device.
+  void backward(const OpDef& op, const OpCall& c, unsigned i);
+  /// Runs op's leaf_backward (a lookup passing its gradient to the table) on this device.
+  void leaf_backward(const OpDef& op, const OpCall& c);
+
+  /// Whether device memory is closed to the host outside DeviceAccess scopes (the guarded CPU
+  /// device of the tests).
+  bool guarded() const { return guarded_; }
+
  protected:
-  Device(DeviceType type, std::string name, const MemorySizes& sizes, bool debug_memory);
+  Device(DeviceType type, std::string name, const MemorySizes& sizes, bool debug_memory,
+         bool guarded = false);
+  /// Opens device memory to host code until the matching leave(). Calls nest and may come from
+  /// several threads at once: memory stays open while any of them is inside. Only guarded
+  /// devices override them.
+  virtual void enter() {}
+  virtual void leave() {}
+  /// Frees every pool; a backend's destructor calls it, while its free_block can still run.
+  void release_pools();
   std::unique_ptr<ThreadPool> pool_;
 
  private:
+  friend class DeviceAccess;
+  const std::vector<OpKernels>& kernels_;
   MemorySizes sizes_;
   bool debug_memory_;
+  bool guarded_;
   mutable std::mutex mutex_;
-  AlignedMemoryPool parameters_;
+  std::unique_ptr<AlignedMemoryPool> parameters_;
   std::vector<std::unique_ptr<GraphMemory>> all_graph_memory_;
   std::vector<GraphMemory*> free_graph_memory_;
 };
+
+/// Host code between construction and destruction may read and write device memory directly, as
+/// a CPU kernel does. Costs a branch on an unguarded device.
+class DeviceAccess {
+ public:
+  explicit DeviceAccess(Device& d) : d_(d.guarded_ ? &d : nullptr) {
+    if (d_) d_->enter();
+  }
+  ~DeviceAccess() {
+    if (d_) d_->leave();
+  }
+  DeviceAccess(const DeviceAccess&) = delete;
+  DeviceAccess& operator=(const DeviceAccess&) = delete;
+
+ private:
+  Device* d_;
+};
+
+inline void Device::forward(const OpDef& op, const OpCall& c) {
+  if (op.host_check) op.host_check(c);
+  DeviceAccess access(*this);
+  kernels_[op.id].forward(c);
+}
+inline void Device::backward(const OpDef& op, const OpCall& c, unsigned i) {
+  DeviceAccess access(*this);
+  kernels_[op.id].backward(c, i);
+}
+inline void Device::leaf_backward(const OpDef& op, const OpCall& c) {
+  DeviceAccess access(*this);
+  kernels_[op.id].leaf_backward(c);
+}
 
 /// The CPU: host memory, Eigen kernels.
 class Device_CPU : public Device {
  public:
   /// With threads > 1, large GEMMs are split over that many threads.
   Device_CPU(const MemorySizes& sizes, bool debug_memory, unsigned threads = 1);
+  ~Device_CPU() override;
+
+  void* allocate_block(std::size_t bytes) override;
+  void free_block(void* p, std::size_t bytes) override;
+  void poison(void* p, std::size_t bytes, std::size_t footprint) override;
+  bool canary_intact(const void* p, std::size_t bytes, std::size_t footprint) override;
+  void copy(float* dst, const float* src, std::size_t n) override;
+  void zero(float* dst, std::size_t n) override;
+  void fill(float* dst, float value, std::size_t n) override;
+  void scale(float* y, float a, std::size_t n) override;
+  void accumulate(float* y, const float* x, std::size_t n) override;
+  void to_device(float* dst, const float* host_src, std::size_t n) override;
+  void to_host(float* host_dst, const float* src, std::size_t n) override;
+  double squared_norm(const float* x, std::size_t n) override;
+  void apply_runs(RunOp op, const MemoryRun* runs, std::size_t count) override;
+  void synchronize() override {}
+
+ protected:
+  Device_CPU(std::string name, const MemorySizes& sizes, bool debug_memory, unsigned threads, bool guarded);
 };
 
 /// Parses DyNet's --dynet-mem syntax (megabytes): "N" splits N over the four pools;

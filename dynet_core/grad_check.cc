@@ -22,17 +22,18 @@ struct Checker {
   int verbosity;
   bool failed = false;
 
-  /// Checks n values at `values` against the analytic gradient at `grads`.
-  void check(float* values, const float* grads, std::size_t n) {
-    for (std::size_t i = 0; i < n; ++i) {
-      const float old = values[i];
-      values[i] = old - kStep;
+  /// Checks `values` against the analytic gradient `grads` (device memory, moved one value at a time).
+  void check(const Tensor& values, const Tensor& grads) {
+    const std::vector<float> old = as_vector(values), analytic_all = as_vector(grads);
+    auto set = [&](std::size_t i, float x) { set_from_host(Tensor(Dim({1}), values.v + i, values.device), &x); };
+    for (std::size_t i = 0; i < old.size(); ++i) {
+      set(i, old[i] - kStep);
       const float left = as_scalar(cg.forward(expr));
-      values[i] = old + kStep;
+      set(i, old[i] + kStep);
       const float right = as_scalar(cg.forward(expr));
-      values[i] = old;
+      set(i, old[i]);
       const float numeric = (right - left) / (2 * kStep);
-      const float analytic = grads[i];
+      const float analytic = analytic_all[i];
       float err = std::fabs(numeric - analytic);
       const float scale = std::max(std::fabs(numeric), std::fabs(analytic));
       if (err > kTolerance && scale > 0.f) err /= scale;
@@ -55,7 +56,7 @@ bool check_grad(ParameterCollection& m, Expression& expr, int verbosity) {
   Checker checker{cg, expr, verbosity};
   for (const auto& p : m.parameters_list()) {
     if (verbosity > 1) std::cerr << "\nPARAMETERS " << p->name << '\n';
-    checker.check(p->values.v, p->g.v, p->size());
+    checker.check(p->values, p->g);
   }
   for (const auto& t : m.lookup_parameters_list()) {
     if (verbosity > 1) std::cerr << "\nLOOKUP PARAMETERS " << t->name << '\n';
@@ -66,7 +67,7 @@ bool check_grad(ParameterCollection& m, Expression& expr, int verbosity) {
     }
     for (unsigned r : rows) {
       if (verbosity > 1) std::cerr << "OBJECT=" << r << '\n';
-      checker.check(t->row(r), t->grad_row(r), t->row_size());
+      checker.check(t->values[r], t->grads[r]);
     }
   }
   if (checker.failed && verbosity > 1) std::cerr << "\n*** GRADIENT CHECK FAILED ***\n";

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "dynet_core/ops/accumulate.h"
+#include "dynet_core/device.h"
 
 namespace dynet {
 
@@ -47,18 +47,25 @@ GradientSet::Scope::~Scope() { active_set = previous_; }
 float* GradientSet::gradient(const ParameterStorage& p) {
   Dense& d = params_[&p];
   if (!d.used) {
-    d.g.assign(p.size(), 0.f);
+    // A set outlives the parameters it served, so a new one may come at a freed one's address.
+    if (d.size != p.size()) {
+      d.g = p.device->allocate_parameter_floats(p.size());
+      d.size = p.size();
+    }
+    p.device->zero(d.g, d.size);
     d.used = true;
   }
-  return d.g.data();
+  return d.g;
 }
 
 GradientSet::Table& GradientSet::table(LookupParameterStorage& t) {
   Table& s = tables_[&t];
   // A set outlives the tables it served, so a new table may come at a freed one's address.
   const std::size_t size = std::size_t(t.n) * t.row_size();
-  if (s.g.size() != size) {
-    s.g.assign(size, 0.f);
+  if (s.size != size) {
+    s.g = t.device->allocate_parameter_floats(size);
+    s.size = size;
+    t.device->zero(s.g, size);
     s.mask.assign(t.n, 0);
   }
   return s;
@@ -67,7 +74,7 @@ GradientSet::Table& GradientSet::table(LookupParameterStorage& t) {
 float* GradientSet::table_gradient(LookupParameterStorage& t) {
   Table& s = table(t);
   s.all = true;
-  return s.g.data();
+  return s.g;
 }
 
 float* GradientSet::row_gradient(LookupParameterStorage& t, unsigned i) {
@@ -76,25 +83,29 @@ float* GradientSet::row_gradient(LookupParameterStorage& t, unsigned i) {
     s.mask[i] = 1;
     s.touched.push_back(i);
   }
-  return s.g.data() + std::size_t(i) * t.row_size();
+  return s.g + std::size_t(i) * t.row_size();
+}
+
+void GradientSet::row_runs(const Table& s, std::size_t row, float* to) {
+  runs_.clear();
+  for (unsigned i : s.touched)
+    runs_.push_back({to ? to + std::size_t(i) * row : s.g + std::size_t(i) * row, s.g + std::size_t(i) * row, row});
 }
 
 void GradientSet::add_to_parameters() {
   const std::lock_guard<std::mutex> lock(parameter_gradients);
   for (auto& [p, d] : params_)
-    if (d.used) accumulate(p->g.v, d.g.data(), d.g.size());
+    if (d.used) p->device->accumulate(p->g.v, d.g, d.size);
   for (auto& [t, s] : tables_) {
     if (!s.written()) continue;
     LookupParameterStorage& table = *t;
-    const std::size_t row = table.row_size();
     if (s.all) {
-      accumulate(table.all_grads.v, s.g.data(), s.g.size());
+      table.device->accumulate(table.all_grads.v, s.g, s.size);
       table.all_touched = true;
     } else {
-      for (unsigned i : s.touched) {
-        accumulate(table.grad_row(i), s.g.data() + std::size_t(i) * row, row);
-        table.mark_touched(i);
-      }
+      row_runs(s, table.row_size(), table.all_grads.v);
+      table.device->apply_runs(RunOp::Accumulate, runs_.data(), runs_.size());
+      for (unsigned i : s.touched) table.mark_touched(i);
     }
   }
   clear();
@@ -105,11 +116,12 @@ void GradientSet::clear() {
   for (auto& entry : tables_) {
     Table& s = entry.second;
     if (!s.written()) continue;
-    const std::size_t row = entry.first->row_size();
+    Device& device = *entry.first->device;
     if (s.all) {
-      std::fill(s.g.begin(), s.g.end(), 0.f);
+      device.zero(s.g, s.size);
     } else {
-      for (unsigned i : s.touched) std::fill_n(s.g.begin() + std::size_t(i) * row, row, 0.f);
+      row_runs(s, entry.first->row_size(), nullptr);
+      device.apply_runs(RunOp::Zero, runs_.data(), runs_.size());
     }
     for (unsigned i : s.touched) s.mask[i] = 0;
     s.touched.clear();

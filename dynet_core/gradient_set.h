@@ -11,6 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "dynet_core/device.h"
 #include "dynet_core/parameters.h"
 
 namespace dynet {
@@ -46,12 +47,15 @@ class GradientSet {
   void clear();
 
  private:
+  // Gradients are device memory from the parameter's device; what was touched is host memory.
   struct Dense {
-    std::vector<float> g;
+    float* g = nullptr;
+    std::size_t size = 0;
     bool used = false;
   };
   struct Table {
-    std::vector<float> g;
+    float* g = nullptr;
+    std::size_t size = 0;
     std::vector<unsigned> touched;
     std::vector<std::uint8_t> mask;
     bool all = false;
@@ -60,9 +64,13 @@ class GradientSet {
     bool written() const { return all || !touched.empty(); }
   };
   Table& table(LookupParameterStorage& t);
+  /// runs_ := one run per touched row of s (of `row` floats), from s to the same row of `to`
+  /// (to null: to s itself).
+  void row_runs(const Table& s, std::size_t row, float* to);
 
   std::unordered_map<const ParameterStorage*, Dense> params_;
   std::unordered_map<LookupParameterStorage*, Table> tables_;
+  std::vector<MemoryRun> runs_;
 };
 
 /// Where one backward pass adds its parameter gradients, for the pass's lifetime, so that passes

@@ -14,6 +14,7 @@
 
 #include "dynet_core/device.h"
 #include "dynet_core/gpu_backend.h"
+#include "dynet_core/guarded_device.h"
 #include "dynet_core/ops/registry.h"
 #include "dynet_core/rand.h"
 #include "dynet_core/rng.h"
@@ -97,9 +98,11 @@ void initialize_locked(Globals& g, const DynetParams& params) {
   if (params.gpu_ids.size() > 1)
     throw std::invalid_argument("--dynet-devices / --dynet-gpus: " + std::to_string(params.gpu_ids.size()) +
                                 " GPUs were asked for; dybatch runs on one GPU at a time");
-  if (!g.device)
-    g.device = params.gpu_ids.empty() ? std::make_unique<Device_CPU>(sizes, params.debug_memory, params.threads)
-                                      : make_gpu_device(params.gpu_ids[0], sizes);
+  if (!g.device && !params.gpu_ids.empty())
+    g.device = make_gpu_device(params.gpu_ids[0], sizes, params.debug_memory);
+  if (!g.device && params.guard_device_memory)
+    g.device = std::make_unique<Device_GuardedCPU>(sizes, params.debug_memory, params.threads);
+  if (!g.device) g.device = std::make_unique<Device_CPU>(sizes, params.debug_memory, params.threads);
   g.params = params;
   g.seed_in_use = params.random_seed ? params.random_seed : std::random_device{}();
   g.rng.seed(g.seed_in_use);

@@ -23,6 +23,9 @@ struct DynetParams {
   /// --dynet-devices (CPU, GPU:N, comma-separated) or --dynet-gpus N (GPU:0 to GPU:N-1): the GPUs
   /// asked for; as in DyNet, the first becomes the default device. Empty: the CPU.
   std::vector<int> gpu_ids;
+  /// The default device closes its memory to the host outside its kernels (Device_GuardedCPU),
+  /// so that tests crash on any host access that bypasses the device layer; no flag sets it.
+  bool guard_device_memory = false;
 };
 
 /// Reads and removes the --dynet-* flags from argv (both "--flag value" and "--flag=value").

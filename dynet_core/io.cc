@@ -44,7 +44,7 @@ SavedParameter record_of(const ParameterStorage& p, std::string name) {
   r.kind = Kind::Parameter;
   r.name = std::move(name);
   r.dim = p.dim;
-  r.values.assign(p.values.v, p.values.v + p.size());
+  r.values = as_vector(p.values);
   return r;
 }
 
@@ -54,7 +54,7 @@ SavedParameter record_of(const LookupParameterStorage& p, std::string name) {
   r.name = std::move(name);
   r.dim = p.dim;
   r.rows = p.n;
-  r.values.assign(p.all_values.v, p.all_values.v + p.all_values.d.size());
+  r.values = as_vector(p.all_values);
   return r;
 }
 
@@ -64,11 +64,11 @@ struct Target {
   const std::string& name;
   Dim dim;
   unsigned rows;
-  float* values;
+  Tensor values;
 };
 
-Target target_of(ParameterStorage& p) { return {Kind::Parameter, p.name, p.dim, 1, p.values.v}; }
-Target target_of(LookupParameterStorage& p) { return {Kind::Lookup, p.name, p.dim, p.n, p.all_values.v}; }
+Target target_of(ParameterStorage& p) { return {Kind::Parameter, p.name, p.dim, 1, p.values}; }
+Target target_of(LookupParameterStorage& p) { return {Kind::Lookup, p.name, p.dim, p.n, p.all_values}; }
 
 std::string shape_of(Kind kind, const Dim& dim, unsigned rows) {
   if (kind == Kind::Parameter) return "parameter of dim " + to_string(dim);
@@ -82,7 +82,7 @@ void check_match(const SavedParameter& r, const Target& t, const std::string& fi
 }
 
 void copy_values(const SavedParameter& r, const Target& t) {
-  std::copy(r.values.begin(), r.values.end(), t.values);
+  set_from_host(t.values, r.values.data());
 }
 
 std::string basename_of(const std::string& key) { return key.substr(key.rfind('/') + 1); }

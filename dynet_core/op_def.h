@@ -136,6 +136,10 @@ struct OpDef {
   float* (*grad_alias)(const void* data) = nullptr;
   /// Leaves that pass their gradient on to a parameter after backward (lookups).
   void (*leaf_backward)(const OpCall&) = nullptr;
+  /// Runs on the host before every forward launch (of one node or a group) and throws
+  /// std::invalid_argument for op data a kernel cannot trust: indices out of range, a vector
+  /// behind the node that changed size. Kernels then never check, so a device kernel needs none.
+  void (*host_check)(const OpCall&) = nullptr;
   /// Backward honours OpCall::overwrite, so an engine need not zero a gradient block that this
   /// op's backward writes first and whole.
   bool backward_overwrites = false;
@@ -232,6 +236,10 @@ class OpRow {
   }
   constexpr OpRow& leaf_backward(void (*leaf_backward)(const OpCall&)) {
     def_.leaf_backward = leaf_backward;
+    return *this;
+  }
+  constexpr OpRow& host_check(void (*host_check)(const OpCall&)) {
+    def_.host_check = host_check;
     return *this;
   }
   constexpr OpRow& backward_overwrites() {

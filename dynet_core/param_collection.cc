@@ -1,13 +1,11 @@
 #include "dynet_core/param_collection.h"
 
 #include <cmath>
-#include <cstring>
 #include <map>
 #include <stdexcept>
 
 #include "dynet_core/device.h"
 #include "dynet_core/init.h"
-#include "dynet_core/tensor_eigen.h"
 
 namespace dynet {
 
@@ -104,7 +102,7 @@ LookupParameter ParameterCollection::add_lookup_parameters(unsigned n, const Dim
     s->grads.emplace_back(d, s->grad_row(i), device);
   }
   init.initialize_params(s->all_values, true);
-  std::memset(s->all_grads.v, 0, all.size() * sizeof(float));
+  device->zero(s->all_grads.v, all.size());
   s->touched_mask.assign(n, 0);
   s->name = unique_name(name, "add_lookup_parameters");
   for (State* c = state_.get(); c; c = c->parent.get()) c->lookup_params.push_back(s);
@@ -166,14 +164,14 @@ std::size_t ParameterCollection::updated_parameter_count() const {
 
 float ParameterCollection::gradient_l2_norm() const {
   double sq = 0;
-  for (const auto& p : state_->params) sq += eig::vec(p->g).squaredNorm();
+  for (const auto& p : state_->params) sq += p->device->squared_norm(p->g.v, p->size());
   // Only touched rows of a lookup table have a gradient: a sparse table costs its touched rows.
   for (const auto& p : state_->lookup_params) {
     if (p->all_touched) {
-      sq += eig::vec(p->all_grads).squaredNorm();
+      sq += p->device->squared_norm(p->all_grads.v, p->all_grads.d.size());
       continue;
     }
-    for (unsigned r : p->touched) sq += eig::Vector(p->grad_row(r), p->row_size()).squaredNorm();
+    for (unsigned r : p->touched) sq += p->device->squared_norm(p->grad_row(r), p->row_size());
   }
   return static_cast<float>(std::sqrt(sq));
 }

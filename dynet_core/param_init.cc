@@ -6,17 +6,21 @@
 #include <random>
 #include <stdexcept>
 
+#include "dynet_core/device.h"
 #include "dynet_core/rng.h"
-#include "dynet_core/tensor_eigen.h"
 
 namespace dynet {
 
+// Values are drawn on the host, in the order the random engine always gave them, and then
+// transferred, so that a model initialises alike on every device.
 namespace {
 template <class Dist>
 void fill_random(Tensor& t, Dist dist) {
+  std::vector<float> host(t.d.size());
   random_engine().with([&](std::mt19937_64& g) {
-    for (unsigned k = 0; k < t.d.size(); ++k) t.v[k] = dist(g);
+    for (float& x : host) x = dist(g);
   });
+  t.device->to_device(t.v, host.data(), host.size());
 }
 }  // namespace
 
@@ -40,14 +44,17 @@ void ParameterInitUniform::initialize_params(Tensor& values, bool) const {
 }
 
 void ParameterInitConst::initialize_params(Tensor& values, bool) const {
-  eig::arr(values).setConstant(c_);
+  values.device->fill(values.v, c_, values.d.size());
 }
 
 void ParameterInitIdentity::initialize_params(Tensor& values, bool) const {
   if (values.d.ndims() != 2 || values.d.rows() != values.d.cols())
     throw std::invalid_argument("ParameterInitIdentity: the parameter must be a square matrix, got " +
                                 to_string(values.d));
-  eig::mat(values).setIdentity();
+  const unsigned n = values.d.rows();
+  std::vector<float> host(std::size_t(n) * n, 0.f);
+  for (unsigned i = 0; i < n; ++i) host[std::size_t(i) * n + i] = 1.f;
+  values.device->to_device(values.v, host.data(), host.size());
 }
 
 void ParameterInitGlorot::initialize_params(Tensor& values, bool is_lookup) const {
@@ -71,7 +78,8 @@ void ParameterInitSaxe::initialize_params(Tensor& values, bool) const {
   });
   Eigen::HouseholderQR<Eigen::MatrixXf> qr(a);
   Eigen::MatrixXf q = qr.householderQ();
-  eig::mat(values) = gain_ * q.topLeftCorner(r, c);
+  const Eigen::MatrixXf host = gain_ * q.topLeftCorner(r, c);
+  values.device->to_device(values.v, host.data(), host.size());
 }
 
 void ParameterInitFromVector::initialize_params(Tensor& values, bool) const {
@@ -79,7 +87,7 @@ void ParameterInitFromVector::initialize_params(Tensor& values, bool) const {
     throw std::invalid_argument("ParameterInitFromVector: the parameter has dim " + to_string(values.d) +
                                 " (" + std::to_string(values.d.size()) + " values), the vector has " +
                                 std::to_string(v_.size()));
-  std::copy(v_.begin(), v_.end(), values.v);
+  values.device->to_device(values.v, v_.data(), v_.size());
 }
 
 void ParameterInitFromFile::initialize_params(Tensor& values, bool is_lookup) const {

@@ -1,8 +1,9 @@
 #include "dynet_core/parameters.h"
 
 #include <algorithm>
-#include <cstring>
 #include <stdexcept>
+
+#include "dynet_core/device.h"
 
 namespace dynet {
 
@@ -26,21 +27,20 @@ std::string describe(const LookupParameterStorage& s) {
   return describe_name(s.name, "LookupParameter") + " of " + std::to_string(s.n) + " rows of dim " + to_string(s.dim);
 }
 
-void ParameterStorage::zero_grad() { std::memset(g.v, 0, size() * sizeof(float)); }
+void ParameterStorage::zero_grad() { device->zero(g.v, size()); }
 
-void ParameterStorage::scale_parameters(float a) {
-  for (std::size_t k = 0; k < size(); ++k) values.v[k] *= a;
-}
+void ParameterStorage::scale_parameters(float a) { device->scale(values.v, a, size()); }
 
-void LookupParameterStorage::scale_parameters(float a) {
-  for (std::size_t k = 0; k < all_values.d.size(); ++k) all_values.v[k] *= a;
-}
+void LookupParameterStorage::scale_parameters(float a) { device->scale(all_values.v, a, all_values.d.size()); }
 
 void LookupParameterStorage::zero_grad() {
   if (all_touched) {
-    std::memset(all_grads.v, 0, std::size_t(n) * row_size() * sizeof(float));
+    device->zero(all_grads.v, std::size_t(n) * row_size());
   } else {
-    for (unsigned i : touched) std::memset(grad_row(i), 0, row_size() * sizeof(float));
+    std::vector<MemoryRun> rows;
+    rows.reserve(touched.size());
+    for (unsigned i : touched) rows.push_back({grad_row(i), nullptr, row_size()});
+    device->apply_runs(RunOp::Zero, rows.data(), rows.size());
   }
   for (unsigned i : touched) touched_mask[i] = 0;
   touched.clear();
@@ -60,19 +60,19 @@ void Parameter::set_value(const std::vector<float>& v) {
     throw std::invalid_argument("Parameter::set_value: " + describe(s) + " holds " + std::to_string(s.size()) +
                                 " values, got " +
                                 std::to_string(v.size()) + " values");
-  std::copy(v.begin(), v.end(), s.values.v);
+  s.device->to_device(s.values.v, v.data(), v.size());
 }
 
 void Parameter::zero() {
   ParameterStorage& s = get_storage();
-  std::fill(s.values.v, s.values.v + s.size(), 0.f);
+  s.device->zero(s.values.v, s.size());
 }
 
 void Parameter::scale(float a) { get_storage().scale_parameters(a); }
 
 void Parameter::scale_gradient(float a) {
   ParameterStorage& s = get_storage();
-  for (std::size_t k = 0; k < s.size(); ++k) s.g.v[k] *= a;
+  s.device->scale(s.g.v, a, s.size());
 }
 
 void Parameter::clip_inplace(float left, float right) {
@@ -80,7 +80,10 @@ void Parameter::clip_inplace(float left, float right) {
     throw std::invalid_argument("Parameter::clip_inplace: left " + std::to_string(left) +
                                 " must not exceed right " + std::to_string(right));
   ParameterStorage& s = get_storage();
-  for (std::size_t k = 0; k < s.size(); ++k) s.values.v[k] = std::min(right, std::max(left, s.values.v[k]));
+  std::vector<float> host(s.size());
+  s.device->to_host(host.data(), s.values.v, host.size());
+  for (float& x : host) x = std::min(right, std::max(left, x));
+  s.device->to_device(s.values.v, host.data(), host.size());
 }
 
 LookupParameterStorage& LookupParameter::get_storage() const {
@@ -107,12 +110,12 @@ void LookupParameter::initialize(unsigned i, const std::vector<float>& v) {
   if (v.size() != s.row_size())
     throw std::invalid_argument("LookupParameter::initialize: a row of " + describe(s) + " holds " +
                                 std::to_string(s.row_size()) + " values, got " + std::to_string(v.size()));
-  std::copy(v.begin(), v.end(), s.row(i));
+  s.device->to_device(s.row(i), v.data(), v.size());
 }
 
 void LookupParameter::zero() {
   LookupParameterStorage& s = get_storage();
-  std::fill(s.all_values.v, s.all_values.v + s.all_values.d.size(), 0.f);
+  s.device->zero(s.all_values.v, s.all_values.d.size());
 }
 
 }  // namespace dynet

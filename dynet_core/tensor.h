@@ -26,6 +26,8 @@ struct Tensor {
 
 /// Copies all values to the host (every batch element, in order).
 std::vector<float> as_vector(const Tensor& t);
+/// Copies t.d.size() values from the host into the tensor.
+void set_from_host(const Tensor& t, const float* host);
 /// The single value of a tensor with exactly one element; throws otherwise.
 float as_scalar(const Tensor& t);
 

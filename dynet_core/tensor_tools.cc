@@ -28,10 +28,19 @@ void check_same_size(const Tensor& a, const Tensor& b, const char* who) {
                                 to_string(b.d) + " differ in size");
 }
 
+// Tensors are device memory: each tool reads what it needs to the host, works there and writes back.
+
 template <class Distribution>
 void fill_random(Tensor& val, Distribution dist) {
-  random_engine().with([&](std::mt19937_64& e) { std::generate(val.v, val.v + val.d.size(), [&] { return dist(e); }); });
+  std::vector<float> host(val.d.size());
+  random_engine().with([&](std::mt19937_64& e) { std::generate(host.begin(), host.end(), [&] { return dist(e); }); });
+  set_from_host(val, host.data());
 }
+
+float element(const Tensor& v, std::size_t i) {
+  return as_vector(Tensor(Dim({1}), v.v + i, v.device))[0];
+}
+void set_element_at(const Tensor& v, std::size_t i, float x) { set_from_host(Tensor(Dim({1}), v.v + i, v.device), &x); }
 
 /// For each line of v along dim, the index j of the largest score(line value j).
 template <class Score>
@@ -49,10 +58,11 @@ IndexTensor best_along(const Tensor& v, unsigned dim, unsigned num, const char* 
   Dim ids_dim = v.d;
   if (dim < ids_dim.ndims()) ids_dim.set(dim, 1);
   IndexTensor ids(ids_dim, v.device);
+  const std::vector<float> host = as_vector(v);
   const std::size_t outer = v.d.size() / (stride * n);
   for (std::size_t o = 0; o < outer; ++o)
     for (std::size_t s = 0; s < stride; ++s) {
-      const float* line = v.v + o * stride * n + s;
+      const float* line = host.data() + o * stride * n + s;
       std::size_t best = 0;
       float best_score = score(line[0]);
       for (std::size_t j = 1; j < n; ++j) {
@@ -81,20 +91,23 @@ IndexTensor TensorTools::categorical_sample_log_prob(const Tensor& v, unsigned d
   return ids;
 }
 
-float TensorTools::access_element(const Tensor& v, int index) { return v.v[checked(v, index, "access_element")]; }
+float TensorTools::access_element(const Tensor& v, int index) { return element(v, checked(v, index, "access_element")); }
 
 float TensorTools::access_element(const Tensor& v, const Dim& index) {
   const long row = index[0], col = index.ndims() > 1 ? index[1] : 0;
   if (row >= v.d.rows() || col >= v.d.cols())
     throw std::out_of_range("TensorTools::access_element: (" + std::to_string(row) + ", " + std::to_string(col) +
                             ") is outside a tensor of dim " + to_string(v.d));
-  return v.v[checked(v, col * v.d.rows() + row, "access_element")];
+  return element(v, checked(v, col * v.d.rows() + row, "access_element"));
 }
 
-void TensorTools::set_element(const Tensor& v, int index, float value) { v.v[checked(v, index, "set_element")] = value; }
+void TensorTools::set_element(const Tensor& v, int index, float value) {
+  set_element_at(v, checked(v, index, "set_element"), value);
+}
 
 void TensorTools::copy_element(const Tensor& l, int lindex, Tensor& r, int rindex) {
-  r.v[checked(r, rindex, "copy_element")] = l.v[checked(l, lindex, "copy_element")];
+  const std::size_t to = checked(r, rindex, "copy_element");
+  set_element_at(r, to, element(l, checked(l, lindex, "copy_element")));
 }
 
 void TensorTools::set_elements(const Tensor& v, const std::vector<float>& vec) {
@@ -102,32 +115,39 @@ void TensorTools::set_elements(const Tensor& v, const std::vector<float>& vec) {
     throw std::invalid_argument("TensorTools::set_elements: " + std::to_string(vec.size()) +
                                 " values for a tensor of dim " + to_string(v.d) + " (" +
                                 std::to_string(v.d.size()) + " elements)");
-  std::copy(vec.begin(), vec.end(), v.v);
+  set_from_host(v, vec.data());
 }
 
 void TensorTools::copy_elements(Tensor& v, const Tensor& v_src) {
   check_same_size(v, v_src, "copy_elements");
-  std::copy(v_src.v, v_src.v + v_src.d.size(), v.v);
+  set_from_host(v, as_vector(v_src).data());
 }
 
 void TensorTools::accumulate(Tensor& v, const Tensor& v_src) {
   check_same_size(v, v_src, "accumulate");
-  for (std::size_t i = 0; i < v.d.size(); ++i) v.v[i] += v_src.v[i];
+  std::vector<float> sum = as_vector(v);
+  const std::vector<float> add = as_vector(v_src);
+  for (std::size_t i = 0; i < sum.size(); ++i) sum[i] += add[i];
+  set_from_host(v, sum.data());
 }
 
 void TensorTools::zero(Tensor& d) { constant(d, 0.f); }
 
-void TensorTools::constant(Tensor& d, float c) { std::fill(d.v, d.v + d.d.size(), c); }
+void TensorTools::constant(Tensor& d, float c) { set_from_host(d, std::vector<float>(d.d.size(), c).data()); }
 
 void TensorTools::clip(Tensor& d, float left, float right) {
-  for (std::size_t i = 0; i < d.d.size(); ++i) d.v[i] = std::min(right, std::max(left, d.v[i]));
+  std::vector<float> host = as_vector(d);
+  for (float& x : host) x = std::min(right, std::max(left, x));
+  set_from_host(d, host.data());
 }
 
 void TensorTools::identity(Tensor& val) {
   if (val.d.ndims() != 2 || val.d.rows() != val.d.cols())
     throw std::invalid_argument("TensorTools::identity: dim " + to_string(val.d) + " is not a square matrix");
-  zero(val);
-  for (unsigned i = 0; i < val.d.rows(); ++i) val.v[i * val.d.rows() + i] = 1.f;
+  const unsigned n = val.d.rows();
+  std::vector<float> host(std::size_t(n) * n, 0.f);
+  for (unsigned i = 0; i < n; ++i) host[std::size_t(i) * n + i] = 1.f;
+  set_from_host(val, host.data());
 }
 
 void TensorTools::randomize_uniform(Tensor& val, real left, real right) {

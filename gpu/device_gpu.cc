@@ -1,5 +1,6 @@
 #include "gpu/device_gpu.h"
 
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -8,6 +9,8 @@
 namespace dynet {
 
 namespace {
+
+constexpr unsigned char kCanary = 0xCD;
 
 int checked_gpu(int cuda_id) {
   const int n = gpu::visible_gpus();
@@ -22,17 +25,14 @@ int checked_gpu(int cuda_id) {
 
 }  // namespace
 
-Device_GPU::Device_GPU(int cuda_id, const MemorySizes& sizes)
-    : Device(DeviceType::GPU, "GPU:" + std::to_string(cuda_id), sizes, false),
-      cuda_device_id(checked_gpu(cuda_id)),
-      parameters_("GPU parameter memory (PS)", sizes.parameters),
-      forward_("GPU forward memory (FXS)", sizes.forward),
-      backward_("GPU backward memory (DEDFS)", sizes.backward),
-      scratch_("GPU scratch memory (SCS)", sizes.scratch) {
+Device_GPU::Device_GPU(int cuda_id, const MemorySizes& sizes, bool debug_memory)
+    : Device(DeviceType::GPU, "GPU:" + std::to_string(cuda_id), sizes, debug_memory),
+      cuda_device_id(checked_gpu(cuda_id)) {
   gpu::check_cuda(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "Device_GPU: cudaStreamCreate");
   try {
     gpu::check_cublas(cublasCreate(&cublas_), "Device_GPU: cublasCreate");
     gpu::check_cublas(cublasSetStream(cublas_, stream_), "Device_GPU: cublasSetStream");
+    gpu::check_cuda(cudaMalloc(reinterpret_cast<void**>(&norm_), sizeof(double)), "Device_GPU: cudaMalloc");
   } catch (...) {
     if (cublas_) cublasDestroy(cublas_);
     cudaStreamDestroy(stream_);
@@ -42,8 +42,41 @@ Device_GPU::Device_GPU(int cuda_id, const MemorySizes& sizes)
 
 Device_GPU::~Device_GPU() {
   cudaStreamSynchronize(stream_);
+  release_pools();
+  cudaFree(run_list_);
+  cudaFree(norm_);
   cublasDestroy(cublas_);
   cudaStreamDestroy(stream_);
+}
+
+void* Device_GPU::allocate_block(std::size_t bytes) {
+  void* p = nullptr;
+  if (cudaMalloc(&p, bytes) == cudaSuccess) return p;
+  cudaGetLastError();  // out of device memory: the pool reports it, naming itself
+  return nullptr;
+}
+
+void Device_GPU::free_block(void* p, std::size_t) {
+  // Kernels still queued may read the block: it goes back only once they are done.
+  cudaStreamSynchronize(stream_);
+  cudaFree(p);
+}
+
+void Device_GPU::poison(void* p, std::size_t bytes, std::size_t footprint) {
+  fill(static_cast<float*>(p), std::numeric_limits<float>::quiet_NaN(), bytes / sizeof(float));
+  gpu::check_cuda(cudaMemsetAsync(static_cast<char*>(p) + bytes, kCanary, footprint - bytes, stream_),
+                  "Device_GPU::poison");
+}
+
+bool Device_GPU::canary_intact(const void* p, std::size_t bytes, std::size_t footprint) {
+  std::vector<unsigned char> canary(footprint - bytes);
+  gpu::check_cuda(cudaMemcpyAsync(canary.data(), static_cast<const char*>(p) + bytes, canary.size(),
+                                  cudaMemcpyDeviceToHost, stream_),
+                  "Device_GPU::canary_intact");
+  synchronize();
+  for (unsigned char c : canary)
+    if (c != kCanary) return false;
+  return true;
 }
 
 void Device_GPU::copy(float* dst, const float* src, std::size_t n) {
@@ -54,30 +87,57 @@ void Device_GPU::zero(float* dst, std::size_t n) {
   gpu::check_cuda(cudaMemsetAsync(dst, 0, n * sizeof(float), stream_), "Device_GPU::zero");
 }
 
-void Device_GPU::accumulate(float* dst, const float* src, std::size_t n) {
-  gpu::launch_accumulate(dst, src, n, stream_);
-}
+void Device_GPU::fill(float* dst, float value, std::size_t n) { gpu::launch_fill(dst, value, n, stream_); }
 
-void Device_GPU::to_device(float* dst, const float* host, std::size_t n) {
-  gpu::check_cuda(cudaMemcpyAsync(dst, host, n * sizeof(float), cudaMemcpyHostToDevice, stream_),
+void Device_GPU::scale(float* y, float a, std::size_t n) { gpu::launch_scale(y, a, n, stream_); }
+
+void Device_GPU::accumulate(float* y, const float* x, std::size_t n) { gpu::launch_accumulate(y, x, n, stream_); }
+
+void Device_GPU::to_device(float* dst, const float* host_src, std::size_t n) {
+  gpu::check_cuda(cudaMemcpyAsync(dst, host_src, n * sizeof(float), cudaMemcpyHostToDevice, stream_),
                   "Device_GPU::to_device");
 }
 
-void Device_GPU::to_host(float* host, const float* src, std::size_t n) {
-  gpu::check_cuda(cudaMemcpyAsync(host, src, n * sizeof(float), cudaMemcpyDeviceToHost, stream_),
+void Device_GPU::to_host(float* host_dst, const float* src, std::size_t n) {
+  gpu::check_cuda(cudaMemcpyAsync(host_dst, src, n * sizeof(float), cudaMemcpyDeviceToHost, stream_),
                   "Device_GPU::to_host");
   synchronize();
+}
+
+double Device_GPU::squared_norm(const float* x, std::size_t n) {
+  gpu::launch_squared_norm(norm_, x, n, stream_);
+  double s = 0;
+  gpu::check_cuda(cudaMemcpyAsync(&s, norm_, sizeof(double), cudaMemcpyDeviceToHost, stream_),
+                  "Device_GPU::squared_norm");
+  synchronize();
+  return s;
+}
+
+void Device_GPU::apply_runs(RunOp op, const MemoryRun* runs, std::size_t count) {
+  std::vector<gpu::CopyBlock> list(count);
+  for (std::size_t r = 0; r < count; ++r) list[r] = {runs[r].src, runs[r].dst, unsigned(runs[r].n)};
+  move(list, op == RunOp::Copy ? gpu::BlockMode::Copy
+             : op == RunOp::Zero ? gpu::BlockMode::Zero
+                                 : gpu::BlockMode::AtomicAdd);
 }
 
 void Device_GPU::synchronize() { gpu::check_cuda(cudaStreamSynchronize(stream_), "Device_GPU::synchronize"); }
 
 void Device_GPU::move(const std::vector<gpu::CopyBlock>& runs, gpu::BlockMode mode) {
   if (runs.empty()) return;
-  gpu::CopyBlock* list = scratch_.allocate_array<gpu::CopyBlock>(runs.size());
-  gpu::check_cuda(cudaMemcpyAsync(list, runs.data(), runs.size() * sizeof(gpu::CopyBlock), cudaMemcpyHostToDevice,
-                                  stream_),
+  if (runs.size() > run_list_capacity_) {
+    cudaStreamSynchronize(stream_);
+    cudaFree(run_list_);
+    run_list_ = nullptr;
+    run_list_capacity_ = 0;
+    gpu::check_cuda(cudaMalloc(reinterpret_cast<void**>(&run_list_), runs.size() * sizeof(gpu::CopyBlock)),
+                    "Device_GPU::move");
+    run_list_capacity_ = runs.size();
+  }
+  gpu::check_cuda(cudaMemcpyAsync(run_list_, runs.data(), runs.size() * sizeof(gpu::CopyBlock),
+                                  cudaMemcpyHostToDevice, stream_),
                   "Device_GPU::move");
-  gpu::launch_blocks(list, runs.size(), mode, stream_);
+  gpu::launch_blocks(run_list_, runs.size(), mode, stream_);
 }
 
 void Device_GPU::gather(float* dst, const float* const* srcs, const unsigned* lengths, unsigned runs) {

@@ -1,6 +1,7 @@
 #pragma once
-// Device_GPU: one CUDA device with its memory pools (cudaMalloc'd blocks), one stream that every
-// kernel and device operation of it is ordered on, and one cuBLAS handle bound to that stream.
+// Device_GPU: one CUDA device whose pools take cudaMalloc'd blocks (never managed memory), one
+// stream that every kernel and device operation of it is ordered on, and one cuBLAS handle bound
+// to that stream. The Device contract (dynet_core/device.h) holds: the host never reads its blocks.
 
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
@@ -9,7 +10,6 @@
 #include <vector>
 
 #include "dynet_core/device.h"
-#include "gpu/device_memory_pool.h"
 #include "gpu/device_operations.h"
 
 namespace dynet {
@@ -18,27 +18,28 @@ class Device_GPU : public Device {
  public:
   /// GPU `cuda_id` as --dynet-devices names it (GPU:0 is 0), named "GPU:<id>". Throws
   /// std::runtime_error naming the id and the number of visible GPUs when there is no such GPU.
-  Device_GPU(int cuda_id, const MemorySizes& sizes);
+  Device_GPU(int cuda_id, const MemorySizes& sizes, bool debug_memory = false);
   ~Device_GPU() override;
 
   const int cuda_device_id;
   cudaStream_t stream() const { return stream_; }
   cublasHandle_t cublas() const { return cublas_; }
 
-  gpu::DeviceMemoryPool& parameter_memory() { return parameters_; }
-  gpu::DeviceMemoryPool& forward_memory() { return forward_; }
-  gpu::DeviceMemoryPool& backward_memory() { return backward_; }
-  /// Kernel temporaries: kernels take what they need, the caller of the kernel resets it.
-  gpu::DeviceMemoryPool& scratch_memory() { return scratch_; }
+  void* allocate_block(std::size_t bytes) override;
+  void free_block(void* p, std::size_t bytes) override;
+  void poison(void* p, std::size_t bytes, std::size_t footprint) override;
+  bool canary_intact(const void* p, std::size_t bytes, std::size_t footprint) override;
+  void copy(float* dst, const float* src, std::size_t n) override;
+  void zero(float* dst, std::size_t n) override;
+  void fill(float* dst, float value, std::size_t n) override;
+  void scale(float* y, float a, std::size_t n) override;
+  void accumulate(float* y, const float* x, std::size_t n) override;
+  void to_device(float* dst, const float* host_src, std::size_t n) override;
+  void to_host(float* host_dst, const float* src, std::size_t n) override;
+  double squared_norm(const float* x, std::size_t n) override;
+  void apply_runs(RunOp op, const MemoryRun* runs, std::size_t count) override;
+  void synchronize() override;
 
-  /// Device operations, all ordered on stream(): device-to-device copy, zeroing, dst += src.
-  void copy(float* dst, const float* src, std::size_t n);
-  void zero(float* dst, std::size_t n);
-  void accumulate(float* dst, const float* src, std::size_t n);
-  /// Host to device and back; to_host returns once the values are on the host.
-  void to_device(float* dst, const float* host, std::size_t n);
-  void to_host(float* host, const float* src, std::size_t n);
-  void synchronize();
   /// A whole group in one launch: run k of `lengths[k]` floats from srcs[k] (gather) to dst, one
   /// run after the other; scatter_add adds the runs of src back into dsts[k], which may repeat.
   void gather(float* dst, const float* const* srcs, const unsigned* lengths, unsigned runs);
@@ -49,7 +50,11 @@ class Device_GPU : public Device {
  private:
   cudaStream_t stream_ = nullptr;
   cublasHandle_t cublas_ = nullptr;
-  gpu::DeviceMemoryPool parameters_, forward_, backward_, scratch_;
+  // The device copy of move's run list, grown on demand; reusing it is safe because every launch
+  // that reads it is ordered on stream_ before the copy that overwrites it.
+  gpu::CopyBlock* run_list_ = nullptr;
+  std::size_t run_list_capacity_ = 0;
+  double* norm_ = nullptr;  // squared_norm's device accumulator
 };
 
 namespace gpu {

@@ -16,12 +16,31 @@ __global__ void scaled_add_kernel(float* dst, float a, const float* src, std::si
   DYBATCH_GRID_STRIDE(i, n) dst[i] = overwrite ? a * src[i] : dst[i] + a * src[i];
 }
 
+__global__ void scale_kernel(float* y, float a, std::size_t n) {
+  DYBATCH_GRID_STRIDE(i, n) y[i] *= a;
+}
+
+__global__ void squared_norm_kernel(double* result, const float* x, std::size_t n) {
+  __shared__ double partial[kThreads];
+  double s = 0;
+  DYBATCH_GRID_STRIDE(i, n) s += double(x[i]) * x[i];
+  partial[threadIdx.x] = s;
+  __syncthreads();
+  for (unsigned half = blockDim.x / 2; half > 0; half /= 2) {
+    if (threadIdx.x < half) partial[threadIdx.x] += partial[threadIdx.x + half];
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) atomicAdd(result, partial[0]);
+}
+
 __global__ void blocks_kernel(const CopyBlock* blocks, std::size_t count, BlockMode mode) {
   for (std::size_t b = blockIdx.x; b < count; b += gridDim.x) {
     const CopyBlock k = blocks[b];
     for (unsigned e = threadIdx.x; e < k.n; e += blockDim.x) {
       if (mode == BlockMode::Copy)
         k.to[e] = k.from[e];
+      else if (mode == BlockMode::Zero)
+        k.to[e] = 0.f;
       else if (mode == BlockMode::Add)
         k.to[e] += k.from[e];
       else
@@ -46,6 +65,19 @@ void launch_fill(float* dst, float value, std::size_t n, cudaStream_t stream) {
 
 void launch_accumulate(float* dst, const float* src, std::size_t n, cudaStream_t stream) {
   launch_scaled_add(dst, 1.f, src, n, false, stream);
+}
+
+void launch_scale(float* y, float a, std::size_t n, cudaStream_t stream) {
+  if (n == 0) return;
+  scale_kernel<<<blocks_for(n), kThreads, 0, stream>>>(y, a, n);
+  check_launch("scale");
+}
+
+void launch_squared_norm(double* result, const float* x, std::size_t n, cudaStream_t stream) {
+  check_cuda(cudaMemsetAsync(result, 0, sizeof(double), stream), "squared norm");
+  if (n == 0) return;
+  squared_norm_kernel<<<blocks_for(n), kThreads, 0, stream>>>(result, x, n);
+  check_launch("squared norm");
 }
 
 void launch_scaled_add(float* dst, float a, const float* src, std::size_t n, bool overwrite, cudaStream_t stream) {

@@ -5,10 +5,10 @@
 
 namespace dynet {
 
-std::unique_ptr<Device> make_gpu_device(int cuda_id, const MemorySizes& sizes) {
+std::unique_ptr<Device> make_gpu_device(int cuda_id, const MemorySizes& sizes, bool debug_memory) {
   // A backend that lacks an op is refused before any GPU memory is taken.
-  gpu::cuda_kernel_table();
-  return std::make_unique<Device_GPU>(cuda_id, sizes);
+  gpu::install_cuda_kernels();
+  return std::make_unique<Device_GPU>(cuda_id, sizes, debug_memory);
 }
 
 }  // namespace dynet

@@ -1,48 +1,46 @@
 #pragma once
-// The CUDA kernels of every op, by op id. Families add theirs by op name (rows live in the core's
-// family files, private to them); the table is then checked against the op registry, so that a
-// backend lacking a kernel is refused when it starts rather than when a graph first meets the op.
+// The CUDA kernels of every op. Families add theirs by op name (rows live in the core's family
+// files, private to them); install() registers them as the GPU kernel table of the core
+// (set_kernels) and checks it (check_kernels), so that a backend lacking a kernel is refused when
+// it starts rather than when a graph first meets the op.
 
 #include <initializer_list>
 #include <string>
 #include <vector>
 
+#include "dynet_core/kernel_table.h"
 #include "dynet_core/op_def.h"
 
 namespace dynet {
 namespace gpu {
 
-struct Kernel {
-  void (*forward)(const OpCall&) = nullptr;
-  void (*backward)(const OpCall&, unsigned) = nullptr;
-  /// For leaves that pass their gradient on to a parameter (lookups); see OpDef::leaf_backward.
-  void (*leaf_backward)(const OpCall&) = nullptr;
-};
-
 struct NamedKernel {
   const char* op;
-  Kernel kernel;
+  OpKernels kernel;
 };
 
 /// The entry of `op`: its forward and, where the op has one, its backward.
 inline NamedKernel kernel_for(const char* op, void (*forward)(const OpCall&),
                               void (*backward)(const OpCall&, unsigned) = nullptr) {
-  Kernel k;
+  OpKernels k;
   k.forward = forward;
   k.backward = backward;
   return {op, k};
 }
 
-/// Collects kernels by op name before the table is built.
+/// Collects kernels by op name.
 class KernelTable {
  public:
   void add(std::initializer_list<NamedKernel> kernels);
-  /// Kernels by op id for every op in `ops` (registered_ops() order); throws std::logic_error
-  /// naming each op without a forward, without a backward where its row has one, without a leaf
-  /// backward where its row has one, and each kernel given for an op that is not registered.
-  std::vector<Kernel> build(const std::vector<const OpDef*>& ops) const;
+  /// The kernels by op id, as set_kernels stores them; throws std::logic_error naming each kernel
+  /// given for an op that is not registered and each op given two kernels. Ops without kernels
+  /// are left empty (missing_kernels names them).
+  std::vector<OpKernels> by_id() const;
+  /// Sets every kernel as the DeviceType::GPU kernel of its op and checks the table: throws
+  /// std::logic_error as by_id and check_kernels do.
+  void install() const;
   /// The kernel given for `op`, or null.
-  const Kernel* find(const char* op) const;
+  const OpKernels* find(const char* op) const;
 
  private:
   std::vector<NamedKernel> kernels_;
@@ -50,8 +48,8 @@ class KernelTable {
 
 /// Every family's CUDA kernels (gpu/ops/registry.cc); needs no GPU.
 KernelTable cuda_kernels();
-/// cuda_kernels() built against the op registry, once; throws as KernelTable::build does.
-const std::vector<Kernel>& cuda_kernel_table();
+/// Installs cuda_kernels() for the registered ops; throws as KernelTable::install does.
+void install_cuda_kernels();
 
 }  // namespace gpu
 }  // namespace dynet

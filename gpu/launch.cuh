@@ -25,13 +25,10 @@ inline void check_launch(const char* what) { check_cuda(cudaGetLastError(), what
 
 inline Device_GPU& device_of(const OpCall& c) { return *static_cast<Device_GPU*>(c.y.device); }
 inline cudaStream_t stream_of(const OpCall& c) { return device_of(c).stream(); }
-inline float* scratch_floats(const OpCall& c, std::size_t n) {
-  return device_of(c).scratch_memory().allocate_array<float>(n);
-}
 /// A host array copied to device scratch, for kernels that read per-node op data (indices).
 template <class T>
 const T* to_scratch(const OpCall& c, const T* host, std::size_t n) {
-  T* d = device_of(c).scratch_memory().allocate_array<T>(n ? n : 1);
+  T* d = c.scratch->allocate_array<T>(n ? n : 1);
   check_cuda(cudaMemcpyAsync(d, host, n * sizeof(T), cudaMemcpyHostToDevice, stream_of(c)), "to_scratch");
   return d;
 }

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <sstream>
 
+#include "dynet_core/device.h"
 #include "dynet_core/profiler.h"
 
 namespace dynet {
@@ -163,25 +164,29 @@ void DistributedReducer::check_same_model() {
 }
 
 void DistributedReducer::broadcast_parameters() {
-  std::vector<std::pair<float*, std::size_t>> spans;
-  for (const auto& p : model_.parameters_list()) spans.push_back({p->values.v, p->size()});
-  for (const auto& t : model_.lookup_parameters_list()) spans.push_back({t->all_values.v, t->all_values.d.size()});
-  for (const auto& s : spans)
-    for (std::size_t done = 0; done < s.second; done += options_.bucket_floats)
-      comm_.broadcast(s.first + done, std::min(options_.bucket_floats, s.second - done) * sizeof(float), 0);
+  // Communication goes through host memory: the values travel there and back.
+  auto broadcast = [&](const Tensor& values) {
+    std::vector<float> host = as_vector(values);
+    for (std::size_t done = 0; done < host.size(); done += options_.bucket_floats)
+      comm_.broadcast(host.data() + done, std::min(options_.bucket_floats, host.size() - done) * sizeof(float), 0);
+    set_from_host(values, host.data());
+  };
+  for (const auto& p : model_.parameters_list()) broadcast(p->values);
+  for (const auto& t : model_.lookup_parameters_list()) broadcast(t->all_values);
 }
 
 std::uint64_t DistributedReducer::checksum() const {
   std::uint64_t h = 1469598103934665603ull;
-  auto mix = [&h](const float* v, std::size_t n) {
-    for (std::size_t i = 0; i < n; ++i) {
+  auto mix = [&h](const Tensor& values) {
+    const std::vector<float> host = as_vector(values);
+    for (float x : host) {
       std::uint32_t bits;
-      std::memcpy(&bits, v + i, sizeof bits);
+      std::memcpy(&bits, &x, sizeof bits);
       h = (h ^ bits) * 1099511628211ull;
     }
   };
-  for (const auto& p : model_.parameters_list()) mix(p->values.v, p->size());
-  for (const auto& t : model_.lookup_parameters_list()) mix(t->all_values.v, t->all_values.d.size());
+  for (const auto& p : model_.parameters_list()) mix(p->values);
+  for (const auto& t : model_.lookup_parameters_list()) mix(t->all_values);
   return h;
 }
 
@@ -260,34 +265,34 @@ void DistributedReducer::sum_gradients() {
     n += dense_tables_[k] ? tables[k]->all_grads.d.size() : rows_[k].size() * tables[k]->row_size();
   flat_.resize(n);
   float* at = flat_.data();
-  auto pack = [&at](const float* from, std::size_t m) {
-    std::memcpy(at, from, m * sizeof(float));
+  auto pack = [&at](Device* device, const float* from, std::size_t m) {
+    device->to_host(at, from, m);
     at += m;
   };
-  for (const auto& p : params) pack(p->g.v, p->size());
+  for (const auto& p : params) pack(p->device, p->g.v, p->size());
   for (std::size_t k = 0; k < tables.size(); ++k) {
     const LookupParameterStorage& t = *tables[k];
     if (dense_tables_[k])
-      pack(t.all_grads.v, t.all_grads.d.size());
+      pack(t.device, t.all_grads.v, t.all_grads.d.size());
     else
-      for (unsigned i : rows_[k]) pack(t.grad_row(i), t.row_size());
+      for (unsigned i : rows_[k]) pack(t.device, t.grad_row(i), t.row_size());
   }
   for (std::size_t done = 0; done < n; done += options_.bucket_floats)
     comm_.allreduce_sum(flat_.data() + done, std::min(options_.bucket_floats, n - done));
   const float* from = flat_.data();
-  auto unpack = [&from](float* to, std::size_t m) {
-    std::memcpy(to, from, m * sizeof(float));
+  auto unpack = [&from](Device* device, float* to, std::size_t m) {
+    device->to_device(to, from, m);
     from += m;
   };
-  for (const auto& p : params) unpack(p->g.v, p->size());
+  for (const auto& p : params) unpack(p->device, p->g.v, p->size());
   for (std::size_t k = 0; k < tables.size(); ++k) {
     LookupParameterStorage& t = *tables[k];
     if (dense_tables_[k]) {
-      unpack(t.all_grads.v, t.all_grads.d.size());
+      unpack(t.device, t.all_grads.v, t.all_grads.d.size());
       t.all_touched = true;
     } else {
       for (unsigned i : rows_[k]) {
-        unpack(t.grad_row(i), t.row_size());
+        unpack(t.device, t.grad_row(i), t.row_size());
         t.mark_touched(i);
       }
     }

@@ -1,6 +1,5 @@
 #include "trainers/shadow_params.h"
 
-#include <cstring>
 
 #include "dynet_core/device.h"
 
@@ -9,7 +8,7 @@ namespace dynet {
 namespace {
 float* zeroed(std::size_t n, Device* device) {
   float* p = device->allocate_parameter_floats(n);
-  std::memset(p, 0, n * sizeof(float));
+  device->zero(p, n);
   return p;
 }
 }  // namespace

@@ -20,6 +20,14 @@ void check_setting(const char* trainer, const std::string& setting, float v, Ran
     throw std::invalid_argument(std::string(trainer) + ": " + setting + " = " + std::to_string(v) + " " + why);
 }
 
+/// The update rules run as host loops over device memory (inside DeviceAccess), which only a CPU
+/// device allows; on a GPU they need their kernels (gpu/trainer_updates.h) wired in first.
+void require_host_rules(const Device& d, const char* trainer) {
+  if (d.type != DeviceType::CPU)
+    throw std::logic_error(std::string(trainer) + "::update: parameters on " + d.name +
+                           " cannot be updated yet; the update rules run on CPU devices only");
+}
+
 }  // namespace
 
 const char* Trainer::Hyperparameter::violation(float v, Range range) {
@@ -53,7 +61,7 @@ void Trainer::allocate_state() {
   const unsigned k = state_per_value();
   auto block = [&](Device* dev, std::size_t n) {
     float* p = k ? dev->allocate_parameter_floats(k * n) : nullptr;
-    if (p) std::memset(p, 0, k * n * sizeof(float));
+    if (p) dev->zero(p, k * n);
     return StateBlock{p, n};
   };
   const auto& params = model_.parameters_list();
@@ -114,7 +122,11 @@ void Trainer::update() {
   const auto& params = model_.parameters_list();
   for (std::size_t i = 0; i < params.size(); ++i) {
     ParameterStorage& p = *params[i];
-    if (p.updated) step(p.values.v, p.g.v, param_state_[i].data, param_state_[i].stride, p.size(), gscale, decay);
+    if (p.updated) {
+      require_host_rules(*p.device, name());
+      const DeviceAccess kernel(*p.device);
+      step(p.values.v, p.g.v, param_state_[i].data, param_state_[i].stride, p.size(), gscale, decay);
+    }
     p.zero_grad();
   }
   const auto& tables = model_.lookup_parameters_list();
@@ -122,6 +134,8 @@ void Trainer::update() {
     LookupParameterStorage& t = *tables[i];
     const StateBlock& s = lookup_state_[i];
     if (t.updated) {
+      require_host_rules(*t.device, name());
+      const DeviceAccess kernel(*t.device);
       if (sparse_updates_enabled && !t.all_touched) {
         const std::size_t row = t.row_size();
         for (unsigned r : t.touched)
@@ -143,10 +157,12 @@ void Trainer::update() {
 
 void Trainer::restart() {
   const unsigned k = state_per_value();
-  for (const StateBlock& s : param_state_)
-    if (s.data) std::memset(s.data, 0, k * s.stride * sizeof(float));
-  for (const StateBlock& s : lookup_state_)
-    if (s.data) std::memset(s.data, 0, k * s.stride * sizeof(float));
+  const auto& params = model_.parameters_list();
+  const auto& tables = model_.lookup_parameters_list();
+  for (std::size_t i = 0; i < param_state_.size(); ++i)
+    if (param_state_[i].data) params[i]->device->zero(param_state_[i].data, k * param_state_[i].stride);
+  for (std::size_t i = 0; i < lookup_state_.size(); ++i)
+    if (lookup_state_[i].data) tables[i]->device->zero(lookup_state_[i].data, k * lookup_state_[i].stride);
   updates = 0;
 }
 

@@ -113,7 +113,8 @@ class Trainer {
   /// Floats of optimizer state per parameter value.
   virtual unsigned state_per_value() const = 0;
   /// Updates n values in place from their gradients (times gscale). State component c of value i
-  /// is state[c * stride + i], zero before the first update.
+  /// is state[c * stride + i], zero before the first update. Runs as a CPU kernel (inside a
+  /// DeviceAccess of the parameter's device); a device without host access needs its own rule.
   virtual void update_values(float* values, const float* grads, float* state, std::size_t stride,
                              std::size_t n, float gscale) = 0;
   /// Called when state was allocated for parameters added since the last update, so that a rule
@@ -142,8 +143,13 @@ class Trainer {
   /// Checks the checkpoint `bytes` read from `source`, then applies it.
   void restore(const std::string& bytes, const std::string& source);
 
-  /// The values of every parameter, then of every lookup table, with their sizes.
-  std::vector<std::pair<float*, std::size_t>> weights() const;
+  /// The values of every parameter, then of every lookup table.
+  struct Weights {
+    float* values;
+    std::size_t size;
+    Device* device;
+  };
+  std::vector<Weights> weights() const;
   /// One zeroed block per entry of weights() in `blocks`, for entries it lacks.
   void allocate_copies(std::vector<float*>& blocks) const;
   void update_moving_average();

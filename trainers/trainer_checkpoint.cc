@@ -7,13 +7,13 @@
 //   parameter count, then per parameter: name, value count, state (component-major)
 //   lookup parameter count, then the same per table
 
-#include <cstring>
 #include <istream>
 #include <iterator>
 #include <limits>
 #include <ostream>
 #include <stdexcept>
 
+#include "dynet_core/device.h"
 #include "dynet_core/io_archive.h"
 #include "dynet_core/io_envelope.h"
 #include "dynet_core/io_file.h"
@@ -59,7 +59,9 @@ std::string Trainer::checkpoint() {
       for (std::size_t i = 0; i < storages.size(); ++i) {
         w.string(storages[i]->name);
         w.integer(blocks[i].stride);
-        w.reals(blocks[i].data, k * blocks[i].stride);
+        std::vector<float> state(k * blocks[i].stride);
+        if (!state.empty()) storages[i]->device->to_host(state.data(), blocks[i].data, state.size());
+        w.reals(state.data(), state.size());
       }
     };
     write_states(model_.parameters_list(), param_state_);
@@ -128,12 +130,13 @@ void Trainer::restore(const std::string& bytes, const std::string& source) {
   clipping_enabled = clipping != 0;
   sparse_updates_enabled = sparse != 0;
   updates = static_cast<unsigned>(steps);
-  auto apply_states = [](const std::vector<std::vector<float>>& states, const std::vector<StateBlock>& blocks) {
+  auto apply_states = [](const auto& storages, const std::vector<std::vector<float>>& states,
+                         const std::vector<StateBlock>& blocks) {
     for (std::size_t i = 0; i < blocks.size(); ++i)
-      if (!states[i].empty()) std::memcpy(blocks[i].data, states[i].data(), states[i].size() * sizeof(float));
+      if (!states[i].empty()) storages[i]->device->to_device(blocks[i].data, states[i].data(), states[i].size());
   };
-  apply_states(param_states, param_state_);
-  apply_states(lookup_states, lookup_state_);
+  apply_states(model_.parameters_list(), param_states, param_state_);
+  apply_states(model_.lookup_parameters_list(), lookup_states, lookup_state_);
 }
 
 void Trainer::save(std::ostream& os) {

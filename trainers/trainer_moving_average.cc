@@ -1,5 +1,4 @@
 #include <cmath>
-#include <cstring>
 #include <stdexcept>
 #include <string>
 
@@ -19,21 +18,19 @@ void choose_moving_average(const char* who, unsigned updates, unsigned update_fr
 
 }  // namespace
 
-std::vector<std::pair<float*, std::size_t>> Trainer::weights() const {
-  std::vector<std::pair<float*, std::size_t>> all;
-  for (const auto& p : model_.parameters_list()) all.emplace_back(p->values.v, p->size());
-  for (const auto& t : model_.lookup_parameters_list()) all.emplace_back(t->all_values.v, t->all_values.d.size());
+std::vector<Trainer::Weights> Trainer::weights() const {
+  std::vector<Weights> all;
+  for (const auto& p : model_.parameters_list()) all.push_back({p->values.v, p->size(), p->device});
+  for (const auto& t : model_.lookup_parameters_list())
+    all.push_back({t->all_values.v, t->all_values.d.size(), t->device});
   return all;
 }
 
 void Trainer::allocate_copies(std::vector<float*>& blocks) const {
   const auto all = weights();
-  std::vector<Device*> devices;
-  for (const auto& p : model_.parameters_list()) devices.push_back(p->device);
-  for (const auto& t : model_.lookup_parameters_list()) devices.push_back(t->device);
   for (std::size_t i = blocks.size(); i < all.size(); ++i) {
-    float* b = devices[i]->allocate_parameter_floats(all[i].second);
-    std::memset(b, 0, all[i].second * sizeof(float));
+    float* b = all[i].device->allocate_parameter_floats(all[i].size);
+    all[i].device->zero(b, all[i].size);
     blocks.push_back(b);
   }
 }
@@ -59,9 +56,10 @@ void Trainer::update_moving_average() {
   const auto all = weights();
   const float n = static_cast<float>(ma_updates_);
   for (std::size_t k = 0; k < all.size(); ++k) {
+    const DeviceAccess kernel(*all[k].device);
     float* ma = ma_values_[k];
-    const float* w = all[k].first;
-    for (std::size_t i = 0; i < all[k].second; ++i)
+    const float* w = all[k].values;
+    for (std::size_t i = 0; i < all[k].size; ++i)
       ma[i] = ma_mode_ == MovingAverage::Cumulative ? (n * ma[i] + w[i]) / (n + 1.f)
                                                      : ema_beta_ * ma[i] + (1.f - ema_beta_) * w[i];
   }
@@ -82,10 +80,11 @@ void Trainer::swap_params_to_moving_average(bool save_weights, bool bias_correct
                           ? 1.f / (1.f - std::pow(ema_beta_, static_cast<float>(ma_updates_)))
                           : 1.f;
   const auto all = weights();
-  for (std::size_t k = 0; k < all.size(); ++k) {
-    float* w = all[k].first;
-    if (save_weights) std::memcpy(ma_kept_weights_[k], w, all[k].second * sizeof(float));
-    for (std::size_t i = 0; i < all[k].second; ++i) w[i] = scale * ma_values_[k][i];
+  for (const Weights& w : all) {
+    const std::size_t k = &w - all.data();
+    if (save_weights) w.device->copy(ma_kept_weights_[k], w.values, w.size);
+    w.device->copy(w.values, ma_values_[k], w.size);
+    if (scale != 1.f) w.device->scale(w.values, scale, w.size);
   }
   ma_swapped_ = true;
   ma_saved_ = save_weights;
@@ -98,7 +97,7 @@ void Trainer::swap_params_to_weights() {
                              "(swap_params_to_moving_average was called with save_weights = false)");
   const auto all = weights();
   for (std::size_t k = 0; k < ma_kept_weights_.size(); ++k)
-    std::memcpy(all[k].first, ma_kept_weights_[k], all[k].second * sizeof(float));
+    all[k].device->copy(all[k].values, ma_kept_weights_[k], all[k].size);
   ma_swapped_ = false;
 }
 

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "autobatch/vertex/block_copy.h"
 #include "dynet_core/profiler.h"
 #include "dynet_core/signature.h"
 
@@ -50,7 +49,7 @@ std::uint64_t LazyWeightGradients::run(ComputationGraph& cg, const GroupRecord& 
       const Node& target = cg.node(waiting_[end].target);
       call_.dx = Tensor(target.dim, target.grad, cg.device());
       call_.transposes = transposes;
-      n0.op->backward(call_, waiting_[end].argument);
+      cg.device()->backward(*n0.op, call_, waiting_[end].argument);
       if (profiling) {
         profile::add_time(profile::Phase::Memory, kernel_start - gather_start);
         profile::kernel(kernel_key(n0), *n0.op, n0.dim, call_.nodes, true, kernel_start,
@@ -90,16 +89,17 @@ void LazyWeightGradients::gather(ComputationGraph& cg, const GroupRecord& record
     data_.insert(data_.end(), record.data(g), record.data(g) + g.count);
   }
   auto gathered = [&](const Dim& d, auto&& block_of) {
+    float* const block = scratch.allocate_array<float>(d.size() * total);
+    float* to = block;
     runs_.resize(parts);
-    sizes_.resize(parts);
     for (std::size_t w = first; w < end; ++w) {
       const Group& g = record[waiting_[w].group];
-      runs_[w - first] = block_of(waiting_[w].group, g);
-      sizes_[w - first] = d.size() * g.count;
+      const std::size_t n = d.size() * g.count;
+      runs_[w - first] = MemoryRun{to, block_of(waiting_[w].group, g), n};
+      to += n;
     }
-    float* to = scratch.allocate_array<float>(d.size() * total);
-    gather_runs(runs_.data(), sizes_.data(), parts, to);
-    return Tensor(d.with_batch(d.bd * total), to, dev);
+    dev->apply_runs(RunOp::Copy, runs_.data(), parts);
+    return Tensor(d.with_batch(d.bd * total), block, dev);
   };
   xs_.resize(n0.nargs);
   for (unsigned k = 0; k < n0.nargs; ++k) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "autobatch/group_record.h"
+#include "dynet_core/device.h"
 #include "dynet_core/ops/transpose_cache.h"
 
 namespace dynet {
@@ -42,8 +43,7 @@ class LazyWeightGradients {
               std::size_t first, std::size_t end);
 
   std::vector<Waiting> waiting_;
-  std::vector<const float*> runs_;
-  std::vector<std::size_t> sizes_;
+  std::vector<MemoryRun> runs_;  // one group's block each, gathered with one device call
   std::vector<const void*> data_;
   std::vector<Tensor> xs_;
   OpCall call_;

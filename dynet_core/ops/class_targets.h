@@ -18,16 +18,21 @@ inline Dim infer_class_targets(const Dim& x, const IndexList& l) {
   return Dim({1}, x.bd);
 }
 
-/// Calls f(node, batch element, class) for every output of a node group; list_of(node) gives
-/// the node's IndexList and name_of(node) the function that made it, which errors name.
-template <class NameOf, class ListOf, class F>
-void for_each_class_target(const OpCall& c, NameOf&& name_of, ListOf&& list_of, F&& f) {
+/// The host-side check before a launch: the classes the caller's vectors hold now are in range;
+/// list_of(node) gives the node's IndexList and name_of(node) the function that made it, which
+/// errors name.
+template <class NameOf, class ListOf>
+void check_class_targets(const OpCall& c, NameOf&& name_of, ListOf&& list_of) {
+  for (unsigned j = 0; j < c.nodes; ++j) list_of(j).check_caller(name_of(j), c.xs[0].d.rows(), "the classes");
+}
+
+/// Calls f(node, batch element, class) for every output of a node group.
+template <class ListOf, class F>
+void for_each_class_target(const OpCall& c, ListOf&& list_of, F&& f) {
   const unsigned per_node = c.y.d.bd / c.nodes;
   for (unsigned j = 0; j < c.nodes; ++j) {
     const IndexList& l = list_of(j);
-    const char* op = name_of(j);
-    const unsigned* v = l.current(op);
-    if (l.caller_owned) l.check_range(op, c.xs[0].d.rows(), "the classes");
+    const unsigned* v = l.values();
     for (unsigned t = 0; t < per_node; ++t) f(j, j * per_node + t, v[l.count == 1 ? 0 : t]);
   }
 }

@@ -24,6 +24,14 @@ struct IndexList {
   // Messages start with `op`, the function that made the node, at forward; inside infer_dim `op` is
   // null, as the graph names the function there.
 
+  /// The indices as a kernel reads them, unchecked: a host_check (check_caller) ran before the launch.
+  const unsigned* values() const { return nested ? flat : pindices ? pindices->data() : indices; }
+  /// The host-side check before a launch: reads the caller's indices (flattening nested vectors) and
+  /// throws std::invalid_argument if they changed size or one is not below `limit`. Indices copied
+  /// into the graph were checked when the node was built.
+  void check_caller(const char* op, unsigned limit, const std::string& what) const {
+    if (caller_owned) check_range(op, limit, what);
+  }
   /// The indices now; throws if the caller's vector changed size since the node was built.
   const unsigned* current(const char* op) const {
     if (nested) return flattened(op);

@@ -15,7 +15,7 @@
 
 namespace dynet {
 
-const unsigned* checked_indices(const LookupData& d, const char* function) {
+void check_lookup_indices(const LookupData& d, const char* function) {
   const unsigned* idx = d.indices;
   if (d.pindices) {
     if (d.pindices->size() != d.count)
@@ -28,33 +28,36 @@ const unsigned* checked_indices(const LookupData& d, const char* function) {
     if (idx[k] >= d.table->n)
       throw std::invalid_argument(std::string(function) + ": index " + std::to_string(idx[k]) + " is out of range for " +
                                   describe(*d.table));
-  return idx;
-}
-
-const float* input_values(const InputData& d, std::size_t n) {
-  if (!d.pvalues) return d.values;
-  if (d.pvalues->size() != n)
-    throw std::invalid_argument("input: the vector behind this node now holds " + std::to_string(d.pvalues->size()) +
-                                " values; it was declared with dim " + to_string(d.dim) + " (" + std::to_string(n) +
-                                " values)");
-  return d.pvalues->data();
 }
 
 namespace {
 
 Dim infer_input(const DimArgs&, const void* data) { return static_cast<const InputData*>(data)->dim; }
 
+/// The host-side check before a launch: the caller's vectors still hold the declared number of values.
+void input_check(const OpCall& c) {
+  const unsigned per_node = c.y.d.size() / c.nodes;
+  for (unsigned j = 0; j < c.nodes; ++j) {
+    const InputData& d = c.op_data<InputData>(j);
+    if (d.pvalues && d.pvalues->size() != per_node)
+      throw std::invalid_argument("input: the vector behind this node now holds " + std::to_string(d.pvalues->size()) +
+                                  " values; it was declared with dim " + to_string(d.dim) + " (" +
+                                  std::to_string(per_node) + " values)");
+  }
+}
+
 void input_forward(const OpCall& c) {
   const unsigned per_node = c.y.d.size() / c.nodes;
   for (unsigned j = 0; j < c.nodes; ++j) {
-    const float* src = input_values(c.op_data<InputData>(j), per_node);
+    const float* src = input_values(c.op_data<InputData>(j));
     std::memcpy(c.y.v + std::size_t(j) * per_node, src, per_node * sizeof(float));
   }
 }
 
 Expression check_input(CheckCase& c) { return c.input(c.shape(0, 3, c.batch())); }
 
-OpDef InputOp = OpRow("input").arity(0).infer(infer_input).forward(input_forward).saves(kSavesNothing)
+OpDef InputOp = OpRow("input").arity(0).infer(infer_input).forward(input_forward).host_check(input_check)
+    .saves(kSavesNothing)
     .batch(ConcatBatch()).check(check_input);
 
 Dim infer_parameter(const DimArgs&, const void* data) {
@@ -104,11 +107,15 @@ Dim infer_lookup(const DimArgs&, const void* data) {
 }
 
 template <const char* Function>
+void lookup_check(const OpCall& c) {
+  for (unsigned j = 0; j < c.nodes; ++j) check_lookup_indices(c.op_data<LookupData>(j), Function);
+}
+
 void lookup_forward(const OpCall& c) {
   float* out = c.y.v;
   for (unsigned j = 0; j < c.nodes; ++j) {
     const LookupData& d = c.op_data<LookupData>(j);
-    const unsigned* idx = checked_indices(d, Function);
+    const unsigned* idx = lookup_rows(d);
     const std::size_t row = d.table->row_size();
     for (unsigned k = 0; k < d.count; ++k, out += row)
       std::memcpy(out, d.table->row(idx[k]), row * sizeof(float));
@@ -119,7 +126,7 @@ void lookup_leaf_backward(const OpCall& c) {
   const float* dy = c.dy.v;
   for (unsigned j = 0; j < c.nodes; ++j) {
     const LookupData& d = c.op_data<LookupData>(j);
-    const unsigned* idx = d.pindices ? d.pindices->data() : d.indices;
+    const unsigned* idx = lookup_rows(d);
     const std::size_t row = d.table->row_size();
     for (unsigned k = 0; k < d.count; ++k, dy += row) {
       float* g = row_gradient_target(*d.table, idx[k]);
@@ -142,10 +149,10 @@ Expression check_const_lookup(CheckCase& c) {
 
 constexpr BatchTraits kLookupBatch = ConcatBatch().sig_bytes(sizeof(LookupParameterStorage*));
 constexpr char kLookup[] = "lookup", kConstLookup[] = "const_lookup";
-OpDef LookupOp = OpRow(kLookup).arity(0).infer(infer_lookup).forward(lookup_forward<kLookup>).saves(kSavesNothing)
-    .batch(kLookupBatch).check(check_lookup).leaf_backward(lookup_leaf_backward);
-OpDef ConstLookupOp = OpRow(kConstLookup).arity(0).infer(infer_lookup).forward(lookup_forward<kConstLookup>)
-    .saves(kSavesNothing).batch(kLookupBatch).check(check_const_lookup);
+OpDef LookupOp = OpRow(kLookup).arity(0).infer(infer_lookup).forward(lookup_forward).host_check(lookup_check<kLookup>)
+    .saves(kSavesNothing).batch(kLookupBatch).check(check_lookup).leaf_backward(lookup_leaf_backward);
+OpDef ConstLookupOp = OpRow(kConstLookup).arity(0).infer(infer_lookup).forward(lookup_forward)
+    .host_check(lookup_check<kConstLookup>).saves(kSavesNothing).batch(kLookupBatch).check(check_const_lookup);
 
 Dim infer_constant(const DimArgs&, const void* data) { return static_cast<const ConstantData*>(data)->dim; }
 void constant_forward(const OpCall& c) { eig::arr(c.y).setConstant(c.op_data<ConstantData>().value); }
@@ -163,7 +170,7 @@ Expression lookup_node(ComputationGraph& g, const OpDef& op, const LookupParamet
                        const unsigned* indices, unsigned count, const std::vector<unsigned>* pindices) {
   LookupData d{&table_of(p, op.name), indices, pindices, count};
   if (count == 0) throw std::invalid_argument(std::string(op.name) + ": no indices given");
-  checked_indices(d, op.name);
+  check_lookup_indices(d, op.name);
   return g.append(op, {}, g.store(d));
 }
 

@@ -61,9 +61,8 @@ Expression zeros(ComputationGraph& g, const Dim& d);
 Expression zeroes(ComputationGraph& g, const Dim& d);  ///< zeros, DyNet's older spelling
 Expression ones(ComputationGraph& g, const Dim& d);
 
-/// The op data of the leaves, and the host-side steps every device runs before copying their
-/// values: reading (and checking) values and indices the caller may have changed since the node
-/// was built.
+/// The op data of the leaves, and how every device's kernels read values and indices the caller
+/// may have changed since the node was built.
 struct InputData {
   Dim dim;
   const float* values;               // copied into the arena, or the caller's scalar
@@ -81,9 +80,13 @@ struct ConstantData {
   float value;
   Dim dim;
 };
-/// The values of an input node of n values: its own, or the caller's vector, checked for its size.
-const float* input_values(const InputData& d, std::size_t n);
-/// The rows of a lookup node, read and checked against the table; `function` names errors.
-const unsigned* checked_indices(const LookupData& d, const char* function);
+/// The values of an input node as a kernel reads them, unchecked: its own, or the caller's vector,
+/// whose size the row's host_check checked before the launch.
+inline const float* input_values(const InputData& d) { return d.pvalues ? d.pvalues->data() : d.values; }
+/// The rows of a lookup node as a kernel reads them, unchecked (the row's host_check ran before).
+inline const unsigned* lookup_rows(const LookupData& d) { return d.pindices ? d.pindices->data() : d.indices; }
+/// The host-side check of a lookup node: throws std::invalid_argument, naming `function`, when the
+/// caller's index vector changed size or an index is out of range of the table.
+void check_lookup_indices(const LookupData& d, const char* function);
 
 }  // namespace dynet

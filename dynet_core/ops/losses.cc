@@ -25,6 +25,11 @@ Dim infer_hinge(const DimArgs& xs, const void* data) {
   return infer_class_targets(xs[0], static_cast<const HingeData*>(data)->list);
 }
 
+void hinge_check(const OpCall& c) {
+  check_class_targets(c, [&](unsigned j) { return c.op_data<HingeData>(j).function; },
+                      [&](unsigned j) -> const IndexList& { return c.op_data<HingeData>(j).list; });
+}
+
 void hinge_forward(const OpCall& c) {
   const unsigned n = c.xs[0].d.rows();
   for_each_hinge(c, [&](unsigned b, unsigned v, float m) {
@@ -48,7 +53,7 @@ void hinge_backward(const OpCall& c, unsigned) {
       }
   });
 }
-OpDef HingeOp = OpRow("hinge").arity(1).infer(infer_hinge).forward(hinge_forward).backward(hinge_backward)
+OpDef HingeOp = OpRow("hinge").arity(1).infer(infer_hinge).forward(hinge_forward).host_check(hinge_check).backward(hinge_backward)
     .saves(kSavesInputs).batch(ConcatBatch().sig_bytes(sizeof(float)))
     .check([](CheckCase& c) {
       const unsigned n = c.uniform(2, 5), bd = c.batch();

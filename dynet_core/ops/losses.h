@@ -39,7 +39,7 @@ Expression poisson_loss(const Expression& x, const unsigned* py);
 Expression binary_log_loss(const Expression& x, const Expression& t);
 
 /// The op data of hinge and poisson_loss, and the host-side walks over a call's targets that every
-/// device's kernels share (they read, and check, indices given by pointer).
+/// device's kernels share; they read indices unchecked, as the rows' host_check ran before.
 struct HingeData {
   float margin;  // first: the signature bytes
   IndexList list;
@@ -50,8 +50,7 @@ struct HingeData {
 template <class F>
 void for_each_hinge(const OpCall& c, F&& f) {
   for_each_class_target(
-      c, [&](unsigned j) { return c.op_data<HingeData>(j).function; },
-      [&](unsigned j) -> const IndexList& { return c.op_data<HingeData>(j).list; },
+      c, [&](unsigned j) -> const IndexList& { return c.op_data<HingeData>(j).list; },
       [&](unsigned j, unsigned b, unsigned v) { f(b, v, c.op_data<HingeData>(j).margin); });
 }
 
@@ -67,7 +66,7 @@ template <class F>
 void for_each_count(const OpCall& c, F&& f) {
   const unsigned run = c.y.d.bd / c.nodes;
   for (unsigned j = 0; j < c.nodes; ++j) {
-    const float count = static_cast<float>(*c.op_data<PoissonData>(j).count.current("poisson_loss"));
+    const float count = static_cast<float>(*c.op_data<PoissonData>(j).count.values());
     for (unsigned b = j * run; b < (j + 1) * run; ++b) f(b, count);
   }
 }

@@ -1,5 +1,7 @@
 #include "dynet_core/ops/registry.h"
 
+#include "dynet_core/kernel_table.h"
+
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -47,6 +49,7 @@ void register_ops(std::initializer_list<OpDef*> rows) {
       throw std::logic_error(std::string("two ops are named '") + op->name + "'");
     op->id = static_cast<std::uint16_t>(table().size());
     table().push_back(op);
+    add_cpu_kernels(*op);
   }
 }
 

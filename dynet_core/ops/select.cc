@@ -17,6 +17,15 @@ namespace dynet {
 
 namespace {
 
+/// The host-side check before a launch: the caller's indices are in range of the selected dimension.
+template <const char* Op>
+void check_selected(const OpCall& c) {
+  for (unsigned j = 0; j < c.nodes; ++j) {
+    const SelectData& s = c.op_data<SelectData>(j);
+    s.list.check_caller(Op, AlongDim(c.xs[0].d.single_batch(), s.dim).len, "the selected dimension");
+  }
+}
+
 /// Ops that copy blocks of their argument: Blocks::each(c, f) calls f(y offset, x offset, floats)
 /// for every block; forward copies them, backward adds the gradient back.
 template <class Blocks>
@@ -79,10 +88,12 @@ Expression check_select(CheckCase& c) {
   return rows ? select_rows(c.input(d), v) : select_cols(c.input(d), v);
 }
 
-OpDef PickOp = OpRow("pick").arity(1).infer(infer_pick).forward(copy_blocks<SelectedBlocks<kPick>>)
-    .backward(add_blocks_back<SelectedBlocks<kPick>>).saves(kSavesNothing).batch(kSelectBatch).check(check_pick);
-OpDef SelectOp = OpRow("select_rows_cols").arity(1).infer(infer_select).forward(copy_blocks<SelectedBlocks<kSelect>>)
-    .backward(add_blocks_back<SelectedBlocks<kSelect>>).saves(kSavesNothing).batch(kSelectBatch).check(check_select);
+OpDef PickOp = OpRow("pick").arity(1).infer(infer_pick).forward(copy_blocks<SelectedBlocks>)
+    .host_check(check_selected<kPick>).backward(add_blocks_back<SelectedBlocks>).saves(kSavesNothing)
+    .batch(kSelectBatch).check(check_pick);
+OpDef SelectOp = OpRow("select_rows_cols").arity(1).infer(infer_select).forward(copy_blocks<SelectedBlocks>)
+    .host_check(check_selected<kSelect>).backward(add_blocks_back<SelectedBlocks>).saves(kSavesNothing)
+    .batch(kSelectBatch).check(check_select);
 
 Dim infer_pick_range(const DimArgs& xs, const void* data) {
   const RangeData& r = *static_cast<const RangeData*>(data);

@@ -20,16 +20,16 @@ struct SelectData {
   IndexList list;
 };
 
-/// Calls f(y offset, x offset, floats) for every contiguous block that the selection copies.
+/// Calls f(y offset, x offset, floats) for every contiguous block that the selection copies; the
+/// indices are read unchecked, as the rows' host_check ran before.
 template <class F>
-void for_each_selected(const OpCall& c, const char* op, F&& f) {
+void for_each_selected(const OpCall& c, F&& f) {
   const Tensor& x = c.xs[0];
   const unsigned yb = c.y.d.bd / c.nodes, xb = x.d.bd / c.nodes;
   for (unsigned j = 0; j < c.nodes; ++j) {
     const SelectData& s = c.op_data<SelectData>(j);
-    const unsigned* idx = s.list.current(op);
+    const unsigned* idx = s.list.values();
     const AlongDim xa(x.d.single_batch(), s.dim);
-    if (s.list.caller_owned) s.list.check_range(op, xa.len, "the selected dimension");
     for (unsigned t = 0; t < yb; ++t) {
       const unsigned xbatch = x.d.bd == 1 ? 0 : j * xb + (xb == 1 ? 0 : t);
       const unsigned* list = idx + (s.per_batch ? t * s.m : 0);
@@ -41,11 +41,10 @@ void for_each_selected(const OpCall& c, const char* op, F&& f) {
   }
 }
 
-template <const char* Name>
 struct SelectedBlocks {
   template <class F>
   static void each(const OpCall& c, F&& f) {
-    for_each_selected(c, Name, f);
+    for_each_selected(c, f);
   }
 };
 

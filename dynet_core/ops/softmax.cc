@@ -132,12 +132,15 @@ Dim infer_pnls(const DimArgs& xs, const void* data) {
   return infer_class_targets(xs[0], *static_cast<const IndexList*>(data));
 }
 
+const IndexList& node_list(const OpCall& c, unsigned j) { return c.op_data<IndexList>(j); }
+void pnls_check(const OpCall& c) {
+  check_class_targets(c, [](unsigned) { return "pickneglogsoftmax"; },
+                      [&](unsigned j) -> const IndexList& { return node_list(c, j); });
+}
 template <class F>
 void for_each_target(const OpCall& c, F&& f) {
-  for_each_class_target(
-      c, [](unsigned) { return "pickneglogsoftmax"; },
-      [&](unsigned j) -> const IndexList& { return c.op_data<IndexList>(j); },
-      [&](unsigned, unsigned b, unsigned v) { f(b, v); });
+  for_each_class_target(c, [&](unsigned j) -> const IndexList& { return node_list(c, j); },
+                        [&](unsigned, unsigned b, unsigned v) { f(b, v); });
 }
 
 void pnls_forward(const OpCall& c) {
@@ -160,7 +163,7 @@ void pnls_backward(const OpCall& c, unsigned) {
   for_each_target(c, [&](unsigned b, unsigned v) { c.dx.v[std::size_t(b) * n + v] -= c.dy.v[b]; });
 }
 OpDef PickNegLogSoftmaxOp = OpRow("pickneglogsoftmax").arity(1).infer(infer_pnls).forward(pnls_forward)
-    .backward(pnls_backward).saves(kSavesBoth).batch(ConcatBatch())
+    .host_check(pnls_check).backward(pnls_backward).saves(kSavesBoth).batch(ConcatBatch())
     .check([](CheckCase& c) {
       const unsigned n = c.uniform(1, 5), bd = c.batch();
       const Expression x = c.input(Dim({n}, bd), -2, 2);
@@ -181,47 +184,50 @@ Dim infer_column(const DimArgs& xs, const void*) {
   return xs[0];
 }
 
-/// Calls f(batch element, indices) for every batch element of every node of a group; `list`
-/// returns node j's IndexList.
-template <class List, class F>
-void for_each_list(const OpCall& c, const char* op, List&& list, F&& f) {
+/// The host-side check before a launch: every node's indices are rows of x.
+template <const char* Op>
+void check_lists(const OpCall& c) {
+  for (unsigned j = 0; j < c.nodes; ++j) node_list(c, j).check_caller(Op, c.xs[0].d.rows(), "x's rows");
+}
+constexpr char kLogSoftmax[] = "log_softmax", kSparsemaxLoss[] = "sparsemax_loss";
+
+/// Calls f(batch element, indices) for every batch element of every node of a group.
+template <class F>
+void for_each_list(const OpCall& c, F&& f) {
   const unsigned run = c.y.d.bd / c.nodes;
   for (unsigned j = 0; j < c.nodes; ++j) {
-    const IndexList& l = list(j);
-    if (l.caller_owned) l.check_range(op, c.xs[0].d.rows(), "x's rows");
-    for (unsigned b = j * run; b < (j + 1) * run; ++b) f(b, l.current(op), l.count);
+    const IndexList& l = node_list(c, j);
+    for (unsigned b = j * run; b < (j + 1) * run; ++b) f(b, l.values(), l.count);
   }
 }
 
 void restricted_forward(const OpCall& c) {
   const unsigned n = c.y.d.rows();
-  for_each_list(c, "log_softmax", [&](unsigned j) -> const IndexList& { return c.op_data<IndexList>(j); },
-                [&](unsigned b, const unsigned* ids, unsigned count) {
-                  const float* x = c.xs[0].v + std::size_t(b) * n;
-                  float* y = c.y.v + std::size_t(b) * n;
-                  std::fill(y, y + n, -std::numeric_limits<float>::infinity());
-                  float m = x[ids[0]];
-                  for (unsigned k = 1; k < count; ++k) m = std::max(m, x[ids[k]]);
-                  float s = 0;
-                  for (unsigned k = 0; k < count; ++k) s += std::exp(x[ids[k]] - m);
-                  const float lse = m + std::log(s);
-                  for (unsigned k = 0; k < count; ++k) y[ids[k]] = x[ids[k]] - lse;
-                });
+  for_each_list(c, [&](unsigned b, const unsigned* ids, unsigned count) {
+    const float* x = c.xs[0].v + std::size_t(b) * n;
+    float* y = c.y.v + std::size_t(b) * n;
+    std::fill(y, y + n, -std::numeric_limits<float>::infinity());
+    float m = x[ids[0]];
+    for (unsigned k = 1; k < count; ++k) m = std::max(m, x[ids[k]]);
+    float s = 0;
+    for (unsigned k = 0; k < count; ++k) s += std::exp(x[ids[k]] - m);
+    const float lse = m + std::log(s);
+    for (unsigned k = 0; k < count; ++k) y[ids[k]] = x[ids[k]] - lse;
+  });
 }
 void restricted_backward(const OpCall& c, unsigned) {
   const unsigned n = c.y.d.rows();
-  for_each_list(c, "log_softmax", [&](unsigned j) -> const IndexList& { return c.op_data<IndexList>(j); },
-                [&](unsigned b, const unsigned* ids, unsigned count) {
-                  const float* y = c.y.v + std::size_t(b) * n;
-                  const float* dy = c.dy.v + std::size_t(b) * n;
-                  float* dx = c.dx.v + std::size_t(b) * n;
-                  float total = 0;
-                  for (unsigned k = 0; k < count; ++k) total += dy[ids[k]];
-                  for (unsigned k = 0; k < count; ++k) dx[ids[k]] += dy[ids[k]] - std::exp(y[ids[k]]) * total;
-                });
+  for_each_list(c, [&](unsigned b, const unsigned* ids, unsigned count) {
+    const float* y = c.y.v + std::size_t(b) * n;
+    const float* dy = c.dy.v + std::size_t(b) * n;
+    float* dx = c.dx.v + std::size_t(b) * n;
+    float total = 0;
+    for (unsigned k = 0; k < count; ++k) total += dy[ids[k]];
+    for (unsigned k = 0; k < count; ++k) dx[ids[k]] += dy[ids[k]] - std::exp(y[ids[k]]) * total;
+  });
 }
 OpDef RestrictedLogSoftmaxOp = OpRow("restricted_log_softmax").arity(1).infer(infer_column).forward(restricted_forward)
-    .backward(restricted_backward).saves(kSavesOutput).batch(ConcatBatch())
+    .host_check(check_lists<kLogSoftmax>).backward(restricted_backward).saves(kSavesOutput).batch(ConcatBatch())
     .check([](CheckCase& c) {
       // Every element restricted, in a random order: a left-out element is
       // -infinity, which no finite difference can weigh (its own test covers it).
@@ -282,11 +288,10 @@ template <class F>
 void for_each_sparsemax_loss(const OpCall& c, F&& f) {
   const unsigned n = c.xs[0].d.rows();
   float* sorted = c.scratch_floats(n);
-  for_each_list(c, "sparsemax_loss", [&](unsigned j) -> const IndexList& { return c.op_data<IndexList>(j); },
-                [&](unsigned b, const unsigned* ids, unsigned count) {
-                  const float* x = c.xs[0].v + std::size_t(b) * n;
-                  f(b, x, sparsemax_threshold(x, n, sorted), 1.f / static_cast<float>(count), ids, count);
-                });
+  for_each_list(c, [&](unsigned b, const unsigned* ids, unsigned count) {
+    const float* x = c.xs[0].v + std::size_t(b) * n;
+    f(b, x, sparsemax_threshold(x, n, sorted), 1.f / static_cast<float>(count), ids, count);
+  });
 }
 void sparsemax_loss_forward(const OpCall& c) {
   const unsigned n = c.xs[0].d.rows();
@@ -309,7 +314,7 @@ void sparsemax_loss_backward(const OpCall& c, unsigned) {
   });
 }
 OpDef SparsemaxLossOp = OpRow("sparsemax_loss").arity(1).infer(infer_sparsemax_loss).forward(sparsemax_loss_forward)
-    .backward(sparsemax_loss_backward).saves(kSavesInputs).batch(ConcatBatch())
+    .host_check(check_lists<kSparsemaxLoss>).backward(sparsemax_loss_backward).saves(kSavesInputs).batch(ConcatBatch())
     .check([](CheckCase& c) {
       const unsigned n = c.uniform(1, 5);
       std::vector<unsigned> support{c.uniform(0, n - 1)};

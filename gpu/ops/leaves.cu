@@ -19,16 +19,15 @@ void no_kernel(const OpCall&) {}
 void input_forward(const OpCall& c) {
   const std::size_t per_node = c.y.d.size() / c.nodes;
   for (unsigned j = 0; j < c.nodes; ++j)
-    device_of(c).to_device(c.y.v + j * per_node, input_values(c.op_data<InputData>(j), per_node), per_node);
+    device_of(c).to_device(c.y.v + j * per_node, input_values(c.op_data<InputData>(j)), per_node);
 }
 
-template <const char* Function>
 void lookup_forward(const OpCall& c) {
   std::vector<const float*> rows;
   std::vector<unsigned> lengths;
   for (unsigned j = 0; j < c.nodes; ++j) {
     const LookupData& d = c.op_data<LookupData>(j);
-    const unsigned* idx = checked_indices(d, Function);
+    const unsigned* idx = lookup_rows(d);
     for (unsigned k = 0; k < d.count; ++k) {
       rows.push_back(d.table->row(idx[k]));
       lengths.push_back(unsigned(d.table->row_size()));
@@ -42,7 +41,7 @@ void lookup_leaf_backward(const OpCall& c) {
   std::vector<unsigned> lengths;
   for (unsigned j = 0; j < c.nodes; ++j) {
     const LookupData& d = c.op_data<LookupData>(j);
-    const unsigned* idx = d.pindices ? d.pindices->data() : d.indices;
+    const unsigned* idx = lookup_rows(d);
     for (unsigned k = 0; k < d.count; ++k) {
       rows.push_back(row_gradient_target(*d.table, idx[k]));
       lengths.push_back(unsigned(d.table->row_size()));
@@ -55,17 +54,15 @@ void constant_forward(const OpCall& c) {
   launch_fill(c.y.v, c.op_data<ConstantData>().value, c.y.d.size(), stream_of(c));
 }
 
-constexpr char kLookup[] = "lookup", kConstLookup[] = "const_lookup";
-
 }  // namespace
 
 void add_leaf_kernels(KernelTable& t) {
-  NamedKernel lookup = kernel_for("lookup", lookup_forward<kLookup>);
+  NamedKernel lookup = kernel_for("lookup", lookup_forward);
   lookup.kernel.leaf_backward = lookup_leaf_backward;
   t.add({kernel_for("input", input_forward), kernel_for("parameter", no_kernel),
          kernel_for("const_parameter", no_kernel), kernel_for("lookup_table_parameter", no_kernel),
          kernel_for("const_lookup_table_parameter", no_kernel), lookup,
-         kernel_for("const_lookup", lookup_forward<kConstLookup>), kernel_for("constant", constant_forward)});
+         kernel_for("const_lookup", lookup_forward), kernel_for("constant", constant_forward)});
 }
 
 }  // namespace gpu

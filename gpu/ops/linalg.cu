@@ -149,8 +149,8 @@ __global__ void lu_kernel(const float* x, unsigned n, unsigned count, float* lu,
 
 void factor(const OpCall& c, const float* x, float* inverse, float* logdet) {
   const unsigned n = c.xs[0].d.rows(), count = c.xs[0].d.bd;
-  float* lu = scratch_floats(c, std::size_t(n) * n * count);
-  unsigned* perm = device_of(c).scratch_memory().allocate_array<unsigned>(std::size_t(n) * count);
+  float* lu = c.scratch_floats(std::size_t(n) * n * count);
+  unsigned* perm = c.scratch->allocate_array<unsigned>(std::size_t(n) * count);
   lu_kernel<<<blocks_for(count), kThreads, 0, stream_of(c)>>>(x, n, count, lu, perm, inverse, logdet);
   check_launch("LU factorization");
 }
@@ -159,8 +159,8 @@ void inverse_forward(const OpCall& c) { factor(c, c.xs[0].v, c.y.v, nullptr); }
 
 // dx -= y^T dy y^T, batch element by batch element.
 void inverse_backward(const OpCall& c, unsigned) {
-  const Tensor dy_yt(c.y.d, scratch_floats(c, c.y.d.size()), c.y.device);
-  const Tensor yt_dy_yt(c.y.d, scratch_floats(c, c.y.d.size()), c.y.device);
+  const Tensor dy_yt(c.y.d, c.scratch_floats(c.y.d.size()), c.y.device);
+  const Tensor yt_dy_yt(c.y.d, c.scratch_floats(c.y.d.size()), c.y.device);
   gemm(dy_yt, c.dy, false, c.y, true, false);
   gemm(yt_dy_yt, c.y, true, dy_yt, false, false);
   launch_scaled_add(c.dx.v, -1.f, yt_dy_yt.v, c.y.d.size(), false, stream_of(c));
@@ -178,7 +178,7 @@ __global__ void add_transposed_kernel(const float* inv, const float* dy, unsigne
 
 void logdet_backward(const OpCall& c, unsigned) {
   const std::size_t total = c.xs[0].d.size();
-  float* inv = scratch_floats(c, total);
+  float* inv = c.scratch_floats(total);
   factor(c, c.xs[0].v, inv, nullptr);
   add_transposed_kernel<<<blocks_for(total), kThreads, 0, stream_of(c)>>>(inv, c.dy.v, c.xs[0].d.rows(), c.dx.v,
                                                                           total);

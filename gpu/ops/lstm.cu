@@ -149,7 +149,7 @@ void add_rows(const OpCall& c, const Tensor& out, const Tensor& v, unsigned from
 Tensor stacked_input(const OpCall& c, const GatesArgs& a) {
   if (a.k == 1 && !a.dropout) return c.xs[0];
   const unsigned input = c.xs[a.wx].d.cols(), bd = c.y.d.bd;
-  Tensor x(Dim({input}, bd), scratch_floats(c, std::size_t(input) * bd), c.y.device);
+  Tensor x(Dim({input}, bd), c.scratch_floats(std::size_t(input) * bd), c.y.device);
   for (unsigned i = 0, off = 0; i < a.k; off += c.xs[i].d.rows(), ++i) {
     const Tensor& xi = c.xs[i];
     // Rows [0, n) of x_i into rows [off, off + n) of each column of x.
@@ -165,7 +165,7 @@ Tensor stacked_input(const OpCall& c, const GatesArgs& a) {
 Tensor masked_hidden(const OpCall& c, const GatesArgs& a) {
   if (!a.dropout) return c.xs[a.h];
   const unsigned hidden = c.xs[a.h].d.rows(), bd = c.y.d.bd;
-  Tensor h(Dim({hidden}, bd), scratch_floats(c, std::size_t(hidden) * bd), c.y.device);
+  Tensor h(Dim({hidden}, bd), c.scratch_floats(std::size_t(hidden) * bd), c.y.device);
   add_rows_kernel<<<blocks_for(std::size_t(hidden) * bd), kThreads, 0, stream_of(c)>>>(
       h.v, bd, hidden, c.xs[a.h].v, c.xs[a.h].d.bd == 1 ? 0 : hidden, 0, hidden, c.xs[a.mask_h].v,
       c.xs[a.mask_h].d.bd, hidden, bd, true);
@@ -188,7 +188,7 @@ void gates_forward(const OpCall& c) {
 void gates_backward(const OpCall& c, unsigned i) {
   const GatesArgs a(c.op_data<GatesData>());
   const std::size_t size = c.y.d.size();
-  const Tensor d(c.y.d, scratch_floats(c, size), c.y.device);
+  const Tensor d(c.y.d, c.scratch_floats(size), c.y.device);
   gates_pre_gradient_kernel<<<blocks_for(size), kThreads, 0, stream_of(c)>>>(c.y.d.rows() / 4, c.y.v, c.dy.v, d.v,
                                                                               size);
   check_launch("vanilla_lstm_gates pre-activation gradient");
@@ -200,7 +200,7 @@ void gates_backward(const OpCall& c, unsigned i) {
   const bool input_side = i < a.k || (a.dropout && i == a.mask_x);
   const Tensor& w = c.xs[input_side ? a.wx : a.wh];
   const unsigned n = w.d.cols();
-  const Tensor back(Dim({n}, bd), scratch_floats(c, std::size_t(n) * bd), c.y.device);
+  const Tensor back(Dim({n}, bd), c.scratch_floats(std::size_t(n) * bd), c.y.device);
   gemm(back, w, true, d, false, false);
   if (i < a.k) {
     unsigned from = 0;

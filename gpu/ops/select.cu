@@ -40,13 +40,10 @@ NamedKernel selection(const char* op) {
   return kernel_for(op, copy_blocks<Blocks>, add_blocks_back<Blocks>);
 }
 
-constexpr char kPick[] = "pick";
-constexpr char kSelect[] = "select";
-
 }  // namespace
 
 void add_select_kernels(KernelTable& t) {
-  t.add({selection<SelectedBlocks<kPick>>("pick"), selection<SelectedBlocks<kSelect>>("select_rows_cols"),
+  t.add({selection<SelectedBlocks>("pick"), selection<SelectedBlocks>("select_rows_cols"),
          selection<RangeBlocks>("pick_range"), selection<PickedBatchBlocks>("pick_batch_elems"),
          selection<StridedBlocks>("strided_select")});
 }

@@ -83,12 +83,11 @@ void log_softmax_backward(const OpCall& c, unsigned) {
   check_launch("log_softmax backward");
 }
 
-/// Each output's class, read (and checked, where the caller owns the indices) on the host.
+/// Each output's class, read on the host (the row's host_check checked the caller's indices).
 const unsigned* targets(const OpCall& c) {
   std::vector<unsigned> t(c.y.d.bd);
   for_each_class_target(
-      c, [](unsigned) { return "pickneglogsoftmax"; },
-      [&](unsigned j) -> const IndexList& { return c.op_data<IndexList>(j); },
+      c, [&](unsigned j) -> const IndexList& { return c.op_data<IndexList>(j); },
       [&](unsigned, unsigned b, unsigned v) { t[b] = v; });
   return to_scratch(c, t.data(), t.size());
 }
@@ -125,13 +124,12 @@ struct Lists {
   const unsigned* begin;
 };
 
-Lists lists(const OpCall& c, const char* op) {
+Lists lists(const OpCall& c) {
   std::vector<unsigned> ids, begin{0};
   const unsigned run = c.y.d.bd / c.nodes;
   for (unsigned j = 0; j < c.nodes; ++j) {
     const IndexList& l = c.op_data<IndexList>(j);
-    if (l.caller_owned) l.check_range(op, c.xs[0].d.rows(), "x's rows");
-    const unsigned* v = l.current(op);
+    const unsigned* v = l.values();
     for (unsigned b = 0; b < run; ++b) {
       ids.insert(ids.end(), v, v + l.count);
       begin.push_back(unsigned(ids.size()));
@@ -169,13 +167,13 @@ __global__ void restricted_backward_kernel(Columns a, Lists l, const float* y, c
 
 void restricted_forward(const OpCall& c) {
   const Columns a(AlongDim(c.y.d, 0));
-  restricted_kernel<<<blocks_for(a.post), kThreads, 0, stream_of(c)>>>(a, lists(c, "log_softmax"), c.xs[0].v, c.y.v);
+  restricted_kernel<<<blocks_for(a.post), kThreads, 0, stream_of(c)>>>(a, lists(c), c.xs[0].v, c.y.v);
   check_launch("log_softmax (restricted) forward");
 }
 
 void restricted_backward(const OpCall& c, unsigned) {
   const Columns a(AlongDim(c.y.d, 0));
-  restricted_backward_kernel<<<blocks_for(a.post), kThreads, 0, stream_of(c)>>>(a, lists(c, "log_softmax"), c.y.v,
+  restricted_backward_kernel<<<blocks_for(a.post), kThreads, 0, stream_of(c)>>>(a, lists(c), c.y.v,
                                                                                 c.dy.v, c.dx.v);
   check_launch("log_softmax (restricted) backward");
 }
@@ -217,7 +215,7 @@ __global__ void sparsemax_backward_kernel(unsigned n, unsigned cols, const float
 void sparsemax_forward(const OpCall& c) {
   const unsigned n = c.y.d.rows(), cols = c.y.d.bd;
   sparsemax_kernel<<<blocks_for(cols), kThreads, 0, stream_of(c)>>>(n, cols, c.xs[0].v,
-                                                                    scratch_floats(c, std::size_t(n) * cols), c.y.v);
+                                                                    c.scratch_floats(std::size_t(n) * cols), c.y.v);
   check_launch("sparsemax forward");
 }
 
@@ -252,7 +250,7 @@ __global__ void sparsemax_loss_kernel(unsigned n, unsigned cols, Lists l, const 
 void sparsemax_loss(const OpCall& c, const float* dy, float* dx) {
   const unsigned n = c.xs[0].d.rows(), cols = c.y.d.bd;
   sparsemax_loss_kernel<<<blocks_for(cols), kThreads, 0, stream_of(c)>>>(
-      n, cols, lists(c, "sparsemax_loss"), c.xs[0].v, scratch_floats(c, std::size_t(n) * cols), c.y.v, dy, dx);
+      n, cols, lists(c), c.xs[0].v, c.scratch_floats(std::size_t(n) * cols), c.y.v, dy, dx);
   check_launch("sparsemax_loss");
 }
 

@@ -52,7 +52,8 @@ TEST_CASE("arguments are read in place, shared or gathered", "[autobatch][placem
   CHECK(p.how == Placement::Gathered);
   CHECK(p.producer == GroupRecord::kNoGroup);
   std::vector<float> gathered(8, -1.f);
-  gather_argument(cg, r, mixed.data(), 4, 0, gathered.data());
+  std::vector<MemoryRun> runs;
+  gather_argument(cg, r, mixed.data(), 4, 0, gathered.data(), runs);
   CHECK(gathered == std::vector<float>{20, 21, 90, 91, 0, 1, 10, 11});
 }
 
@@ -90,6 +91,7 @@ TEST_CASE("slices of computed values are views; consecutive outputs of a view ar
   CHECK(p.how == Placement::Gathered);
   CHECK(p.producer == 1);
   std::vector<float> gathered(4);
-  gather_argument(cg, r, readers.data(), 2, 0, gathered.data());
+  std::vector<MemoryRun> runs;
+  gather_argument(cg, r, readers.data(), 2, 0, gathered.data(), runs);
   CHECK(gathered == std::vector<float>{1, 2, 11, 12});
 }

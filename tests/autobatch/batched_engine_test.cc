@@ -8,6 +8,7 @@
 #include "dynet_core/expr.h"
 #include "dynet_core/graph.h"
 #include "dynet_core/param_collection.h"
+#include "support/device_values.h"
 
 using namespace dynet;
 
@@ -55,9 +56,8 @@ void expect_engines_agree(ChainModel& m, Build&& build, AfterBackward&& after_ba
     cg.backward(loss);
     after_backward(strategy);
     std::vector<float> g{value};
-    for (const auto& p : m.pc.parameters_list()) g.insert(g.end(), p->g.v, p->g.v + p->size());
-    const auto& t = *m.pc.lookup_parameters_list()[0];
-    g.insert(g.end(), t.all_grads.v, t.all_grads.v + t.all_grads.d.size());
+    for (const auto& p : m.pc.parameters_list()) append_values(g, p->g);
+    append_values(g, m.pc.lookup_parameters_list()[0]->all_grads);
     return g;
   };
   const std::vector<float> ref = run(0);
@@ -160,7 +160,7 @@ TEST_CASE("incremental_forward mid-graph batches what is pending", "[autobatch]"
                                                              std::accumulate(vb.begin(), vb.end(), 0.f)));
     m.pc.reset_gradient();
     cg.backward(loss);
-    CHECK(m.W.get_storage().g.v[0] != 0.f);
+    CHECK(as_vector(m.W.get_storage().g)[0] != 0.f);
   }
 }
 
@@ -196,7 +196,7 @@ TEST_CASE("checkpoint and revert under the batched engines", "[autobatch]") {
     CHECK(as_scalar(cg.incremental_forward(other)) == Approx(std::accumulate(vh.begin(), vh.end(), 0.f)));
     m.pc.reset_gradient();
     cg.backward(other);
-    CHECK(m.W.get_storage().g.v[0] != 0.f);
+    CHECK(as_vector(m.W.get_storage().g)[0] != 0.f);
   }
 }
 

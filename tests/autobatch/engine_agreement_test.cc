@@ -51,14 +51,15 @@ Run run(const OpDef& op, std::uint64_t seed, int strategy, unsigned instances = 
   r.one_signature = sigs.size() == 1 && *sigs.begin() != 0;
   for (auto& c : cases)
     for (const auto& v : c->variables())
-      if (v.kind != CheckCase::Kind::Input) std::fill(v.grad, v.grad + v.n, 0.f);
+      if (v.kind != CheckCase::Kind::Input) cg.device()->zero(v.grad, v.n);
   std::vector<float> w(r.values.size());
   for (std::size_t e = 0; e < w.size(); ++e) w[e] = std::sin(float(e) + 1.f);
   cg.backward(all, w, true);
   for (auto& c : cases)
     for (const auto& v : c->variables()) {
       const std::vector<float> g =
-          v.kind == CheckCase::Kind::Input ? as_vector(cg.get_gradient(v.node)) : std::vector<float>(v.grad, v.grad + v.n);
+          v.kind == CheckCase::Kind::Input ? as_vector(cg.get_gradient(v.node))
+                                           : as_vector(Tensor(Dim({unsigned(v.n)}), v.grad, cg.device()));
       r.gradients.insert(r.gradients.end(), g.begin(), g.end());
     }
   return r;

@@ -5,6 +5,8 @@
 
 #include "dynet_core/vertex_scope.h"
 
+#include "support/device_values.h"
+
 namespace dynet_test {
 
 using namespace dynet;
@@ -24,9 +26,8 @@ void RandomModel::zero_gradients() { pc.reset_gradient(); }
 
 std::vector<float> RandomModel::gradients() const {
   std::vector<float> g;
-  for (const auto& p : pc.parameters_list()) g.insert(g.end(), p->g.v, p->g.v + p->size());
-  for (const auto& p : pc.lookup_parameters_list())
-    g.insert(g.end(), p->all_grads.v, p->all_grads.v + p->all_grads.d.size());
+  for (const auto& p : pc.parameters_list()) append_values(g, p->g);
+  for (const auto& p : pc.lookup_parameters_list()) append_values(g, p->all_grads);
   return g;
 }
 

@@ -21,6 +21,7 @@
 #include "dynet_core/graph.h"
 #include "dynet_core/rng.h"
 #include "support/gradient_check.h"
+#include "support/device_values.h"
 
 using namespace dynet;
 
@@ -47,9 +48,8 @@ Run run(ParameterCollection& model, const Scenario& scenario, int strategy, unsi
   r.values.push_back(as_scalar(cg.forward(loss)));
   r.forward = cg.engine().stats();
   cg.backward(loss);
-  for (const auto& p : model.parameters_list()) r.values.insert(r.values.end(), p->g.v, p->g.v + p->size());
-  for (const auto& t : model.lookup_parameters_list())
-    r.values.insert(r.values.end(), t->all_grads.v, t->all_grads.v + t->all_grads.d.size());
+  for (const auto& p : model.parameters_list()) append_values(r.values, p->g);
+  for (const auto& t : model.lookup_parameters_list()) append_values(r.values, t->all_grads);
   return r;
 }
 

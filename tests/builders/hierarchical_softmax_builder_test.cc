@@ -13,7 +13,7 @@
 #include "dynet_core/graph.h"
 #include "dynet_core/io.h"
 #include "dynet_core/rng.h"
-#include "dynet_core/tensor_eigen.h"
+#include "support/device_values.h"
 #include "support/gradient_check.h"
 #include "support/scramble.h"
 #include "support/temp_file.h"
@@ -40,8 +40,8 @@ const char* const kTree =
     "1 1\tof\n";
 
 using Storage = std::shared_ptr<ParameterStorage>;
-VectorXf value(const Storage& p) { return eig::mat(p->values); }
-Eigen::MatrixXf matrix(const Storage& p) { return eig::mat(p->values); }
+VectorXf value(const Storage& p) { return host_matrix(p->values); }
+Eigen::MatrixXf matrix(const Storage& p) { return host_matrix(p->values); }
 
 
 struct Fixture {

@@ -13,6 +13,7 @@
 #include "builders/vanilla_lstm_builder.h"
 #include "dynet_core/graph.h"
 #include "dynet_core/rng.h"
+#include "dynet_core/tensor_tools.h"
 #include "support/gradient_check.h"
 
 using namespace dynet;
@@ -34,15 +35,15 @@ TEST_CASE("layer-normalized VanillaLSTM gradients hold at every seed", "[builder
   cg.forward(loss);
   cg.backward(loss);
   for (const auto& p : model.parameters_list()) {
-    const std::vector<float> analytic(p->g.v, p->g.v + p->size());
+    const std::vector<float> analytic = as_vector(p->g);
     for (std::size_t k = 0; k < p->size(); ++k) {
-      const float x0 = p->values.v[k];
+      const float x0 = TensorTools::access_element(p->values, static_cast<int>(k));
       auto central = [&](float h) {
-        p->values.v[k] = x0 + h;
+        TensorTools::set_element(p->values, static_cast<int>(k), x0 + h);
         const double plus = as_scalar(cg.forward(loss));
-        p->values.v[k] = x0 - h;
+        TensorTools::set_element(p->values, static_cast<int>(k), x0 - h);
         const double minus = as_scalar(cg.forward(loss));
-        p->values.v[k] = x0;
+        TensorTools::set_element(p->values, static_cast<int>(k), x0);
         return (plus - minus) / (2.0 * h);
       };
       const double numeric = (4 * central(1e-3f) - central(2e-3f)) / 3;

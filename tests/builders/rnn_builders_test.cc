@@ -155,8 +155,7 @@ TEST_CASE("CompactVanillaLSTM computes VanillaLSTM's cell from the same paramete
     }
   }
   for (auto tables : {std::make_pair(vanilla.table, compact.table), std::make_pair(vanilla.states, compact.states)}) {
-    const Tensor& from = tables.first.get_storage().all_values;
-    std::copy(from.v, from.v + from.d.size(), tables.second.get_storage().all_values.v);
+    set_from_host(tables.second.get_storage().all_values, as_vector(tables.first.get_storage().all_values).data());
   }
   const bool with_initial_state = GENERATE(false, true);
   const std::vector<std::vector<unsigned>> steps{{0, 1}, {2, 3}, {4, 5}, {1, 0}};

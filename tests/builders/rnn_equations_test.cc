@@ -13,6 +13,7 @@
 #include "dynet_core/expr.h"
 #include "dynet_core/graph.h"
 #include "dynet_core/tensor_eigen.h"
+#include "support/device_values.h"
 
 using namespace dynet;
 using Eigen::VectorXf;
@@ -21,7 +22,7 @@ namespace {
 
 constexpr unsigned kInput = 3, kHidden = 2;
 
-Eigen::MatrixXf value(const Parameter& p) { return eig::mat(p.get_storage().values); }
+Eigen::MatrixXf value(const Parameter& p) { return host_matrix(p.get_storage().values); }
 VectorXf sigmoid(const VectorXf& a) { return (1.f + (-a.array()).exp()).inverse().matrix(); }
 VectorXf tanh_of(const VectorXf& a) { return a.array().tanh().matrix(); }
 VectorXf cwise(const VectorXf& a, const VectorXf& b) { return a.cwiseProduct(b); }

@@ -12,6 +12,7 @@
 #include "dynet_core/expr.h"
 #include "dynet_core/graph.h"
 #include "dynet_core/tensor_eigen.h"
+#include "support/device_values.h"
 #include "support/gradient_check.h"
 
 using namespace dynet;
@@ -37,7 +38,7 @@ std::vector<Expression> build_tree(TreeLSTMBuilder& tree, ComputationGraph& cg, 
   return seen;
 }
 
-Eigen::MatrixXf value(const Parameter& p) { return eig::mat(p.get_storage().values); }
+Eigen::MatrixXf value(const Parameter& p) { return host_matrix(p.get_storage().values); }
 VectorXf sigmoid(const VectorXf& a) { return (1.f + (-a.array()).exp()).inverse().matrix(); }
 VectorXf tanh_of(const VectorXf& a) { return a.array().tanh().matrix(); }
 VectorXf cwise(const VectorXf& a, const VectorXf& b) { return a.cwiseProduct(b); }

@@ -27,10 +27,19 @@ Device_GPU& gpu_device() {
   static Device_GPU device(0, MemorySizes{16 * MB, 16 * MB, 16 * MB, 16 * MB});
   return device;
 }
+/// Pools of GPU memory for the tests' tensors and the kernels' temporaries, from the device's blocks.
+AlignedMemoryPool& gpu_values() {
+  static AlignedMemoryPool pool("GPU test values", 16 * MB, &gpu_device());
+  return pool;
+}
+AlignedMemoryPool& gpu_scratch() {
+  static AlignedMemoryPool pool("GPU test scratch", 16 * MB, &gpu_device());
+  return pool;
+}
 
-/// A device copy of host values, in the GPU's forward pool.
+/// A device copy of host values, in the GPU test pool.
 Tensor upload(Device_GPU& gpu, const Dim& d, const float* host) {
-  Tensor t(d, gpu.forward_memory().allocate_array<float>(d.size()), &gpu);
+  Tensor t(d, gpu_values().allocate_array<float>(d.size()), &gpu);
   gpu.to_device(t.v, host, d.size());
   return t;
 }
@@ -50,7 +59,7 @@ void require_close(const std::vector<float>& gpu, const std::vector<float>& cpu,
   }
 }
 
-void check_agreement(const OpDef& op, const gpu::Kernel& kernel, std::uint64_t seed) {
+void check_agreement(const OpDef& op, const OpKernels& kernel, std::uint64_t seed) {
   Device_GPU& gpu = gpu_device();
   ComputationGraph cg;
   CheckCase c(cg, seed);
@@ -68,8 +77,9 @@ void check_agreement(const OpDef& op, const gpu::Kernel& kernel, std::uint64_t s
   OpCall g;
   g.xs = gpu_xs.data();
   g.nargs = n.nargs;
-  g.y = Tensor(n.dim, gpu.forward_memory().allocate_array<float>(n.dim.size()), &gpu);
+  g.y = Tensor(n.dim, gpu_values().allocate_array<float>(n.dim.size()), &gpu);
   g.data = &n.data;
+  g.scratch = &gpu_scratch();
   kernel.forward(g);
   require_close(download(gpu, g.y), std::vector<float>(n.value, n.value + n.dim.size()), op.name, "forward", 0);
   if (!op.backward) return;
@@ -98,8 +108,8 @@ void check_agreement(const OpDef& op, const gpu::Kernel& kernel, std::uint64_t s
   }
 }
 
-/// Leaves whose op data points at parameter memory, which is host memory until parameters live on
-/// the device: parameters are their own value (no kernel runs), lookups gather table rows.
+/// Leaves whose op data points at the CPU device's parameter memory, which GPU kernels cannot read:
+/// parameters are their own value (no kernel runs), lookups gather table rows.
 bool reads_parameters(const OpDef& op) {
   return op.value_alias || op.leaf_backward || std::string(op.name) == "const_lookup";
 }
@@ -111,14 +121,14 @@ TEST_CASE("every op with CUDA kernels agrees with the CPU", "[gpu]") {
   const gpu::KernelTable kernels = gpu::cuda_kernels();
   unsigned checked = 0;
   for (const OpDef* op : registered_ops()) {
-    const gpu::Kernel* k = kernels.find(op->name);
+    const OpKernels* k = kernels.find(op->name);
     if (!k || !op->check.build || reads_parameters(*op)) continue;
     for (std::uint64_t seed = 1; seed <= 6; ++seed) {
       INFO(op->name << ", seed " << seed);
       check_agreement(*op, *k, seed * 7919 + op->id);
       gpu_device().synchronize();
-      gpu_device().forward_memory().reset();
-      gpu_device().scratch_memory().reset();
+      gpu_values().reset();
+      gpu_scratch().reset();
     }
     ++checked;
   }
@@ -128,9 +138,9 @@ TEST_CASE("every op with CUDA kernels agrees with the CPU", "[gpu]") {
 TEST_CASE("Device_GPU's device operations move and add what they are told", "[gpu]") {
   Device_GPU& gpu = gpu_device();
   const std::vector<float> a = {1, 2, 3, 4, 5}, b = {10, 20, 30};
-  float* da = gpu.forward_memory().allocate_array<float>(5);
-  float* db = gpu.forward_memory().allocate_array<float>(3);
-  float* packed = gpu.forward_memory().allocate_array<float>(8);
+  float* da = gpu_values().allocate_array<float>(5);
+  float* db = gpu_values().allocate_array<float>(3);
+  float* packed = gpu_values().allocate_array<float>(8);
   gpu.to_device(da, a.data(), 5);
   gpu.to_device(db, b.data(), 3);
   const float* srcs[] = {db, da};
@@ -149,14 +159,13 @@ TEST_CASE("Device_GPU's device operations move and add what they are told", "[gp
   gpu.copy(packed, da, 5);
   gpu.to_host(out.data(), packed, 8);
   CHECK(out == std::vector<float>{0, 0, 0, 0, 0, 3, 4, 5});
-  gpu.forward_memory().reset();
-  gpu.scratch_memory().reset();
+  gpu_values().reset();
 }
 
 TEST_CASE("the kernel timer reads each timed call's device time", "[gpu][profiling]") {
   Device_GPU& gpu = gpu_device();
   const std::size_t small = 1 << 10, large = std::size_t(1) << 26;
-  float* v = gpu.forward_memory().allocate_array<float>(large);
+  float* v = gpu_values().allocate_array<float>(large);
   gpu::KernelTimer timer(gpu.stream());
   const unsigned a = timer.start();
   gpu.zero(v, small);
@@ -168,5 +177,5 @@ TEST_CASE("the kernel timer reads each timed call's device time", "[gpu][profili
   REQUIRE(ns.size() == 2);
   CHECK(ns[1] > ns[0]);  // 20 passes over 256 MB against one zeroing of 4 KB
   CHECK(timer.collect().empty());
-  gpu.forward_memory().reset();
+  gpu_values().reset();
 }

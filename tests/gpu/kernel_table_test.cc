@@ -1,5 +1,5 @@
-// The CUDA kernel table is built and checked against the op registry on the host, so a missing
-// kernel is caught here, on machines with no GPU.
+// The CUDA kernel table is registered and checked against the op registry on the host, so a
+// missing kernel is caught here, on machines with no GPU.
 
 #include <catch2/catch.hpp>
 
@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "dynet_core/kernel_table.h"
 #include "dynet_core/ops/registry.h"
 #include "gpu/kernel_table.h"
 
@@ -30,7 +31,7 @@ TEST_CASE("every registered op has its CUDA kernels, but for the listed ones sti
   const gpu::KernelTable kernels = gpu::cuda_kernels();
   std::set<std::string> missing;
   for (const OpDef* op : registered_ops()) {
-    const gpu::Kernel* k = kernels.find(op->name);
+    const OpKernels* k = kernels.find(op->name);
     INFO(op->name);
     if (!k) {
       missing.insert(op->name);
@@ -41,36 +42,41 @@ TEST_CASE("every registered op has its CUDA kernels, but for the listed ones sti
     CHECK(bool(k->leaf_backward) == bool(op->leaf_backward));
   }
   CHECK(missing == kNotYetOnGpu);
-  // The strict table, which Device_GPU builds when it starts, refuses while any is missing.
-  if (!missing.empty()) CHECK_THROWS_WITH(gpu::cuda_kernel_table(), Catch::Contains("no forward for '"));
+  // Installing the table, as the GPU device does when it starts, refuses while any is missing.
+  if (missing.empty())
+    gpu::install_cuda_kernels();
+  else
+    CHECK_THROWS_WITH(gpu::install_cuda_kernels(),
+                      Catch::Contains("device backend 'CUDA' lacks kernels for: ") &&
+                          Catch::Contains(*missing.begin() + " (forward)"));
+  // The kernels a GPU device launches through Device::forward / backward are the CUDA ones.
+  const OpDef* tanh_op = find_op("tanh");
+  REQUIRE(tanh_op);
+  const OpKernels& launched = kernel_table(DeviceType::GPU).at(tanh_op->id);
+  CHECK(launched.forward == kernels.find("tanh")->forward);
+  CHECK(launched.backward == kernels.find("tanh")->backward);
+  CHECK(launched.forward != tanh_op->forward);
 }
 
-TEST_CASE("a kernel table lacking an op's kernel is refused, naming the op", "[gpu]") {
+TEST_CASE("CUDA kernels for unknown ops or given twice are refused, naming the op", "[gpu]") {
   register_all_ops();
   const OpDef* tanh_op = find_op("tanh");
   REQUIRE(tanh_op);
-  const std::vector<const OpDef*> ops = {tanh_op};
-  gpu::Kernel forward_only;
-  forward_only.forward = a_forward;
-
-  gpu::KernelTable missing_backward;
-  missing_backward.add({{"tanh", forward_only}});
-  CHECK_THROWS_WITH(missing_backward.build(ops), Catch::Contains("no backward for 'tanh'"));
-
-  gpu::KernelTable empty;
-  CHECK_THROWS_WITH(empty.build(ops), Catch::Contains("no forward for 'tanh'"));
-
-  gpu::Kernel full = forward_only;
+  OpKernels full;
+  full.forward = a_forward;
   full.backward = a_backward;
+
   gpu::KernelTable unknown;
   unknown.add({{"tanh", full}, {"no_such_op", full}});
-  CHECK_THROWS_WITH(unknown.build(ops), Catch::Contains("'no_such_op', which is no registered op"));
+  CHECK_THROWS_WITH(unknown.by_id(), Catch::Contains("'no_such_op', which is no registered op"));
 
   gpu::KernelTable twice;
   twice.add({{"tanh", full}, {"tanh", full}});
-  CHECK_THROWS_WITH(twice.build(ops), Catch::Contains("two kernels for 'tanh'"));
+  CHECK_THROWS_WITH(twice.by_id(), Catch::Contains("two kernels for 'tanh'"));
 
-  gpu::KernelTable complete;
-  complete.add({{"tanh", full}});
-  CHECK(complete.build(ops).at(0).backward == a_backward);
+  gpu::KernelTable forward_only;
+  forward_only.add({gpu::kernel_for("tanh", a_forward)});
+  const std::vector<OpKernels> table = forward_only.by_id();
+  CHECK(table.at(tanh_op->id).forward == a_forward);
+  CHECK(missing_kernels(table).find("tanh (backward)") != std::string::npos);
 }

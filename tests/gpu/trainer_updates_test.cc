@@ -24,9 +24,9 @@ void check_rule(const Rule& rule, unsigned slots, const char* name) {
   for (float& x : s) x = positive(rng);  // squared averages: never negative
 
   Device_GPU gpu(0, MemorySizes{1 << 20, 1 << 20, 1 << 20, 1 << 20});
-  float* dw = gpu.parameter_memory().allocate_array<float>(n);
-  float* dg = gpu.parameter_memory().allocate_array<float>(n);
-  float* ds = gpu.parameter_memory().allocate_array<float>(s.size());
+  float* dw = gpu.allocate_parameter_floats(n);
+  float* dg = gpu.allocate_parameter_floats(n);
+  float* ds = gpu.allocate_parameter_floats(s.size());
   gpu.to_device(dw, w.data(), n);
   gpu.to_device(dg, g.data(), n);
   gpu.to_device(ds, s.data(), s.size());

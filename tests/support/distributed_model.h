@@ -19,6 +19,7 @@
 #include "trainers/data_parallel.h"
 #include "trainers/distributed_reducer.h"
 #include "trainers/simple_sgd_trainer.h"
+#include "support/device_values.h"
 
 namespace test_support {
 
@@ -54,9 +55,8 @@ struct DistributedModel {
 
   std::vector<float> values() const {
     std::vector<float> all;
-    for (const auto& p : pc.parameters_list()) all.insert(all.end(), p->values.v, p->values.v + p->size());
-    for (const auto& t : pc.lookup_parameters_list())
-      all.insert(all.end(), t->all_values.v, t->all_values.v + t->all_values.d.size());
+    for (const auto& p : pc.parameters_list()) dynet::append_values(all, p->values);
+    for (const auto& t : pc.lookup_parameters_list()) dynet::append_values(all, t->all_values);
     return all;
   }
 };

@@ -15,6 +15,7 @@
 #include "dynet_core/expr.h"
 #include "dynet_core/graph.h"
 #include "dynet_core/param_collection.h"
+#include "dynet_core/tensor_tools.h"
 
 namespace test_support {
 
@@ -36,17 +37,19 @@ inline Expression weighted_sum(ComputationGraph& cg, const std::vector<Expressio
 
 namespace detail {
 
-inline void check_values(const std::string& what, float* values, const float* analytic, std::size_t n,
+inline void check_values(const std::string& what, const Tensor& values, const float* analytic,
                          ComputationGraph& cg, const Expression& loss) {
+  const std::size_t n = values.d.size();
   const std::size_t stride = 1 + n / 16;  // about 16 sampled values per parameter
   for (std::size_t k = 0; k < n; k += stride) {
-    const float x0 = values[k];
+    const int at = static_cast<int>(k);
+    const float x0 = TensorTools::access_element(values, at);
     const float h = 1e-2f;
-    values[k] = x0 + h;
+    TensorTools::set_element(values, at, x0 + h);
     const double plus = as_scalar(cg.forward(loss));
-    values[k] = x0 - h;
+    TensorTools::set_element(values, at, x0 - h);
     const double minus = as_scalar(cg.forward(loss));
-    values[k] = x0;
+    TensorTools::set_element(values, at, x0);
     const double numeric = (plus - minus) / (2.0 * h);
     INFO(what << " element " << k << ": numeric " << numeric << ", analytic " << analytic[k]);
     CHECK(std::fabs(numeric - analytic[k]) <= 2e-3 + 2e-2 * std::max(std::fabs(numeric), double(std::fabs(analytic[k]))));
@@ -72,13 +75,12 @@ inline void check_gradients(ParameterCollection& model, ComputationGraph& cg, co
   cg.forward(loss);
   cg.backward(loss);
   for (const auto& p : model.parameters_list()) {
-    const std::vector<float> analytic(p->g.v, p->g.v + p->size());
-    detail::check_values(p->name, p->values.v, analytic.data(), p->size(), cg, loss);
+    const std::vector<float> analytic = as_vector(p->g);
+    detail::check_values(p->name, p->values, analytic.data(), cg, loss);
   }
   for (const auto& p : model.lookup_parameters_list()) {
-    const std::size_t n = p->row_size() * p->n;
-    const std::vector<float> analytic(p->all_grads.v, p->all_grads.v + n);
-    detail::check_values(p->name, p->all_values.v, analytic.data(), n, cg, loss);
+    const std::vector<float> analytic = as_vector(p->all_grads);
+    detail::check_values(p->name, p->all_values, analytic.data(), cg, loss);
   }
   cg.forward(loss);
 }

@@ -13,6 +13,7 @@
 #include "dynet_core/param_collection.h"
 #include "dynet_core/rng.h"
 #include "dynet_core/thread_pool.h"
+#include "support/device_values.h"
 #include "trainers/data_parallel.h"
 
 using namespace dynet;
@@ -46,14 +47,8 @@ struct Model {
 
   std::vector<float> gradients() const {
     std::vector<float> g;
-    for (const Parameter* p : {&W, &b, &V}) {
-      const Tensor& t = p->get_storage().g;
-      g.insert(g.end(), t.v, t.v + t.d.size());
-    }
-    for (const LookupParameter* t : {&E, &whole}) {
-      const Tensor& a = t->get_storage().all_grads;
-      g.insert(g.end(), a.v, a.v + a.d.size());
-    }
+    for (const Parameter* p : {&W, &b, &V}) append_values(g, p->get_storage().g);
+    for (const LookupParameter* t : {&E, &whole}) append_values(g, t->get_storage().all_grads);
     return g;
   }
   std::vector<unsigned> touched_rows() const {

@@ -18,6 +18,7 @@
 #include <thread>
 #include <vector>
 
+#include "dynet_core/tensor_tools.h"
 #include "support/distributed_model.h"
 #include "trainers/communicator.h"
 
@@ -190,7 +191,7 @@ TEST_CASE("a rank that throws in its step stops every rank with its rank and mes
       });
     } catch (const DistributedError&) {
       for (const auto& p : m.pc.parameters_list())
-        for (std::size_t i = 0; i < p->size(); ++i) gradients_left[r] += p->g.v[i] != 0.f;
+        for (float g : as_vector(p->g)) gradients_left[r] += g != 0.f;
       throw;
     }
   });
@@ -218,7 +219,8 @@ TEST_CASE("the checksum catches a rank whose parameters drifted", "[distributed]
     DistributedReducer reducer(m.pc, comm, options);
     const auto trainer = test_support::distributed_test_trainer(m);
     test_support::train_distributed(m, reducer, *trainer, 7, 1, 0, kSteps, nullptr, [&](unsigned step) {
-      if (step == 0 && r == 1) m.b.values()->v[0] = std::nextafter(m.b.values()->v[0], 1.f);
+      if (step == 0 && r == 1)
+        TensorTools::set_element(*m.b.values(), 0, std::nextafter(TensorTools::access_element(*m.b.values(), 0), 1.f));
     });
   });
   for (const std::string& message : messages)

@@ -32,7 +32,9 @@ Trajectory run_trainer(const MakeTrainer& make) {
   trainer->clipping_enabled = false;
   Trajectory out;
   for (int s = 0; s < kSteps; ++s) {
-    for (unsigned k = 0; k < 3; ++k) w.gradients()->v[k] = static_cast<float>(w.values()->v[k] - kTarget[k]);
+    std::vector<float> g = as_vector(*w.values());
+    for (unsigned k = 0; k < 3; ++k) g[k] = static_cast<float>(g[k] - kTarget[k]);
+    set_from_host(*w.gradients(), g.data());
     trainer->update();
     const std::vector<float> v = as_vector(*w.values());
     out.emplace_back(v.begin(), v.end());

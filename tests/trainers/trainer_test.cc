@@ -8,13 +8,14 @@
 #include <vector>
 
 #include "dynet_core/param_collection.h"
+#include "dynet_core/tensor_tools.h"
 #include "trainers/training.h"
 
 using namespace dynet;
 
 namespace {
 
-void set_gradient(Parameter& p, const std::vector<float>& g) { std::copy(g.begin(), g.end(), p.gradients()->v); }
+void set_gradient(Parameter& p, const std::vector<float>& g) { set_from_host(*p.gradients(), g.data()); }
 
 }  // namespace
 
@@ -26,12 +27,12 @@ TEST_CASE("clipping rescales gradients whose global norm exceeds the threshold",
   sgd.clip_threshold = 1.f;
   // Global norm |(3, 4, 12)| = 13 across a parameter and a lookup row.
   set_gradient(a, {3.f, 4.f});
-  t.get_storage().grad_row(1)[0] = 12.f;
+  TensorTools::set_element(t.get_storage().grads[1], 0, 12.f);
   t.get_storage().mark_touched(1);
   sgd.update();
   CHECK(as_vector(*a.values())[0] == Approx(-3.f / 13));
   CHECK(as_vector(*a.values())[1] == Approx(-4.f / 13));
-  CHECK(t.get_storage().row(1)[0] == Approx(-12.f / 13));
+  CHECK(as_vector(t.get_storage().values[1])[0] == Approx(-12.f / 13));
   CHECK(as_vector(*a.gradients()) == std::vector<float>{0.f, 0.f});
 
   sgd.clipping_enabled = false;

@@ -14,6 +14,7 @@
 #include "dynet_core/param_collection.h"
 #include "dynet_core/rng.h"
 #include "dynet_core/vertex_scope.h"
+#include "support/device_values.h"
 #include "trainers/data_parallel.h"
 
 using namespace dynet;
@@ -37,9 +38,8 @@ struct CellModel {
   }
   std::vector<float> gradients() const {
     std::vector<float> g;
-    for (const auto& p : pc.parameters_list()) g.insert(g.end(), p->g.v, p->g.v + p->size());
-    const auto& t = *pc.lookup_parameters_list()[0];
-    g.insert(g.end(), t.all_grads.v, t.all_grads.v + t.all_grads.d.size());
+    for (const auto& p : pc.parameters_list()) append_values(g, p->g);
+    append_values(g, pc.lookup_parameters_list()[0]->all_grads);
     return g;
   }
   ParameterCollection pc;
@@ -286,7 +286,7 @@ TEST_CASE("a value read inside an instance cuts it, and it runs op by op", "[aut
         // A node inside the second cell of chain 0: evaluating up to it cuts that cell.
         const VertexInstance inside = cg.vertex_instances()[1];
         const Tensor v = cg.get_value(inside.begin + (inside.end - inside.begin) / 2);
-        values.insert(values.end(), v.v, v.v + v.d.size());
+        append_values(values, v);
         const std::vector<float> h = as_vector(cg.incremental_forward(states[1][0]));
         values.insert(values.end(), h.begin(), h.end());
         return total(states);

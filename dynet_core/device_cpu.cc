@@ -1,0 +1,94 @@
+#include <cstring>
+
+#include "dynet_core/device.h"
+#include "dynet_core/thread_pool.h"
+
+namespace dynet {
+
+Device_CPU::Device_CPU(const MemorySizes& sizes, bool debug_memory, unsigned threads)
+    : Device_CPU("CPU", sizes, debug_memory, threads, false) {}
+
+Device_CPU::Device_CPU(std::string name, const MemorySizes& sizes, bool debug_memory, unsigned threads,
+                       bool guarded)
+    : Device(DeviceType::CPU, std::move(name), sizes, debug_memory, guarded) {
+  if (threads > 1) pool_ = std::make_unique<ThreadPool>(threads);
+}
+
+Device_CPU::~Device_CPU() { release_pools(); }
+
+void* Device_CPU::allocate_block(std::size_t bytes) { return HostBlocks::instance().allocate_block(bytes); }
+
+void Device_CPU::free_block(void* p, std::size_t bytes) { HostBlocks::instance().free_block(p, bytes); }
+
+void Device_CPU::poison(void* p, std::size_t bytes, std::size_t footprint) {
+  DeviceAccess access(*this);
+  HostBlocks::instance().poison(p, bytes, footprint);
+}
+
+bool Device_CPU::canary_intact(const void* p, std::size_t bytes, std::size_t footprint) {
+  DeviceAccess access(*this);
+  return HostBlocks::instance().canary_intact(p, bytes, footprint);
+}
+
+void Device_CPU::copy(float* dst, const float* src, std::size_t n) {
+  DeviceAccess access(*this);
+  std::memcpy(dst, src, n * sizeof(float));
+}
+
+void Device_CPU::zero(float* dst, std::size_t n) {
+  DeviceAccess access(*this);
+  std::memset(dst, 0, n * sizeof(float));
+}
+
+void Device_CPU::fill(float* dst, float value, std::size_t n) {
+  DeviceAccess access(*this);
+  for (std::size_t i = 0; i < n; ++i) dst[i] = value;
+}
+
+void Device_CPU::scale(float* y, float a, std::size_t n) {
+  DeviceAccess access(*this);
+  for (std::size_t i = 0; i < n; ++i) y[i] *= a;
+}
+
+void Device_CPU::accumulate(float* y, const float* x, std::size_t n) {
+  DeviceAccess access(*this);
+  for (std::size_t i = 0; i < n; ++i) y[i] += x[i];
+}
+
+void Device_CPU::to_device(float* dst, const float* host_src, std::size_t n) {
+  DeviceAccess access(*this);
+  std::memcpy(dst, host_src, n * sizeof(float));
+}
+
+void Device_CPU::to_host(float* host_dst, const float* src, std::size_t n) {
+  DeviceAccess access(*this);
+  std::memcpy(host_dst, src, n * sizeof(float));
+}
+
+double Device_CPU::squared_norm(const float* x, std::size_t n) {
+  DeviceAccess access(*this);
+  double s = 0;
+  for (std::size_t i = 0; i < n; ++i) s += double(x[i]) * x[i];
+  return s;
+}
+
+void Device_CPU::apply_runs(RunOp op, const MemoryRun* runs, std::size_t count) {
+  DeviceAccess access(*this);
+  switch (op) {
+    case RunOp::Copy:
+      for (std::size_t r = 0; r < count; ++r) std::memcpy(runs[r].dst, runs[r].src, runs[r].n * sizeof(float));
+      return;
+    case RunOp::Accumulate:
+      for (std::size_t r = 0; r < count; ++r) {
+        float* y = runs[r].dst;
+        const float* x = runs[r].src;
+        for (std::size_t i = 0; i < runs[r].n; ++i) y[i] += x[i];
+      }
+      return;
+    case RunOp::Zero:
+      for (std::size_t r = 0; r < count; ++r) std::memset(runs[r].dst, 0, runs[r].n * sizeof(float));
+      return;
+  }
+}
+
+}  // namespace dynet
