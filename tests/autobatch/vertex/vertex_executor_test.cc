@@ -241,8 +241,8 @@ TEST_CASE("a value read mid-graph limits discovery to each pass's nodes", "[auto
       m,
       [&](ComputationGraph& cg, std::vector<float>& values) {
         const Expression loss = raw_lstm(cg, m, 4, 4);
-        const Tensor v = cg.get_value(cg.size() / 2);  // inside a step of chain 1 or 2
-        values.insert(values.end(), v.v, v.v + v.d.size());
+        const std::vector<float> v = as_vector(cg.get_value(cg.size() / 2));  // inside a step of chain 1 or 2
+        values.insert(values.end(), v.begin(), v.end());
         return loss;
       },
       false);
