@@ -28,8 +28,8 @@
 #include "autobatch/treelstm_model.h"
 #include "common/gemm_peak.h"
 #include "dynet_core/dybatch.h"
-#include "examples/common/training_group.h"
 #include "examples/common/tagged_corpus.h"
+#include "trainers/training_group.h"
 #include "workloads/flops.h"
 
 using namespace dynet;
@@ -335,7 +335,7 @@ int main(int argc, char** argv) {
     } else if (a == "--data-parallel") {
       o.data_parallel = true;
     } else if (a == "--distributed") {
-      group = examples::join_launched_group();
+      group = dynet::join_launched_group();
       o.group = group.get();
     } else if (a == "--help" || a == "-h") {
       std::printf("usage: autobatch_bench [--model treelstm,tagger] [--engine 0,1,2] [--vertex 0,1] [--epochs N]\n"

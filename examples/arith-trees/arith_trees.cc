@@ -9,6 +9,8 @@
 // Under mpirun -np N the N processes share every minibatch; rank 0 prints and saves.
 
 #include <algorithm>
+#include <boost/program_options/options_description.hpp>
+#include <boost/program_options/value_semantic.hpp>
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -23,16 +25,16 @@
 #include "dynet_core/param_collection.h"
 #include "dynet_core/tensor_tools.h"
 #include "examples/common/arithmetic_trees.h"
-#include "examples/common/command_line.h"
-#include "examples/common/example_main.h"
 #include "examples/common/minibatches.h"
 #include "examples/common/training_epoch.h"
-#include "examples/common/training_flags.h"
-#include "examples/common/training_group.h"
 #include "trainers/sharded_training.h"
+#include "trainers/training_flags.h"
+#include "trainers/training_group.h"
+#include "trainers/training_program.h"
 
 using namespace dynet;
 using namespace examples;
+namespace po = boost::program_options;
 
 namespace {
 
@@ -165,25 +167,7 @@ double chance_accuracy(const std::vector<LabeledTree>& trees) {
   return trees.empty() ? 0.0 : double(*std::max_element(counts.begin(), counts.end())) / trees.size();
 }
 
-int run(int argc, char** argv) {
-  Settings s;
-  s.training.epochs = 10;
-  s.training.batch = 64;
-  s.training.learning_rate = 0.002f;
-  CommandLine cl("arith-trees", "Trains a TreeLSTM to evaluate random arithmetic expressions (digits, + - *) modulo 10.");
-  cl.add("train", &s.train, "training trees");
-  cl.add("dev", &s.dev, "development trees");
-  cl.add("max-depth", &s.max_depth, "deepest operator nesting");
-  cl.add("leaf-probability", &s.leaf_probability, "chance that a node below the root is a digit");
-  cl.add("data-seed", &s.data_seed, "seed of the generated data");
-  cl.add("embedding", &s.embedding, "token embedding size");
-  cl.add("hidden", &s.hidden, "TreeLSTM state size");
-  cl.add("cell", &s.cell, "TreeLSTM cell: binary (N-ary, N = 2) or child-sum");
-  cl.add("root-loss", &s.root_loss, "learn from the roots' labels only, not every node's");
-  cl.add("show", &s.show, "small development trees to print with their predictions at the end");
-  s.training.declare(cl, "trees", false);
-  if (!cl.parse(argc, argv)) return 0;
-  s.training.check();
+int run(Settings& s) {
   TrainingGroup group(s.training);
 
   ArithmeticTreeGenerator train_data(s.max_depth, s.leaf_probability, s.data_seed);
@@ -238,4 +222,27 @@ int run(int argc, char** argv) {
 
 }  // namespace
 
-int main(int argc, char** argv) { return run_example("arith-trees", argc, argv, run); }
+int main(int argc, char** argv) {
+  Settings s;
+  s.training.epochs = 10;
+  s.training.batch = 64;
+  s.training.learning_rate = 0.002f;
+  po::options_description flags("flags");
+  flags.add_options()
+    ("train", po::value(&s.train)->default_value(s.train), "training trees")
+    ("dev", po::value(&s.dev)->default_value(s.dev), "development trees")
+    ("max-depth", po::value(&s.max_depth)->default_value(s.max_depth), "deepest operator nesting")
+    ("leaf-probability", po::value(&s.leaf_probability)->default_value(s.leaf_probability, "0.5"),
+     "chance that a node below the root is a digit")
+    ("data-seed", po::value(&s.data_seed)->default_value(s.data_seed), "seed of the generated data")
+    ("embedding", po::value(&s.embedding)->default_value(s.embedding), "token embedding size")
+    ("hidden", po::value(&s.hidden)->default_value(s.hidden), "TreeLSTM state size")
+    ("cell", po::value(&s.cell)->default_value(s.cell), "TreeLSTM cell: binary (N-ary, N = 2) or child-sum")
+    ("root-loss", po::bool_switch(&s.root_loss), "learn from the roots' labels only, not every node's")
+    ("show", po::value(&s.show)->default_value(s.show),
+     "small development trees to print with their predictions at the end");
+  s.training.declare(flags, "trees", false);
+  return run_training_program("arith-trees",
+                              "Trains a TreeLSTM to evaluate random arithmetic expressions (digits, + - *) modulo 10.",
+                              flags, argc, argv, [&] { return run(s); });
+}

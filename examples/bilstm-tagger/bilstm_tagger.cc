@@ -7,6 +7,8 @@
 // (tanh) scores the tags of every word. A minibatch of sentences shares one graph.
 
 #include <algorithm>
+#include <boost/program_options/options_description.hpp>
+#include <boost/program_options/value_semantic.hpp>
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -22,18 +24,18 @@
 #include "dynet_core/io.h"
 #include "dynet_core/param_collection.h"
 #include "dynet_core/tensor_tools.h"
-#include "examples/common/command_line.h"
-#include "examples/common/data_flags.h"
-#include "examples/common/example_main.h"
+#include "examples/common/data_file.h"
 #include "examples/common/minibatches.h"
 #include "examples/common/tagged_corpus.h"
 #include "examples/common/training_epoch.h"
-#include "examples/common/training_flags.h"
-#include "examples/common/training_group.h"
 #include "trainers/sharded_training.h"
+#include "trainers/training_flags.h"
+#include "trainers/training_group.h"
+#include "trainers/training_program.h"
 
 using namespace dynet;
 using namespace examples;
+namespace po = boost::program_options;
 
 namespace {
 
@@ -212,32 +214,21 @@ class BiLSTMTagger {
 };
 
 struct Settings {
-  DataFlags data{"tags/train.txt", "tags/dev.txt"};
+  std::string train = default_data_path("tags/train.txt"), dev = default_data_path("tags/dev.txt");
+  unsigned max_train = 0, max_dev = 0;  ///< 0: all
   unsigned min_count = 0;
   Shape shape;
   TrainingFlags training;
 };
 
-int run(int argc, char** argv) {
-  Settings s;
-  s.training.epochs = 5;
-  CommandLine cl("bilstm-tagger", "Trains a BiLSTM tagger on word|TAG sentences; reports development tag accuracy.");
-  s.data.declare(cl, "sentences");
-  cl.add("embedding", &s.shape.embedding, "word embedding size (even)");
-  cl.add("hidden", &s.shape.hidden, "state size of each direction of the BiLSTM");
-  cl.add("mlp", &s.shape.mlp, "hidden size of the tag scorer");
-  cl.add("char-embedding", &s.shape.char_embedding, "character embedding size; > 0 spells rare words with a char BiLSTM");
-  cl.add("min-count", &s.min_count, "words seen fewer times are rare (0: 5 with characters, else 2)");
-  s.training.declare(cl, "sentences", true);
-  if (!cl.parse(argc, argv)) return 0;
-  s.training.check();
+int run(Settings& s) {
   TrainingGroup group(s.training);
   const bool spell = s.shape.char_embedding > 0;
   if (s.min_count == 0) s.min_count = spell ? 5 : 2;
 
-  std::vector<TaggedSentence> train_text = read_tagged_sentences(s.data.train);
-  std::vector<TaggedSentence> dev_text = read_tagged_sentences(s.data.dev);
-  s.data.limit(train_text, dev_text);
+  std::vector<TaggedSentence> train_text = read_tagged_sentences(s.train), dev_text = read_tagged_sentences(s.dev);
+  keep_first(train_text, s.max_train, s.train);
+  keep_first(dev_text, s.max_dev, s.dev);
 
   Vocabulary vocabulary;
   const std::vector<NamedDict> vocabularies{{"words", &vocabulary.words}, {"tags", &vocabulary.tags}, {"chars", &vocabulary.chars}};
@@ -289,4 +280,24 @@ int run(int argc, char** argv) {
 
 }  // namespace
 
-int main(int argc, char** argv) { return run_example("bilstm-tagger", argc, argv, run); }
+int main(int argc, char** argv) {
+  Settings s;
+  s.training.epochs = 5;
+  po::options_description flags("flags");
+  flags.add_options()
+    ("train", po::value(&s.train)->default_value(s.train), "training sentences, word|TAG word|TAG ...")
+    ("dev", po::value(&s.dev)->default_value(s.dev), "development sentences")
+    ("max-train", po::value(&s.max_train)->default_value(0), "use only the first N training sentences (0: all)")
+    ("max-dev", po::value(&s.max_dev)->default_value(0), "use only the first N development sentences (0: all)")
+    ("embedding", po::value(&s.shape.embedding)->default_value(s.shape.embedding), "word embedding size (even)")
+    ("hidden", po::value(&s.shape.hidden)->default_value(s.shape.hidden), "state size of each direction of the BiLSTM")
+    ("mlp", po::value(&s.shape.mlp)->default_value(s.shape.mlp), "hidden size of the tag scorer")
+    ("char-embedding", po::value(&s.shape.char_embedding)->default_value(s.shape.char_embedding),
+     "character embedding size; > 0 spells rare words with a char BiLSTM")
+    ("min-count", po::value(&s.min_count)->default_value(s.min_count),
+     "words seen fewer times are rare (0: 5 with characters, else 2)");
+  s.training.declare(flags, "sentences", true);
+  return run_training_program("bilstm-tagger",
+                              "Trains a BiLSTM tagger on word|TAG sentences; reports development tag accuracy.", flags,
+                              argc, argv, [&] { return run(s); });
+}

@@ -6,7 +6,7 @@
 
 namespace examples {
 
-void train_epochs(const TrainingFlags& flags, const std::string& examples_name,
+void train_epochs(const dynet::TrainingFlags& flags, const std::string& examples_name,
                   const std::function<std::vector<Minibatch>()>& batches,
                   const std::function<BatchLoss(const Minibatch&)>& train,
                   const std::function<void(unsigned epoch, const EpochSummary&)>& after_epoch) {

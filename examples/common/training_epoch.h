@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "examples/common/minibatches.h"
-#include "examples/common/training_flags.h"
+#include "trainers/training_flags.h"
 
 namespace examples {
 
@@ -33,7 +33,7 @@ struct EpochSummary {
 /// train(minibatch) for each, shows progress in `examples_name` (such as "sent") with the mean
 /// loss so far, then calls after_epoch(e, its totals). With flags.seconds, training stops after
 /// the minibatch that reaches the limit.
-void train_epochs(const TrainingFlags& flags, const std::string& examples_name,
+void train_epochs(const dynet::TrainingFlags& flags, const std::string& examples_name,
                   const std::function<std::vector<Minibatch>()>& batches,
                   const std::function<BatchLoss(const Minibatch&)>& train,
                   const std::function<void(unsigned epoch, const EpochSummary&)>& after_epoch);
@@ -41,7 +41,7 @@ void train_epochs(const TrainingFlags& flags, const std::string& examples_name,
 /// The same over `items`: train(its items) returns a minibatch's summed loss, units(item) says
 /// how many units that loss sums over for one item.
 template <class Item, class Train, class Units>
-void train_epochs(const TrainingFlags& flags, const std::string& examples_name, const std::vector<Item>& items,
+void train_epochs(const dynet::TrainingFlags& flags, const std::string& examples_name, const std::vector<Item>& items,
                   const std::function<std::vector<Minibatch>()>& batches, Train&& train, Units&& units,
                   const std::function<void(unsigned epoch, const EpochSummary&)>& after_epoch) {
   train_epochs(

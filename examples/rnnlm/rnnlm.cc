@@ -8,6 +8,8 @@
 // their losses masked out.
 
 #include <algorithm>
+#include <boost/program_options/options_description.hpp>
+#include <boost/program_options/value_semantic.hpp>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -24,18 +26,18 @@
 #include "dynet_core/init.h"
 #include "dynet_core/io.h"
 #include "dynet_core/param_collection.h"
-#include "examples/common/command_line.h"
-#include "examples/common/data_flags.h"
-#include "examples/common/example_main.h"
+#include "examples/common/data_file.h"
 #include "examples/common/minibatches.h"
 #include "examples/common/text_corpus.h"
 #include "examples/common/training_epoch.h"
-#include "examples/common/training_flags.h"
-#include "examples/common/training_group.h"
 #include "trainers/sharded_training.h"
+#include "trainers/training_flags.h"
+#include "trainers/training_group.h"
+#include "trainers/training_program.h"
 
 using namespace dynet;
 using namespace examples;
+namespace po = boost::program_options;
 
 namespace {
 
@@ -149,7 +151,8 @@ class LanguageModel {
 };
 
 struct Settings {
-  DataFlags data{"text/train.txt", "text/dev.txt"};
+  std::string train = default_data_path("text/train.txt"), dev = default_data_path("text/dev.txt");
+  unsigned max_train = 0, max_dev = 0;  ///< 0: all
   unsigned classes = 100;
   unsigned eval_batch = 64;
   Shape shape;
@@ -168,27 +171,13 @@ std::vector<WordIds> to_ids(const std::vector<Sentence>& sentences, Dict& words,
   return ids;
 }
 
-int run(int argc, char** argv) {
-  Settings s;
-  s.training.epochs = 5;
-  CommandLine cl("rnnlm",
-                 "Trains an LSTM language model on one-sentence-a-line text, minibatches of sentences of similar\n"
-                 "length run as one batch; reports development perplexity.");
-  s.data.declare(cl, "sentences");
-  cl.add("layers", &s.shape.layers, "LSTM layers");
-  cl.add("embedding", &s.shape.embedding, "word embedding size");
-  cl.add("hidden", &s.shape.hidden, "LSTM state size");
-  cl.add("dropout", &s.shape.dropout, "variational dropout on the LSTM's inputs and state");
-  cl.add("classes", &s.classes, "class-factored softmax with this many frequency-binned word classes (0: full softmax)");
-  cl.add("eval-batch", &s.eval_batch, "development sentences per graph");
-  s.training.declare(cl, "sentences", true);
-  if (!cl.parse(argc, argv)) return 0;
-  s.training.check();
+int run(Settings& s) {
   if (s.eval_batch == 0) throw UsageError("--eval-batch must be positive");
   TrainingGroup group(s.training);
 
-  std::vector<Sentence> train_text = read_sentences(s.data.train), dev_text = read_sentences(s.data.dev);
-  s.data.limit(train_text, dev_text);
+  std::vector<Sentence> train_text = read_sentences(s.train), dev_text = read_sentences(s.dev);
+  keep_first(train_text, s.max_train, s.train);
+  keep_first(dev_text, s.max_dev, s.dev);
 
   Dict words;
   if (!s.training.load.empty()) {
@@ -246,4 +235,26 @@ int run(int argc, char** argv) {
 
 }  // namespace
 
-int main(int argc, char** argv) { return run_example("rnnlm", argc, argv, run); }
+int main(int argc, char** argv) {
+  Settings s;
+  s.training.epochs = 5;
+  po::options_description flags("flags");
+  flags.add_options()
+    ("train", po::value(&s.train)->default_value(s.train), "training sentences, one a line")
+    ("dev", po::value(&s.dev)->default_value(s.dev), "development sentences")
+    ("max-train", po::value(&s.max_train)->default_value(0), "use only the first N training sentences (0: all)")
+    ("max-dev", po::value(&s.max_dev)->default_value(0), "use only the first N development sentences (0: all)")
+    ("layers", po::value(&s.shape.layers)->default_value(s.shape.layers), "LSTM layers")
+    ("embedding", po::value(&s.shape.embedding)->default_value(s.shape.embedding), "word embedding size")
+    ("hidden", po::value(&s.shape.hidden)->default_value(s.shape.hidden), "LSTM state size")
+    ("dropout", po::value(&s.shape.dropout)->default_value(s.shape.dropout, "0.2"),
+     "variational dropout on the LSTM's inputs and state")
+    ("classes", po::value(&s.classes)->default_value(s.classes),
+     "class-factored softmax with this many frequency-binned word classes (0: full softmax)")
+    ("eval-batch", po::value(&s.eval_batch)->default_value(s.eval_batch), "development sentences per graph");
+  s.training.declare(flags, "sentences", true);
+  return run_training_program("rnnlm",
+                              "Trains an LSTM language model on one-sentence-a-line text, minibatches of sentences of "
+                              "similar\nlength run as one batch; reports development perplexity.",
+                              flags, argc, argv, [&] { return run(s); });
+}

@@ -7,6 +7,8 @@
 // the classes. A minibatch of trees shares one graph.
 
 #include <algorithm>
+#include <boost/program_options/options_description.hpp>
+#include <boost/program_options/value_semantic.hpp>
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -21,18 +23,18 @@
 #include "dynet_core/io.h"
 #include "dynet_core/param_collection.h"
 #include "dynet_core/tensor_tools.h"
-#include "examples/common/command_line.h"
-#include "examples/common/data_flags.h"
-#include "examples/common/example_main.h"
+#include "examples/common/data_file.h"
 #include "examples/common/minibatches.h"
 #include "examples/common/sentiment_treebank.h"
 #include "examples/common/training_epoch.h"
-#include "examples/common/training_flags.h"
-#include "examples/common/training_group.h"
 #include "trainers/sharded_training.h"
+#include "trainers/training_flags.h"
+#include "trainers/training_group.h"
+#include "trainers/training_program.h"
 
 using namespace dynet;
 using namespace examples;
+namespace po = boost::program_options;
 
 namespace {
 
@@ -156,7 +158,8 @@ class SentimentTreeLSTM {
 };
 
 struct Settings {
-  DataFlags data{"trees/train.txt", "trees/dev.txt"};
+  std::string train = default_data_path("trees/train.txt"), dev = default_data_path("trees/dev.txt");
+  unsigned max_train = 0, max_dev = 0;  ///< 0: all
   unsigned min_count = 2;
   Shape shape;
   bool root_loss = false;
@@ -169,25 +172,12 @@ void assign_tokens(std::vector<LabeledTree>& trees, Dict& words) {
       if (!n.word.empty()) n.token = words.convert(n.word);
 }
 
-int run(int argc, char** argv) {
-  Settings s;
-  s.training.epochs = 8;
-  s.training.batch = 16;
-  CommandLine cl("treelstm-sentiment", "Trains a TreeLSTM sentiment classifier on SST trees; reports development accuracy.");
-  s.data.declare(cl, "trees");
-  cl.add("embedding", &s.shape.embedding, "word embedding size");
-  cl.add("hidden", &s.shape.hidden, "TreeLSTM state size");
-  cl.add("dropout", &s.shape.dropout, "dropout on the word embeddings while training");
-  cl.add("min-count", &s.min_count, "words seen fewer times in training share the unknown word");
-  cl.add("cell", &s.shape.cell, "TreeLSTM cell: binary (N-ary, N = 2) or child-sum");
-  cl.add("root-loss", &s.root_loss, "learn from the roots' labels only, not every node's");
-  s.training.declare(cl, "trees", true);
-  if (!cl.parse(argc, argv)) return 0;
-  s.training.check();
+int run(Settings& s) {
   TrainingGroup group(s.training);
 
-  std::vector<LabeledTree> train = read_sentiment_trees(s.data.train), dev = read_sentiment_trees(s.data.dev);
-  s.data.limit(train, dev);
+  std::vector<LabeledTree> train = read_sentiment_trees(s.train), dev = read_sentiment_trees(s.dev);
+  keep_first(train, s.max_train, s.train);
+  keep_first(dev, s.max_dev, s.dev);
   Dict words;
   if (!s.training.load.empty()) {
     load_dicts(s.training.load + ".vocab", {{"words", &words}});
@@ -240,4 +230,26 @@ int run(int argc, char** argv) {
 
 }  // namespace
 
-int main(int argc, char** argv) { return run_example("treelstm-sentiment", argc, argv, run); }
+int main(int argc, char** argv) {
+  Settings s;
+  s.training.epochs = 8;
+  s.training.batch = 16;
+  po::options_description flags("flags");
+  flags.add_options()
+    ("train", po::value(&s.train)->default_value(s.train), "training trees, PTB-style with sentiment labels")
+    ("dev", po::value(&s.dev)->default_value(s.dev), "development trees")
+    ("max-train", po::value(&s.max_train)->default_value(0), "use only the first N training trees (0: all)")
+    ("max-dev", po::value(&s.max_dev)->default_value(0), "use only the first N development trees (0: all)")
+    ("embedding", po::value(&s.shape.embedding)->default_value(s.shape.embedding), "word embedding size")
+    ("hidden", po::value(&s.shape.hidden)->default_value(s.shape.hidden), "TreeLSTM state size")
+    ("dropout", po::value(&s.shape.dropout)->default_value(s.shape.dropout, "0.3"),
+     "dropout on the word embeddings while training")
+    ("min-count", po::value(&s.min_count)->default_value(s.min_count),
+     "words seen fewer times in training share the unknown word")
+    ("cell", po::value(&s.shape.cell)->default_value(s.shape.cell), "TreeLSTM cell: binary (N-ary, N = 2) or child-sum")
+    ("root-loss", po::bool_switch(&s.root_loss), "learn from the roots' labels only, not every node's");
+  s.training.declare(flags, "trees", true);
+  return run_training_program("treelstm-sentiment",
+                              "Trains a TreeLSTM sentiment classifier on SST trees; reports development accuracy.", flags,
+                              argc, argv, [&] { return run(s); });
+}

@@ -14,7 +14,7 @@
 using namespace examples;
 
 TEST_CASE("train_epochs trains every minibatch of every epoch and sums what each gave", "[examples][training_epoch]") {
-  TrainingFlags flags;
+  dynet::TrainingFlags flags;
   flags.epochs = 3;
   const std::vector<std::string> items{"a", "bb", "ccc", "dddd", "eeeee"};
   std::vector<std::vector<std::string>> seen;
@@ -46,7 +46,7 @@ TEST_CASE("train_epochs trains every minibatch of every epoch and sums what each
 }
 
 TEST_CASE("train_epochs stops after the minibatch that reaches the time limit", "[examples][training_epoch]") {
-  TrainingFlags flags;
+  dynet::TrainingFlags flags;
   flags.epochs = 4;
   flags.seconds = 0.001f;
   unsigned trained = 0, reported = 0;

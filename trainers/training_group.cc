@@ -1,14 +1,13 @@
-#include "examples/common/training_group.h"
+#include "trainers/training_group.h"
 
 #include <cstdio>
 #include <iostream>
+#include <string>
 
-#include "examples/common/command_line.h"
+namespace dynet {
 
-namespace examples {
-
-std::unique_ptr<dynet::Communicator> join_launched_group() {
-  std::unique_ptr<dynet::Communicator> group = dynet::launched_communicator();
+std::unique_ptr<Communicator> join_launched_group() {
+  std::unique_ptr<Communicator> group = launched_communicator();
   if (group->rank() != 0) {
     std::fflush(stdout);
     // Should /dev/null be missing, freopen leaves stdout closed, which discards the output too.
@@ -19,14 +18,18 @@ std::unique_ptr<dynet::Communicator> join_launched_group() {
   return group;
 }
 
-TrainingGroup::TrainingGroup(const TrainingFlags& flags) : group_(join_launched_group()) {
+TrainingGroup::TrainingGroup(const TrainingFlags& flags) : TrainingGroup(flags, join_launched_group()) {}
+
+TrainingGroup::TrainingGroup(const TrainingFlags& flags, std::unique_ptr<Communicator> group)
+    : group_(std::move(group)) {
+  flags.check();
   if (group_->size() > 1 && flags.seconds > 0)
     throw UsageError("--seconds: the " + std::to_string(group_->size()) +
                      " ranks of an MPI job could stop after different minibatches; use --epochs");
 }
 
-dynet::DistributedReducer& TrainingGroup::share(dynet::ParameterCollection& model) {
-  reducer_ = std::make_unique<dynet::DistributedReducer>(model, *group_);
+DistributedReducer& TrainingGroup::share(ParameterCollection& model) {
+  reducer_ = std::make_unique<DistributedReducer>(model, *group_);
   return *reducer_;
 }
 
@@ -38,4 +41,4 @@ void TrainingGroup::on_root(const std::function<void()>& write) {
   }
 }
 
-}  // namespace examples
+}  // namespace dynet
