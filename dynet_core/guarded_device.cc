@@ -40,7 +40,7 @@ Device_GuardedCPU::Device_GuardedCPU(const MemorySizes& sizes, bool debug_memory
   const std::uintptr_t start = reinterpret_cast<std::uintptr_t>(p);
   const std::uintptr_t aligned = round_up(start, kHugePage);
   if (aligned > start) munmap(p, aligned - start);
-  if (aligned - start < kHugePage) munmap(reinterpret_cast<char*>(aligned) + kReserve, kHugePage - (aligned - start));
+  munmap(reinterpret_cast<char*>(aligned) + kReserve, kHugePage - (aligned - start));
   base_ = reinterpret_cast<char*>(aligned);
   reserved_ = kReserve;
 }
