@@ -37,7 +37,7 @@ bool died_of_segfault(int status) { return WIFSIGNALED(status) && WTERMSIG(statu
 
 }  // namespace
 
-TEST_CASE("a host read of guarded device memory crashes; device operations and kernel scopes reach it",
+TEST_CASE("a host read of guarded device memory crashes, while device operations and kernel scopes reach it",
           "[device][guarded]") {
   Device_GuardedCPU device(kSizes, false);
   float* p = device.allocate_parameter_floats(16);
