@@ -11,7 +11,7 @@
 #include "dynet_core/graph.h"
 #include "dynet_core/io.h"
 #include "dynet_core/rng.h"
-#include "dynet_core/tensor_eigen.h"
+#include "support/device_values.h"
 #include "support/gradient_check.h"
 #include "support/scramble.h"
 #include "support/temp_file.h"
@@ -25,7 +25,7 @@ namespace {
 
 constexpr unsigned kInput = 3, kHidden = 2;
 
-MatrixXf value(const Parameter& p) { return eig::mat(p.get_storage().values); }
+MatrixXf value(const Parameter& p) { return host_matrix(p.get_storage().values); }
 VectorXf sigmoid(const VectorXf& a) { return (1.f + (-a.array()).exp()).inverse().matrix(); }
 VectorXf tanh_of(const VectorXf& a) { return a.array().tanh().matrix(); }
 

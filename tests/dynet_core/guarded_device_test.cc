@@ -37,7 +37,7 @@ bool died_of_segfault(int status) { return WIFSIGNALED(status) && WTERMSIG(statu
 
 }  // namespace
 
-TEST_CASE("a host read of guarded device memory crashes; device operations and kernel scopes reach it",
+TEST_CASE("a host read of guarded device memory crashes, while device operations and kernel scopes reach it",
           "[device][guarded]") {
   Device_GuardedCPU device(kSizes, false);
   float* p = device.allocate_parameter_floats(16);
@@ -70,6 +70,58 @@ TEST_CASE("a host read of guarded device memory crashes; device operations and k
     volatile float x = p[0];
     (void)x;
   })));
+}
+
+TEST_CASE("the guarded arena closes blocks added while open, grown past its first pages, and reused",
+          "[device][guarded]") {
+  Device_GuardedCPU device(kSizes, false);
+  float* first = device.allocate_parameter_floats(16);
+  const auto dies_on_read = [](const float* p) {
+    return died_of_segfault(in_child([p] {
+      volatile float x = *p;
+      (void)x;
+    }));
+  };
+  const auto reachable_inside = [&](float* p) {
+    const int status = in_child([&] {
+      const DeviceAccess kernel(device);
+      p[0] = 1.f;
+      if (p[0] != 1.f) _exit(1);
+    });
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  };
+
+  // A block larger than the arena makes it grow; the new part opens and closes with the rest.
+  const std::size_t big = 5 * MB + 4096;
+  const std::size_t before = device.arena_bytes();
+  float* grown = static_cast<float*>(device.allocate_block(big));
+  REQUIRE(grown);
+  CHECK(device.arena_bytes() > before);
+  float* last = grown + big / sizeof(float) - 1;
+  CHECK(reachable_inside(last));
+  CHECK(dies_on_read(last));
+  CHECK(dies_on_read(first));
+
+  // Growing while a kernel holds memory open: the new block is open now and closed afterwards.
+  float* during = nullptr;
+  {
+    const DeviceAccess kernel(device);
+    during = static_cast<float*>(device.allocate_block(8 * MB));
+    REQUIRE(during);
+    during[8 * MB / sizeof(float) - 1] = 3.f;
+  }
+  CHECK(dies_on_read(during + 8 * MB / sizeof(float) - 1));
+
+  // A freed block's range is handed out again, not appended, and stays closed.
+  const std::size_t arena = device.arena_bytes();
+  device.free_block(grown, big);
+  float* again = static_cast<float*>(device.allocate_block(MB));
+  CHECK(again == grown);
+  CHECK(device.arena_bytes() == arena);
+  CHECK(dies_on_read(again));
+  CHECK(reachable_inside(again));
+  device.free_block(again, MB);
+  device.free_block(during, 8 * MB);
 }
 
 TEST_CASE("a device backend lacking a kernel is refused, naming the op and the kernel", "[device][registry]") {
