@@ -50,7 +50,7 @@ struct Program {
 
 }  // namespace
 
-TEST_CASE("a training program's flags are set before it runs; the --dynet- flags go to initialize",
+a training program's flags are set before it runs, the --dynet- flags go to initialize",
           "[trainers][training_program]") {
   Program p;
   unsigned seed_seen = 0;
