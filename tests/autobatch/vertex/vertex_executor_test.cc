@@ -263,6 +263,7 @@ TEST_CASE("chains of marked cells run as tasks over all chains and agree", "[aut
         CHECK(g.stats.vertex_instances == 15);  // first cells read no other instance: hoisted whole
         CHECK(g.stats.vertex_tasks == 3);       // one per later step: the five chains run together
         CHECK(g.stats.lazy_weight_calls == 1);  // U's gradient: one call over the three tasks
+        CHECK(g.stats.fused_chains == 3);       // each task's sum, gate and state update: one pass
       }
     }
 }
