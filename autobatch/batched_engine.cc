@@ -58,7 +58,6 @@ void BatchedEngine::forward_nodes(VariableIndex begin, VariableIndex end) {
   const bool vertex = cg_->vertex();
   if (vertex) {
     plan_.build(*cg_, begin, end);
-    executor_.start();
     stats_.vertex_marked += plan_.marked();
     stats_.vertex_instances += plan_.size();
   }

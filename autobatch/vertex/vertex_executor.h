@@ -40,8 +40,6 @@ class VertexExecutor {
   template <class RunGroup, class RunChain>
   void run_task(const InstancePlan& plan, const VariableIndex* firsts, std::uint32_t count, RunGroup&& run_group,
                 RunChain&& run_chain);
-  /// Forgets the stage plans of the last forward pass (a new plan of units starts).
-  void start() { stages_.clear(); }
   /// Fused chains the last task ran.
   std::uint32_t task_chains() const { return task_chains_; }
   /// Every node the last task ran, to be marked computed.
@@ -54,7 +52,8 @@ class VertexExecutor {
     std::uint64_t unit_signatures;  ///< of its unit
   };
   /// Where the stages of units like u are in stage_start_: planned for the first task of each
-  /// signature key in a forward pass, reused by the others.
+  /// signature key, reused by the others of every forward pass after (a signature key fixes the
+  /// function, the signatures and so the shapes of every position and argument).
   struct Stages {
     std::uint32_t first, count;  ///< stage k's positions: [stage_start_[first + k], stage_start_[first + k + 1])
   };
@@ -81,6 +80,9 @@ class VertexExecutor {
   template <class RunChain>
   bool run_fused(const InstancePlan& plan, std::uint32_t c, RunChain& run_chain);
   static constexpr std::uint32_t kDone = 0xFFFFFFFFu;
+  /// Signature keys planned before all plans are dropped: keys that name nodes (a value every
+  /// unit reads) change from graph to graph, and their plans must not pile up.
+  static constexpr std::size_t kMaxPlans = 1024;
   static constexpr std::int32_t kNoChain = -1;
 
   std::vector<std::uint32_t> units_;
