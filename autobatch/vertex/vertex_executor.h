@@ -112,8 +112,11 @@ void VertexExecutor::run_positions(const InstancePlan& plan, std::uint32_t begin
       const VariableIndex n = plan.nodes(u)[stage_positions_[s]];
       stage_.push_back({n, cg.node(n).signature, plan.signature_key(u)});
     }
-  std::stable_sort(stage_.begin(), stage_.end(),
-                   [](const StageNode& a, const StageNode& b) { return a.signature < b.signature; });
+  // Sorted already when every unit has the position's signature, the usual case: stable_sort
+  // would take a buffer from the heap for nothing.
+  const auto by_signature = [](const StageNode& a, const StageNode& b) { return a.signature < b.signature; };
+  if (!std::is_sorted(stage_.begin(), stage_.end(), by_signature))
+    std::stable_sort(stage_.begin(), stage_.end(), by_signature);
   for (std::size_t first = 0; first < stage_.size();) {
     // A slice runs as a view of its argument's group only when it reads one group: it splits
     // where its units' weights, and so their groups, change.
@@ -161,9 +164,8 @@ void VertexExecutor::run_task(const InstancePlan& plan, const VariableIndex* fir
   for (std::uint32_t k = 0; k < count; ++k) units_[k] = plan.unit_at(firsts[k]);
   // Units that read the same weights side by side, so that positions where weights differ split
   // into few groups.
-  std::stable_sort(units_.begin(), units_.end(), [&plan](std::uint32_t a, std::uint32_t b) {
-    return plan.signature_key(a) < plan.signature_key(b);
-  });
+  const auto by_key = [&plan](std::uint32_t a, std::uint32_t b) { return plan.signature_key(a) < plan.signature_key(b); };
+  if (!std::is_sorted(units_.begin(), units_.end(), by_key)) std::stable_sort(units_.begin(), units_.end(), by_key);
   const Stages st = stages_of(plan, units_[0]);
   task_nodes_.clear();
   task_chains_ = 0;
