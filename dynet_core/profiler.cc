@@ -213,7 +213,7 @@ void fused_chain(std::uint32_t id, std::uint64_t scope_key, unsigned ops, const 
   k.min_batch = k.calls ? std::min<std::uint32_t>(k.min_batch, nodes) : nodes;
   k.max_batch = std::max<std::uint32_t>(k.max_batch, nodes);
   ++k.calls;
-  k.nodes += std::uint64_t(nodes) * ops;
+  k.nodes += nodes;  // per op, as its batch column reads
   k.forward_ns += ns;
   current.phases.forward_kernel_ns += ns;
   current.phases.nodes += std::uint64_t(nodes) * ops;
