@@ -136,11 +136,13 @@ bool BatchedEngine::run_chain(const VertexExecutor::ChainTask& task) {
   const vertex::FusedChain& chain = *task.chain;
   const std::uint32_t ops = static_cast<std::uint32_t>(chain.ops().size());
   const std::uint32_t count = task.count;
-  for (std::uint32_t k = 0; k < ops; ++k)
-    if (count > max_group(*cg_, cg_->node(task.nodes[k * count]))) {
-      for (std::uint32_t j = 0; j < ops; ++j) run_split(task.nodes + j * count, count);
-      return false;
-    }
+  // The chain is a host loop over device memory, as a CPU kernel is; a GPU needs its kernel.
+  bool fuse = cg_->device()->type == DeviceType::CPU;
+  for (std::uint32_t k = 0; k < ops && fuse; ++k) fuse = count <= max_group(*cg_, cg_->node(task.nodes[k * count]));
+  if (!fuse) {
+    for (std::uint32_t k = 0; k < ops; ++k) run_split(task.nodes + k * count, count);
+    return false;
+  }
   GraphMemory& mem = cg_->memory();
   const AlignedMemoryPool::Mark mark = mem.scratch.mark();
   const std::uint32_t first = record_.size();
@@ -160,7 +162,10 @@ bool BatchedEngine::run_chain(const VertexExecutor::ChainTask& task) {
   }
   float* scratch = mem.scratch.allocate_array<float>(chain.scratch_floats());
   const std::uint64_t kernel_start = profiling_ ? profile::now_ns() : 0;
-  chain.run_forward(count, chain_reads_.data(), chain_writes_.data(), scratch, chain_data_.data());
+  {
+    const DeviceAccess kernel(*cg_->device());
+    chain.run_forward(count, chain_reads_.data(), chain_writes_.data(), scratch, chain_data_.data());
+  }
   const Node& n0 = cg_->node(task.nodes[0]);
   if (profiling_)
     profile::fused_chain(task_function_->id, task_function_->key, ops, n0.dim, count, kernel_start,

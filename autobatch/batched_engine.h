@@ -49,7 +49,7 @@ class BatchedEngine : public EngineBase {
   /// compute (its scratch stays until then).
   void run_group(const VariableIndex* ready, std::uint32_t count, bool deferred = false);
   /// Records the groups of a vertex task's elementwise chain and computes them in one pass;
-  /// false (each group run on its own) when a group would need splitting.
+  /// false (each group run on its own) when a group would need splitting or the device is no CPU.
   bool run_chain(const VertexExecutor::ChainTask& task);
   /// Gives the group's nodes their values, every `stride` floats from the returned address: a
   /// view of their arguments (`view` set) or a fresh block.
