@@ -58,7 +58,6 @@ void BatchedEngine::forward_nodes(VariableIndex begin, VariableIndex end) {
   const bool vertex = cg_->vertex();
   if (vertex) {
     plan_.build(*cg_, begin, end);
-    executor_.start();
     stats_.vertex_marked += plan_.marked();
     stats_.vertex_instances += plan_.size();
   }
@@ -72,7 +71,9 @@ void BatchedEngine::forward_nodes(VariableIndex begin, VariableIndex end) {
       task_function_ = &plan_.function(plan_.unit_at(group[0]));
       const std::uint64_t gathered_before = stats_.bytes_gathered;
       executor_.run_task(plan_, group.data(), count,
-                         [this](const VariableIndex* nodes, std::uint32_t n) { run_split(nodes, n); });
+                         [this](const VariableIndex* nodes, std::uint32_t n) { run_split(nodes, n); },
+                         [this](const VertexExecutor::ChainTask& task) { return run_chain(task); });
+      stats_.fused_chains += executor_.task_chains();
       if (profiling_)
         profile::vertex_task(task_function_->id, task_function_->key, count, stats_.bytes_gathered - gathered_before, 0);
       task_function_ = nullptr;
@@ -102,7 +103,7 @@ void BatchedEngine::alias_parameter_leaves() {
   }
 }
 
-void BatchedEngine::run_group(const VariableIndex* ready, std::uint32_t count) {
+void BatchedEngine::run_group(const VariableIndex* ready, std::uint32_t count, bool deferred) {
   const Clock::time_point start = Clock::now();
   GraphMemory& mem = cg_->memory();
   const VariableIndex* nodes = record_.begin_group(*cg_, ready, count);
@@ -116,8 +117,12 @@ void BatchedEngine::run_group(const VariableIndex* ready, std::uint32_t count) {
   Traffic traffic;
   xs_.resize(nargs);
   for (unsigned i = 0; i < nargs; ++i) read_argument(nodes, count, i, view, traffic);
-  if (!view) run_forward_kernel(nodes, count, out, traffic);
-  mem.scratch.revert(mark);
+  if (deferred) {
+    if (profiling_) profile::add_bytes(traffic.gathered, traffic.in_place, 0);
+  } else {
+    if (!view) run_forward_kernel(nodes, count, out, traffic);
+    mem.scratch.revert(mark);
+  }
 
   record_.end_group(out, stride);
   group_function_.push_back(task_function_);
@@ -125,6 +130,55 @@ void BatchedEngine::run_group(const VariableIndex* ready, std::uint32_t count) {
   stats_.bytes_in_place += traffic.in_place;
   stats_.bytes_gathered += traffic.gathered;
   kernel_ns_ += elapsed_ns(start);
+}
+
+bool BatchedEngine::run_chain(const VertexExecutor::ChainTask& task) {
+  const vertex::FusedChain& chain = *task.chain;
+  const std::uint32_t ops = static_cast<std::uint32_t>(chain.ops().size());
+  const std::uint32_t count = task.count;
+  // The chain is a host loop over device memory, as a CPU kernel is; a GPU needs its kernel.
+  bool fuse = cg_->device()->type == DeviceType::CPU;
+  for (std::uint32_t k = 0; k < ops && fuse; ++k) fuse = count <= max_group(*cg_, cg_->node(task.nodes[k * count]));
+  if (!fuse) {
+    for (std::uint32_t k = 0; k < ops; ++k) run_split(task.nodes + k * count, count);
+    return false;
+  }
+  GraphMemory& mem = cg_->memory();
+  const AlignedMemoryPool::Mark mark = mem.scratch.mark();
+  const std::uint32_t first = record_.size();
+  for (std::uint32_t k = 0; k < ops; ++k) run_group(task.nodes + k * count, count, true);
+  const Clock::time_point start = Clock::now();
+  // Every op of the chain is one of its writes, in order (the executor keeps every value).
+  assert(chain.writes().size() == ops);
+  chain_reads_.resize(chain.reads().size());
+  chain_writes_.resize(ops);
+  chain_data_.resize(ops);
+  for (std::size_t r = 0; r < chain_reads_.size(); ++r)
+    chain_reads_[r] = record_.args(record_[first + task.read_op[r]])[task.read_arg[r]].values;
+  for (std::uint32_t k = 0; k < ops; ++k) {
+    const Group& g = record_[first + k];
+    chain_writes_[k] = g.values;
+    chain_data_[k] = record_.data(g)[0];
+  }
+  float* scratch = mem.scratch.allocate_array<float>(chain.scratch_floats());
+  const std::uint64_t kernel_start = profiling_ ? profile::now_ns() : 0;
+  {
+    const DeviceAccess kernel(*cg_->device());
+    chain.run_forward(count, chain_reads_.data(), chain_writes_.data(), scratch, chain_data_.data());
+  }
+  const Node& n0 = cg_->node(task.nodes[0]);
+  if (profiling_)
+    profile::fused_chain(task_function_->id, task_function_->key, ops, n0.dim, count, kernel_start,
+                         profile::now_ns() - kernel_start);
+  if (mem.forward.debug())
+    for (std::uint32_t k = 0; k < ops; ++k) {
+      const Node& n = cg_->node(task.nodes[k * count]);
+      check_guard(*n.op, mem.forward, chain_writes_[k], n.dim.with_batch(n.dim.bd * count), "output");
+    }
+  mem.scratch.revert(mark);
+  ++stats_.batches;
+  kernel_ns_ += elapsed_ns(start);
+  return true;
 }
 
 float* BatchedEngine::place_outputs(const VariableIndex* nodes, std::uint32_t count, std::uint32_t& stride,

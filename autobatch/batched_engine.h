@@ -44,8 +44,13 @@ class BatchedEngine : public EngineBase {
   void alias_parameter_leaves();
   /// Runs the `count` nodes at `ready` (of one signature) as few kernel calls as tensor sizes allow.
   void run_split(const VariableIndex* ready, std::uint32_t count);
-  /// Runs the `count` nodes at `ready` (of one signature) as one kernel call and records them.
-  void run_group(const VariableIndex* ready, std::uint32_t count);
+  /// Runs the `count` nodes at `ready` (of one signature) as one kernel call and records them;
+  /// `deferred`: records them, their outputs placed and arguments read, for a fused chain to
+  /// compute (its scratch stays until then).
+  void run_group(const VariableIndex* ready, std::uint32_t count, bool deferred = false);
+  /// Records the groups of a vertex task's elementwise chain and computes them in one pass;
+  /// false (each group run on its own) when a group would need splitting or the device is no CPU.
+  bool run_chain(const VertexExecutor::ChainTask& task);
   /// Gives the group's nodes their values, every `stride` floats from the returned address: a
   /// view of their arguments (`view` set) or a fresh block.
   float* place_outputs(const VariableIndex* nodes, std::uint32_t count, std::uint32_t& stride, bool& view);
@@ -95,6 +100,9 @@ class BatchedEngine : public EngineBase {
   std::vector<Tensor> xs_;       // kernel call buffer
   std::vector<MemoryRun> runs_;  // run tables of a gather or of a scatter's copies
   std::vector<MemoryRun> adds_;  // run table of a scatter's additions
+  std::vector<const float*> chain_reads_;  // a fused chain's arguments
+  std::vector<float*> chain_writes_;       // its outputs
+  std::vector<const void*> chain_data_;    // its ops' data
 };
 
 }  // namespace dynet

@@ -91,13 +91,14 @@ std::string report(const Snapshot& s) {
     out += buf;
   }
   if (s.functions.empty()) return out;
-  std::snprintf(buf, sizeof buf, "  %-36s %9s %11s %19s %12s %12s\n", "vertex function", "instances", "tasks",
-                "instances per task", "gathered", "scattered");
+  std::snprintf(buf, sizeof buf, "  %-36s %9s %11s %19s %12s %12s %12s\n", "vertex function", "instances", "tasks",
+                "instances per task", "fused chains", "gathered", "scattered");
   out += buf;
   for (const VertexFunctionStats& f : s.functions) {
-    std::snprintf(buf, sizeof buf, "  %-36s %9llu %11llu %19.1f %12s %12s\n", f.name.c_str(),
+    std::snprintf(buf, sizeof buf, "  %-36s %9llu %11llu %19.1f %12llu %12s %12s\n", f.name.c_str(),
                   static_cast<unsigned long long>(f.instances), static_cast<unsigned long long>(f.tasks),
-                  f.tasks ? double(f.instances) / f.tasks : 0.0, bytes(f.bytes_gathered).c_str(),
+                  f.tasks ? double(f.instances) / f.tasks : 0.0, static_cast<unsigned long long>(f.fused_chains),
+                  bytes(f.bytes_gathered).c_str(),
                   bytes(f.bytes_scattered).c_str());
     out += buf;
   }

@@ -58,6 +58,7 @@ void merge(VertexFunctionStats& into, const VertexFunctionStats& f) {
   if (into.name.empty()) into.name = f.name;
   into.instances += f.instances;
   into.tasks += f.tasks;
+  into.fused_chains += f.fused_chains;
   into.bytes_gathered += f.bytes_gathered;
   into.bytes_scattered += f.bytes_scattered;
 }
@@ -201,6 +202,26 @@ void vertex_task(std::uint32_t id, std::uint64_t scope_key, unsigned instances, 
   }
   f.bytes_gathered += gathered;
   f.bytes_scattered += scattered;
+}
+
+void fused_chain(std::uint32_t id, std::uint64_t scope_key, unsigned ops, const Dim& node_dim, unsigned nodes,
+                 std::uint64_t start_ns, std::uint64_t ns) {
+  touch_step();
+  const std::uint64_t key = (std::uint64_t(0xF05Eu) << 48) ^ (std::uint64_t(id) << 16) ^ ops ^ node_dim.size();
+  KernelStats& k = current.kernels[key];
+  if (k.name.empty()) k.name = "fused " + std::to_string(ops) + " ops " + to_string(node_dim);
+  k.min_batch = k.calls ? std::min<std::uint32_t>(k.min_batch, nodes) : nodes;
+  k.max_batch = std::max<std::uint32_t>(k.max_batch, nodes);
+  ++k.calls;
+  k.nodes += nodes;  // per op, as its batch column reads
+  k.forward_ns += ns;
+  current.phases.forward_kernel_ns += ns;
+  current.phases.nodes += std::uint64_t(nodes) * ops;
+  ++current.phases.kernel_calls;
+  if (current.events.size() < kMaxTraceEvents) current.events.push_back({key, start_ns, ns, nodes, false});
+  VertexFunctionStats& f = current.functions[id];
+  if (f.name.empty()) f.name = vertex_key_name(scope_key) + " #" + std::to_string(id);
+  ++f.fused_chains;
 }
 
 void note_pools(const GraphMemory& memory) {

@@ -51,10 +51,11 @@ struct KernelStats {
 };
 
 /// One vertex function (autobatch/vertex): how many of its instances ran as units, in how many
-/// tasks, and the bytes its tasks gathered (forward) and scattered (backward).
+/// tasks, how many elementwise chains its tasks ran fused, and the bytes its tasks gathered
+/// (forward) and scattered (backward).
 struct VertexFunctionStats {
   std::string name;  ///< the VertexScope key's name and the function's number
-  std::uint64_t instances = 0, tasks = 0;
+  std::uint64_t instances = 0, tasks = 0, fused_chains = 0;
   std::uint64_t bytes_gathered = 0, bytes_scattered = 0;
 };
 
@@ -138,6 +139,11 @@ void kernel(std::uint64_t key, const OpDef& op, const Dim& node_dim, unsigned no
 /// gathered `gathered` bytes; or (instances 0) its groups scattered `scattered` bytes in backward.
 void vertex_task(std::uint32_t id, std::uint64_t scope_key, unsigned instances, std::uint64_t gathered,
                  std::uint64_t scattered);
+/// A fused chain of `ops` elementwise ops of vertex function `id` (of VertexScope key
+/// `scope_key`) ran as one pass over `nodes` nodes per op, each of shape `node_dim`: a forward
+/// kernel call of its own.
+void fused_chain(std::uint32_t id, std::uint64_t scope_key, unsigned ops, const Dim& node_dim, unsigned nodes,
+                 std::uint64_t start_ns, std::uint64_t ns);
 /// Opens a step if none is open: at the first node of a graph, and before any timed phase.
 void touch_step();
 /// Notes the high-water marks of a graph's pools into the open step.

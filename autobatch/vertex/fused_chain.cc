@@ -87,7 +87,7 @@ void FusedChain::load_reads(const float* const* reads, std::size_t begin, std::s
 }
 
 void FusedChain::run_forward(unsigned instances, const float* const* reads, float* const* writes,
-                             float* scratch) const {
+                             float* scratch, const void* const* data) const {
   const std::size_t total = instances * size_;
   const std::size_t first_step = reads_.size();
   const float* values[kMaxChainValues];
@@ -99,14 +99,15 @@ void FusedChain::run_forward(unsigned instances, const float* const* reads, floa
       const Step& step = steps_[s];
       float* y = step.write >= 0 ? writes[step.write] + begin : value_buffer(scratch, s);
       arguments(step, values, xs);
-      step.rule.f(step.data, xs, step.nargs, y, n);
+      step.rule.f(data_of(s, data), xs, step.nargs, y, n);
       values[first_step + s] = y;
     }
   }
 }
 
 void FusedChain::run_backward(unsigned instances, const float* const* reads, float* const* read_grads,
-                              const float* const* writes, float* const* write_grads, float* scratch) const {
+                              const float* const* writes, float* const* write_grads, float* scratch,
+                              const void* const* data) const {
   const std::size_t total = instances * size_;
   const unsigned first_step = unsigned(reads_.size());
   const float* values[kMaxChainValues];
@@ -131,7 +132,7 @@ void FusedChain::run_backward(unsigned instances, const float* const* reads, flo
       values[first_step + s] = y;
       if (!step.recompute) continue;
       arguments(step, values, xs);
-      step.rule.f(step.data, xs, step.nargs, y, n);
+      step.rule.f(data_of(s, data), xs, step.nargs, y, n);
     }
     for (unsigned s = unsigned(steps_.size()); s-- > 0;) {
       const Step& step = steps_[s];
@@ -142,12 +143,12 @@ void FusedChain::run_backward(unsigned instances, const float* const* reads, flo
         const unsigned slot = arg_slots_[step.first_arg + a];
         if (slot >= first_step) {
           const unsigned to = slot - first_step;
-          step.rule.df(step.data, a, xs, step.nargs, y, grads[s], grads[to], n, !has_grad[to]);
+          step.rule.df(data_of(s, data), a, xs, step.nargs, y, grads[s], grads[to], n, !has_grad[to]);
           has_grad[to] = true;
         } else if (read_grads[slot] && maps_[slot].in_place()) {
-          step.rule.df(step.data, a, xs, step.nargs, y, grads[s], read_grads[slot] + begin, n, false);
+          step.rule.df(data_of(s, data), a, xs, step.nargs, y, grads[s], read_grads[slot] + begin, n, false);
         } else if (read_grads[slot]) {
-          step.rule.df(step.data, a, xs, step.nargs, y, grads[s], spare, n, true);
+          step.rule.df(data_of(s, data), a, xs, step.nargs, y, grads[s], spare, n, true);
           maps_[slot].scatter_add(spare, begin, n, read_grads[slot]);
         }
       }

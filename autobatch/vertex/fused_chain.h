@@ -41,14 +41,18 @@ class FusedChain {
   std::size_t scratch_floats() const { return buffers_ * kTile; }
 
   /// Computes the chain for `instances` instances. reads[r]: reads()[r]'s block (instance after
-  /// instance, or one tensor if shared); writes[w]: the block receiving writes()[w].
-  void run_forward(unsigned instances, const float* const* reads, float* const* writes, float* scratch) const;
+  /// instance, or one tensor if shared); writes[w]: the block receiving writes()[w]. data[s]: the
+  /// op data of ops()[s] for this run (null: the traced op data, which a graph's arena may no
+  /// longer hold once its graph is gone).
+  void run_forward(unsigned instances, const float* const* reads, float* const* writes, float* scratch,
+                   const void* const* data = nullptr) const;
   /// Adds the chain's gradients into read_grads[r] (null: that read needs none), as the rows'
   /// own backward would, op by op. writes and reads hold the forward's values. write_grads[w]
   /// holds the gradient from outside the chain of writes()[w] (null: none); the gradient from
   /// inside the chain is added into it, so it ends as that op's whole gradient.
   void run_backward(unsigned instances, const float* const* reads, float* const* read_grads,
-                    const float* const* writes, float* const* write_grads, float* scratch) const;
+                    const float* const* writes, float* const* write_grads, float* scratch,
+                    const void* const* data = nullptr) const;
 
  private:
   struct Step {
@@ -63,6 +67,9 @@ class FusedChain {
   /// Points values[r] at each read's elements [begin, begin + n), gathered when not in place.
   void load_reads(const float* const* reads, std::size_t begin, std::size_t n, float* scratch,
                   const float** values) const;
+  const void* data_of(unsigned step, const void* const* data) const {
+    return data ? data[step] : steps_[step].data;
+  }
   /// The argument pointers of a step from the values of all slots.
   void arguments(const Step& s, const float* const* values, const float** xs) const {
     for (unsigned a = 0; a < s.nargs; ++a) xs[a] = values[arg_slots_[s.first_arg + a]];

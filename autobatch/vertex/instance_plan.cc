@@ -32,7 +32,7 @@ void InstancePlan::build(const ComputationGraph& cg, VariableIndex begin, Variab
     const VertexInstance& inst = all[k];
     if (inst.begin >= begin && inst.end <= end && inst.end > inst.begin) {
       ++marked_;
-      add(cg, inst, marked ? structural_hash(cg, inst) : discovery_.hashes()[k]);
+      add(cg, inst, marked ? marked_function(cg, inst) : function_for(cg, inst, discovery_.hashes()[k]));
     }
   }
 }
@@ -46,8 +46,16 @@ const VertexFunction* InstancePlan::function_for(const ComputationGraph& cg, con
   return found;
 }
 
-void InstancePlan::add(const ComputationGraph& cg, const VertexInstance& inst, std::uint64_t hash) {
-  const VertexFunction* f = function_for(cg, inst, hash);
+const VertexFunction* InstancePlan::marked_function(const ComputationGraph& cg, const VertexInstance& inst) {
+  std::vector<const VertexFunction*>& seen = by_key_[inst.key];
+  for (const VertexFunction* f : seen)
+    if (f->matches(cg, inst)) return f;
+  const VertexFunction* f = function_for(cg, inst, structural_hash(cg, inst));
+  if (f && seen.size() < kMaxPerKey) seen.push_back(f);
+  return f;
+}
+
+void InstancePlan::add(const ComputationGraph& cg, const VertexInstance& inst, const VertexFunction* f) {
   if (!f) return;
   const std::uint32_t n = inst.end - inst.begin;
   runs_.assign(n, 0);

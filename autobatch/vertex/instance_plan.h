@@ -47,9 +47,12 @@ class InstancePlan {
   std::uint32_t marked() const { return marked_; }
 
  private:
-  /// Adds instance `inst`, of structural hash `hash`, as a unit if it is accepted.
-  void add(const ComputationGraph& cg, const VertexInstance& inst, std::uint64_t hash);
+  /// Adds instance `inst`, of function f (null: none), as a unit if it is accepted.
+  void add(const ComputationGraph& cg, const VertexInstance& inst, const VertexFunction* f);
   const VertexFunction* function_for(const ComputationGraph& cg, const VertexInstance& inst, std::uint64_t hash);
+  /// The function of a marked instance: one its key already named here that it matches, without
+  /// hashing it, else the one its structural hash names.
+  const VertexFunction* marked_function(const ComputationGraph& cg, const VertexInstance& inst);
 
   const ComputationGraph* cg_ = nullptr;
   VariableIndex begin_ = 0;
@@ -65,6 +68,10 @@ class InstancePlan {
   // Functions already matched by this engine, by key and structural hash: the process-wide table
   // is locked only for structures new to this engine.
   std::unordered_map<std::uint64_t, const VertexFunction*> known_;
+  // Functions already matched by marked instances, by key (a key names one structure or a few:
+  // an LSTM's first step and the others); past kMaxPerKey, instances are hashed.
+  static constexpr std::size_t kMaxPerKey = 4;
+  std::unordered_map<std::uint64_t, std::vector<const VertexFunction*>> by_key_;
 };
 
 }  // namespace dynet

@@ -92,7 +92,7 @@ TEST_CASE("parameter() at every use batches like parameter() once per graph", "[
 /// Instances and tasks of vertex functions over random graphs of repeated cells, which must agree
 /// with the sequential engine with and without the executor.
 struct VertexCounts {
-  std::uint64_t marked = 0, instances = 0, tasks = 0;
+  std::uint64_t marked = 0, instances = 0, tasks = 0, fused = 0;
 };
 
 VertexCounts run_repeated_cells(RandomModel& m, const RandomGraphOptions& cells, std::uint64_t seeds) {
@@ -108,6 +108,7 @@ VertexCounts run_repeated_cells(RandomModel& m, const RandomGraphOptions& cells,
       c.marked += got.stats.vertex_marked;
       c.instances += got.stats.vertex_instances;
       c.tasks += got.stats.vertex_tasks;
+      c.fused += got.stats.fused_chains;
     }
   }
   return c;
@@ -122,10 +123,12 @@ TEST_CASE("random graphs of repeated cells agree when instances run as vertex-fu
   for (bool per_use : {false, true}) {
     cells.parameter_per_use = per_use;
     const VertexCounts c = run_repeated_cells(m, cells, 600);
-    INFO("parameter() per use: " << per_use << ", marked " << c.marked << ", units " << c.instances << ", tasks " << c.tasks);
+    INFO("parameter() per use: " << per_use << ", marked " << c.marked << ", units " << c.instances << ", tasks " << c.tasks
+                                  << ", fused chains " << c.fused);
     CHECK(c.instances > c.marked / 4);  // most instances run as units; the rest (cut, or not batchable) op by op
     CHECK(c.instances < c.marked);
     CHECK(c.tasks < c.instances);       // tasks run several instances at once
+    CHECK(c.fused > c.tasks / 4);       // and many run an elementwise chain as one pass
   }
 }
 
@@ -137,8 +140,10 @@ TEST_CASE("random graphs of repeated cells built with plain ops: discovered inst
   for (bool per_use : {false, true}) {
     cells.parameter_per_use = per_use;
     const VertexCounts c = run_repeated_cells(m, cells, 300);
-    INFO("parameter() per use: " << per_use << ", found " << c.marked << ", units " << c.instances << ", tasks " << c.tasks);
+    INFO("parameter() per use: " << per_use << ", found " << c.marked << ", units " << c.instances << ", tasks " << c.tasks
+                                  << ", fused chains " << c.fused);
     CHECK(c.instances > c.marked / 4);
     CHECK(c.tasks < c.instances);  // tasks run several discovered instances at once
+    CHECK(c.fused > c.tasks / 4);
   }
 }

@@ -151,7 +151,8 @@ TEST_CASE("the profile's numbers add up", "[profile]") {
                        Catch::Contains("tanh {8}") && Catch::Contains("batch min/mean/max"));
 }
 
-TEST_CASE("the profile's level 2 shows each vertex function's instances, tasks and traffic", "[profile][vertex]") {
+TEST_CASE("the profile's level 2 shows each vertex function's instances, tasks, fused chains and traffic",
+          "[profile][vertex]") {
   ProfilingOn on(2);
   ParameterCollection pc;
   LookupParameter emb = pc.add_lookup_parameters(20, {4});
@@ -177,9 +178,10 @@ TEST_CASE("the profile's level 2 shows each vertex function's instances, tasks a
   CHECK_THAT(f.name, Catch::StartsWith("VanillaLSTMBuilder #"));
   CHECK(f.instances == 2 * 3 * 3);
   CHECK(f.tasks == 2 * 3);  // one per step after the first: the three sequences together
+  CHECK(f.fused_chains == f.tasks);  // each step's elementwise tail (gates to state) as one pass
   CHECK(f.bytes_scattered > 0);  // the recurrent state's gradient goes back to the step before
   CHECK_THAT(profile::report(snap), Catch::Contains("vertex function") && Catch::Contains("instances per task") &&
-                                        Catch::Contains(f.name));
+                                        Catch::Contains("fused chains") && Catch::Contains(f.name));
 }
 
 TEST_CASE("the profile writes valid JSON and a Chrome trace", "[profile]") {

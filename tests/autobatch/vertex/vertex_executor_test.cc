@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "autobatch/vertex/instance_discovery.h"
+#include "autobatch/vertex/instance_plan.h"
 #include "dynet_core/expr.h"
 #include "dynet_core/graph.h"
 #include "dynet_core/param_collection.h"
@@ -263,6 +264,7 @@ TEST_CASE("chains of marked cells run as tasks over all chains and agree", "[aut
         CHECK(g.stats.vertex_instances == 15);  // first cells read no other instance: hoisted whole
         CHECK(g.stats.vertex_tasks == 3);       // one per later step: the five chains run together
         CHECK(g.stats.lazy_weight_calls == 1);  // U's gradient: one call over the three tasks
+        CHECK(g.stats.fused_chains == 3);       // each task's sum, gate and state update: one pass
       }
     }
 }
@@ -363,6 +365,31 @@ TEST_CASE("an instance whose structure differs from its key's function runs op b
   for (const Outcome& g : got) {
     CHECK(g.stats.vertex_marked == 7);
     CHECK(g.stats.vertex_instances == 4);  // the odd one too: a second function of the key
+  }
+}
+
+TEST_CASE("each unit's function is the one its instance's structure matches, however many a key names",
+          "[autobatch][vertex]") {
+  CellModel m;
+  ComputationGraph cg;
+  auto states = build_chains(cg, m, 3, 3, 1);
+  for (unsigned k = 0; k < 2; ++k) {
+    const VertexScope scope(cg, "test-cell");  // the same key, another structure
+    tanh(parameter(cg, m.W) * states[k].back()) * 2.f;
+  }
+  InstancePlan plan;
+  for (unsigned pass = 0; pass < 2; ++pass) {  // the second finds the functions the first matched
+    plan.build(cg, 0, cg.size());
+    std::uint32_t odd = 0;
+    for (std::uint32_t u = 0; u < plan.size(); ++u) {
+      const VariableIndex n = plan.nodes(u)[0];
+      for (const VertexInstance& inst : cg.vertex_instances())
+        if (inst.begin <= n && n < inst.end) {
+          CHECK(plan.function(u).matches(cg, inst));
+          odd += inst.end - inst.begin < 5;
+        }
+    }
+    CHECK(odd == 2);
   }
 }
 
