@@ -46,12 +46,13 @@ class BatchedEngine : public EngineBase {
   void run_split(const VariableIndex* ready, std::uint32_t count);
   /// Runs the `count` nodes at `ready` (of one signature) as one kernel call and records them.
   void run_group(const VariableIndex* ready, std::uint32_t count);
-  /// Gives the group's nodes their values, every `stride` floats from the returned address: a
-  /// view of their arguments (`view` set) or a fresh block.
+  /// Where the group's outputs go, every `stride` floats from the returned address: a view of
+  /// their arguments (`view` set) or a fresh block.
   float* place_outputs(const VariableIndex* nodes, std::uint32_t count, std::uint32_t& stride, bool& view);
   /// Makes xs_[i] the group's argument i, gathering it if need be, and records where it is.
   void read_argument(const VariableIndex* nodes, std::uint32_t count, unsigned i, bool view, Traffic& traffic);
-  void run_forward_kernel(const VariableIndex* nodes, std::uint32_t count, float* out, const Traffic& traffic);
+  /// Runs group g's forward kernel into `out`, from the arguments in xs_.
+  void run_forward_kernel(std::uint32_t g, float* out, const Traffic& traffic);
 
   /// Runs the backward kernels of group g.
   void backward_group(std::uint32_t g);
