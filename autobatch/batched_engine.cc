@@ -103,14 +103,14 @@ void BatchedEngine::alias_parameter_leaves() {
   }
 }
 
-void BatchedEngine::run_group(const VariableIndex* ready, std::uint32_t count, bool deferred) {
+void BatchedEngine::run_group(const VariableIndex* nodes, std::uint32_t count, bool deferred) {
   const Clock::time_point start = Clock::now();
-  GraphMemory& mem = cg_->memory();
-  const VariableIndex* nodes = record_.begin_group(*cg_, ready, count);
   assert(one_op_and_signature(*cg_, nodes, count));
+  GraphMemory& mem = cg_->memory();
   std::uint32_t stride;
   bool view;
   float* const out = place_outputs(nodes, count, stride, view);
+  const std::uint32_t g = record_.add_group(*cg_, nodes, count, out, stride);
 
   const AlignedMemoryPool::Mark mark = mem.scratch.mark();
   const unsigned nargs = cg_->node(nodes[0]).nargs;
@@ -120,11 +120,10 @@ void BatchedEngine::run_group(const VariableIndex* ready, std::uint32_t count, b
   if (deferred) {
     if (profiling_) profile::add_bytes(traffic.gathered, traffic.in_place, 0);
   } else {
-    if (!view) run_forward_kernel(nodes, count, out, traffic);
+    if (!view) run_forward_kernel(g, out, traffic);
     mem.scratch.revert(mark);
   }
 
-  record_.end_group(out, stride);
   group_function_.push_back(task_function_);
   stats_.nodes += count;
   stats_.bytes_in_place += traffic.in_place;
@@ -185,11 +184,9 @@ float* BatchedEngine::place_outputs(const VariableIndex* nodes, std::uint32_t co
                                     bool& view) {
   const std::size_t size = cg_->node(nodes[0]).dim.size();
   stride = static_cast<std::uint32_t>(size);
-  float* out = view_of_argument(*cg_, record_, nodes, count, stride);
-  view = out != nullptr;
-  if (!view) out = cg_->memory().forward.allocate_array<float>(size * count);
-  for (std::uint32_t j = 0; j < count; ++j) cg_->node(nodes[j]).value = out + std::size_t(j) * stride;
-  return out;
+  float* const slices = view_of_argument(*cg_, record_, nodes, count, stride);
+  view = slices != nullptr;
+  return view ? slices : cg_->memory().forward.allocate_array<float>(size * count);
 }
 
 void BatchedEngine::read_argument(const VariableIndex* nodes, std::uint32_t count, unsigned i, bool view,
@@ -225,16 +222,17 @@ void BatchedEngine::read_argument(const VariableIndex* nodes, std::uint32_t coun
   record_.add_argument({v, place.producer, place.offset, false});
 }
 
-void BatchedEngine::run_forward_kernel(const VariableIndex* nodes, std::uint32_t count, float* out,
-                                       const Traffic& traffic) {
+void BatchedEngine::run_forward_kernel(std::uint32_t g, float* out, const Traffic& traffic) {
   GraphMemory& mem = cg_->memory();
-  const Node& n0 = cg_->node(nodes[0]);
+  const Group& group = record_[g];
+  const std::uint32_t count = group.count;
+  const Node& n0 = cg_->node(record_.nodes(group)[0]);
   const OpDef& op = *n0.op;
   OpCall call;
   call.xs = xs_.data();
   call.nargs = n0.nargs;
   call.y = batched(n0.dim, count, out);
-  call.data = record_.data(record_.open());
+  call.data = record_.data(group);
   call.nodes = count;
   call.scratch = &mem.scratch;
   const std::uint64_t kernel_start = profiling_ ? profile::now_ns() : 0;

@@ -51,12 +51,13 @@ class BatchedEngine : public EngineBase {
   /// Records the groups of a vertex task's elementwise chain and computes them in one pass;
   /// false (each group run on its own) when a group would need splitting or the device is no CPU.
   bool run_chain(const VertexExecutor::ChainTask& task);
-  /// Gives the group's nodes their values, every `stride` floats from the returned address: a
-  /// view of their arguments (`view` set) or a fresh block.
+  /// Where the group's outputs go, every `stride` floats from the returned address: a view of
+  /// their arguments (`view` set) or a fresh block.
   float* place_outputs(const VariableIndex* nodes, std::uint32_t count, std::uint32_t& stride, bool& view);
   /// Makes xs_[i] the group's argument i, gathering it if need be, and records where it is.
   void read_argument(const VariableIndex* nodes, std::uint32_t count, unsigned i, bool view, Traffic& traffic);
-  void run_forward_kernel(const VariableIndex* nodes, std::uint32_t count, float* out, const Traffic& traffic);
+  /// Runs group g's forward kernel into `out`, from the arguments in xs_.
+  void run_forward_kernel(std::uint32_t g, float* out, const Traffic& traffic);
 
   /// Runs the backward kernels of group g.
   void backward_group(std::uint32_t g);

@@ -11,25 +11,21 @@ void GroupRecord::clear() {
   position_.clear();
 }
 
-const VariableIndex* GroupRecord::begin_group(const ComputationGraph& cg, const VariableIndex* nodes,
-                                              std::uint32_t count) {
-  const std::uint32_t first = node_count();
-  open_ = {first, count, static_cast<std::uint32_t>(args_.size()), nullptr, 0};
+std::uint32_t GroupRecord::add_group(ComputationGraph& cg, const VariableIndex* nodes, std::uint32_t count,
+                                     float* values, std::uint32_t stride) {
+  const std::uint32_t g = size(), first = node_count();
+  groups_.push_back({first, count, static_cast<std::uint32_t>(args_.size()), values, stride});
   nodes_.insert(nodes_.end(), nodes, nodes + count);
   data_.resize(first + count);
-  for (std::uint32_t j = 0; j < count; ++j) data_[first + j] = cg.node(nodes[j]).data;
-  return nodes_.data() + first;
-}
-
-void GroupRecord::end_group(float* values, std::uint32_t stride) {
-  const std::uint32_t g = size();
-  for (std::uint32_t j = 0; j < open_.count; ++j) {
-    group_of_[nodes_[open_.first_node + j]] = g;
-    position_[nodes_[open_.first_node + j]] = j;
+  // One pass over the nodes for everything the group's record and its nodes learn.
+  for (std::uint32_t j = 0; j < count; ++j) {
+    Node& n = cg.node(nodes[j]);
+    n.value = values + std::size_t(j) * stride;
+    data_[first + j] = n.data;
+    group_of_[nodes[j]] = g;
+    position_[nodes[j]] = j;
   }
-  open_.values = values;
-  open_.stride = stride;
-  groups_.push_back(open_);
+  return g;
 }
 
 bool GroupRecord::consecutive_outputs(const ComputationGraph& cg, const VariableIndex* nodes, std::uint32_t count,

@@ -43,16 +43,14 @@ class GroupRecord {
     position_.resize(nodes);
   }
 
-  /// Starts the record of the next group, of these nodes (copied) and their op data; returns the
-  /// copy, valid until the next group starts.
-  const VariableIndex* begin_group(const ComputationGraph& cg, const VariableIndex* nodes, std::uint32_t count);
-  /// Where the group being recorded reads its next argument position from.
+  /// Records the next group, of these nodes (copied) and their op data, whose outputs are at
+  /// `values`, every `stride` floats: in the record and in each node's value. Its arguments
+  /// follow, in order, with add_argument. Returns the group's index.
+  std::uint32_t add_group(ComputationGraph& cg, const VariableIndex* nodes, std::uint32_t count, float* values,
+                          std::uint32_t stride);
+  /// Where the group recorded last reads its next argument position from.
   void add_argument(const GroupArg& arg) { args_.push_back(arg); }
-  /// Ends the record of the group: its outputs are at `values`, every `stride` floats.
-  void end_group(float* values, std::uint32_t stride);
 
-  /// The group being recorded (its values and stride are set by end_group).
-  const Group& open() const { return open_; }
   std::uint32_t size() const { return static_cast<std::uint32_t>(groups_.size()); }
   std::uint32_t node_count() const { return static_cast<std::uint32_t>(nodes_.size()); }
   const Group& operator[](std::uint32_t g) const { return groups_[g]; }
@@ -76,7 +74,6 @@ class GroupRecord {
 
  private:
   std::vector<Group> groups_;
-  Group open_{};  // the group being recorded
   std::vector<VariableIndex> nodes_;
   std::vector<const void*> data_;  // op data of each node, as nodes_
   std::vector<GroupArg> args_;

@@ -19,31 +19,35 @@ void GroupScheduler::start(const ComputationGraph& cg, VariableIndex begin, Vari
   alone_.clear();
   group_.clear();
   leaves_.clear();
-  count_dependencies(cg);
-  list_consumers(cg);
-  if (policy_ == Policy::Agenda) rank_by_height();
+  if (units_)
+    plan<true>(cg);
+  else
+    plan<false>(cg);
   for (std::uint32_t j = 0; j < n; ++j)
     if (key_of_[j] != kNotScheduled && key_of_[j] != kInUnit && pending_[j] == 0) make_ready(begin + j);
 }
 
-std::uint32_t GroupScheduler::key_id(std::uint64_t key) {
-  bool added;
-  const std::uint32_t k = keys_.id(key, &added);
-  if (added) {
-    if (ready_.size() <= k) {
-      ready_.resize(k + 1);
-      remaining_.resize(k + 1);
-      key_nodes_.resize(k + 1);
-      key_rank_sum_.resize(k + 1);
-    }
-    ready_[k].clear();
-    remaining_[k] = 0;
-    key_nodes_[k] = 0;
-    key_rank_sum_[k] = 0;
+void GroupScheduler::start_key(std::uint32_t k) {
+  if (ready_.size() <= k) {
+    ready_.resize(k + 1);
+    remaining_.resize(k + 1);
+    key_nodes_.resize(k + 1);
+    key_rank_sum_.resize(k + 1);
   }
-  return k;
+  ready_[k].clear();
+  remaining_[k] = 0;
+  key_nodes_[k] = 0;
+  key_rank_sum_[k] = 0;
 }
 
+template <bool kUnits>
+void GroupScheduler::plan(const ComputationGraph& cg) {
+  count_dependencies<kUnits>(cg);
+  list_consumers<kUnits>(cg);
+  if (policy_ == Policy::Agenda) rank_by_height<kUnits>();
+}
+
+template <bool kUnits>
 void GroupScheduler::count_dependencies(const ComputationGraph& cg) {
   const std::uint32_t n = static_cast<std::uint32_t>(key_of_.size());
   for (std::uint32_t j = 0; j < n; ++j) {
@@ -52,8 +56,8 @@ void GroupScheduler::count_dependencies(const ComputationGraph& cg) {
       leaves_.push_back(begin_ + j);
       continue;
     }
-    const std::uint32_t unit = units_ ? units_->unit_of[j] : ScheduleUnits::kNoUnit;
-    const std::uint32_t self = scheduled_as(j);
+    const std::uint32_t unit = kUnits ? units_->unit_of[j] : ScheduleUnits::kNoUnit;
+    const std::uint32_t self = scheduled_as<kUnits>(j);
     if (self != j) {
       key_of_[j] = kInUnit;
     } else if (nd.signature == 0 && unit == ScheduleUnits::kNoUnit) {
@@ -70,13 +74,14 @@ void GroupScheduler::count_dependencies(const ComputationGraph& cg) {
     const VariableIndex* args = nd.args();
     for (unsigned i = 0; i < nd.nargs; ++i) {
       const VariableIndex a = args[i];
-      if (a < begin_ || key_of_[a - begin_] == kNotScheduled || scheduled_as(a - begin_) == self) continue;
+      if (!waits_for<kUnits>(a, self)) continue;
       ++pending_[self];
       ++consumer_start_[a - begin_ + 1];
     }
   }
 }
 
+template <bool kUnits>
 void GroupScheduler::list_consumers(const ComputationGraph& cg) {
   const std::uint32_t n = static_cast<std::uint32_t>(key_of_.size());
   for (std::uint32_t j = 0; j < n; ++j) consumer_start_[j + 1] += consumer_start_[j];
@@ -85,10 +90,10 @@ void GroupScheduler::list_consumers(const ComputationGraph& cg) {
     if (key_of_[j] == kNotScheduled) continue;
     const Node& nd = cg.node(begin_ + j);
     const VariableIndex* args = nd.args();
-    const std::uint32_t self = scheduled_as(j);
+    const std::uint32_t self = scheduled_as<kUnits>(j);
     for (unsigned i = 0; i < nd.nargs; ++i) {
       const VariableIndex a = args[i];
-      if (a < begin_ || key_of_[a - begin_] == kNotScheduled || scheduled_as(a - begin_) == self) continue;
+      if (!waits_for<kUnits>(a, self)) continue;
       consumers_[consumer_start_[a - begin_]++] = begin_ + self;
     }
   }
@@ -96,6 +101,7 @@ void GroupScheduler::list_consumers(const ComputationGraph& cg) {
   consumer_start_[0] = 0;
 }
 
+template <bool kUnits>
 void GroupScheduler::rank_by_height() {
   height_.assign(key_of_.size(), 0);
   for (std::uint32_t j = static_cast<std::uint32_t>(key_of_.size()); j-- > 0;) {
@@ -105,7 +111,7 @@ void GroupScheduler::rank_by_height() {
       h = std::max(h, height_[consumers_[c] - begin_] + 1);
     // A unit is scheduled as its first node, which comes before its other nodes: it is as high as
     // the highest of them.
-    const std::uint32_t self = scheduled_as(j);
+    const std::uint32_t self = scheduled_as<kUnits>(j);
     if (self != j) {
       height_[self] = std::max(height_[self], h);
       continue;

@@ -65,13 +65,35 @@ class GroupScheduler {
   static constexpr std::uint32_t kInUnit = 0xFFFFFFFDu; // a unit's node other than its first
 
   /// The key id of a schedulable node (one that stands for a unit: the unit's), made on first use.
-  std::uint32_t key_id(std::uint64_t key);
-  /// The node that is scheduled for node j (local index): its unit's first node, or itself.
-  std::uint32_t scheduled_as(std::uint32_t j) const {
-    return units_ && units_->unit_of[j] != ScheduleUnits::kNoUnit ? units_->first[units_->unit_of[j]] - begin_ : j;
+  std::uint32_t key_id(std::uint64_t key) {
+    bool added;
+    const std::uint32_t k = keys_.id(key, &added);
+    if (added) start_key(k);
+    return k;
   }
+  /// Key k is new: an empty ready set, no nodes yet.
+  void start_key(std::uint32_t k);
+  /// The node that is scheduled for node j (local index): its unit's first node, or itself.
+  /// `kUnits`: whether there are units; the passes below are compiled for each case, so that a
+  /// forward pass without units pays nothing for them on every node and argument.
+  template <bool kUnits>
+  std::uint32_t scheduled_as(std::uint32_t j) const {
+    return kUnits && units_->unit_of[j] != ScheduleUnits::kNoUnit ? units_->first[units_->unit_of[j]] - begin_ : j;
+  }
+  /// Whether argument a of a node scheduled as `self` is one it waits for: scheduled in this pass
+  /// (not computed before it, not a parameter leaf) and not in the same unit.
+  template <bool kUnits>
+  bool waits_for(VariableIndex a, std::uint32_t self) const {
+    return a >= begin_ && key_of_[a - begin_] != kNotScheduled && scheduled_as<kUnits>(a - begin_) != self;
+  }
+  /// The passes start() makes over the nodes.
+  template <bool kUnits>
+  void plan(const ComputationGraph& cg);
+  template <bool kUnits>
   void count_dependencies(const ComputationGraph& cg);
+  template <bool kUnits>
   void list_consumers(const ComputationGraph& cg);
+  template <bool kUnits>
   void rank_by_height();
   void make_ready(VariableIndex node);
   std::uint32_t pick_key() const;

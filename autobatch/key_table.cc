@@ -23,21 +23,10 @@ void KeyTable::grow() {
   }
 }
 
-std::uint32_t KeyTable::id(std::uint64_t key, bool* added) {
-  if (slots_.size() < 2 * (std::size_t(keys_) + 1)) grow();
-  const std::size_t mask = slots_.size() - 1;
-  std::size_t pos = spread(key) & mask;
-  while (slots_[pos].id != kEmpty) {
-    if (slots_[pos].key == key) {
-      *added = false;
-      return slots_[pos].id;
-    }
-    pos = (pos + 1) & mask;
-  }
+std::uint32_t KeyTable::add(std::size_t pos, std::uint64_t key) {
   const std::uint32_t id = keys_++;
   slots_[pos] = {key, id};
   used_.push_back(static_cast<std::uint32_t>(pos));
-  *added = true;
   return id;
 }
 

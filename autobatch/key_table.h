@@ -17,8 +17,21 @@ inline std::uint64_t spread(std::uint64_t k) {
 
 class KeyTable {
  public:
-  /// The id of `key`; a key not seen since clear() gets the next id, and *added is set.
-  std::uint32_t id(std::uint64_t key, bool* added);
+  /// The id of `key`; a key not seen since clear() gets the next id, and *added is set. Inline:
+  /// the scheduler looks up every node's key.
+  std::uint32_t id(std::uint64_t key, bool* added) {
+    if (slots_.size() < 2 * (std::size_t(keys_) + 1)) grow();
+    const std::size_t mask = slots_.size() - 1;
+    std::size_t pos = spread(key) & mask;
+    for (; slots_[pos].id != kEmpty; pos = (pos + 1) & mask) {
+      if (slots_[pos].key == key) {
+        *added = false;
+        return slots_[pos].id;
+      }
+    }
+    *added = true;
+    return add(pos, key);
+  }
   /// Forgets every key; ids start from 0 again.
   void clear();
   /// How many keys are held.
@@ -31,6 +44,8 @@ class KeyTable {
   };
   static constexpr std::uint32_t kEmpty = 0xFFFFFFFFu;
   void grow();
+  /// Gives `key` the next id, in the empty slot at `pos`.
+  std::uint32_t add(std::size_t pos, std::uint64_t key);
 
   std::vector<Slot> slots_;
   std::vector<std::uint32_t> used_;  // positions of the slots in use

@@ -11,10 +11,9 @@ using namespace dynet;
 namespace {
 
 /// Records `nodes` as one group whose outputs are `values`, every `stride` floats.
-void record_group(const ComputationGraph& cg, GroupRecord& r, const std::vector<VariableIndex>& nodes,
+void record_group(ComputationGraph& cg, GroupRecord& r, const std::vector<VariableIndex>& nodes,
                   float* values, std::uint32_t stride) {
-  r.begin_group(cg, nodes.data(), static_cast<std::uint32_t>(nodes.size()));
-  r.end_group(values, stride);
+  r.add_group(cg, nodes.data(), static_cast<std::uint32_t>(nodes.size()), values, stride);
 }
 
 }  // namespace

@@ -39,16 +39,16 @@ TEST_CASE("the group record knows each node's group and position, and runs of co
   GroupRecord r;
   r.cover(cg.size());
   const std::vector<VariableIndex> group0{xs[0].i, xs[1].i, xs[2].i, xs[3].i};
-  const VariableIndex* copy = r.begin_group(cg, group0.data(), 4);
-  CHECK(std::vector<VariableIndex>(copy, copy + 4) == group0);
-  r.end_group(block.data(), 2);
+  CHECK(r.add_group(cg, group0.data(), 4, block.data(), 2) == 0);
   REQUIRE(r.size() == 1);
+  CHECK(std::vector<VariableIndex>(r.nodes(r[0]), r.nodes(r[0]) + 4) == group0);
   CHECK(r[0].count == 4);
   CHECK(r[0].values == block.data());
   CHECK(r.data(r[0])[2] == cg.node(xs[2].i).data);
   for (unsigned k = 0; k < 4; ++k) {
     CHECK(r.group_of(xs[k].i) == 0);
     CHECK(r.position_of(xs[k].i) == k);
+    CHECK(cg.node(xs[k].i).value == block.data() + 2 * k);
   }
   CHECK(r.group_of(lone.i) == GroupRecord::kNoGroup);
 
@@ -68,9 +68,8 @@ TEST_CASE("the group record knows each node's group and position, and runs of co
   CHECK(runs.positions == std::vector<std::uint32_t>{0, 3, runs.positions[2]});
 
   // A second group records its arguments after the first's.
-  r.begin_group(cg, in_order.data(), 3);
+  CHECK(r.add_group(cg, in_order.data(), 3, block.data(), 2) == 1);
   r.add_argument({block.data() + 2, 0, 1, false});
-  r.end_group(block.data(), 2);
   CHECK(r.args(r[1])[0].offset == 1);
   CHECK(r.group_of(ys[3].i) == 1);
   CHECK(r.position_of(ys[3].i) == 2);
