@@ -56,7 +56,7 @@ TEST_CASE("arguments are read in place, shared or gathered", "[autobatch][placem
   CHECK(gathered == std::vector<float>{20, 21, 90, 91, 0, 1, 10, 11});
 }
 
-slices of computed values are views, consecutive outputs of a view are gathered", "[autobatch][placement]") {
+TEST_CASE("slices of computed values are views, consecutive outputs of a view are gathered", "[autobatch][placement]") {
   ParameterCollection pc;
   Parameter b = pc.add_parameters({4});
   ComputationGraph cg;

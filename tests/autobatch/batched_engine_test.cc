@@ -99,7 +99,7 @@ TEST_CASE("identical chains run as one group per step and signature", "[autobatc
   }
 }
 
-parameters are shared where kernels broadcast, per-node arguments are concatenated", "[autobatch]") {
+TEST_CASE("parameters are shared where kernels broadcast, per-node arguments are concatenated", "[autobatch]") {
   ChainModel m;
   ComputationGraph cg;
   cg.set_autobatch(1);

@@ -65,7 +65,7 @@ TEST_CASE("the scheduler groups the steps of identical chains, one group per ste
   }
 }
 
-agenda waits to group a signature at several depths, depth does not", "[autobatch][scheduler]") {
+TEST_CASE("agenda waits to group a signature at several depths, depth does not", "[autobatch][scheduler]") {
   ComputationGraph cg;
   const Expression a = input(cg, Dim({2}), {1.f, 2.f}), b = input(cg, Dim({2}), {3.f, 4.f});
   const Expression shallow = tanh(a);        // depth 1

@@ -26,7 +26,7 @@ std::vector<float> representation(C2WBuilder& c2w, const std::vector<int>& chars
 
 }  // namespace
 
-a C2W representation is [forward LSTM's last output, reverse LSTM's last output]", "[builders][c2w]") {
+TEST_CASE("a C2W representation is [forward LSTM's last output, reverse LSTM's last output]", "[builders][c2w]") {
   ParameterCollection model;
   C2WBuilder c2w(kChars, 2, kInput, kHidden, model);
   const std::vector<int> chars = {3, 0, 4, 0};

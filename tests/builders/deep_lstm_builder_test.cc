@@ -53,7 +53,7 @@ void require_close(const VectorXf& got, const VectorXf& expected) {
 
 }  // namespace
 
-a DeepLSTM step feeds [h below, x] to the upper layer and returns every layer's output",
+TEST_CASE("a DeepLSTM step feeds [h below, x] to the upper layer and returns every layer's output",
           "[builders][rnn]") {
   ParameterCollection model;
   DeepLSTMBuilder rnn(2, kInput, kHidden, model);

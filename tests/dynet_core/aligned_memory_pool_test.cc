@@ -19,7 +19,7 @@ TEST_CASE("pool allocations are aligned and bump-allocated", "[pool]") {
   CHECK(pool.used() == 64 + 128);
 }
 
-pool growth adds blocks without moving live data, reset coalesces", "[pool]") {
+TEST_CASE("pool growth adds blocks without moving live data, reset coalesces", "[pool]") {
   AlignedMemoryPool pool("forward", 256);
   float* first = pool.allocate_array<float>(32);
   for (int k = 0; k < 32; ++k) first[k] = static_cast<float>(k);

@@ -161,7 +161,7 @@ TEST_CASE("a default-constructed builder works once assigned, and says so before
   CHECK(lstm.add_input(input(cg, {2}, {1.f, 2.f})).dim() == Dim({3}));
 }
 
-set_immediate_compute computes nodes as they are added, set_check_validity then refuses NaN and Inf, as DyNet", "[dynet_api]") {
+TEST_CASE("set_immediate_compute computes nodes as they are added, set_check_validity then refuses NaN and Inf, as DyNet", "[dynet_api]") {
   float x = 2.f;
   {
     ComputationGraph cg;

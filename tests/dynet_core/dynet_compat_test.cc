@@ -130,7 +130,7 @@ TEST_CASE("L2WeightDecay tracks DyNet's factor (1 - lambda)^updates and refuses 
   CHECK_THROWS_AS(L2WeightDecay(-1.f), std::domain_error);
 }
 
-Trainer::clip_gradients gives DyNet's scale and counts the clip, update_epoch does nothing", "[dynet_api]") {
+TEST_CASE("Trainer::clip_gradients gives DyNet's scale and counts the clip, update_epoch does nothing", "[dynet_api]") {
   ParameterCollection m;
   Parameter p = m.add_parameters({2});
   SimpleSGDTrainer trainer(m, 0.1f);

@@ -40,7 +40,7 @@ TEST_CASE("inputs given by pointer are read again by forward", "[graph]") {
   CHECK_THROWS_WITH(cg.forward(z), Catch::Contains("input") && Catch::Contains("4 values"));
 }
 
-backward accumulates parameter gradients, get_gradient", "[graph]") {
+TEST_CASE("backward accumulates parameter gradients, get_gradient", "[graph]") {
   ParameterCollection m;
   Parameter p = m.add_parameters({2}, ParameterInitFromVector({1.f, 2.f}));
   ComputationGraph cg;

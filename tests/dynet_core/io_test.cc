@@ -130,7 +130,7 @@ TEST_CASE("single parameters: save, populate, load_param, load_lookup_param", "[
   }
 }
 
-appending keeps what the file holds, a name is saved once", "[io]") {
+TEST_CASE("appending keeps what the file holds, a name is saved once", "[io]") {
   ScratchFolder folder;
   const std::string path = folder.file("appended.model");
   ModelOfEveryKind a{ParameterInitNormal()}, b{ParameterInitNormal()};

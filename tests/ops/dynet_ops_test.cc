@@ -230,7 +230,7 @@ TEST_CASE("weight_norm scales w to norm g (DyNet's weight_norm_forward)", "[ops]
   CHECK_THROWS_WITH(weight_norm(w, input(cg, Dim({2}), {1, 1})), Catch::Contains("weight_norm"));
 }
 
-dropout_dim drops whole slices, random_gumbel has the Gumbel mean", "[ops][random]") {
+TEST_CASE("dropout_dim drops whole slices, random_gumbel has the Gumbel mean", "[ops][random]") {
   ComputationGraph cg;
   const Expression x = ones(cg, Dim({3, 40}, 2));
   const std::vector<float> v = as_vector(cg.forward(dropout_dim(x, 0, 0.5f)));

@@ -49,7 +49,7 @@ bool same_bits(const std::vector<float>& a, const std::vector<float>& b) {
 
 }  // namespace
 
-sparse and dense updates agree on touched rows, untouched rows keep their bits", "[trainers]") {
+TEST_CASE("sparse and dense updates agree on touched rows, untouched rows keep their bits", "[trainers]") {
   // Rows 1 and 3 are touched at every step, row 4 at one step only, rows 0, 2 and 5 never.
   const std::vector<std::vector<unsigned>> steps{{1, 3}, {3, 1, 4}, {1, 3}};
   for (const auto& [name, make] : all_trainers()) {

@@ -75,7 +75,7 @@ TEST_CASE("SimpleSGDTrainer: w_t - target = (1 - eta)^t (w_0 - target)", "[train
   check_same_trajectory(actual, closed_form);
 }
 
-MomentumSGDTrainer: v = mu v - eta g, w += v", "[trainers]") {
+TEST_CASE("MomentumSGDTrainer: v = mu v - eta g, w += v", "[trainers]") {
   const double eta = 0.2, mu = 0.7;
   check_same_trajectory(
       run_trainer([&](ParameterCollection& m) { return std::make_unique<MomentumSGDTrainer>(m, eta, mu); }),
@@ -87,7 +87,7 @@ MomentumSGDTrainer: v = mu v - eta g, w += v", "[trainers]") {
           1));
 }
 
-AdagradTrainer: h += g^2, w -= eta g / sqrt(h + eps)", "[trainers]") {
+TEST_CASE("AdagradTrainer: h += g^2, w -= eta g / sqrt(h + eps)", "[trainers]") {
   const double eta = 0.4, eps = 0.01;
   check_same_trajectory(
       run_trainer([&](ParameterCollection& m) { return std::make_unique<AdagradTrainer>(m, eta, eps); }),
@@ -113,7 +113,7 @@ TEST_CASE("AdadeltaTrainer: step sqrt(hd + eps) / sqrt(hg + eps) with decaying a
           2));
 }
 
-RMSPropTrainer: h = rho h + (1 - rho) g^2, w -= eta g / sqrt(h + eps)", "[trainers]") {
+TEST_CASE("RMSPropTrainer: h = rho h + (1 - rho) g^2, w -= eta g / sqrt(h + eps)", "[trainers]") {
   const double eta = 0.1, eps = 0.01, rho = 0.9;
   check_same_trajectory(
       run_trainer([&](ParameterCollection& m) { return std::make_unique<RMSPropTrainer>(m, eta, eps, rho); }),

@@ -50,7 +50,7 @@ struct Program {
 
 }  // namespace
 
-a training program's flags are set before it runs, the --dynet- flags go to initialize",
+TEST_CASE("a training program's flags are set before it runs, the --dynet- flags go to initialize",
           "[trainers][training_program]") {
   Program p;
   unsigned seed_seen = 0;
