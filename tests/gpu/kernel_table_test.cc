@@ -10,6 +10,8 @@
 #include "dynet_core/kernel_table.h"
 #include "dynet_core/ops/registry.h"
 #include "gpu/kernel_table.h"
+#include "gpu/trainer_updates.h"
+#include "trainers/update_kernels.h"
 
 using namespace dynet;
 
@@ -68,4 +70,19 @@ TEST_CASE("CUDA kernels for unknown ops or given twice are refused, naming the o
   const std::vector<OpKernels> table = forward_only.by_id();
   CHECK(table.at(tanh_op->id).forward == a_forward);
   CHECK(missing_kernels(table).find("tanh (backward)") != std::string::npos);
+}
+
+TEST_CASE("the GPU has an update kernel for every trainer rule; a backend lacking one is refused", "[gpu][trainers]") {
+  gpu::install_update_kernels();
+  UpdateKernels& gpu_kernels = update_kernels(DeviceType::GPU);
+  const UpdateKernels& cpu_kernels = update_kernels(DeviceType::CPU);
+  // The GPU launches its own kernels, not the CPU's host loops.
+  CHECK(std::get<0>(gpu_kernels) != std::get<0>(cpu_kernels));
+  CHECK(std::get<6>(gpu_kernels) != std::get<6>(cpu_kernels));
+  const UpdateKernels installed = gpu_kernels;
+  std::get<UpdateKernel<update_rules::Adam>>(gpu_kernels) = nullptr;
+  CHECK_THROWS_WITH(check_update_kernels(DeviceType::GPU, "CUDA"),
+                    Catch::Contains("device backend 'CUDA' lacks 1 of 7 trainer update kernels"));
+  gpu_kernels = installed;
+  check_update_kernels(DeviceType::GPU, "CUDA");
 }
