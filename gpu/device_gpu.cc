@@ -33,6 +33,8 @@ Device_GPU::Device_GPU(int cuda_id, const MemorySizes& sizes, bool debug_memory)
     gpu::check_cublas(cublasCreate(&cublas_), "Device_GPU: cublasCreate");
     gpu::check_cublas(cublasSetStream(cublas_, stream_), "Device_GPU: cublasSetStream");
     gpu::check_cuda(cudaMalloc(reinterpret_cast<void**>(&norm_), sizeof(double)), "Device_GPU: cudaMalloc");
+    timer_ = std::make_unique<gpu::KernelTimer>(stream_);
+    clock_ = timer_.get();
   } catch (...) {
     if (cublas_) cublasDestroy(cublas_);
     cudaStreamDestroy(stream_);
@@ -42,6 +44,7 @@ Device_GPU::Device_GPU(int cuda_id, const MemorySizes& sizes, bool debug_memory)
 
 Device_GPU::~Device_GPU() {
   cudaStreamSynchronize(stream_);
+  timer_.reset();
   release_pools();
   cudaFree(run_list_.data);
   cudaFree(indices_.data);

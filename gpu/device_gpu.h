@@ -7,10 +7,12 @@
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
+#include <memory>
 #include <vector>
 
 #include "dynet_core/device.h"
 #include "gpu/device_operations.h"
+#include "gpu/kernel_timer.h"
 
 namespace dynet {
 
@@ -64,6 +66,7 @@ class Device_GPU : public Device {
   cublasHandle_t cublas_ = nullptr;
   Staging run_list_;
   Staging indices_;
+  std::unique_ptr<gpu::KernelTimer> timer_;  // the profiler's clock
   double* norm_ = nullptr;  // squared_norm's device accumulator
 };
 
