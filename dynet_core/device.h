@@ -32,6 +32,7 @@
 
 #include "dynet_core/aligned_memory_pool.h"
 #include "dynet_core/kernel_table.h"
+#include "dynet_core/profiler.h"
 
 namespace dynet {
 
@@ -53,6 +54,19 @@ enum class RunOp : std::uint8_t {
   Copy,        ///< dst = src
   Accumulate,  ///< dst += src
   Zero,        ///< dst = 0
+};
+
+/// A device's own clock for kernels that run asynchronously to the host (a GPU's CUDA events),
+/// which the profiler reads instead of host clocks, once per step.
+class KernelClock {
+ public:
+  virtual ~KernelClock() = default;
+  /// Marks the start of a timed call; returns its slot for stop(). Slots count from 0 after
+  /// each collect().
+  virtual unsigned start() = 0;
+  virtual void stop(unsigned slot) = 0;
+  /// Waits for the device; returns the nanoseconds of every call since the last collect(), by slot.
+  virtual std::vector<std::uint64_t> collect() = 0;
 };
 
 struct Node;
@@ -137,6 +151,10 @@ class Device : public BlockSource {
   bool guarded() const { return guarded_; }
 
  protected:
+  /// Set by a backend whose kernels the host cannot time; forward / backward / leaf_backward
+  /// time every kernel with it while profiling (profile::device_timed).
+  KernelClock* clock_ = nullptr;
+
   Device(DeviceType type, std::string name, const MemorySizes& sizes, bool debug_memory,
          bool guarded = false);
   /// Opens device memory to host code until the matching leave(). Calls nest and may come from
@@ -177,17 +195,39 @@ class DeviceAccess {
   Device* d_;
 };
 
+/// Times one kernel call with a device's clock, when it has one and profiling is on.
+class TimedKernel {
+ public:
+  explicit TimedKernel(KernelClock* clock) : clock_(clock && profile::enabled() ? clock : nullptr) {
+    if (clock_) slot_ = clock_->start();
+  }
+  ~TimedKernel() {
+    if (!clock_) return;
+    clock_->stop(slot_);
+    profile::device_timed(*clock_, slot_);
+  }
+  TimedKernel(const TimedKernel&) = delete;
+  TimedKernel& operator=(const TimedKernel&) = delete;
+
+ private:
+  KernelClock* clock_;
+  unsigned slot_ = 0;
+};
+
 inline void Device::forward(const OpDef& op, const OpCall& c) {
   if (op.host_check) op.host_check(c);
   DeviceAccess access(*this);
+  const TimedKernel timed(clock_);
   kernels_[op.id].forward(c);
 }
 inline void Device::backward(const OpDef& op, const OpCall& c, unsigned i) {
   DeviceAccess access(*this);
+  const TimedKernel timed(clock_);
   kernels_[op.id].backward(c, i);
 }
 inline void Device::leaf_backward(const OpDef& op, const OpCall& c) {
   DeviceAccess access(*this);
+  const TimedKernel timed(clock_);
   kernels_[op.id].leaf_backward(c);
 }
 

@@ -63,6 +63,15 @@ void merge(VertexFunctionStats& into, const VertexFunctionStats& f) {
   into.bytes_scattered += f.bytes_scattered;
 }
 
+/// A kernel() record whose time is that of device clock slots [first, end).
+struct DeviceTimed {
+  std::uint64_t key;
+  bool backward;
+  std::uint64_t host_ns;
+  std::size_t event;  // its trace event, or past the end when the trace was full
+  unsigned first, end;
+};
+
 /// The open step of one thread.
 struct Step {
   bool open = false;
@@ -72,9 +81,28 @@ struct Step {
   std::unordered_map<std::uint32_t, VertexFunctionStats> functions;
   std::vector<Event> events;
   PoolMarks pools;
+  KernelClock* clock = nullptr;
+  bool pending = false;  // slots [pending_first, pending_end) await their record
+  unsigned pending_first = 0, pending_end = 0;
+  std::vector<DeviceTimed> device_timed;
 };
 
 thread_local Step current;
+
+/// Replaces the host times of device-timed records by the clock's.
+void apply_device_times() {
+  const std::vector<std::uint64_t> ns = current.clock->collect();
+  for (const DeviceTimed& r : current.device_timed) {
+    std::uint64_t device_ns = 0;
+    for (unsigned s = r.first; s < r.end && s < ns.size(); ++s) device_ns += ns[s];
+    KernelStats& k = current.kernels[r.key];
+    std::uint64_t& kernel_ns = r.backward ? k.backward_ns : k.forward_ns;
+    std::uint64_t& phase_ns = r.backward ? current.phases.backward_kernel_ns : current.phases.forward_kernel_ns;
+    kernel_ns = kernel_ns - r.host_ns + device_ns;
+    phase_ns = phase_ns - r.host_ns + device_ns;
+    if (r.event < current.events.size()) current.events[r.event].ns = device_ns;
+  }
+}
 
 /// Everything recorded by all threads; printed at exit when profiling is on.
 struct Totals {
@@ -189,7 +217,23 @@ void kernel(std::uint64_t key, const OpDef& op, const Dim& node_dim, unsigned no
     current.phases.nodes += nodes;
     ++current.phases.kernel_calls;
   }
-  if (current.events.size() < kMaxTraceEvents) current.events.push_back({key, start_ns, ns, nodes, backward});
+  std::size_t event = ~std::size_t(0);
+  if (current.events.size() < kMaxTraceEvents) {
+    event = current.events.size();
+    current.events.push_back({key, start_ns, ns, nodes, backward});
+  }
+  if (current.pending) {
+    current.device_timed.push_back({key, backward, ns, event, current.pending_first, current.pending_end});
+    current.pending = false;
+  }
+}
+
+void device_timed(KernelClock& clock, unsigned slot) {
+  if (current.clock && current.clock != &clock) return;
+  current.clock = &clock;
+  if (!current.pending) current.pending_first = slot;
+  current.pending = true;
+  current.pending_end = slot + 1;
 }
 
 void vertex_task(std::uint32_t id, std::uint64_t scope_key, unsigned instances, std::uint64_t gathered,
@@ -233,6 +277,7 @@ void note_pools(const GraphMemory& memory) {
 
 void end_step(const Device* device) {
   if (!current.open) return;
+  if (current.clock) apply_device_times();
   current.phases.step_ns = now_ns() - current.start_ns;
   if (device) current.pools.parameters = device->parameter_bytes_high_water();
   Totals& t = totals();

@@ -16,6 +16,7 @@ namespace dynet {
 struct OpDef;
 struct GraphMemory;
 class Device;
+class KernelClock;
 
 namespace profile {
 
@@ -144,6 +145,10 @@ void vertex_task(std::uint32_t id, std::uint64_t scope_key, unsigned instances, 
 /// kernel call of its own.
 void fused_chain(std::uint32_t id, std::uint64_t scope_key, unsigned ops, const Dim& node_dim, unsigned nodes,
                  std::uint64_t start_ns, std::uint64_t ns);
+/// The device kernel call timed by `clock` in `slot` (Device::forward / backward); the next
+/// kernel() record takes its time, and every call's since its predecessor record, from the clock
+/// when the step ends, instead of the host time given there. One clock per step.
+void device_timed(KernelClock& clock, unsigned slot);
 /// Opens a step if none is open: at the first node of a graph, and before any timed phase.
 void touch_step();
 /// Notes the high-water marks of a graph's pools into the open step.

@@ -33,6 +33,8 @@ Device_GPU::Device_GPU(int cuda_id, const MemorySizes& sizes, bool debug_memory)
     gpu::check_cublas(cublasCreate(&cublas_), "Device_GPU: cublasCreate");
     gpu::check_cublas(cublasSetStream(cublas_, stream_), "Device_GPU: cublasSetStream");
     gpu::check_cuda(cudaMalloc(reinterpret_cast<void**>(&norm_), sizeof(double)), "Device_GPU: cudaMalloc");
+    timer_ = std::make_unique<gpu::KernelTimer>(stream_);
+    clock_ = timer_.get();
   } catch (...) {
     if (cublas_) cublasDestroy(cublas_);
     cudaStreamDestroy(stream_);
@@ -42,8 +44,10 @@ Device_GPU::Device_GPU(int cuda_id, const MemorySizes& sizes, bool debug_memory)
 
 Device_GPU::~Device_GPU() {
   cudaStreamSynchronize(stream_);
+  timer_.reset();
   release_pools();
-  cudaFree(run_list_);
+  cudaFree(run_list_.data);
+  cudaFree(indices_.data);
   cudaFree(norm_);
   cublasDestroy(cublas_);
   cudaStreamDestroy(stream_);
@@ -125,19 +129,25 @@ void Device_GPU::synchronize() { gpu::check_cuda(cudaStreamSynchronize(stream_),
 
 void Device_GPU::move(const std::vector<gpu::CopyBlock>& runs, gpu::BlockMode mode) {
   if (runs.empty()) return;
-  if (runs.size() > run_list_capacity_) {
+  const void* list = stage(run_list_, runs.data(), runs.size() * sizeof(gpu::CopyBlock), "Device_GPU::move");
+  gpu::launch_blocks(static_cast<const gpu::CopyBlock*>(list), runs.size(), mode, stream_);
+}
+
+const unsigned* Device_GPU::stage_indices(const unsigned* host, std::size_t n) {
+  return static_cast<const unsigned*>(stage(indices_, host, n * sizeof(unsigned), "Device_GPU::stage_indices"));
+}
+
+void* Device_GPU::stage(Staging& s, const void* host, std::size_t bytes, const char* who) {
+  if (bytes > s.capacity) {
     cudaStreamSynchronize(stream_);
-    cudaFree(run_list_);
-    run_list_ = nullptr;
-    run_list_capacity_ = 0;
-    gpu::check_cuda(cudaMalloc(reinterpret_cast<void**>(&run_list_), runs.size() * sizeof(gpu::CopyBlock)),
-                    "Device_GPU::move");
-    run_list_capacity_ = runs.size();
+    cudaFree(s.data);
+    s.data = nullptr;
+    s.capacity = 0;
+    gpu::check_cuda(cudaMalloc(&s.data, bytes), who);
+    s.capacity = bytes;
   }
-  gpu::check_cuda(cudaMemcpyAsync(run_list_, runs.data(), runs.size() * sizeof(gpu::CopyBlock),
-                                  cudaMemcpyHostToDevice, stream_),
-                  "Device_GPU::move");
-  gpu::launch_blocks(run_list_, runs.size(), mode, stream_);
+  gpu::check_cuda(cudaMemcpyAsync(s.data, host, bytes, cudaMemcpyHostToDevice, stream_), who);
+  return s.data;
 }
 
 void Device_GPU::gather(float* dst, const float* const* srcs, const unsigned* lengths, unsigned runs) {

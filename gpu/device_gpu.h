@@ -7,10 +7,12 @@
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
+#include <memory>
 #include <vector>
 
 #include "dynet_core/device.h"
 #include "gpu/device_operations.h"
+#include "gpu/kernel_timer.h"
 
 namespace dynet {
 
@@ -46,14 +48,25 @@ class Device_GPU : public Device {
   void scatter_add(float* const* dsts, const float* src, const unsigned* lengths, unsigned runs);
   /// Every run of `runs` (host list, device memory) in one launch.
   void move(const std::vector<gpu::CopyBlock>& runs, gpu::BlockMode mode);
+  /// A device copy of n host indices (the rows of a sparse update), valid for the launches issued
+  /// before the next call.
+  const unsigned* stage_indices(const unsigned* host, std::size_t n);
 
  private:
+  /// A device buffer for host lists, grown on demand; reusing it is safe because every launch
+  /// that reads it is ordered on stream_ before the copy that overwrites it.
+  struct Staging {
+    void* data = nullptr;
+    std::size_t capacity = 0;
+  };
+  /// Copies `bytes` of host memory into `s` on the stream; returns the device copy.
+  void* stage(Staging& s, const void* host, std::size_t bytes, const char* who);
+
   cudaStream_t stream_ = nullptr;
   cublasHandle_t cublas_ = nullptr;
-  // The device copy of move's run list, grown on demand; reusing it is safe because every launch
-  // that reads it is ordered on stream_ before the copy that overwrites it.
-  gpu::CopyBlock* run_list_ = nullptr;
-  std::size_t run_list_capacity_ = 0;
+  Staging run_list_;
+  Staging indices_;
+  std::unique_ptr<gpu::KernelTimer> timer_;  // the profiler's clock
   double* norm_ = nullptr;  // squared_norm's device accumulator
 };
 

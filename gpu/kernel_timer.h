@@ -1,29 +1,30 @@
 #pragma once
 // Kernel times on a GPU, for the profiler: host clocks see only a launch, so each timed call is
 // bracketed by two CUDA events on the device's stream, and the times are read once the stream has
-// reached them (at the end of a step), without a synchronization per kernel.
+// reached them (at the end of a step), without a synchronization per kernel. Device_GPU's clock
+// (KernelClock, dynet_core/device.h).
 
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
 #include <vector>
 
+#include "dynet_core/device.h"
+
 namespace dynet {
 namespace gpu {
 
-class KernelTimer {
+class KernelTimer : public KernelClock {
  public:
   explicit KernelTimer(cudaStream_t stream) : stream_(stream) {}
-  ~KernelTimer();
+  ~KernelTimer() override;
   KernelTimer(const KernelTimer&) = delete;
   KernelTimer& operator=(const KernelTimer&) = delete;
 
-  /// Marks the start of a timed call; returns its slot for stop().
-  unsigned start();
-  void stop(unsigned slot);
-  /// Waits for the stream, returns the nanoseconds of every call since the last collect(), by
-  /// slot, and reuses the events.
-  std::vector<std::uint64_t> collect();
+  unsigned start() override;
+  void stop(unsigned slot) override;
+  /// Waits for the stream; reuses the events.
+  std::vector<std::uint64_t> collect() override;
 
  private:
   cudaStream_t stream_;

@@ -1,38 +1,87 @@
 #include "gpu/trainer_updates.h"
 
+
 #include "gpu/launch.cuh"
+#include "trainers/update_kernels.h"
 
 namespace dynet {
 namespace gpu {
 
 namespace {
 
+using update_rules::UpdateCall;
+
+/// The call with its rows in device memory.
+UpdateCall on_device(Device_GPU& gpu, const UpdateCall& call) {
+  UpdateCall c = call;
+  if (c.rows) c.rows = gpu.stage_indices(call.rows, call.blocks);
+  return c;
+}
+
 template <class Rule>
-__global__ void update_kernel(Rule rule, float* values, const float* grads, float* state, std::size_t stride,
-                              std::size_t n) {
-  DYBATCH_GRID_STRIDE(i, n) rule(values[i], grads[i], state, i, stride);
+__global__ void update_kernel(Rule rule, UpdateCall c) {
+  DYBATCH_GRID_STRIDE(k, c.size()) update_rules::apply_at(rule, c, k);
+}
+
+template <class Rule>
+void update(Device& d, const Rule& rule, const UpdateCall& call) {
+  Device_GPU& gpu = static_cast<Device_GPU&>(d);
+  update_kernel<<<blocks_for(call.size()), kThreads, 0, gpu.stream()>>>(rule, on_device(gpu, call));
+  check_launch("trainer update");
+}
+
+/// The block's reduction of v by op, returned to every thread of it; `shared` holds kThreads.
+template <class T, class Op>
+__device__ T block_reduce(T v, T* shared, Op op) {
+  shared[threadIdx.x] = v;
+  __syncthreads();
+  for (unsigned half = kThreads / 2; half > 0; half /= 2) {
+    if (threadIdx.x < half) shared[threadIdx.x] = op(shared[threadIdx.x], shared[threadIdx.x + half]);
+    __syncthreads();
+  }
+  const T r = shared[0];
+  __syncthreads();
+  return r;
+}
+
+// As the CPU kernel: the log values, normalized shifted by their largest so that exp cannot
+// overflow, the sum of exponentials in double.
+__global__ void exponentiated_kernel(update_rules::ExponentiatedGradient rule, UpdateCall c) {
+  __shared__ float top_of[kThreads];
+  __shared__ double sum_of[kThreads];
+  for (std::size_t k = blockIdx.x; k < c.blocks; k += gridDim.x) {
+    const std::size_t base = c.at(k, 0);
+    float* w = c.values + base;
+    float top = -INFINITY;
+    for (std::size_t e = threadIdx.x; e < c.n; e += kThreads) {
+      w[e] = rule(w[e], c.grads[base + e], c.state, base + e);
+      top = fmaxf(top, w[e]);
+    }
+    top = block_reduce(top, top_of, [](float a, float b) { return fmaxf(a, b); });
+    double sum = 0;
+    for (std::size_t e = threadIdx.x; e < c.n; e += kThreads) sum += expf(w[e] - top);
+    sum = block_reduce(sum, sum_of, [](double a, double b) { return a + b; });
+    const float log_z = top + static_cast<float>(log(sum));
+    for (std::size_t e = threadIdx.x; e < c.n; e += kThreads) w[e] = expf(w[e] - log_z) * c.decay;
+  }
+}
+
+void exponentiated(Device& d, const update_rules::ExponentiatedGradient& rule, const UpdateCall& call) {
+  Device_GPU& gpu = static_cast<Device_GPU&>(d);
+  const unsigned grid = static_cast<unsigned>(call.blocks < 65535 ? call.blocks : 65535);
+  exponentiated_kernel<<<grid, kThreads, 0, gpu.stream()>>>(rule, on_device(gpu, call));
+  check_launch("EG trainer update");
 }
 
 }  // namespace
 
-template <class Rule>
-void update(const Rule& rule, float* values, const float* grads, float* state, std::size_t stride, std::size_t n,
-            cudaStream_t stream) {
-  if (n == 0) return;
-  update_kernel<<<blocks_for(n), kThreads, 0, stream>>>(rule, values, grads, state, stride, n);
-  check_launch("trainer update");
+void install_update_kernels() {
+  update_kernels(DeviceType::GPU) =
+      UpdateKernels{update<update_rules::Sgd>,      update<update_rules::Momentum>, update<update_rules::Adagrad>,
+                    update<update_rules::Adadelta>, update<update_rules::RMSProp>,  update<update_rules::Adam>,
+                    exponentiated};
+  check_update_kernels(DeviceType::GPU, "CUDA");
 }
-
-template void update(const update_rules::Sgd&, float*, const float*, float*, std::size_t, std::size_t, cudaStream_t);
-template void update(const update_rules::Momentum&, float*, const float*, float*, std::size_t, std::size_t,
-                     cudaStream_t);
-template void update(const update_rules::Adagrad&, float*, const float*, float*, std::size_t, std::size_t,
-                     cudaStream_t);
-template void update(const update_rules::Adadelta&, float*, const float*, float*, std::size_t, std::size_t,
-                     cudaStream_t);
-template void update(const update_rules::RMSProp&, float*, const float*, float*, std::size_t, std::size_t,
-                     cudaStream_t);
-template void update(const update_rules::Adam&, float*, const float*, float*, std::size_t, std::size_t, cudaStream_t);
 
 }  // namespace gpu
 }  // namespace dynet

@@ -1,19 +1,13 @@
 #pragma once
-// The trainers' update rules (trainers/update_rules.h) on a GPU: one thread per value, the same
-// scalar rule the CPU loop applies. All pointers are device memory; the launch goes on `stream`.
-
-#include <cuda_runtime_api.h>
-
-#include <cstddef>
-
-#include "trainers/update_rules.h"
+// The trainers' update kernels on a GPU (trainers/update_kernels.h): one thread per value running
+// the same scalar rule as the CPU loop, and EG's normalization with one thread block per block of
+// values. The rows of a sparse update are copied to the device once per call.
 
 namespace dynet {
 namespace gpu {
 
-template <class Rule>
-void update(const Rule& rule, float* values, const float* grads, float* state, std::size_t stride, std::size_t n,
-            cudaStream_t stream);
+/// Sets the GPU's update kernels and checks the table (check_update_kernels); needs no GPU.
+void install_update_kernels();
 
 }  // namespace gpu
 }  // namespace dynet

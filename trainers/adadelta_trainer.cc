@@ -1,6 +1,6 @@
 #include "trainers/adadelta_trainer.h"
 
-#include "trainers/update_rules.h"
+#include "trainers/update_kernels.h"
 
 namespace dynet {
 
@@ -14,9 +14,8 @@ std::vector<Trainer::Hyperparameter> AdadeltaTrainer::hyperparameters() {
   return {{"epsilon", &epsilon, Hyperparameter::Range::Positive}, {"rho", &rho, Hyperparameter::Range::Fraction}};
 }
 
-void AdadeltaTrainer::update_values(float* values, const float* grads, float* state, std::size_t stride,
-                                    std::size_t n, float gscale) {
-  update_rules::apply(update_rules::Adadelta{rho, epsilon, gscale}, values, grads, state, stride, n);
+void AdadeltaTrainer::update_values(Device& device, const update_rules::UpdateCall& call, float gscale) {
+  launch_update(device, update_rules::Adadelta{rho, epsilon, gscale}, call);
 }
 
 }  // namespace dynet

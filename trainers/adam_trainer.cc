@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "trainers/update_rules.h"
+#include "trainers/update_kernels.h"
 
 namespace dynet {
 
@@ -27,10 +27,8 @@ float AdamTrainer::bias_corrected_rate() const {
                             (1 - std::pow(double(beta_1), t)));
 }
 
-void AdamTrainer::update_values(float* values, const float* grads, float* state, std::size_t stride, std::size_t n,
-                                float gscale) {
-  update_rules::apply(update_rules::Adam{beta_1, beta_2, epsilon, bias_corrected_rate(), gscale, false}, values, grads,
-                      state, stride, n);
+void AdamTrainer::update_values(Device& device, const update_rules::UpdateCall& call, float gscale) {
+  launch_update(device, update_rules::Adam{beta_1, beta_2, epsilon, bias_corrected_rate(), gscale, false}, call);
 }
 
 }  // namespace dynet

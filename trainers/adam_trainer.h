@@ -26,8 +26,7 @@ class AdamTrainer : public Trainer {
 
   std::vector<Hyperparameter> hyperparameters() override;
   unsigned state_per_value() const override { return 2; }
-  void update_values(float* values, const float* grads, float* state, std::size_t stride, std::size_t n,
-                     float gscale) override;
+  void update_values(Device& device, const update_rules::UpdateCall& call, float gscale) override;
   /// The step size of the update about to run: learning_rate sqrt(1 - beta_2^t) / (1 - beta_1^t).
   float bias_corrected_rate() const;
 };

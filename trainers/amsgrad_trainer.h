@@ -17,8 +17,7 @@ class AmsgradTrainer : public AdamTrainer {
 
  protected:
   unsigned state_per_value() const override { return 3; }
-  void update_values(float* values, const float* grads, float* state, std::size_t stride, std::size_t n,
-                     float gscale) override;
+  void update_values(Device& device, const update_rules::UpdateCall& call, float gscale) override;
 };
 
 }  // namespace dynet

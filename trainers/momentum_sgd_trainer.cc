@@ -1,6 +1,6 @@
 #include "trainers/momentum_sgd_trainer.h"
 
-#include "trainers/update_rules.h"
+#include "trainers/update_kernels.h"
 
 namespace dynet {
 
@@ -13,9 +13,8 @@ std::vector<Trainer::Hyperparameter> MomentumSGDTrainer::hyperparameters() {
   return {{"momentum", &momentum, Hyperparameter::Range::Fraction}};
 }
 
-void MomentumSGDTrainer::update_values(float* values, const float* grads, float* state, std::size_t stride,
-                                       std::size_t n, float gscale) {
-  update_rules::apply(update_rules::Momentum{momentum, learning_rate * gscale}, values, grads, state, stride, n);
+void MomentumSGDTrainer::update_values(Device& device, const update_rules::UpdateCall& call, float gscale) {
+  launch_update(device, update_rules::Momentum{momentum, learning_rate * gscale}, call);
 }
 
 void MomentumSGDTrainer::state_allocated() {

@@ -1,6 +1,6 @@
 #include "trainers/rmsprop_trainer.h"
 
-#include "trainers/update_rules.h"
+#include "trainers/update_kernels.h"
 
 namespace dynet {
 
@@ -13,9 +13,8 @@ std::vector<Trainer::Hyperparameter> RMSPropTrainer::hyperparameters() {
   return {{"epsilon", &epsilon, Hyperparameter::Range::Positive}, {"rho", &rho, Hyperparameter::Range::Fraction}};
 }
 
-void RMSPropTrainer::update_values(float* values, const float* grads, float* state, std::size_t stride, std::size_t n,
-                                   float gscale) {
-  update_rules::apply(update_rules::RMSProp{rho, learning_rate, epsilon, gscale}, values, grads, state, stride, n);
+void RMSPropTrainer::update_values(Device& device, const update_rules::UpdateCall& call, float gscale) {
+  launch_update(device, update_rules::RMSProp{rho, learning_rate, epsilon, gscale}, call);
 }
 
 }  // namespace dynet

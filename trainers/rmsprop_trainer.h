@@ -17,8 +17,7 @@ class RMSPropTrainer : public Trainer {
  protected:
   std::vector<Hyperparameter> hyperparameters() override;
   unsigned state_per_value() const override { return 1; }
-  void update_values(float* values, const float* grads, float* state, std::size_t stride, std::size_t n,
-                     float gscale) override;
+  void update_values(Device& device, const update_rules::UpdateCall& call, float gscale) override;
 };
 
 }  // namespace dynet

@@ -1,6 +1,6 @@
 #include "trainers/simple_sgd_trainer.h"
 
-#include "trainers/update_rules.h"
+#include "trainers/update_kernels.h"
 
 namespace dynet {
 
@@ -8,9 +8,8 @@ SimpleSGDTrainer::SimpleSGDTrainer(ParameterCollection& model, float learning_ra
   check_settings();
 }
 
-void SimpleSGDTrainer::update_values(float* values, const float* grads, float* state, std::size_t stride, std::size_t n,
-                                     float gscale) {
-  update_rules::apply(update_rules::Sgd{learning_rate * gscale}, values, grads, state, stride, n);
+void SimpleSGDTrainer::update_values(Device& device, const update_rules::UpdateCall& call, float gscale) {
+  launch_update(device, update_rules::Sgd{learning_rate * gscale}, call);
 }
 
 }  // namespace dynet

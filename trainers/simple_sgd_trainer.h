@@ -13,8 +13,7 @@ class SimpleSGDTrainer : public Trainer {
  protected:
   std::vector<Hyperparameter> hyperparameters() override { return {}; }
   unsigned state_per_value() const override { return 0; }
-  void update_values(float* values, const float* grads, float* state, std::size_t stride, std::size_t n,
-                     float gscale) override;
+  void update_values(Device& device, const update_rules::UpdateCall& call, float gscale) override;
 };
 
 }  // namespace dynet

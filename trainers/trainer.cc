@@ -20,14 +20,6 @@ void check_setting(const char* trainer, const std::string& setting, float v, Ran
     throw std::invalid_argument(std::string(trainer) + ": " + setting + " = " + std::to_string(v) + " " + why);
 }
 
-/// The update rules run as host loops over device memory (inside DeviceAccess), which only a CPU
-/// device allows; on a GPU they need their kernels (gpu/trainer_updates.h) wired in first.
-void require_host_rules(const Device& d, const char* trainer) {
-  if (d.type != DeviceType::CPU)
-    throw std::logic_error(std::string(trainer) + "::update: parameters on " + d.name +
-                           " cannot be updated yet; the update rules run on CPU devices only");
-}
-
 }  // namespace
 
 const char* Trainer::Hyperparameter::violation(float v, Range range) {
@@ -94,13 +86,6 @@ void Trainer::update_epoch(float) {
                "directly (or a learning_rate_schedule)\n";
 }
 
-void Trainer::step(float* values, const float* grads, float* state, std::size_t stride, std::size_t n, float gscale,
-                   float decay) {
-  update_values(values, grads, state, stride, n, gscale);
-  if (decay != 1.f)
-    for (std::size_t i = 0; i < n; ++i) values[i] *= decay;
-}
-
 void Trainer::update() {
   const bool profiling = profile::enabled();
   if (profiling) profile::touch_step();  // each timed phase lies within its step
@@ -122,11 +107,8 @@ void Trainer::update() {
   const auto& params = model_.parameters_list();
   for (std::size_t i = 0; i < params.size(); ++i) {
     ParameterStorage& p = *params[i];
-    if (p.updated) {
-      require_host_rules(*p.device, name());
-      const DeviceAccess kernel(*p.device);
-      step(p.values.v, p.g.v, param_state_[i].data, param_state_[i].stride, p.size(), gscale, decay);
-    }
+    const StateBlock& s = param_state_[i];
+    if (p.updated) update_values(*p.device, {p.values.v, p.g.v, s.data, s.stride, p.size(), nullptr, 1, decay}, gscale);
     p.zero_grad();
   }
   const auto& tables = model_.lookup_parameters_list();
@@ -134,15 +116,12 @@ void Trainer::update() {
     LookupParameterStorage& t = *tables[i];
     const StateBlock& s = lookup_state_[i];
     if (t.updated) {
-      require_host_rules(*t.device, name());
-      const DeviceAccess kernel(*t.device);
-      if (sparse_updates_enabled && !t.all_touched) {
-        const std::size_t row = t.row_size();
-        for (unsigned r : t.touched)
-          step(t.row(r), t.grad_row(r), s.data ? s.data + r * row : nullptr, s.stride, row, gscale, decay);
-      } else {
-        step(t.all_values.v, t.all_grads.v, s.data, s.stride, t.all_values.d.size(), gscale, decay);
-      }
+      if (sparse_updates_enabled && !t.all_touched)
+        update_values(*t.device, {t.all_values.v, t.all_grads.v, s.data, s.stride, t.row_size(), t.touched.data(),
+                                  t.touched.size(), decay}, gscale);
+      else
+        update_values(*t.device, {t.all_values.v, t.all_grads.v, s.data, s.stride, t.all_values.d.size(), nullptr, 1,
+                                  decay}, gscale);
     }
     t.zero_grad();
   }

@@ -11,6 +11,7 @@
 
 #include "dynet_core/param_collection.h"
 #include "trainers/learning_rate_schedule.h"
+#include "trainers/update_rules.h"
 
 namespace dynet {
 
@@ -112,11 +113,10 @@ class Trainer {
 
   /// Floats of optimizer state per parameter value.
   virtual unsigned state_per_value() const = 0;
-  /// Updates n values in place from their gradients (times gscale). State component c of value i
-  /// is state[c * stride + i], zero before the first update. Runs as a CPU kernel (inside a
-  /// DeviceAccess of the parameter's device); a device without host access needs its own rule.
-  virtual void update_values(float* values, const float* grads, float* state, std::size_t stride,
-                             std::size_t n, float gscale) = 0;
+  /// Updates the values of `call` in place from their gradients (times gscale) by launching the
+  /// rule on `device` (launch_update). State component c of value i is state[c * stride + i], zero
+  /// before the first update.
+  virtual void update_values(Device& device, const update_rules::UpdateCall& call, float gscale) = 0;
   /// Called when state was allocated for parameters added since the last update, so that a rule
   /// exposing its state as DyNet's members (MomentumSGDTrainer::vp) can refresh its views.
   virtual void state_allocated() {}
@@ -136,8 +136,6 @@ class Trainer {
   void allocate_state();
   /// clip_gradients() for the method `who` the user called, as messages name it.
   float gradient_scale(const char* who);
-  void step(float* values, const float* grads, float* state, std::size_t stride, std::size_t n, float gscale,
-            float decay);
   /// The bytes of a checkpoint file.
   std::string checkpoint();
   /// Checks the checkpoint `bytes` read from `source`, then applies it.

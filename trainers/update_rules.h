@@ -2,8 +2,9 @@
 // The per-value update of each elementwise trainer as a scalar rule, written once for any device
 // (see dynet_core/ops/host_device.h): rule(w, grad, state, i, stride) updates value w, whose raw
 // gradient is grad, and its state slots state[i + k stride]. A rule is made for each update with
-// the trainer's settings and the gradient scale of that update folded in. EGTrainer normalizes over
-// all values and has no such rule.
+// the trainer's settings and the gradient scale of that update folded in. EGTrainer normalizes each
+// updated block of values, so its rule gives the unnormalized log value and the device kernels
+// normalize. A device runs them through its update kernels (trainers/update_kernels.h).
 
 #include <math.h>
 
@@ -88,11 +89,40 @@ struct Adam {
   }
 };
 
-/// Applies `rule` to n values on the host.
+/// EG's momentum step of value w, returning w's log value before the block is normalized.
+struct ExponentiatedGradient {
+  float momentum, step;
+  DYBATCH_HD float operator()(float w, float grad, float* s, std::size_t i) const {
+    s[i] = momentum * s[i] - step * grad;
+    return logf(w) + s[i];
+  }
+};
+
+/// The values one update touches: `blocks` blocks of n values each, all of a parameter (one block
+/// at 0) or rows of a lookup table (block k is row rows[k], at rows[k] n). Values, gradients and
+/// state slots are indexed alike; after its rule every value is multiplied by `decay` (weight
+/// decay). `rows` is in the memory of the kernel that reads it: the host for a CPU kernel.
+struct UpdateCall {
+  float* values;
+  const float* grads;
+  float* state;
+  std::size_t stride;
+  std::size_t n;
+  const unsigned* rows;
+  std::size_t blocks;
+  float decay;
+
+  DYBATCH_HD std::size_t size() const { return n * blocks; }
+  /// The index of value e of block k.
+  DYBATCH_HD std::size_t at(std::size_t k, std::size_t e) const { return (rows ? rows[k] * n : 0) + e; }
+};
+
+/// Applies an elementwise rule to the k-th value of the call (k < size()).
 template <class Rule>
-void apply(const Rule& rule, float* __restrict values, const float* __restrict grads, float* __restrict state,
-           std::size_t stride, std::size_t n) {
-  for (std::size_t i = 0; i < n; ++i) rule(values[i], grads[i], state, i, stride);
+DYBATCH_HD void apply_at(const Rule& rule, const UpdateCall& c, std::size_t k) {
+  const std::size_t i = c.at(k / c.n, k % c.n);
+  rule(c.values[i], c.grads[i], c.state, i, c.stride);
+  c.values[i] *= c.decay;
 }
 
 }  // namespace update_rules

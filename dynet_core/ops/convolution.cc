@@ -9,6 +9,7 @@
 #include "dynet_core/ops/broadcast.h"
 #include "dynet_core/ops/called_as.h"
 #include "dynet_core/ops/check_case.h"
+#include "dynet_core/ops/convolution_walks.h"
 #include "dynet_core/ops/dims.h"
 #include "dynet_core/ops/reductions.h"
 #include "dynet_core/ops/registry.h"
@@ -19,55 +20,17 @@ namespace dynet {
 
 namespace {
 
-/// Strides and padding mode of conv2d and maxpooling2d; the window is the filter (conv2d) or the
-/// pooling size.
-struct WindowData {
-  unsigned stride[2];
-  unsigned valid;
-  unsigned window[2];  // maxpooling2d only; conv2d reads its filter's shape
-};
+using conv::Axis;
+using conv::KMaxData;
+using conv::Window;
+using conv::WindowData;
 
-/// Where the window of one output position starts, and the output size, along one axis.
-struct Axis {
-  unsigned out = 0;
-  unsigned pad = 0;  // rows (or columns) of padding before the input
-  Axis(unsigned in, unsigned window, unsigned stride, bool valid) {
-    if (valid) {
-      out = in >= window ? (in - window + stride) / stride : 0;
-    } else {
-      out = (in + stride - 1) / stride;
-      const unsigned need = (out - 1) * stride + window;
-      pad = need > in ? (need - in) / 2 : 0;
-    }
-  }
-};
-
-/// The geometry of one conv2d / maxpooling2d call.
-struct Window {
-  unsigned h, w, channels;  // input
-  unsigned fh, fw;          // window
-  unsigned sh, sw;
-  Axis rows, cols;
-  Window(const Dim& x, unsigned fh_, unsigned fw_, const WindowData& d)
-      : h(x[0]), w(x[1]), channels(x[2]), fh(fh_), fw(fw_), sh(d.stride[0]), sw(d.stride[1]),
-        rows(h, fh, sh, d.valid != 0), cols(w, fw, sw, d.valid != 0) {}
-  /// Calls f(output position, input position, window position) for every tap of the window of
-  /// every output position that falls inside the input; positions index one channel's plane.
-  template <class F>
-  void each(F&& f) const {
-    for (unsigned oc = 0; oc < cols.out; ++oc)
-      for (unsigned orow = 0; orow < rows.out; ++orow)
-        for (unsigned kc = 0; kc < fw; ++kc) {
-          const int ic = int(oc * sw + kc) - int(cols.pad);
-          if (ic < 0 || ic >= int(w)) continue;
-          for (unsigned kr = 0; kr < fh; ++kr) {
-            const int ir = int(orow * sh + kr) - int(rows.pad);
-            if (ir < 0 || ir >= int(h)) continue;
-            f(orow + rows.out * oc, unsigned(ir) + h * unsigned(ic), kr + fh * kc);
-          }
-        }
-  }
-};
+/// Calls f(output position, input position, window position) for every tap of every output
+/// position of g, in the order of the CUDA kernels' walks.
+template <class F>
+void each_tap(const Window& g, F&& f) {
+  for (unsigned o = 0; o < g.outputs(); ++o) g.each_tap(o, [&](unsigned ix, unsigned k) { f(o, ix, k); });
+}
 
 void require_window(const Axis& a, const char* what, unsigned in, unsigned window) {
   if (a.out == 0)
@@ -93,26 +56,12 @@ Dim infer_conv2d(const DimArgs& xs, const void* data) {
   return Dim({g.rows.out, g.cols.out, f[3]}, dims::batch(xs));
 }
 
-/// Calls f(batch element, output channel, input channel, window) for every pair of channels.
+/// Calls f(planes) for the planes of every pair of channels of every batch element.
 template <class F>
-void each_channel_pair(const OpCall& c, F&& f) {
-  const Dim& fd = c.xs[1].d;
-  const Window g(c.xs[0].d, fd[0], fd[1], c.op_data<WindowData>());
+void each_channel_pair(const OpCall& c, const conv::ConvLayout& l, F&& f) {
   for (unsigned t = 0; t < c.y.d.bd; ++t)
-    for (unsigned co = 0; co < fd[3]; ++co)
-      for (unsigned ci = 0; ci < fd[2]; ++ci) f(t, co, ci, g);
-}
-
-/// Plane offsets: output channel co of batch element t, input channel ci, filter (ci, co).
-struct Planes {
-  std::size_t y, x, f;
-};
-Planes planes(const OpCall& c, const Window& g, unsigned t, unsigned co, unsigned ci) {
-  const unsigned yplane = g.rows.out * g.cols.out, xplane = g.h * g.w, fplane = g.fh * g.fw;
-  const std::size_t xoff = c.xs[0].d.bd == 1 ? 0 : std::size_t(t) * c.xs[0].d.batch_size();
-  const std::size_t foff = c.xs[1].d.bd == 1 ? 0 : std::size_t(t) * c.xs[1].d.batch_size();
-  return {std::size_t(t) * c.y.d.batch_size() + std::size_t(co) * yplane, xoff + std::size_t(ci) * xplane,
-          foff + (std::size_t(co) * g.channels + ci) * fplane};
+    for (unsigned co = 0; co < l.channels_out; ++co)
+      for (unsigned ci = 0; ci < l.g.channels; ++ci) f(l.at(t, co, ci));
 }
 
 void conv2d_forward(const OpCall& c) {
@@ -123,11 +72,11 @@ void conv2d_forward(const OpCall& c) {
       const float bias = c.nargs == 3 ? c.xs[2].batch_ptr(t)[co] : 0.f;
       std::fill(y, y + yplane, bias);
     }
-  each_channel_pair(c, [&](unsigned t, unsigned co, unsigned ci, const Window& g) {
-    const Planes p = planes(c, g, t, co, ci);
+  const conv::ConvLayout l(c);
+  each_channel_pair(c, l, [&](const conv::Planes& p) {
     const float *x = c.xs[0].v + p.x, *f = c.xs[1].v + p.f;
     float* y = c.y.v + p.y;
-    g.each([&](unsigned iy, unsigned ix, unsigned k) { y[iy] += x[ix] * f[k]; });
+    each_tap(l.g, [&](unsigned iy, unsigned ix, unsigned k) { y[iy] += x[ix] * f[k]; });
   });
 }
 void conv2d_backward(const OpCall& c, unsigned i) {
@@ -142,17 +91,17 @@ void conv2d_backward(const OpCall& c, unsigned i) {
       }
     return;
   }
-  each_channel_pair(c, [&](unsigned t, unsigned co, unsigned ci, const Window& g) {
-    const Planes p = planes(c, g, t, co, ci);
+  const conv::ConvLayout l(c);
+  each_channel_pair(c, l, [&](const conv::Planes& p) {
     const float* dy = c.dy.v + p.y;
     if (i == 0) {
       const float* f = c.xs[1].v + p.f;
       float* dx = c.dx.v + p.x;
-      g.each([&](unsigned iy, unsigned ix, unsigned k) { dx[ix] += dy[iy] * f[k]; });
+      each_tap(l.g, [&](unsigned iy, unsigned ix, unsigned k) { dx[ix] += dy[iy] * f[k]; });
     } else {
       const float* x = c.xs[0].v + p.x;
       float* df = c.dx.v + p.f;
-      g.each([&](unsigned iy, unsigned ix, unsigned k) { df[k] += dy[iy] * x[ix]; });
+      each_tap(l.g, [&](unsigned iy, unsigned ix, unsigned k) { df[k] += dy[iy] * x[ix]; });
     }
   });
 }
@@ -190,24 +139,11 @@ struct WindowMaxima {
     const Window g(c.xs[0].d, d.window[0], d.window[1], d);
     const unsigned yplane = g.rows.out * g.cols.out, xplane = g.h * g.w;
     const unsigned planes = c.y.d.size() / yplane;
-    for (unsigned p = 0; p < planes; ++p) {
-      const float* x = c.xs[0].v + std::size_t(p) * xplane;
-      // Outputs are visited window by window in order, so the running best restarts at each one.
-      unsigned current = ~0u, best = 0;
-      auto flush = [&] {
-        if (current != ~0u) f(std::size_t(p) * yplane + current, std::size_t(p) * xplane + best);
-      };
-      g.each([&](unsigned iy, unsigned ix, unsigned) {
-        if (iy != current) {
-          flush();
-          current = iy;
-          best = ix;
-        } else if (x[ix] > x[best]) {
-          best = ix;
-        }
-      });
-      flush();
-    }
+    for (unsigned p = 0; p < planes; ++p)
+      for (unsigned o = 0; o < yplane; ++o) {
+        const unsigned best = conv::window_max(g, c.xs[0].v + std::size_t(p) * xplane, o);
+        if (best != ~0u) f(std::size_t(p) * yplane + o, std::size_t(p) * xplane + best);
+      }
   }
 };
 
@@ -258,24 +194,16 @@ Dim infer_filter1d(const DimArgs& xs, const void*) {
 /// Calls g(y offset, x offset, f offset, n) for every column product of length n (rows).
 template <class G>
 void each_filter_column(const OpCall& c, G&& g) {
-  const Dim& fd = c.xs[1].d;
-  const unsigned rows = fd.rows(), width = fd.cols(), filters = fd[2], out = c.y.d.cols();
-  for (unsigned t = 0; t < c.y.d.bd; ++t) {
-    const std::size_t xo = c.xs[0].d.bd == 1 ? 0 : std::size_t(t) * c.xs[0].d.batch_size();
-    const std::size_t fo = fd.bd == 1 ? 0 : std::size_t(t) * fd.batch_size();
-    for (unsigned j = 0; j < out; ++j)
-      for (unsigned n = 0; n < filters; ++n)
-        for (unsigned k = 0; k < width; ++k)
-          g(std::size_t(t) * c.y.d.batch_size() + n + std::size_t(filters) * j, xo + std::size_t(j + k) * rows,
-            fo + (std::size_t(n) * width + k) * rows, rows);
-  }
+  const conv::Filter1dLayout l(c);
+  for (unsigned t = 0; t < c.y.d.bd; ++t)
+    for (unsigned j = 0; j < l.out; ++j)
+      for (unsigned n = 0; n < l.filters; ++n)
+        for (unsigned k = 0; k < l.width; ++k) g(l.y_at(t, j, n), l.x_at(t, j, k), l.f_at(t, n, k), l.rows);
 }
 void filter1d_forward(const OpCall& c) {
   std::memset(c.y.v, 0, c.y.d.size() * sizeof(float));
   each_filter_column(c, [&](std::size_t iy, std::size_t ix, std::size_t jf, unsigned n) {
-    float s = 0;
-    for (unsigned r = 0; r < n; ++r) s += c.xs[0].v[ix + r] * c.xs[1].v[jf + r];
-    c.y.v[iy] += s;
+    c.y.v[iy] += conv::column_dot(c.xs[0].v + ix, c.xs[1].v + jf, n);
   });
 }
 void filter1d_backward(const OpCall& c, unsigned i) {
@@ -295,10 +223,6 @@ OpDef Filter1dNarrowOp = OpRow("filter1d_narrow").arity(2).infer(infer_filter1d)
       const Dim fd = c.uniform(0, 1) ? Dim({rows, width}) : Dim({rows, width, c.uniform(1, 3)});
       return filter1d_narrow(x, c.parameter(fd));
     });
-
-struct KMaxData {
-  unsigned k, d;
-};
 
 Dim infer_kmax(const DimArgs& xs, const void* data) {
   const KMaxData& m = *static_cast<const KMaxData*>(data);
@@ -324,10 +248,8 @@ struct KeptElements {
       for (unsigned i = 0; i < a.pre; ++i) {
         for (unsigned j = 0; j < a.len; ++j) values[j] = c.xs[0].v[a.at(i, j, o)];
         std::nth_element(values, values + (m.k - 1), values + a.len, [](float p, float q) { return p > q; });
-        const float kth = values[m.k - 1];
-        unsigned kept = 0;
-        for (unsigned j = 0; j < a.len && kept < m.k; ++j)
-          if (c.xs[0].v[a.at(i, j, o)] >= kth) f(b.at(i, kept++, o), a.at(i, j, o));
+        conv::each_kept(c.xs[0].v, conv::Lines(a), i, o, m.k, values[m.k - 1],
+                        [&](unsigned kept, unsigned j) { f(b.at(i, kept, o), a.at(i, j, o)); });
       }
   }
 };
@@ -345,14 +267,13 @@ Dim infer_circular(const DimArgs& xs, const void*) {
   return xs[0].with_batch(dims::batch(xs));
 }
 
-/// Calls f(t, k, i, j) for every term u_i v_j of y_k, where j = k - i (convolution) or k + i
-/// (correlation), mod n.
+/// Calls f(t, k, i, j) for every term u_i v_j of y_k (conv::circular_partner).
 template <bool Correlation, class F>
 void each_term(const OpCall& c, F&& f) {
   const unsigned n = c.y.d.rows();
   for (unsigned t = 0; t < c.y.d.bd; ++t)
     for (unsigned k = 0; k < n; ++k)
-      for (unsigned i = 0; i < n; ++i) f(t, k, i, Correlation ? (k + i) % n : (k + n - i) % n);
+      for (unsigned i = 0; i < n; ++i) f(t, k, i, conv::circular_partner(Correlation, k, i, n));
 }
 template <bool Correlation>
 void circular_forward(const OpCall& c) {

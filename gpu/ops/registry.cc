@@ -4,6 +4,7 @@ namespace dynet {
 namespace gpu {
 
 void add_arithmetic_kernels(KernelTable& t);
+void add_convolution_kernels(KernelTable& t);
 void add_elementwise_kernels(KernelTable& t);
 void add_gradient_control_kernels(KernelTable& t);
 void add_leaf_kernels(KernelTable& t);
@@ -19,6 +20,7 @@ void add_softmax_kernels(KernelTable& t);
 KernelTable cuda_kernels() {
   KernelTable t;
   add_arithmetic_kernels(t);
+  add_convolution_kernels(t);
   add_elementwise_kernels(t);
   add_gradient_control_kernels(t);
   add_leaf_kernels(t);

@@ -4,6 +4,9 @@
 #include <sstream>
 
 #include "dybatch.h"
+#include "dynet_core/device.h"
+#include "dynet_core/op_def.h"
+#include "dynet_core/ops/registry.h"
 #include "scratch_folder.h"
 #include "support/json.h"
 
@@ -216,4 +219,63 @@ TEST_CASE("the JSON reader used by these tests rejects malformed text", "[profil
   CHECK_THROWS_AS(parse_json("{\"a\":1,}"), std::invalid_argument);
   CHECK_THROWS_AS(parse_json("[1 2]"), std::invalid_argument);
   CHECK(parse_json(" {\"a\": [1, -2.5e3, \"x\", true, null]} ")["a"].items.size() == 5);
+}
+
+namespace {
+
+/// A clock whose slot k lasts (k + 1) ms.
+struct SteppedClock : KernelClock {
+  unsigned used = 0;
+  std::vector<unsigned> stopped;
+  unsigned start() override { return used++; }
+  void stop(unsigned slot) override { stopped.push_back(slot); }
+  std::vector<std::uint64_t> collect() override {
+    std::vector<std::uint64_t> ns(used);
+    for (unsigned k = 0; k < used; ++k) ns[k] = 1000000ull * (k + 1);
+    used = 0;
+    return ns;
+  }
+};
+
+/// A CPU device with a kernel clock, as a GPU backend has one.
+struct ClockedDevice : Device_CPU {
+  explicit ClockedDevice(KernelClock& clock) : Device_CPU(MemorySizes{1 << 16, 1 << 16, 1 << 16, 1 << 16}, false) {
+    clock_ = &clock;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("kernels on a device with a kernel clock are timed by it, not by host clocks", "[profile]") {
+  register_all_ops();
+  const OpDef& op = *find_op("tanh");
+  SteppedClock clock;
+  ClockedDevice device(clock);
+  std::vector<float> x{0.1f, 0.2f}, y(2), dy{1.f, 1.f}, dx(2);
+  OpCall call;
+  Tensor xs[1] = {Tensor(Dim({2}), x.data(), &device)};
+  call.xs = xs;
+  call.nargs = 1;
+  call.y = Tensor(Dim({2}), y.data(), &device);
+  call.dy = Tensor(Dim({2}), dy.data(), &device);
+  call.dx = Tensor(Dim({2}), dx.data(), &device);
+
+  device.forward(op, call);
+  CHECK(clock.used == 0);  // profiling off: no clock
+
+  const ProfilingOn on(1);
+  device.forward(op, call);
+  profile::kernel(1, op, Dim({2}), 1, false, profile::now_ns(), 5);  // as an engine records it
+  device.backward(op, call, 0);
+  device.backward(op, call, 0);
+  profile::kernel(1, op, Dim({2}), 1, true, profile::now_ns(), 7);
+  CHECK(clock.stopped == std::vector<unsigned>{0, 1, 2});
+  profile::end_step(&device);
+  const profile::Snapshot s = profile::snapshot();
+  CHECK(s.last_step.forward_kernel_ns == 1000000);            // slot 0
+  CHECK(s.last_step.backward_kernel_ns == 2000000 + 3000000);  // slots 1 and 2, one record
+  REQUIRE(s.last_step_events.size() == 2);
+  CHECK(s.last_step_events[1].ns == 5000000);
+  REQUIRE(s.kernels.size() == 1);
+  CHECK(s.kernels[0].forward_ns == 1000000);
 }

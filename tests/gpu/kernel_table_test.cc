@@ -10,6 +10,8 @@
 #include "dynet_core/kernel_table.h"
 #include "dynet_core/ops/registry.h"
 #include "gpu/kernel_table.h"
+#include "gpu/trainer_updates.h"
+#include "trainers/update_kernels.h"
 
 using namespace dynet;
 
@@ -18,15 +20,9 @@ namespace {
 void a_forward(const OpCall&) {}
 void a_backward(const OpCall&, unsigned) {}
 
-// The ops that have no CUDA kernels yet: the convolutions, whose window walks are private to
-// dynet_core/ops/convolution.cc. The list may only shrink: the test fails for an op missing and
-// not listed here, and for a listed op that has its kernels now.
-const std::set<std::string> kNotYetOnGpu = {"conv2d",     "maxpooling2d", "filter1d_narrow",
-                                            "kmax_pooling", "circ_conv",    "circ_corr"};
-
 }  // namespace
 
-TEST_CASE("every registered op has its CUDA kernels, but for the listed ones still owed", "[gpu]") {
+TEST_CASE("every registered op has its CUDA kernels", "[gpu]") {
   register_all_ops();
   const gpu::KernelTable kernels = gpu::cuda_kernels();
   std::set<std::string> missing;
@@ -41,14 +37,9 @@ TEST_CASE("every registered op has its CUDA kernels, but for the listed ones sti
     CHECK(bool(k->backward) == bool(op->backward));
     CHECK(bool(k->leaf_backward) == bool(op->leaf_backward));
   }
-  CHECK(missing == kNotYetOnGpu);
-  // Installing the table, as the GPU device does when it starts, refuses while any is missing.
-  if (missing.empty())
-    gpu::install_cuda_kernels();
-  else
-    CHECK_THROWS_WITH(gpu::install_cuda_kernels(),
-                      Catch::Contains("device backend 'CUDA' lacks kernels for: ") &&
-                          Catch::Contains(*missing.begin() + " (forward)"));
+  CHECK(missing == std::set<std::string>{});
+  // Installing the table, as the GPU device does when it starts, refuses any table with a gap.
+  gpu::install_cuda_kernels();
   // The kernels a GPU device launches through Device::forward / backward are the CUDA ones.
   const OpDef* tanh_op = find_op("tanh");
   REQUIRE(tanh_op);
@@ -79,4 +70,19 @@ TEST_CASE("CUDA kernels for unknown ops or given twice are refused, naming the o
   const std::vector<OpKernels> table = forward_only.by_id();
   CHECK(table.at(tanh_op->id).forward == a_forward);
   CHECK(missing_kernels(table).find("tanh (backward)") != std::string::npos);
+}
+
+TEST_CASE("the GPU has an update kernel for every trainer rule; a backend lacking one is refused", "[gpu][trainers]") {
+  gpu::install_update_kernels();
+  UpdateKernels& gpu_kernels = update_kernels(DeviceType::GPU);
+  const UpdateKernels& cpu_kernels = update_kernels(DeviceType::CPU);
+  // The GPU launches its own kernels, not the CPU's host loops.
+  CHECK(std::get<0>(gpu_kernels) != std::get<0>(cpu_kernels));
+  CHECK(std::get<6>(gpu_kernels) != std::get<6>(cpu_kernels));
+  const UpdateKernels installed = gpu_kernels;
+  std::get<UpdateKernel<update_rules::Adam>>(gpu_kernels) = nullptr;
+  CHECK_THROWS_WITH(check_update_kernels(DeviceType::GPU, "CUDA"),
+                    Catch::Contains("device backend 'CUDA' lacks 1 of 7 trainer update kernels"));
+  gpu_kernels = installed;
+  check_update_kernels(DeviceType::GPU, "CUDA");
 }

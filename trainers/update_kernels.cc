@@ -1,0 +1,59 @@
+#include "trainers/update_kernels.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace dynet {
+
+namespace {
+
+using update_rules::UpdateCall;
+
+template <class Rule>
+void cpu_update(Device&, const Rule& rule, const UpdateCall& c) {
+  const std::size_t n = c.size();
+  for (std::size_t k = 0; k < n; ++k) update_rules::apply_at(rule, c, k);
+}
+
+// Each block is normalized in the log domain, shifted by its largest value so that exp cannot
+// overflow.
+void cpu_exponentiated(Device&, const update_rules::ExponentiatedGradient& rule, const UpdateCall& c) {
+  for (std::size_t k = 0; k < c.blocks; ++k) {
+    const std::size_t base = c.at(k, 0);
+    float* w = c.values + base;
+    float top = -std::numeric_limits<float>::infinity();
+    for (std::size_t e = 0; e < c.n; ++e) {
+      w[e] = rule(w[e], c.grads[base + e], c.state, base + e);
+      top = std::max(top, w[e]);
+    }
+    double sum = 0;
+    for (std::size_t e = 0; e < c.n; ++e) sum += std::exp(w[e] - top);
+    const float log_z = top + static_cast<float>(std::log(sum));
+    for (std::size_t e = 0; e < c.n; ++e) w[e] = std::exp(w[e] - log_z) * c.decay;
+  }
+}
+
+UpdateKernels cpu_kernels() {
+  return UpdateKernels{cpu_update<update_rules::Sgd>,      cpu_update<update_rules::Momentum>,
+                       cpu_update<update_rules::Adagrad>,  cpu_update<update_rules::Adadelta>,
+                       cpu_update<update_rules::RMSProp>,  cpu_update<update_rules::Adam>,
+                       cpu_exponentiated};
+}
+
+}  // namespace
+
+UpdateKernels& update_kernels(DeviceType type) {
+  static UpdateKernels cpu = cpu_kernels(), gpu{};
+  return type == DeviceType::CPU ? cpu : gpu;
+}
+
+void check_update_kernels(DeviceType type, const char* backend) {
+  unsigned missing = 0;
+  std::apply([&](auto... kernel) { ((missing += kernel == nullptr), ...); }, update_kernels(type));
+  if (missing)
+    throw std::logic_error(std::string("device backend '") + backend + "' lacks " + std::to_string(missing) + " of " +
+                           std::to_string(std::tuple_size<UpdateKernels>::value) + " trainer update kernels");
+}
+
+}  // namespace dynet
