@@ -95,10 +95,14 @@ void Trainer::update_epoch(float) {
 }
 
 void Trainer::step(float* values, const float* grads, float* state, std::size_t stride, std::size_t n, float gscale,
-                   float decay) {
+                   float factor) {
+  // The gradients are those of factor * values: the rule runs on those, as DyNet's divide their
+  // step by the factor.
+  if (factor != 1.f)
+    for (std::size_t i = 0; i < n; ++i) values[i] *= factor;
   update_values(values, grads, state, stride, n, gscale);
-  if (decay != 1.f)
-    for (std::size_t i = 0; i < n; ++i) values[i] *= decay;
+  if (factor != 1.f)
+    for (std::size_t i = 0; i < n; ++i) values[i] /= factor;
 }
 
 void Trainer::update() {
@@ -118,14 +122,15 @@ void Trainer::update() {
   if (ma_swapped_ && ma_saved_) swap_params_to_weights();
   ma_swapped_ = false;
   const float gscale = gradient_scale("update");
-  const float decay = 1.f - model_.weight_decay_lambda();
+  L2WeightDecay& decay = model_.get_weight_decay();
+  const float factor = decay.current_weight_decay();
   const auto& params = model_.parameters_list();
   for (std::size_t i = 0; i < params.size(); ++i) {
     ParameterStorage& p = *params[i];
     if (p.updated) {
       require_host_rules(*p.device, name());
       const DeviceAccess kernel(*p.device);
-      step(p.values.v, p.g.v, param_state_[i].data, param_state_[i].stride, p.size(), gscale, decay);
+      step(p.values.v, p.g.v, param_state_[i].data, param_state_[i].stride, p.size(), gscale, factor);
     }
     p.zero_grad();
   }
@@ -139,9 +144,9 @@ void Trainer::update() {
       if (sparse_updates_enabled && !t.all_touched) {
         const std::size_t row = t.row_size();
         for (unsigned r : t.touched)
-          step(t.row(r), t.grad_row(r), s.data ? s.data + r * row : nullptr, s.stride, row, gscale, decay);
+          step(t.row(r), t.grad_row(r), s.data ? s.data + r * row : nullptr, s.stride, row, gscale, factor);
       } else {
-        step(t.all_values.v, t.all_grads.v, s.data, s.stride, t.all_values.d.size(), gscale, decay);
+        step(t.all_values.v, t.all_grads.v, s.data, s.stride, t.all_values.d.size(), gscale, factor);
       }
     }
     t.zero_grad();
@@ -149,6 +154,8 @@ void Trainer::update() {
   if (ma_mode_ != MovingAverage::None && updates % ma_update_freq_ == 0) update_moving_average();
   ++updates;
   ++updates_since_status;
+  decay.update_weight_decay();
+  if (decay.parameters_need_rescaled()) rescale_and_reset_weight_decay();
   if (profiling) {
     profile::add_time(profile::Phase::Update, profile::now_ns() - start);
     profile::end_step(params.empty() ? default_device() : params[0]->device);
