@@ -161,4 +161,11 @@ void Trainer::populate(std::istream& is) {
 
 void Trainer::populate(const std::string& path) { restore(read_file(path), path); }
 
+void Trainer::populate(std::istream& is, float lr) {
+  if (const char* why = Hyperparameter::violation(lr, Hyperparameter::Range::Positive))
+    throw std::invalid_argument(std::string(name()) + "::populate: learning_rate = " + std::to_string(lr) + " " + why);
+  populate(is);
+  learning_rate = lr;
+}
+
 }  // namespace dynet

@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <sstream>
 #include <stdexcept>
 #include <vector>
 
@@ -201,4 +202,18 @@ TEST_CASE("DyNet's storage interface: the base class list, norms, has_grad, zero
   m.set_updated_lookup_param(&t, false);
   CHECK_FALSE(m.is_updated_lookup_param(&t));
   CHECK_THROWS_WITH(p.get_storage().set_value({1.f}), Catch::Contains("ParameterStorage::set_value") && Catch::Contains("holds 2"));
+}
+
+TEST_CASE("Trainer::populate(is, lr) restores a checkpoint with DyNet's new learning rate", "[dynet_api]") {
+  ParameterCollection m;
+  m.add_parameters({1});
+  SimpleSGDTrainer saved(m, 0.5f);
+  std::stringstream checkpoint;
+  saved.save(checkpoint);
+  SimpleSGDTrainer restored(m, 0.1f);
+  std::stringstream again(checkpoint.str());
+  CHECK_THROWS_AS(restored.populate(again, -1.f), std::invalid_argument);
+  CHECK(restored.learning_rate == 0.1f);
+  restored.populate(checkpoint, 0.25f);
+  CHECK(restored.learning_rate == 0.25f);
 }
