@@ -2,7 +2,7 @@
 // collection's lazy L2WeightDecay factor (get_weight_decay, current_weight_decay, rescaling below
 // 1/4 and by hand), project_weights, a Cluster tree built by hand, and a
 // HierarchicalSoftmaxBuilder given new parameters with initialize(model). Every value is checked
-// against what DyNet's rules give by hand; exits 0 only when all agree.
+// against what DyNet's rules give by hand (the global weight_decay_lambda too); exits 0 only when all agree.
 #include "dynet/dict.h"
 #include "dynet/dynet.h"
 #include "dynet/expr.h"
@@ -72,6 +72,13 @@ int main(int argc, char** argv) {
   expect("stored value after rescaling", as_vector(*p_w.values())[0], 0.03125f * 0.125f);
   expect("value read after rescaling", seen(p_w), 0.03125f * 0.125f);
   model.project_weights();
+  // DyNet's global: the lambda collections made from now on start with.
+  weight_decay_lambda = 0.75f;
+  ParameterCollection later;
+  Parameter p_later = later.add_parameters({1}, ParameterInitConst(1.f));
+  SimpleSGDTrainer later_trainer(later);
+  later_trainer.update();
+  expect("factor of a collection made after setting weight_decay_lambda", p_later.current_weight_decay(), 0.25f);
 
   // A cluster tree by hand: the root splits into clusters 7 (words 3, 4, 5) and 9 (word 6).
   ParameterCollection tree_model;
