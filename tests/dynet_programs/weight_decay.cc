@@ -1,6 +1,6 @@
 // DyNet's weight decay and hierarchical-softmax clusters, used as DyNet users use them: a
 // collection's lazy L2WeightDecay factor (get_weight_decay, current_weight_decay, rescaling below
-// 1/4 and by hand), project_weights, a Cluster tree built by hand, and a
+// 1/4 and by hand), project_weights, save_dynet_model / load_dynet_model, a Cluster tree built by hand, and a
 // HierarchicalSoftmaxBuilder given new parameters with initialize(model). Every value is checked
 // against what DyNet's rules give by hand (the global weight_decay_lambda too); exits 0 only when all agree.
 #include "dynet/dict.h"
@@ -72,6 +72,11 @@ int main(int argc, char** argv) {
   expect("stored value after rescaling", as_vector(*p_w.values())[0], 0.03125f * 0.125f);
   expect("value read after rescaling", seen(p_w), 0.03125f * 0.125f);
   model.project_weights();
+  save_dynet_model("weight_decay-model.txt", &model);
+  ParameterCollection reloaded;
+  Parameter p_reloaded = reloaded.add_parameters({1});
+  load_dynet_model("weight_decay-model.txt", &reloaded);
+  expect("stored value saved and loaded", as_vector(*p_reloaded.values())[0], 0.03125f * 0.125f);
   // DyNet's global: the lambda collections made from now on start with.
   weight_decay_lambda = 0.75f;
   ParameterCollection later;
