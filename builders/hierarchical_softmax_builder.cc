@@ -1,20 +1,15 @@
 #include "builders/hierarchical_softmax_builder.h"
 
 #include <fstream>
-#include <map>
 #include <sstream>
 #include <stdexcept>
 #include <unordered_map>
-#include <utility>
 
 #include "dynet_core/graph.h"
 #include "dynet_core/ops/arithmetic.h"
-#include "dynet_core/ops/elementwise.h"
 #include "dynet_core/ops/leaves.h"
-#include "dynet_core/ops/linalg.h"
 #include "dynet_core/ops/select.h"
 #include "dynet_core/ops/shape.h"
-#include "dynet_core/ops/softmax.h"
 
 namespace dynet {
 
@@ -58,37 +53,32 @@ HierarchicalSoftmaxBuilder::HierarchicalSoftmaxBuilder(unsigned rep_dim, const s
   const std::vector<Entry> entries = read_cluster_file(cluster_file);
   // The whole tree is built and checked before the dictionary or the model is touched.
   std::unordered_map<std::string, const Entry*> seen;
-  std::map<std::pair<unsigned, std::string>, unsigned> branch_of;  ///< (node, symbol) -> its branch
-  std::vector<const Entry*> words_from;  ///< per node: the entry that first gave it a word
-  std::vector<std::vector<Step>> paths;  ///< per entry
-  nodes_.emplace_back();
-  words_from.push_back(nullptr);
+  std::unordered_map<std::string, unsigned> symbol_ids;         ///< in order of first use, as DyNet's
+  std::unordered_map<const Cluster*, const Entry*> words_from;  ///< the entry that first gave a cluster a word
+  std::vector<Cluster*> leaf;                                   ///< per entry
+  std::vector<std::vector<unsigned>> paths;                     ///< per entry: the branches down to its cluster
   for (const Entry& e : entries) {
     const auto first = seen.emplace(e.word, &e);
     if (!first.second)
       throw file_error(e.where + ": the word '" + e.word + "' was already placed at " + first.first->second->where);
     if (word_dict.is_frozen() && word_dict.get_unk_id() < 0 && !word_dict.contains(e.word))
       throw file_error(e.where + ": the word '" + e.word + "' is not in the frozen dictionary");
-    std::vector<Step> path;
-    unsigned node = 0;
+    std::vector<unsigned> path;
+    Cluster* c = &root_;
     for (const std::string& symbol : e.path) {
-      if (words_from[node])
+      const auto holder = words_from.find(c);
+      if (holder != words_from.end())
         throw file_error(e.where + ": cluster '" + symbol + "' goes below a cluster that holds words (from " +
-                         words_from[node]->where + ")");
-      const auto found = branch_of.emplace(std::make_pair(node, symbol), nodes_[node].branches());
-      if (found.second) {
-        nodes_[node].children.push_back(static_cast<unsigned>(nodes_.size()));
-        nodes_.emplace_back();
-        words_from.push_back(nullptr);
-      }
-      path.push_back({node, found.first->second});
-      node = nodes_[node].children[found.first->second];
+                         holder->second->where + ")");
+      const unsigned sym = symbol_ids.emplace(symbol, static_cast<unsigned>(symbol_ids.size())).first->second;
+      Cluster* const parent = c;
+      c = parent->add_child(sym);
+      path.push_back(parent->get_index(sym));
     }
-    if (!nodes_[node].children.empty())
+    if (c->num_children() > 0)
       throw file_error(e.where + ": the word '" + e.word + "' is placed in a cluster that has subclusters");
-    if (!words_from[node]) words_from[node] = &e;
-    path.push_back({node, static_cast<unsigned>(nodes_[node].words.size())});
-    nodes_[node].words.push_back(0);  // its id once the dictionary has it
+    words_from.emplace(c, &e);
+    leaf.push_back(c);
     paths.push_back(std::move(path));
   }
   for (std::size_t k = 0; k < entries.size(); ++k) {
@@ -97,31 +87,33 @@ HierarchicalSoftmaxBuilder::HierarchicalSoftmaxBuilder(unsigned rep_dim, const s
     if (!word_path_[word].empty())
       throw file_error(entries[k].where + ": '" + entries[k].word +
                        "' maps to a dictionary entry that already has a place in the tree");
-    word_path_[word] = paths[k];
-    nodes_[paths[k].back().node].words[paths[k].back().branch] = word;
+    paths[k].push_back(static_cast<unsigned>(leaf[k]->words_.size()));
+    leaf[k]->add_word(word);
+    word_path_[word] = std::move(paths[k]);
   }
-  add_node_parameters(0);
+  root_.initialize(rep_dim, local_model_);
 }
 
-void HierarchicalSoftmaxBuilder::add_node_parameters(unsigned node) {
-  const unsigned k = nodes_[node].branches();
-  if (k > 1) {
-    const unsigned rows = k == 2 ? 1 : k;
-    nodes_[node].w = local_model_.add_parameters({rows, rep_dim()});
-    nodes_[node].b = local_model_.add_parameters({rows}, ParameterInitConst(0.f));
+void HierarchicalSoftmaxBuilder::initialize(ParameterCollection& model) { root_.initialize(model); }
+
+unsigned HierarchicalSoftmaxBuilder::num_clusters() const {
+  unsigned n = 0;
+  std::vector<const Cluster*> open{&root_};
+  while (!open.empty()) {
+    const Cluster* c = open.back();
+    open.pop_back();
+    ++n;
+    for (unsigned i = 0; i < c->num_children(); ++i) open.push_back(c->get_child(i));
   }
-  for (unsigned c : nodes_[node].children) add_node_parameters(c);
+  return n;
 }
 
 void HierarchicalSoftmaxBuilder::new_graph(ComputationGraph& cg, bool update) {
   bind_graph(cg);
-  update_ = update;
-  w_.assign(nodes_.size(), Expression());
-  b_.assign(nodes_.size(), Expression());
+  root_.new_graph(cg, update);
 }
 
-const std::vector<HierarchicalSoftmaxBuilder::Step>& HierarchicalSoftmaxBuilder::path_of(unsigned word,
-                                                                                        const char* who) const {
+const std::vector<unsigned>& HierarchicalSoftmaxBuilder::path_of(unsigned word, const char* who) const {
   if (word >= word_path_.size() || word_path_[word].empty()) {
     const std::string spelled =
         word < word_dict_->size() ? " ('" + word_dict_->convert(static_cast<int>(word)) + "')" : "";
@@ -131,40 +123,18 @@ const std::vector<HierarchicalSoftmaxBuilder::Step>& HierarchicalSoftmaxBuilder:
   return word_path_[word];
 }
 
-Expression HierarchicalSoftmaxBuilder::scores(unsigned node, const Expression& rep) {
-  if (!w_[node].pg) {
-    ComputationGraph& cg = graph("new_graph");
-    w_[node] = update_ ? parameter(cg, nodes_[node].w) : const_parameter(cg, nodes_[node].w);
-    b_[node] = update_ ? parameter(cg, nodes_[node].b) : const_parameter(cg, nodes_[node].b);
-  }
-  return affine_transform({b_[node], w_[node], rep});
-}
-
-Expression HierarchicalSoftmaxBuilder::branch_loss(unsigned node, unsigned branch, const Expression& rep) {
-  const unsigned k = nodes_[node].branches();
-  if (k == 1) return Expression();
-  if (k > 2) return pickneglogsoftmax(scores(node, rep), branch);
-  const Expression p0 = logistic(scores(node, rep));
-  return -log(branch == 0 ? p0 : 1.f - p0);
-}
-
-Expression HierarchicalSoftmaxBuilder::branch_log_probs(unsigned node, const Expression& rep) {
-  const unsigned k = nodes_[node].branches();
-  if (k == 1) return Expression();
-  if (k > 2) return log_softmax(scores(node, rep));
-  const Expression p0 = logistic(scores(node, rep));
-  return log(concatenate({p0, 1.f - p0}));
-}
-
 Expression HierarchicalSoftmaxBuilder::neg_log_softmax(const Expression& rep, unsigned word) {
-  const std::vector<Step>& path = path_of(word, "neg_log_softmax");
+  const std::vector<unsigned>& path = path_of(word, "neg_log_softmax");
   check_rep(rep, "neg_log_softmax");
+  ComputationGraph& cg = graph("neg_log_softmax");
   std::vector<Expression> losses;
-  for (const Step& s : path) {
-    Expression loss = branch_loss(s.node, s.branch, rep);
-    if (loss.pg) losses.push_back(loss);
+  const Cluster* c = &root_;
+  for (std::size_t i = 0; i < path.size(); ++i) {
+    // A cluster of one branch adds log 1: no node.
+    if (c->branches() > 1) losses.push_back(c->neg_log_softmax(rep, path[i], cg));
+    if (i + 1 < path.size()) c = c->get_child(path[i]);
   }
-  if (losses.empty()) return zeros(graph("neg_log_softmax"), Dim({1}, rep.dim().bd));
+  if (losses.empty()) return zeros(cg, Dim({1}, rep.dim().bd));
   return losses.size() == 1 ? losses[0] : sum(losses);
 }
 
@@ -181,37 +151,27 @@ Expression HierarchicalSoftmaxBuilder::neg_log_softmax(const Expression& rep, co
 unsigned HierarchicalSoftmaxBuilder::sample(const Expression& rep) {
   check_rep(rep, "sample", 1);
   ComputationGraph& cg = graph("sample");
-  unsigned node = 0;
-  for (;;) {
-    const Node& n = nodes_[node];
-    unsigned branch = 0;
-    if (n.branches() == 2) {
-      const float p0 = as_scalar(cg.incremental_forward(logistic(scores(node, rep))));
-      branch = sample_index({p0, 1.f - p0});
-    } else if (n.branches() > 2) {
-      branch = sample_index(as_vector(cg.incremental_forward(softmax(scores(node, rep)))));
-    }
-    if (n.children.empty()) return n.words[branch];
-    node = n.children[branch];
-  }
+  const Cluster* c = &root_;
+  while (c->num_children() > 0) c = c->get_child(c->sample(rep, cg));
+  return c->get_word(c->sample(rep, cg));
 }
 
-void HierarchicalSoftmaxBuilder::collect_log_probs(unsigned node, const Expression& rep, const Expression& log_p,
+void HierarchicalSoftmaxBuilder::collect_log_probs(const Cluster& c, const Expression& rep, const Expression& log_p,
                                                    std::vector<Expression>& pieces, std::vector<unsigned>& row,
                                                    unsigned& next) {
-  const Node& n = nodes_[node];
-  const Expression branches = branch_log_probs(node, rep);
-  if (n.children.empty()) {
+  ComputationGraph& cg = graph("full_log_distribution");
+  const Expression branches = c.log_probs(rep, cg);
+  if (c.num_children() == 0) {
     Expression piece = !branches.pg ? log_p : log_p.pg ? branches + log_p : branches;
-    if (!piece.pg) piece = zeros(graph("full_log_distribution"), Dim({1}, rep.dim().bd));
+    if (!piece.pg) piece = zeros(cg, Dim({1}, rep.dim().bd));
     pieces.push_back(piece);
-    for (unsigned w : n.words) row[w] = next++;
+    for (unsigned w : c.words_) row[w] = next++;
     return;
   }
-  for (unsigned c = 0; c < n.children.size(); ++c) {
+  for (unsigned i = 0; i < c.num_children(); ++i) {
     Expression to_child = log_p;
-    if (branches.pg) to_child = log_p.pg ? pick(branches, c) + log_p : pick(branches, c);
-    collect_log_probs(n.children[c], rep, to_child, pieces, row, next);
+    if (branches.pg) to_child = log_p.pg ? pick(branches, i) + log_p : pick(branches, i);
+    collect_log_probs(*c.get_child(i), rep, to_child, pieces, row, next);
   }
 }
 
@@ -221,7 +181,7 @@ Expression HierarchicalSoftmaxBuilder::full_log_distribution(const Expression& r
   std::vector<Expression> pieces;  // leaf cluster by leaf cluster
   std::vector<unsigned> row(word_path_.size());
   unsigned next = 0;
-  collect_log_probs(0, rep, Expression(), pieces, row, next);
+  collect_log_probs(root_, rep, Expression(), pieces, row, next);
   return select_rows(concatenate(pieces), row);
 }
 

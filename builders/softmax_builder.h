@@ -39,6 +39,9 @@ class SoftmaxBuilder {
   ParameterCollection& get_parameter_collection() { return local_model_; }
   unsigned rep_dim() const { return rep_dim_; }
 
+  /// An index drawn from the distribution `p` (which sums to about 1) with the random engine.
+  static unsigned sample_index(const std::vector<float>& p);
+
  protected:
   /// `name` is the builder's class, as messages name it; `collection` DyNet's name for its parameters.
   SoftmaxBuilder(ParameterCollection& model, const std::string& name, const std::string& collection, unsigned rep_dim);
@@ -54,8 +57,6 @@ class SoftmaxBuilder {
   void check_rep(const Expression& rep, const char* who, unsigned batch = 0) const;
   /// Throws std::invalid_argument unless index < classes.
   void check_class(unsigned index, unsigned classes, const char* who) const;
-  /// An index drawn from the distribution `p` (which sums to about 1).
-  static unsigned sample_index(const std::vector<float>& p);
 
   std::string name_;
   ParameterCollection local_model_;

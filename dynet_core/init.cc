@@ -210,6 +210,10 @@ void cleanup() {
 const DynetParams& current_params() { return initialized_globals().params; }
 Device* DefaultDevice::operator()() const { return initialized_globals().device.get(); }
 int& autobatch_flag = globals().params.autobatch;
+// DyNet's globals, declared only by DyNet's header names (dynet/init.h): the lambda new parameter
+// collections start with, and --dynet-profiling.
+float& weight_decay_lambda = globals().params.weight_decay;
+int& profiling_flag = globals().params.profiling;
 unsigned random_seed_in_use() { return initialized_globals().seed_in_use; }
 namespace {
 thread_local RandomEngine* scoped_engine = nullptr;

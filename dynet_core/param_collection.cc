@@ -1,6 +1,7 @@
 #include "dynet_core/param_collection.h"
 
 #include <cmath>
+#include <iostream>
 #include <map>
 #include <stdexcept>
 
@@ -14,14 +15,15 @@ struct ParameterCollection::State {
   std::shared_ptr<State> parent;
   std::vector<std::shared_ptr<ParameterStorage>> params;
   std::vector<std::shared_ptr<LookupParameterStorage>> lookup_params;
+  std::vector<std::shared_ptr<ParameterStorageBase>> all_params;  // both, in creation order
   std::map<std::string, unsigned> names_used;
   unsigned unnamed = 0;
-  float weight_decay = 0.f;
+  std::shared_ptr<L2WeightDecay> decay;  // the root's, shared by its subcollections
 };
 
 ParameterCollection::ParameterCollection() : state_(std::make_shared<State>()) {
   state_->name = "/";
-  state_->weight_decay = current_params().weight_decay;
+  state_->decay = std::make_shared<L2WeightDecay>(current_params().weight_decay);
 }
 
 std::string ParameterCollection::unique_name(const std::string& requested, const char* what) {
@@ -60,7 +62,11 @@ Parameter ParameterCollection::add_parameters(const Dim& d, const ParameterInit&
   init.initialize_params(s->values, false);
   s->zero_grad();
   s->name = unique_name(name, "add_parameters");
-  for (State* c = state_.get(); c; c = c->parent.get()) c->params.push_back(s);
+  s->decay = state_->decay;
+  for (State* c = state_.get(); c; c = c->parent.get()) {
+    c->params.push_back(s);
+    c->all_params.push_back(s);
+  }
   return Parameter(s);
 }
 
@@ -105,7 +111,11 @@ LookupParameter ParameterCollection::add_lookup_parameters(unsigned n, const Dim
   device->zero(s->all_grads.v, all.size());
   s->touched_mask.assign(n, 0);
   s->name = unique_name(name, "add_lookup_parameters");
-  for (State* c = state_.get(); c; c = c->parent.get()) c->lookup_params.push_back(s);
+  s->decay = state_->decay;
+  for (State* c = state_.get(); c; c = c->parent.get()) {
+    c->lookup_params.push_back(s);
+    c->all_params.push_back(s);
+  }
   return LookupParameter(s);
 }
 
@@ -113,7 +123,7 @@ ParameterCollection ParameterCollection::add_subcollection(const std::string& na
   auto child = std::make_shared<State>();
   child->name = unique_name(name, "add_subcollection") + "/";
   child->parent = state_;
-  child->weight_decay = state_->weight_decay;
+  child->decay = state_->decay;
   return ParameterCollection(child);
 }
 
@@ -127,6 +137,17 @@ ParameterCollection::lookup_parameters_list() const {
 }
 
 const std::string& ParameterCollection::get_fullname() const { return state_->name; }
+
+std::vector<std::shared_ptr<ParameterStorageBase>> ParameterCollection::get_parameter_storages_base() const {
+  return state_->all_params;
+}
+
+void ParameterCollection::set_updated_param(const Parameter* p, bool status) { p->get_storage().updated = status; }
+void ParameterCollection::set_updated_lookup_param(const LookupParameter* p, bool status) {
+  p->get_storage().updated = status;
+}
+bool ParameterCollection::is_updated_param(const Parameter* p) { return p->get_storage().updated; }
+bool ParameterCollection::is_updated_lookup_param(const LookupParameter* p) { return p->get_storage().updated; }
 
 namespace {
 template <class Storage>
@@ -184,13 +205,32 @@ void ParameterCollection::reset_gradient() {
   }
 }
 
-float ParameterCollection::weight_decay_lambda() const { return state_->weight_decay; }
+void ParameterCollection::project_weights(float) {
+  double sq = 0;
+  for (const auto& p : state_->params) sq += p->device->squared_norm(p->values.v, p->size());
+  for (const auto& p : state_->lookup_params) sq += p->device->squared_norm(p->all_values.v, p->all_values.d.size());
+  std::cerr << "NORM: " << std::sqrt(sq) << std::endl;
+}
+
+float ParameterCollection::weight_decay_lambda() const { return state_->decay->get_lambda(); }
 
 void ParameterCollection::set_weight_decay_lambda(float lambda) {
   if (!(lambda >= 0 && lambda < 1))
-    throw std::invalid_argument("set_weight_decay_lambda: lambda " + std::to_string(lambda) +
-                                " must be in [0, 1)");
-  state_->weight_decay = lambda;
+    throw std::domain_error("set_weight_decay_lambda: lambda " + std::to_string(lambda) + " must be in [0, 1)");
+  state_->decay->set_lambda(lambda);
+}
+
+L2WeightDecay& ParameterCollection::get_weight_decay() { return *state_->decay; }
+
+void ParameterCollection::rescale_and_reset_weight_decay() {
+  const State* root = state_.get();
+  while (root->parent) root = root->parent.get();
+  const float factor = state_->decay->current_weight_decay();
+  for (const auto& p : root->params)
+    if (p->updated) p->scale_parameters(factor);
+  for (const auto& p : root->lookup_params)
+    if (p->updated) p->scale_parameters(factor);
+  state_->decay->reset_weight_decay();
 }
 
 }  // namespace dynet

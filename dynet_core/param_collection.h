@@ -42,6 +42,13 @@ class ParameterCollection {
   std::vector<std::shared_ptr<LookupParameterStorage>> get_lookup_parameter_storages() const {
     return lookup_parameters_list();
   }
+  /// Both lists as DyNet's base class, in creation order of all parameters and tables.
+  std::vector<std::shared_ptr<ParameterStorageBase>> get_parameter_storages_base() const;
+  /// DyNet's spellings of Parameter::set_updated / is_updated (the parameter may be of any collection).
+  void set_updated_param(const Parameter* p, bool status);
+  void set_updated_lookup_param(const LookupParameter* p, bool status);
+  bool is_updated_param(const Parameter* p);
+  bool is_updated_lookup_param(const LookupParameter* p);
   /// The parameter with full name `name`; throws std::runtime_error when there is none.
   std::shared_ptr<ParameterStorage> get_parameter_storage(const std::string& name) const;
   std::shared_ptr<LookupParameterStorage> get_lookup_parameter_storage(const std::string& name) const;
@@ -58,9 +65,21 @@ class ParameterCollection {
   /// Zeroes every gradient.
   void reset_gradient();
 
-  /// L2 weight decay applied by trainers (--dynet-weight-decay sets the default).
+  /// DyNet's: writes "NORM: " and the L2 norm of all stored values (lookup tables included) to
+  /// std::cerr; `radius` is unused there too.
+  void project_weights(float radius = 1.0f);
+
+  /// L2 weight decay applied by trainers, one for the whole collection tree (--dynet-weight-decay
+  /// sets the default); throws std::domain_error outside [0, 1).
   float weight_decay_lambda() const;
   void set_weight_decay_lambda(float lambda);
+  /// DyNet's: the pending factor (see dynet_core/weight_decay.h), shared by the collection tree.
+  L2WeightDecay& get_weight_decay();
+  /// Multiplies the stored values of every updated parameter of the collection tree by the pending
+  /// factor, then resets it to 1 (as DyNet's trainers do when it falls below 1/4). Parameters that
+  /// are not updated keep their stored values, so expressions see them grow back by 1/factor, as
+  /// in DyNet.
+  void rescale_and_reset_weight_decay();
 
  private:
   struct State;

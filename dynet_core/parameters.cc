@@ -27,11 +27,73 @@ std::string describe(const LookupParameterStorage& s) {
   return describe_name(s.name, "LookupParameter") + " of " + std::to_string(s.n) + " rows of dim " + to_string(s.dim);
 }
 
+namespace {
+
+void set_values(ParameterStorage& s, const std::vector<float>& v, const char* who) {
+  if (v.size() != s.size())
+    throw std::invalid_argument(std::string(who) + ": " + describe(s) + " holds " + std::to_string(s.size()) +
+                                " values, got " + std::to_string(v.size()) + " values");
+  s.device->to_device(s.values.v, v.data(), v.size());
+}
+
+void clip_values(ParameterStorage& s, float left, float right, const char* who) {
+  if (!(left <= right))
+    throw std::invalid_argument(std::string(who) + ": left " + std::to_string(left) + " must not exceed right " +
+                                std::to_string(right));
+  std::vector<float> host(s.size());
+  s.device->to_host(host.data(), s.values.v, host.size());
+  for (float& x : host) x = std::min(right, std::max(left, x));
+  s.device->to_device(s.values.v, host.data(), host.size());
+}
+
+void set_row(LookupParameterStorage& s, unsigned i, const std::vector<float>& v, const char* who) {
+  if (i >= s.n)
+    throw std::invalid_argument(std::string(who) + ": index " + std::to_string(i) + " is out of range for " + describe(s));
+  if (v.size() != s.row_size())
+    throw std::invalid_argument(std::string(who) + ": a row of " + describe(s) + " holds " +
+                                std::to_string(s.row_size()) + " values, got " + std::to_string(v.size()));
+  s.device->to_device(s.row(i), v.data(), v.size());
+}
+
+float squared_norm(Device& d, const float* v, std::size_t n) { return static_cast<float>(d.squared_norm(v, n)); }
+
+}  // namespace
+
 void ParameterStorage::zero_grad() { device->zero(g.v, size()); }
 
 void ParameterStorage::scale_parameters(float a) { device->scale(values.v, a, size()); }
+void ParameterStorage::scale_gradient(float a) { device->scale(g.v, a, size()); }
+void ParameterStorage::zero() {
+  device->zero(values.v, size());
+  zero_grad();
+}
+void ParameterStorage::squared_l2norm(float* sqnorm) const { *sqnorm = squared_norm(*device, values.v, size()); }
+void ParameterStorage::g_squared_l2norm(float* sqnorm) const { *sqnorm = squared_norm(*device, g.v, size()); }
+bool ParameterStorage::has_grad() const { return squared_norm(*device, g.v, size()) > 0.f; }
+void ParameterStorage::clip(float left, float right) { clip_values(*this, left, right, "ParameterStorage::clip"); }
+void ParameterStorage::set_value(const std::vector<float>& val) { set_values(*this, val, "ParameterStorage::set_value"); }
+void ParameterStorage::copy(const ParameterStorage& other) {
+  if (other.dim != dim)
+    throw std::invalid_argument("ParameterStorage::copy: " + describe(*this) + " cannot take the values of " +
+                                describe(other));
+  device->copy(values.v, other.values.v, size());
+}
 
-void LookupParameterStorage::scale_parameters(float a) { device->scale(all_values.v, a, all_values.d.size()); }
+void LookupParameterStorage::scale_parameters(float a) { device->scale(all_values.v, a, size()); }
+void LookupParameterStorage::scale_gradient(float a) { device->scale(all_grads.v, a, size()); }
+void LookupParameterStorage::zero() { device->zero(all_values.v, size()); }
+void LookupParameterStorage::squared_l2norm(float* sqnorm) const { *sqnorm = squared_norm(*device, all_values.v, size()); }
+void LookupParameterStorage::g_squared_l2norm(float* sqnorm) const { *sqnorm = squared_norm(*device, all_grads.v, size()); }
+bool LookupParameterStorage::has_grad() const { return squared_norm(*device, all_grads.v, size()) > 0.f; }
+void LookupParameterStorage::initialize(unsigned index, const std::vector<float>& val) {
+  set_row(*this, index, val, "LookupParameterStorage::initialize");
+}
+void LookupParameterStorage::copy(const LookupParameterStorage& other) {
+  if (other.all_dim != all_dim)
+    throw std::invalid_argument("LookupParameterStorage::copy: " + describe(*this) + " cannot take the values of " +
+                                describe(other));
+  device->copy(all_values.v, other.all_values.v, size());
+}
 
 void LookupParameterStorage::zero_grad() {
   if (all_touched) {
@@ -54,36 +116,18 @@ ParameterStorage& Parameter::get_storage() const {
   return *p;
 }
 
-void Parameter::set_value(const std::vector<float>& v) {
-  ParameterStorage& s = get_storage();
-  if (v.size() != s.size())
-    throw std::invalid_argument("Parameter::set_value: " + describe(s) + " holds " + std::to_string(s.size()) +
-                                " values, got " +
-                                std::to_string(v.size()) + " values");
-  s.device->to_device(s.values.v, v.data(), v.size());
-}
+void Parameter::set_value(const std::vector<float>& v) { set_values(get_storage(), v, "Parameter::set_value"); }
 
-void Parameter::zero() {
-  ParameterStorage& s = get_storage();
-  s.device->zero(s.values.v, s.size());
-}
+void Parameter::zero() { get_storage().zero(); }
 
 void Parameter::scale(float a) { get_storage().scale_parameters(a); }
 
-void Parameter::scale_gradient(float a) {
-  ParameterStorage& s = get_storage();
-  s.device->scale(s.g.v, a, s.size());
-}
+void Parameter::scale_gradient(float a) { get_storage().scale_gradient(a); }
 
 void Parameter::clip_inplace(float left, float right) {
-  if (!(left <= right))
-    throw std::invalid_argument("Parameter::clip_inplace: left " + std::to_string(left) +
-                                " must not exceed right " + std::to_string(right));
   ParameterStorage& s = get_storage();
-  std::vector<float> host(s.size());
-  s.device->to_host(host.data(), s.values.v, host.size());
-  for (float& x : host) x = std::min(right, std::max(left, x));
-  s.device->to_device(s.values.v, host.data(), host.size());
+  const float unscale = 1.f / s.current_weight_decay();
+  clip_values(s, left * unscale, right * unscale, "Parameter::clip_inplace");
 }
 
 LookupParameterStorage& LookupParameter::get_storage() const {
@@ -102,20 +146,10 @@ Tensor LookupParameter::row_value(unsigned i) const {
   return Tensor(s.dim, s.row(i), s.device);
 }
 
-void LookupParameter::initialize(unsigned i, const std::vector<float>& v) {
-  LookupParameterStorage& s = get_storage();
-  if (i >= s.n)
-    throw std::invalid_argument("LookupParameter::initialize: index " + std::to_string(i) + " is out of range for " +
-                                describe(s));
-  if (v.size() != s.row_size())
-    throw std::invalid_argument("LookupParameter::initialize: a row of " + describe(s) + " holds " +
-                                std::to_string(s.row_size()) + " values, got " + std::to_string(v.size()));
-  s.device->to_device(s.row(i), v.data(), v.size());
+void LookupParameter::initialize(unsigned i, const std::vector<float>& v) const {
+  set_row(get_storage(), i, v, "LookupParameter::initialize");
 }
 
-void LookupParameter::zero() {
-  LookupParameterStorage& s = get_storage();
-  s.device->zero(s.all_values.v, s.all_values.d.size());
-}
+void LookupParameter::zero() { get_storage().zero(); }
 
 }  // namespace dynet

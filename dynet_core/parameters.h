@@ -8,27 +8,61 @@
 #include <vector>
 
 #include "dynet_core/tensor.h"
+#include "dynet_core/weight_decay.h"
 
 namespace dynet {
 
 class Device;
 
-struct ParameterStorage {
+/// DyNet's common interface of both storages, for code that walks all of a collection's
+/// parameters (ParameterCollection::get_parameter_storages_base).
+struct ParameterStorageBase {
+  virtual ~ParameterStorageBase() = default;
+  virtual void scale_parameters(float a) = 0;
+  virtual void scale_gradient(float a) = 0;
+  /// The values to 0 (a Parameter's gradient too, as DyNet).
+  virtual void zero() = 0;
+  /// *sqnorm = the squared L2 norm of the stored values / of the gradient.
+  virtual void squared_l2norm(float* sqnorm) const = 0;
+  virtual void g_squared_l2norm(float* sqnorm) const = 0;
+  virtual bool is_updated() const = 0;
+  /// Whether any gradient value is non-zero.
+  virtual bool has_grad() const = 0;
+  /// Number of values.
+  virtual std::size_t size() const = 0;
+};
+
+struct ParameterStorage : ParameterStorageBase {
   std::string name;
   Dim dim;
   Tensor values;
   Tensor g;              ///< accumulated gradient, zeroed by the trainer after an update
   bool updated = true;   ///< false: trainers leave it unchanged
   Device* device = nullptr;
+  /// The weight decay of the collection tree: expressions read current_weight_decay() * values.
+  std::shared_ptr<L2WeightDecay> decay;
 
-  std::size_t size() const { return dim.size(); }
+  std::size_t size() const override { return dim.size(); }
+  float current_weight_decay() const { return decay ? decay->current_weight_decay() : 1.f; }
   void zero_grad();
   /// DyNet's names: clear() zeroes the gradient, scale_parameters(a) multiplies the values by a.
   void clear() { zero_grad(); }
-  void scale_parameters(float a);
+  void scale_parameters(float a) override;
+  void scale_gradient(float a) override;
+  void zero() override;
+  void squared_l2norm(float* sqnorm) const override;
+  void g_squared_l2norm(float* sqnorm) const override;
+  bool is_updated() const override { return updated; }
+  bool has_grad() const override;
+  /// The values clipped to [left, right] / set from `val` / copied from `other` (same dim), as
+  /// DyNet's storage does (no weight-decay factor involved); throw std::invalid_argument on a
+  /// size mismatch.
+  void clip(float left, float right);
+  void set_value(const std::vector<float>& val);
+  void copy(const ParameterStorage& other);
 };
 
-struct LookupParameterStorage {
+struct LookupParameterStorage : ParameterStorageBase {
   std::string name;
   Dim dim;              ///< shape of one row (embedding)
   unsigned n = 0;       ///< number of rows
@@ -44,8 +78,11 @@ struct LookupParameterStorage {
   std::vector<unsigned> touched;
   std::vector<std::uint8_t> touched_mask;
   bool all_touched = false;  ///< the whole table was used at once (parameter(cg, lookup))
+  std::shared_ptr<L2WeightDecay> decay;  ///< as ParameterStorage::decay
 
   std::size_t row_size() const { return dim.size(); }
+  std::size_t size() const override { return all_dim.size(); }
+  float current_weight_decay() const { return decay ? decay->current_weight_decay() : 1.f; }
   float* row(unsigned i) const { return all_values.v + std::size_t(i) * row_size(); }
   float* grad_row(unsigned i) const { return all_grads.v + std::size_t(i) * row_size(); }
   void mark_touched(unsigned i) {
@@ -57,7 +94,16 @@ struct LookupParameterStorage {
   /// Zeroes the gradient of touched rows (all rows when all_touched) and forgets them.
   void zero_grad();
   void clear() { zero_grad(); }
-  void scale_parameters(float a);
+  void scale_parameters(float a) override;
+  void scale_gradient(float a) override;
+  void zero() override;
+  void squared_l2norm(float* sqnorm) const override;
+  void g_squared_l2norm(float* sqnorm) const override;
+  bool is_updated() const override { return updated; }
+  bool has_grad() const override;
+  /// Row `index` set from `val` (DyNet's); throws std::invalid_argument on a bad index or size.
+  void initialize(unsigned index, const std::vector<float>& val);
+  void copy(const LookupParameterStorage& other);
 };
 
 /// A parameter as messages name it: its full name when the user gave one, otherwise "an unnamed
@@ -72,8 +118,11 @@ class Parameter {
 
   ParameterStorage& get_storage() const;
   Dim dim() const { return get_storage().dim; }
+  /// The stored values v; expressions read current_weight_decay() * v (DyNet's lazy weight decay).
   Tensor* values() { return &get_storage().values; }
   Tensor* gradients() { return &get_storage().g; }
+  /// The pending weight-decay factor of the parameter's collection tree (1 without weight decay).
+  float current_weight_decay() const { return get_storage().current_weight_decay(); }
   const std::string& get_fullname() const { return get_storage().name; }
   bool is_updated() const { return get_storage().updated; }
   void set_updated(bool b) { get_storage().updated = b; }
@@ -82,6 +131,7 @@ class Parameter {
   void zero();
   void scale(float a);
   void scale_gradient(float a);
+  /// Clips what expressions read to [left, right]: the stored values to [left, right] / current_weight_decay().
   void clip_inplace(float left, float right);
   explicit operator bool() const { return p != nullptr; }
 
@@ -103,9 +153,12 @@ class LookupParameter {
   Tensor row_value(unsigned i) const;
   /// Every row as a tensor of dim() (DyNet's accessor).
   std::vector<Tensor>* values() { return &get_storage().values; }
+  float current_weight_decay() const { return get_storage().current_weight_decay(); }
   /// Sets row i; throws on a bad index or size.
-  void initialize(unsigned i, const std::vector<float>& v);
+  void initialize(unsigned i, const std::vector<float>& v) const;
   void zero();
+  void scale(float a) { get_storage().scale_parameters(a); }
+  void scale_gradient(float a) { get_storage().scale_gradient(a); }
   explicit operator bool() const { return p != nullptr; }
 
   std::shared_ptr<LookupParameterStorage> p;

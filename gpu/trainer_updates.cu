@@ -54,7 +54,7 @@ __global__ void exponentiated_kernel(update_rules::ExponentiatedGradient rule, U
     float* w = c.values + base;
     float top = -INFINITY;
     for (std::size_t e = threadIdx.x; e < c.n; e += kThreads) {
-      w[e] = rule(w[e], c.grads[base + e], c.state, base + e);
+      w[e] = rule(w[e] * c.factor, c.grads[base + e], c.state, base + e);
       top = fmaxf(top, w[e]);
     }
     top = block_reduce(top, top_of, [](float a, float b) { return fmaxf(a, b); });
@@ -62,7 +62,7 @@ __global__ void exponentiated_kernel(update_rules::ExponentiatedGradient rule, U
     for (std::size_t e = threadIdx.x; e < c.n; e += kThreads) sum += expf(w[e] - top);
     sum = block_reduce(sum, sum_of, [](double a, double b) { return a + b; });
     const float log_z = top + static_cast<float>(log(sum));
-    for (std::size_t e = threadIdx.x; e < c.n; e += kThreads) w[e] = expf(w[e] - log_z) * c.decay;
+    for (std::size_t e = threadIdx.x; e < c.n; e += kThreads) w[e] = expf(w[e] - log_z) / c.factor;
   }
 }
 

@@ -103,12 +103,13 @@ void Trainer::update() {
   if (ma_swapped_ && ma_saved_) swap_params_to_weights();
   ma_swapped_ = false;
   const float gscale = gradient_scale("update");
-  const float decay = 1.f - model_.weight_decay_lambda();
+  L2WeightDecay& decay = model_.get_weight_decay();
+  const float factor = decay.current_weight_decay();
   const auto& params = model_.parameters_list();
   for (std::size_t i = 0; i < params.size(); ++i) {
     ParameterStorage& p = *params[i];
     const StateBlock& s = param_state_[i];
-    if (p.updated) update_values(*p.device, {p.values.v, p.g.v, s.data, s.stride, p.size(), nullptr, 1, decay}, gscale);
+    if (p.updated) update_values(*p.device, {p.values.v, p.g.v, s.data, s.stride, p.size(), nullptr, 1, factor}, gscale);
     p.zero_grad();
   }
   const auto& tables = model_.lookup_parameters_list();
@@ -118,16 +119,18 @@ void Trainer::update() {
     if (t.updated) {
       if (sparse_updates_enabled && !t.all_touched)
         update_values(*t.device, {t.all_values.v, t.all_grads.v, s.data, s.stride, t.row_size(), t.touched.data(),
-                                  t.touched.size(), decay}, gscale);
+                                  t.touched.size(), factor}, gscale);
       else
         update_values(*t.device, {t.all_values.v, t.all_grads.v, s.data, s.stride, t.all_values.d.size(), nullptr, 1,
-                                  decay}, gscale);
+                                  factor}, gscale);
     }
     t.zero_grad();
   }
   if (ma_mode_ != MovingAverage::None && updates % ma_update_freq_ == 0) update_moving_average();
   ++updates;
   ++updates_since_status;
+  decay.update_weight_decay();
+  if (decay.parameters_need_rescaled()) rescale_and_reset_weight_decay();
   if (profiling) {
     profile::add_time(profile::Phase::Update, profile::now_ns() - start);
     profile::end_step(params.empty() ? default_device() : params[0]->device);

@@ -24,10 +24,11 @@ class Trainer {
 
   /// Applies the accumulated gradients to every updated parameter (only the rows touched since
   /// the last update of lookup tables, with sparse updates), then zeroes the gradients. With weight
-  /// decay lambda (ParameterCollection::weight_decay_lambda, --dynet-weight-decay), every value
-  /// updated is then multiplied by 1 - lambda, as DyNet's decay does; rows a sparse update skips
-  /// are not decayed. Throws, changing nothing, when a setting is out of range or (with clipping)
-  /// the gradients hold a NaN or infinity.
+  /// decay lambda (ParameterCollection::weight_decay_lambda, --dynet-weight-decay), as in DyNet:
+  /// the rule moves the values expressions read (s v, s the collection tree's pending factor), then
+  /// s shrinks by 1 - lambda, which decays every parameter of the tree at once; below 1/4 it is
+  /// folded into the values (rescale_and_reset_weight_decay). Throws, changing nothing, when a
+  /// setting is out of range or (with clipping) the gradients hold a NaN or infinity.
   void update();
   /// Forgets the optimizer state (moments, step count); optionally sets a new learning rate.
   void restart();
@@ -38,9 +39,9 @@ class Trainer {
   float clip_gradients();
   /// Deprecated in DyNet 2, where it only says so on std::cerr; the same here.
   void update_epoch(float r = 1.f);
-  /// DyNet's: applies a pending weight decay factor. Values are decayed at every update here, so
-  /// none is pending and this does nothing.
-  void rescale_and_reset_weight_decay() {}
+  /// DyNet's: folds the pending weight-decay factor into the values of the updated parameters of
+  /// the model's collection tree and resets it (ParameterCollection::rescale_and_reset_weight_decay).
+  void rescale_and_reset_weight_decay() { model_.rescale_and_reset_weight_decay(); }
 
   /// Writes "[lr=... clips=... updates=...] " (counts since the last status()) to std::cerr, as
   /// DyNet's trainers do, and resets those counts.
@@ -74,6 +75,9 @@ class Trainer {
   /// is read to its end.
   void populate(std::istream& is);
   void populate(const std::string& path);
+  /// DyNet's: populate(is), then learning_rate = lr (checked first: nothing changes when it is
+  /// not finite and > 0).
+  void populate(std::istream& is, float lr);
 
   /// A constant of an update rule (a momentum, an epsilon) with its valid range, so that
   /// constructors, update() and populate() check it alike.

@@ -6,6 +6,7 @@
 //   floats of state per value
 //   parameter count, then per parameter: name, value count, state (component-major)
 //   lookup parameter count, then the same per table
+//   the model's pending weight-decay factor (its stored values mean nothing without it)
 
 #include <istream>
 #include <iterator>
@@ -66,6 +67,7 @@ std::string Trainer::checkpoint() {
     };
     write_states(model_.parameters_list(), param_state_);
     write_states(model_.lookup_parameters_list(), lookup_state_);
+    w.real(model_.get_weight_decay().current_weight_decay());
   });
   return seal(FileContent::TrainerState, kCheckpointFormat, payload);
 }
@@ -78,6 +80,7 @@ void Trainer::restore(const std::string& bytes, const std::string& source) {
   const std::vector<Hyperparameter> live = settings();
   std::vector<float> values(live.size());
   std::uint64_t clipping = 0, sparse = 0, steps = 0;
+  float decay_factor = 1.f;
   std::vector<std::vector<float>> param_states, lookup_states;
 
   auto read_states = [&](ArchiveReader& r, const auto& storages, const std::vector<StateBlock>& blocks,
@@ -119,6 +122,9 @@ void Trainer::restore(const std::string& bytes, const std::string& source) {
       if (r.integer() != k) throw std::runtime_error("it holds another number of state values per parameter value");
       read_states(r, model_.parameters_list(), param_state_, "parameter", param_states);
       read_states(r, model_.lookup_parameters_list(), lookup_state_, "lookup parameter", lookup_states);
+      decay_factor = r.real();
+      if (!(decay_factor > 0.f && decay_factor <= 1.f))
+        throw std::runtime_error("the weight decay factor " + std::to_string(decay_factor) + " is not in (0, 1]");
     });
   } catch (const Mismatch& e) {
     throw std::runtime_error(file + " " + e.what());
@@ -130,6 +136,7 @@ void Trainer::restore(const std::string& bytes, const std::string& source) {
   clipping_enabled = clipping != 0;
   sparse_updates_enabled = sparse != 0;
   updates = static_cast<unsigned>(steps);
+  model_.get_weight_decay().set_current_weight_decay(decay_factor);
   auto apply_states = [](const auto& storages, const std::vector<std::vector<float>>& states,
                          const std::vector<StateBlock>& blocks) {
     for (std::size_t i = 0; i < blocks.size(); ++i)
@@ -153,5 +160,12 @@ void Trainer::populate(std::istream& is) {
 }
 
 void Trainer::populate(const std::string& path) { restore(read_file(path), path); }
+
+void Trainer::populate(std::istream& is, float lr) {
+  if (const char* why = Hyperparameter::violation(lr, Hyperparameter::Range::Positive))
+    throw std::invalid_argument(std::string(name()) + "::populate: learning_rate = " + std::to_string(lr) + " " + why);
+  populate(is);
+  learning_rate = lr;
+}
 
 }  // namespace dynet

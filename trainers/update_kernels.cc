@@ -24,13 +24,13 @@ void cpu_exponentiated(Device&, const update_rules::ExponentiatedGradient& rule,
     float* w = c.values + base;
     float top = -std::numeric_limits<float>::infinity();
     for (std::size_t e = 0; e < c.n; ++e) {
-      w[e] = rule(w[e], c.grads[base + e], c.state, base + e);
+      w[e] = rule(w[e] * c.factor, c.grads[base + e], c.state, base + e);
       top = std::max(top, w[e]);
     }
     double sum = 0;
     for (std::size_t e = 0; e < c.n; ++e) sum += std::exp(w[e] - top);
     const float log_z = top + static_cast<float>(std::log(sum));
-    for (std::size_t e = 0; e < c.n; ++e) w[e] = std::exp(w[e] - log_z) * c.decay;
+    for (std::size_t e = 0; e < c.n; ++e) w[e] = std::exp(w[e] - log_z) / c.factor;
   }
 }
 

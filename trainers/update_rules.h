@@ -100,8 +100,10 @@ struct ExponentiatedGradient {
 
 /// The values one update touches: `blocks` blocks of n values each, all of a parameter (one block
 /// at 0) or rows of a lookup table (block k is row rows[k], at rows[k] n). Values, gradients and
-/// state slots are indexed alike; after its rule every value is multiplied by `decay` (weight
-/// decay). `rows` is in the memory of the kernel that reads it: the host for a CPU kernel.
+/// state slots are indexed alike. Expressions read `factor` times the stored values (DyNet's lazy
+/// weight decay) and the gradients are theirs, so the rule runs on factor * value and the result
+/// is stored divided by `factor`, as DyNet divides its step by it. `rows` is in the memory of the
+/// kernel that reads it: the host for a CPU kernel.
 struct UpdateCall {
   float* values;
   const float* grads;
@@ -110,7 +112,7 @@ struct UpdateCall {
   std::size_t n;
   const unsigned* rows;
   std::size_t blocks;
-  float decay;
+  float factor;
 
   DYBATCH_HD std::size_t size() const { return n * blocks; }
   /// The index of value e of block k.
@@ -121,8 +123,9 @@ struct UpdateCall {
 template <class Rule>
 DYBATCH_HD void apply_at(const Rule& rule, const UpdateCall& c, std::size_t k) {
   const std::size_t i = c.at(k / c.n, k % c.n);
+  c.values[i] *= c.factor;
   rule(c.values[i], c.grads[i], c.state, i, c.stride);
-  c.values[i] *= c.decay;
+  c.values[i] /= c.factor;
 }
 
 }  // namespace update_rules

@@ -7,9 +7,12 @@
 
 #include "dynet_core/gradient_set.h"
 #include "dynet_core/graph.h"
+#include "dynet_core/ops/arithmetic.h"
 #include "dynet_core/ops/called_as.h"
 #include "dynet_core/ops/check_case.h"
 #include "dynet_core/ops/dims.h"
+#include "dynet_core/ops/elementwise.h"
+#include "dynet_core/ops/gradient_control.h"
 #include "dynet_core/ops/registry.h"
 #include "dynet_core/tensor_eigen.h"
 
@@ -293,40 +296,60 @@ Expression input(ComputationGraph& g, const Dim& d, const std::vector<float>* pd
   return input_node(g, d, nullptr, pdata);
 }
 
-Expression parameter(ComputationGraph& g, const Parameter& p) { return parameter_node(g, ParameterOp, p); }
+namespace {
+// DyNet's parameter and lookup nodes read s v, s the pending weight-decay factor of the collection
+// tree (dynet_core/weight_decay.h), and pass their gradient to the parameter as the gradient of
+// s v, which the trainer's step divides by s. Without a pending factor (always, when lambda is 0)
+// the node is the stored values themselves.
+// The node is built first, so that an empty handle is reported by the op that was called.
+template <class Handle>
+Expression decayed(const Expression& x, const Handle& p) {
+  const float s = p.current_weight_decay();
+  return s == 1.f ? x : x + nobackprop(x * (s - 1.f));
+}
+template <class Handle>
+Expression decayed_constant(const Expression& x, const Handle& p) {
+  const float s = p.current_weight_decay();
+  return s == 1.f ? x : x * s;
+}
+}  // namespace
+
+Expression parameter(ComputationGraph& g, const Parameter& p) {
+  return decayed(parameter_node(g, ParameterOp, p), p);
+}
 Expression const_parameter(ComputationGraph& g, const Parameter& p) {
-  return parameter_node(g, ConstParameterOp, p);
+  return decayed_constant(parameter_node(g, ConstParameterOp, p), p);
 }
 Expression parameter(ComputationGraph& g, const LookupParameter& p) {
-  return called_as("parameter", [&] { return table_node(g, TableParameterOp, p); });
+  return decayed(called_as("parameter", [&] { return table_node(g, TableParameterOp, p); }), p);
 }
 Expression const_parameter(ComputationGraph& g, const LookupParameter& p) {
-  return called_as("const_parameter", [&] { return table_node(g, ConstTableParameterOp, p); });
+  return decayed_constant(called_as("const_parameter", [&] { return table_node(g, ConstTableParameterOp, p); }), p);
 }
 
 Expression lookup(ComputationGraph& g, const LookupParameter& p, unsigned index) {
-  return lookup_index(g, LookupOp, p, index);
+  return decayed(lookup_index(g, LookupOp, p, index), p);
 }
 Expression lookup(ComputationGraph& g, const LookupParameter& p, const unsigned* pindex) {
-  return lookup_pointer(g, LookupOp, p, pindex);
+  return decayed(lookup_pointer(g, LookupOp, p, pindex), p);
 }
 Expression lookup(ComputationGraph& g, const LookupParameter& p, const std::vector<unsigned>& indices) {
-  return lookup_indices(g, LookupOp, p, indices);
+  return decayed(lookup_indices(g, LookupOp, p, indices), p);
 }
 Expression lookup(ComputationGraph& g, const LookupParameter& p, const std::vector<unsigned>* pindices) {
-  return lookup_vector_pointer(g, LookupOp, p, pindices);
+  return decayed(lookup_vector_pointer(g, LookupOp, p, pindices), p);
 }
 Expression const_lookup(ComputationGraph& g, const LookupParameter& p, unsigned index) {
-  return lookup_index(g, ConstLookupOp, p, index);
+  return decayed_constant(lookup_index(g, ConstLookupOp, p, index), p);
 }
 Expression const_lookup(ComputationGraph& g, const LookupParameter& p, const unsigned* pindex) {
-  return lookup_pointer(g, ConstLookupOp, p, pindex);
+  return decayed_constant(lookup_pointer(g, ConstLookupOp, p, pindex), p);
 }
 Expression const_lookup(ComputationGraph& g, const LookupParameter& p, const std::vector<unsigned>& indices) {
-  return lookup_indices(g, ConstLookupOp, p, indices);
+  return decayed_constant(lookup_indices(g, ConstLookupOp, p, indices), p);
 }
 Expression const_lookup(ComputationGraph& g, const LookupParameter& p, const std::vector<unsigned>* pindices) {
-  return lookup_vector_pointer(g, ConstLookupOp, p, pindices);
+  return decayed_constant(lookup_vector_pointer(g, ConstLookupOp, p, pindices), p);
 }
 
 Expression constant(ComputationGraph& g, const Dim& d, float value) {

@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <sstream>
 #include <stdexcept>
 #include <vector>
 
@@ -159,4 +160,60 @@ TEST_CASE("Trainer::clip_gradients gives DyNet's scale and counts the clip, upda
   trainer.update_epoch();
   trainer.rescale_and_reset_weight_decay();
   CHECK(as_vector(p.get_storage().values) == before);
+}
+
+TEST_CASE("DyNet's storage interface: the base class list, norms, has_grad, zero, updated flags", "[dynet_api]") {
+  ParameterCollection m;
+  Parameter p = m.add_parameters({2}, ParameterInitFromVector({3.f, 4.f}));
+  LookupParameter t = m.add_lookup_parameters(2, {1}, ParameterInitFromVector({1.f, 2.f}));
+  Parameter q = m.add_parameters({1}, ParameterInitConst(5.f));
+  const std::vector<std::shared_ptr<ParameterStorageBase>> all = m.get_parameter_storages_base();
+  REQUIRE(all.size() == 3);
+  CHECK(all[0].get() == p.p.get());
+  CHECK(all[1].get() == t.p.get());
+  CHECK(all[2].get() == q.p.get());
+  float sq = 0;
+  all[0]->squared_l2norm(&sq);
+  CHECK(sq == 25.f);
+  all[1]->squared_l2norm(&sq);
+  CHECK(sq == 5.f);
+  CHECK(all[1]->size() == 2);
+  CHECK_FALSE(all[0]->has_grad());
+  {
+    ComputationGraph cg;
+    cg.backward(dot_product(parameter(cg, p), input(cg, Dim({2}), {1.f, 2.f})));
+  }
+  CHECK(all[0]->has_grad());
+  all[0]->g_squared_l2norm(&sq);
+  CHECK(sq == 5.f);
+  all[0]->scale_gradient(2.f);
+  CHECK(as_vector(*p.gradients()) == std::vector<float>{2.f, 4.f});
+  p.zero();  // values and gradient, as DyNet's
+  CHECK(as_vector(*p.values()) == std::vector<float>{0.f, 0.f});
+  CHECK_FALSE(all[0]->has_grad());
+  t.scale(3.f);
+  CHECK(as_vector(t.get_storage().all_values) == std::vector<float>{3.f, 6.f});
+  const LookupParameter& ct = t;
+  ct.initialize(1, {7.f});
+  CHECK(as_vector(t.get_storage().values[1]) == std::vector<float>{7.f});
+  m.set_updated_param(&q, false);
+  CHECK_FALSE(m.is_updated_param(&q));
+  CHECK_FALSE(all[2]->is_updated());
+  m.set_updated_lookup_param(&t, false);
+  CHECK_FALSE(m.is_updated_lookup_param(&t));
+  CHECK_THROWS_WITH(p.get_storage().set_value({1.f}), Catch::Contains("ParameterStorage::set_value") && Catch::Contains("holds 2"));
+}
+
+TEST_CASE("Trainer::populate(is, lr) restores a checkpoint with DyNet's new learning rate", "[dynet_api]") {
+  ParameterCollection m;
+  m.add_parameters({1});
+  SimpleSGDTrainer saved(m, 0.5f);
+  std::stringstream checkpoint;
+  saved.save(checkpoint);
+  SimpleSGDTrainer restored(m, 0.1f);
+  std::stringstream again(checkpoint.str());
+  CHECK_THROWS_AS(restored.populate(again, -1.f), std::invalid_argument);
+  CHECK(restored.learning_rate == 0.1f);
+  restored.populate(checkpoint, 0.25f);
+  CHECK(restored.learning_rate == 0.25f);
 }

@@ -1,4 +1,4 @@
-// The loop every trainer shares: clipping, weight decay, the learning-rate schedule, restart(),
+// The loop every trainer shares: clipping, the learning-rate schedule, restart(),
 // and the checks that refuse bad settings without changing anything.
 
 #include <catch2/catch.hpp>
@@ -51,23 +51,6 @@ TEST_CASE("a NaN gradient is refused before any parameter changes", "[trainers][
   CHECK_THROWS_WITH(adam.update(), Catch::Contains("NaN or infinity"));
   CHECK(as_vector(*a.values()) == std::vector<float>{1.f, 1.f});
   CHECK(adam.updates == 0);
-}
-
-TEST_CASE("weight decay multiplies updated values by 1 - lambda after the step", "[trainers]") {
-  ParameterCollection m;
-  m.set_weight_decay_lambda(0.1f);
-  Parameter a = m.add_parameters({2}, ParameterInitFromVector({1.f, -2.f}));
-  Parameter frozen = m.add_parameters({1}, ParameterInitConst(3.f));
-  frozen.set_updated(false);
-  SimpleSGDTrainer sgd(m, 0.5f);
-  set_gradient(a, {1.f, 0.f});
-  sgd.update();
-  CHECK(as_vector(*a.values())[0] == Approx((1.f - 0.5f) * 0.9f));
-  CHECK(as_vector(*a.values())[1] == Approx(-2.f * 0.9f));
-  CHECK(as_vector(*frozen.values()) == std::vector<float>{3.f});
-
-  CHECK_THROWS_WITH(m.set_weight_decay_lambda(1.f), Catch::Contains("lambda") && Catch::Contains("[0, 1)"));
-  CHECK(m.weight_decay_lambda() == 0.1f);
 }
 
 TEST_CASE("the learning-rate schedule sets the rate of every update", "[trainers]") {

@@ -21,7 +21,7 @@ namespace {
 struct Launch {
   std::size_t n, blocks;
   std::vector<unsigned> rows;
-  float decay;
+  float factor;
 };
 std::vector<Launch> launches;
 
@@ -32,7 +32,7 @@ UpdateKernel<Rule> original;
 template <class Rule>
 void recording(Device& d, const Rule& rule, const update_rules::UpdateCall& c) {
   const std::vector<unsigned> rows = c.rows ? std::vector<unsigned>(c.rows, c.rows + c.blocks) : std::vector<unsigned>{};
-  launches.push_back({c.n, c.blocks, rows, c.decay});
+  launches.push_back({c.n, c.blocks, rows, c.factor});
   original<Rule>(d, rule, c);
 }
 
@@ -75,20 +75,24 @@ TEST_CASE("trainer updates launch the device's update kernel, with the rows of a
   CHECK(launches[0].n == 3);
   CHECK(launches[0].blocks == 1);
   CHECK(launches[0].rows.empty());
-  CHECK(launches[0].decay == 0.75f);
+  CHECK(launches[0].factor == 1.f);
   CHECK(launches[1].n == 2);
   CHECK(sorted(launches[1].rows) == std::vector<unsigned>{0, 2});
-  // The kernel's work is the update: (1 - 0.5 * 1) * 0.75 where touched, 1 elsewhere.
-  CHECK(as_vector(*p.values()) == std::vector<float>(3, 0.375f));
-  CHECK(as_vector(table.row_value(0)) == std::vector<float>(2, 0.375f));
+  // The kernel's work is the update: 1 - 0.5 * 1 where touched, 1 elsewhere; the weight decay
+  // factor then shrinks to 0.75.
+  CHECK(as_vector(*p.values()) == std::vector<float>(3, 0.5f));
+  CHECK(as_vector(table.row_value(0)) == std::vector<float>(2, 0.5f));
   CHECK(as_vector(table.row_value(1)) == std::vector<float>(2, 1.f));
 
   trainer.sparse_updates_enabled = false;
   launches.clear();
   step(trainer, p, table);
   REQUIRE(launches.size() == 2);
+  CHECK(launches[0].factor == 0.75f);
   CHECK(launches[1].n == 8);
   CHECK(launches[1].rows.empty());
+  // The rule runs on what expressions read (0.75 * 0.5) and stores the result over the factor.
+  CHECK(as_vector(*p.values())[0] == Approx((0.75f * 0.5f - 0.5f) / 0.75f));
 }
 
 TEST_CASE("EGTrainer launches its kernel, which normalizes every row of a sparse update", "[trainers]") {

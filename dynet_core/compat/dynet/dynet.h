@@ -4,7 +4,7 @@
 #include "dynet_core/dim.h"
 #include "dynet_core/expression.h"
 #include "dynet_core/graph.h"
-#include "dynet_core/init.h"
+#include "dynet/init.h"
 #include "dynet_core/model.h"
 #include "dynet_core/param_collection.h"
 #include "dynet_core/rand.h"
