@@ -91,10 +91,9 @@ class BoostReader : public ArchiveReader {
     ar_ >> boost::serialization::make_array(&s[0], s.size());
     return s;
   }
-  void finish() override {
+  bool at_end() override {
     if (!is_binary<IArchive>) is_ >> std::ws;
-    if (is_.peek() != std::char_traits<char>::eof())
-      throw std::runtime_error("data follows the end of the archive");
+    return is_.peek() == std::char_traits<char>::eof();
   }
 
  private:

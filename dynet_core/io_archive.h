@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 
@@ -42,8 +43,13 @@ class ArchiveReader {
   virtual void reals(float* v, std::size_t n) = 0;
   /// A string of at most the payload's size, checked before it is allocated.
   virtual std::string string(const char* what) = 0;
+  /// Whether the whole payload has been read (a later format's field may be absent from an
+  /// earlier file).
+  virtual bool at_end() = 0;
   /// Throws unless the whole payload has been read.
-  virtual void finish() = 0;
+  void finish() {
+    if (!at_end()) throw std::runtime_error("data follows the end of the archive");
+  }
 
   std::size_t payload_size() const { return payload_size_; }
 

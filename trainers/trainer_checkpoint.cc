@@ -6,7 +6,8 @@
 //   floats of state per value
 //   parameter count, then per parameter: name, value count, state (component-major)
 //   lookup parameter count, then the same per table
-//   the model's pending weight-decay factor (its stored values mean nothing without it)
+//   the model's pending weight-decay factor (its stored values mean nothing without it); absent
+//   from checkpoints written while weight decay scaled the values at each update, where it is 1
 
 #include <istream>
 #include <iterator>
@@ -122,7 +123,7 @@ void Trainer::restore(const std::string& bytes, const std::string& source) {
       if (r.integer() != k) throw std::runtime_error("it holds another number of state values per parameter value");
       read_states(r, model_.parameters_list(), param_state_, "parameter", param_states);
       read_states(r, model_.lookup_parameters_list(), lookup_state_, "lookup parameter", lookup_states);
-      decay_factor = r.real();
+      if (!r.at_end()) decay_factor = r.real();
       if (!(decay_factor > 0.f && decay_factor <= 1.f))
         throw std::runtime_error("the weight decay factor " + std::to_string(decay_factor) + " is not in (0, 1]");
     });

@@ -72,7 +72,7 @@ TEST_CASE("CUDA kernels for unknown ops or given twice are refused, naming the o
   CHECK(missing_kernels(table).find("tanh (backward)") != std::string::npos);
 }
 
-TEST_CASE("the GPU has an update kernel for every trainer rule; a backend lacking one is refused", "[gpu][trainers]") {
+TEST_CASE("the GPU has an update kernel for every trainer rule, a backend lacking one is refused", "[gpu][trainers]") {
   gpu::install_update_kernels();
   UpdateKernels& gpu_kernels = update_kernels(DeviceType::GPU);
   const UpdateKernels& cpu_kernels = update_kernels(DeviceType::CPU);

@@ -206,3 +206,22 @@ TEST_CASE("a checkpoint with settings out of range is refused", "[trainers][io][
            }));
   CHECK_THAT(refusal(sgd, crafted), Catch::Contains("is malformed: learning_rate = -1.000000, which must be finite and > 0"));
 }
+
+TEST_CASE("a checkpoint from before the lazy weight-decay factor loads with the factor 1", "[trainers][io]") {
+  Task task{ParameterInitNormal()};
+  SimpleSGDTrainer sgd(task.model);
+  train(task, sgd, 0, 3);
+  const float factor = task.model.get_weight_decay().current_weight_decay();
+  REQUIRE(factor < 1.f);
+  const std::string state = checkpoint_of(sgd);
+  // The same payload without its last field, the factor (one float in a binary archive).
+  const std::string_view payload = open_envelope(state, "checkpoint", FileContent::TrainerState, ArchiveFormat::Binary);
+  const std::string earlier =
+      seal(FileContent::TrainerState, ArchiveFormat::Binary, payload.substr(0, payload.size() - sizeof(float)));
+  std::istringstream is(earlier);
+  sgd.populate(is);
+  CHECK(task.model.get_weight_decay().current_weight_decay() == 1.f);
+  std::istringstream again(state);
+  sgd.populate(again);
+  CHECK(task.model.get_weight_decay().current_weight_decay() == factor);
+}

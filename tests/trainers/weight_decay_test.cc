@@ -143,7 +143,7 @@ TEST_CASE("project_weights writes the norm of every stored value, as DyNet", "[t
   CHECK(captured.str() == "NORM: 5\n");
 }
 
-TEST_CASE("a lambda outside [0, 1) is refused with DyNet's exception type", "[trainers][errors]") {
+TEST_CASE("a lambda below 0 or from 1 up is refused with DyNet's exception type", "[trainers][errors]") {
   ParameterCollection m;
   m.set_weight_decay_lambda(0.1f);
   CHECK_THROWS_AS(m.set_weight_decay_lambda(-0.5f), std::domain_error);
