@@ -33,8 +33,10 @@ bool HostBlocks::canary_intact(const void* p, std::size_t bytes, std::size_t foo
 }
 
 HostBlocks& HostBlocks::instance() {
-  static HostBlocks blocks;
-  return blocks;
+  // Never destroyed: pools of static objects (the default device's) return their blocks through
+  // it at exit, whatever the order in which statics are destroyed.
+  static HostBlocks* const blocks = new HostBlocks;
+  return *blocks;
 }
 
 AlignedMemoryPool::AlignedMemoryPool(std::string name, std::size_t initial_bytes, BlockSource* source)
