@@ -10,10 +10,22 @@ namespace {
 
 using update_rules::UpdateCall;
 
+template <bool kScaled, class Rule>
+void cpu_update_blocks(const Rule& rule, const UpdateCall& c) {
+  for (std::size_t k = 0; k < c.blocks; ++k) {
+    const std::size_t first = c.at(k, 0), end = first + c.n;
+    for (std::size_t i = first; i < end; ++i) update_rules::apply_index<kScaled>(rule, c, i);
+  }
+}
+
+// Block by block, so that no index needs a division, and without the weight-decay factor's
+// multiply and divide per value unless it differs from 1.
 template <class Rule>
 void cpu_update(Device&, const Rule& rule, const UpdateCall& c) {
-  const std::size_t n = c.size();
-  for (std::size_t k = 0; k < n; ++k) update_rules::apply_at(rule, c, k);
+  if (c.factor == 1.f)
+    cpu_update_blocks<false>(rule, c);
+  else
+    cpu_update_blocks<true>(rule, c);
 }
 
 // Each block is normalized in the log domain, shifted by its largest value so that exp cannot

@@ -119,13 +119,19 @@ struct UpdateCall {
   DYBATCH_HD std::size_t at(std::size_t k, std::size_t e) const { return (rows ? rows[k] * n : 0) + e; }
 };
 
+/// Applies an elementwise rule to value i of the call; kScaled: through the factor (false only
+/// when it is 1).
+template <bool kScaled = true, class Rule>
+DYBATCH_HD void apply_index(const Rule& rule, const UpdateCall& c, std::size_t i) {
+  if constexpr (kScaled) c.values[i] *= c.factor;
+  rule(c.values[i], c.grads[i], c.state, i, c.stride);
+  if constexpr (kScaled) c.values[i] /= c.factor;
+}
+
 /// Applies an elementwise rule to the k-th value of the call (k < size()).
 template <class Rule>
 DYBATCH_HD void apply_at(const Rule& rule, const UpdateCall& c, std::size_t k) {
-  const std::size_t i = c.at(k / c.n, k % c.n);
-  c.values[i] *= c.factor;
-  rule(c.values[i], c.grads[i], c.state, i, c.stride);
-  c.values[i] /= c.factor;
+  apply_index(rule, c, c.at(k / c.n, k % c.n));
 }
 
 }  // namespace update_rules
