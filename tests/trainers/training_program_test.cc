@@ -38,7 +38,8 @@ struct Program {
     args.insert(args.begin(), "program");
     std::vector<char*> argv;
     for (std::string& a : args) argv.push_back(&a[0]);
-    const int status = run_training_program("program", "Does things.", flags, int(argv.size()), argv.data(), [&] {
+    argv.push_back(nullptr);  // as main's: argv[argc] exists, and initialize() ends argv there
+    const int status = run_training_program("program", "Does things.", flags, int(argv.size() - 1), argv.data(), [&] {
       ran = true;
       return body();
     });
