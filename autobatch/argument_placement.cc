@@ -40,19 +40,23 @@ void gather_argument(const ComputationGraph& cg, const GroupRecord& record, cons
   cg.device()->apply_runs(RunOp::Copy, runs.data(), runs.size());
 }
 
+bool slices_computed_value(const ComputationGraph& cg, const GroupRecord& record, const Node& n,
+                           unsigned& begin, unsigned& end) {
+  const OpDef& op = *n.op;
+  if (!op.argument_span || n.nargs != 1 || (op.saves & kSavesOutput)) return false;
+  const Node& a = cg.node(n.arg(0));
+  return record.group_of(n.arg(0)) != GroupRecord::kNoGroup && a.dim.bd == 1 &&
+         op.argument_span(n.data, a.dim, begin, end);
+}
+
 float* view_of_argument(const ComputationGraph& cg, const GroupRecord& record, const VariableIndex* nodes,
                         std::uint32_t count, std::uint32_t& stride) {
   const Node& n0 = cg.node(nodes[0]);
-  const OpDef& op = *n0.op;
-  if (!op.argument_span || n0.nargs != 1 || (op.saves & kSavesOutput)) return nullptr;
-  const Node& a0 = cg.node(n0.arg(0));
   unsigned begin = 0, end = 0;
-  if (record.group_of(n0.arg(0)) == GroupRecord::kNoGroup || a0.dim.bd != 1 ||
-      !op.argument_span(n0.data, a0.dim, begin, end))
-    return nullptr;
+  if (!slices_computed_value(cg, record, n0, begin, end)) return nullptr;
   if (count == 1) {
     stride = n0.dim.size();
-    return a0.value + begin;
+    return cg.node(n0.arg(0)).value + begin;
   }
   std::uint32_t producer, offset;
   if (!record.consecutive_outputs(cg, nodes, count, 0, producer, offset)) return nullptr;

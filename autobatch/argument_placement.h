@@ -30,6 +30,10 @@ ArgumentPlace place_argument(const ComputationGraph& cg, const GroupRecord& reco
 /// the caller's buffer for the run table.
 void gather_argument(const ComputationGraph& cg, const GroupRecord& record, const VariableIndex* nodes,
                      std::uint32_t count, unsigned i, float* to, std::vector<MemoryRun>& runs);
+/// Whether node n is a slice of a computed value with one batch element (its range [begin, end)):
+/// what a view needs of each of its nodes.
+bool slices_computed_value(const ComputationGraph& cg, const GroupRecord& record, const Node& n,
+                           unsigned& begin, unsigned& end);
 /// Where the outputs of a group of slices already are, every `stride` floats, when they need no
 /// copy (null otherwise): each node's argument is a computed value with one batch element, and
 /// the arguments are one node or consecutive outputs of one group. A slice of a parameter (or of

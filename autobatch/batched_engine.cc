@@ -91,6 +91,22 @@ void BatchedEngine::forward_nodes(VariableIndex begin, VariableIndex end) {
 }
 
 void BatchedEngine::run_split(const VariableIndex* nodes, std::uint32_t count) {
+  // Slices of the outputs of several groups run as one view of each, not as one copy of them all:
+  // a view copies nothing forward and adds its gradient into its group's block in one kernel call,
+  // where the copy writes every slice and scatters its gradient back run by run. (Under the agenda
+  // the slices of two recurrences - a BiLSTM's two directions - are ready together.)
+  unsigned begin, end;
+  if (count > 1 && slices_computed_value(*cg_, record_, cg_->node(nodes[0]), begin, end)) {
+    record_.for_each_run(*cg_, nodes, count, 0,
+                         [&](std::uint32_t j, std::uint32_t n, std::uint32_t, std::uint32_t, VariableIndex) {
+                           run_chunks(nodes + j, n);
+                         });
+    return;
+  }
+  run_chunks(nodes, count);
+}
+
+void BatchedEngine::run_chunks(const VariableIndex* nodes, std::uint32_t count) {
   const std::uint32_t most = max_group(*cg_, cg_->node(nodes[0]));
   for (std::uint32_t done = 0; done < count; done += most) run_group(nodes + done, std::min(most, count - done));
 }

@@ -42,8 +42,11 @@ class BatchedEngine : public EngineBase {
 
   /// Gives the parameter leaves the scheduler found their parameter's memory.
   void alias_parameter_leaves();
-  /// Runs the `count` nodes at `ready` (of one signature) as few kernel calls as tensor sizes allow.
+  /// Runs the `count` nodes at `ready` (of one signature) as few kernel calls as tensor sizes
+  /// allow, slices as views where they can be.
   void run_split(const VariableIndex* ready, std::uint32_t count);
+  /// Runs them in groups as large as tensor sizes allow.
+  void run_chunks(const VariableIndex* ready, std::uint32_t count);
   /// Runs the `count` nodes at `ready` (of one signature) as one kernel call and records them;
   /// `deferred`: records them, their outputs placed and arguments read, for a fused chain to
   /// compute (its scratch stays until then).

@@ -248,7 +248,7 @@ TEST_CASE("gradients reach some nodes of a group through gathered arguments, oth
       });
 }
 
-TEST_CASE("slices of a node or of a group's outputs point into them instead of copying", "[autobatch]") {
+TEST_CASE("slices of a node or of groups' outputs point into them instead of copying", "[autobatch]") {
   // Their gradients are checked against the sequential engine by the slice and random graph tests.
   ChainModel m;
   const unsigned h = ChainModel::hidden;
@@ -259,10 +259,11 @@ TEST_CASE("slices of a node or of a group's outputs point into them instead of c
     m.b.set_value(bias);
     ComputationGraph cg;
     cg.set_autobatch(strategy);
-    Expression W = parameter(cg, m.W), b = parameter(cg, m.b);
+    Expression W = parameter(cg, m.W), U = parameter(cg, m.U), b = parameter(cg, m.b);
     std::vector<Expression> gs, slices, terms;
+    // Two groups of products (two weights), whose slices are one group: a view of each.
     for (unsigned k = 0; k < 5; ++k) {
-      gs.push_back(affine_transform({b, W, lookup(cg, m.emb, k)}));
+      gs.push_back(affine_transform({b, k < 3 ? W : U, lookup(cg, m.emb, k)}));
       slices.push_back(pick_range(gs.back(), 2, h));
       terms.push_back(sum_elems(tanh(slices.back())));
     }
