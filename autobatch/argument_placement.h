@@ -4,7 +4,8 @@
 // are that block, in order, reads them in place; a shared argument (a weight, anything broadcast
 // along the batch) is read where its one node is; only otherwise are the arguments gathered into
 // one block. A group of slices of one node, or of consecutive outputs of one group, is a view:
-// its nodes point into what they slice, and nothing is copied.
+// its nodes point into what they slice, and nothing is copied (slices of several groups' outputs
+// run as one view of each).
 
 #include <cstdint>
 #include <vector>
