@@ -89,12 +89,11 @@ class ParameterCollection {
   /// std::cerr; `radius` is unused there too.
   void project_weights(float radius = 1.0f) { get_storage().project_weights(radius); }
 
-  /// DyNet's weight decay, one per collection (--dynet-weight-decay sets each one's lambda; a
-  /// subcollection's is its own, set apart from its parent's): a trainer of this collection
-  /// decays with it. Expressions read the pending factor of the root collection, the `owner` of
-  /// every parameter of the tree, as in DyNet; so does a trainer's step on a root collection, and
-  /// on a subcollection (as in DyNet) its own. set_weight_decay_lambda throws std::domain_error
-  /// outside [0, 1).
+  /// DyNet's weight decay, one per collection, a subcollection's apart from its parent's
+  /// (--dynet-weight-decay sets each one's lambda). A trainer of this collection decays with this
+  /// one's factor and divides its steps by it; expressions read the factor of the root collection,
+  /// every parameter's `owner`. For a root collection that is the same factor; for a subcollection
+  /// it is not, as in DyNet. set_weight_decay_lambda throws std::domain_error outside [0, 1).
   float weight_decay_lambda() const { return get_storage().weight_decay.get_lambda(); }
   void set_weight_decay_lambda(float lambda);
   /// DyNet's: this collection's pending factor and lambda (see dynet_core/weight_decay.h).
