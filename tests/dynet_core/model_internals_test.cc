@@ -230,7 +230,7 @@ TEST_CASE("Model says, as DyNet does, that its name is deprecated", "[dynet_api]
         "Please replace references to dynet::Model with references to dynet::ParameterCollection.\n");
 }
 
-TEST_CASE("each collection has its own weight decay; expressions read the root's, as in DyNet", "[dynet_api]") {
+TEST_CASE("each collection has its own weight decay, and expressions read the root one, as in DyNet", "[dynet_api]") {
   ParameterCollection m;
   ParameterCollection sub = m.add_subcollection("sub");
   Parameter a = sub.add_parameters({1}, ParameterInitConst(4.f));
