@@ -60,8 +60,8 @@ bool check_grad(ParameterCollection& m, Expression& expr, int verbosity) {
   }
   for (const auto& t : m.lookup_parameters_list()) {
     if (verbosity > 1) std::cerr << "\nLOOKUP PARAMETERS " << t->name << '\n';
-    std::vector<unsigned> rows = t->touched;
-    if (t->all_touched) {
+    std::vector<unsigned> rows = t->non_zero_grads.rows();
+    if (t->all_updated) {
       rows.resize(t->n);
       std::iota(rows.begin(), rows.end(), 0u);
     }

@@ -44,7 +44,7 @@ GradientSet* GradientSet::active() { return active_set; }
 GradientSet::Scope::Scope(GradientSet* set) : previous_(active_set) { active_set = set; }
 GradientSet::Scope::~Scope() { active_set = previous_; }
 
-float* GradientSet::gradient(const ParameterStorage& p) {
+float* GradientSet::gradient(ParameterStorage& p) {
   Dense& d = params_[&p];
   if (!d.used) {
     // A set outlives the parameters it served, so a new one may come at a freed one's address.
@@ -94,19 +94,23 @@ void GradientSet::row_runs(const Table& s, std::size_t row, float* to) {
 
 void GradientSet::add_to_parameters() {
   const std::lock_guard<std::mutex> lock(parameter_gradients);
-  for (auto& [p, d] : params_)
-    if (d.used) p->device->accumulate(p->g.v, d.g, d.size);
+  for (auto& [p, d] : params_) {
+    if (!d.used) continue;
+    p->device->accumulate(p->g.v, d.g, d.size);
+    p->nonzero_grad = true;
+  }
   for (auto& [t, s] : tables_) {
     if (!s.written()) continue;
     LookupParameterStorage& table = *t;
     if (s.all) {
       table.device->accumulate(table.all_grads.v, s.g, s.size);
-      table.all_touched = true;
+      table.all_updated = true;
     } else {
       row_runs(s, table.row_size(), table.all_grads.v);
       table.device->apply_runs(RunOp::Accumulate, runs_.data(), runs_.size());
-      for (unsigned i : s.touched) table.mark_touched(i);
+      for (unsigned i : s.touched) table.non_zero_grads.insert(i);
     }
+    table.nonzero_grad = true;
   }
   clear();
 }

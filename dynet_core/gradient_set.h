@@ -34,7 +34,7 @@ class GradientSet {
   };
 
   /// The gradient of p in this set, zero until backward adds to it.
-  float* gradient(const ParameterStorage& p);
+  float* gradient(ParameterStorage& p);
   /// The gradient of every row of t (the whole table was used at once).
   float* table_gradient(LookupParameterStorage& t);
   /// The gradient of row i of t, marked as touched.
@@ -68,7 +68,7 @@ class GradientSet {
   /// (to null: to s itself).
   void row_runs(const Table& s, std::size_t row, float* to);
 
-  std::unordered_map<const ParameterStorage*, Dense> params_;
+  std::unordered_map<ParameterStorage*, Dense> params_;
   std::unordered_map<LookupParameterStorage*, Table> tables_;
   std::vector<MemoryRun> runs_;
 };
@@ -91,21 +91,26 @@ class BackwardGradients {
   std::optional<GradientSet::Scope> scope_;
 };
 
-/// The gradient backward adds to for a parameter, a table or a table row on this thread.
-inline float* gradient_target(const ParameterStorage& p) {
+/// The gradient backward adds to for a parameter, a table or a table row on this thread. Asking
+/// for the parameter's own marks that it has a gradient (has_grad), once per node and pass.
+inline float* gradient_target(ParameterStorage& p) {
   GradientSet* s = GradientSet::active();
-  return s ? s->gradient(p) : p.g.v;
+  if (s) return s->gradient(p);
+  p.nonzero_grad = true;
+  return p.g.v;
 }
 inline float* table_gradient_target(LookupParameterStorage& t) {
   GradientSet* s = GradientSet::active();
   if (s) return s->table_gradient(t);
-  t.all_touched = true;
+  t.all_updated = true;
+  t.nonzero_grad = true;
   return t.all_grads.v;
 }
 inline float* row_gradient_target(LookupParameterStorage& t, unsigned i) {
   GradientSet* s = GradientSet::active();
   if (s) return s->row_gradient(t, i);
-  t.mark_touched(i);
+  t.non_zero_grads.insert(i);
+  t.nonzero_grad = true;
   return t.grad_row(i);
 }
 

@@ -10,21 +10,68 @@
 
 namespace dynet {
 
-struct ParameterCollection::State {
+ParameterCollectionStorage::ParameterCollectionStorage() : weight_decay(current_params().weight_decay) {}
+
+void ParameterCollectionStorage::project_weights(float) {
+  double sq = 0;
+  for (const auto& p : params) sq += p->device->squared_norm(p->values.v, p->size());
+  for (const auto& p : lookup_params) sq += p->device->squared_norm(p->all_values.v, p->size());
+  std::cerr << "NORM: " << std::sqrt(sq) << std::endl;
+}
+
+float ParameterCollectionStorage::gradient_l2_norm() const {
+  double sq = 0;
+  for (const auto& p : params) sq += p->device->squared_norm(p->g.v, p->size());
+  // Only touched rows of a lookup table have a gradient: a sparse table costs its touched rows.
+  for (const auto& p : lookup_params) {
+    if (p->all_updated) {
+      sq += p->device->squared_norm(p->all_grads.v, p->size());
+      continue;
+    }
+    for (unsigned r : p->non_zero_grads) sq += p->device->squared_norm(p->grad_row(r), p->row_size());
+  }
+  return static_cast<float>(std::sqrt(sq));
+}
+
+struct ParameterCollection::State : std::enable_shared_from_this<State> {
   std::string name;
   std::shared_ptr<State> parent;
-  std::vector<std::shared_ptr<ParameterStorage>> params;
-  std::vector<std::shared_ptr<LookupParameterStorage>> lookup_params;
-  std::vector<std::shared_ptr<ParameterStorageBase>> all_params;  // both, in creation order
+  ParameterCollectionStorage storage;
   std::map<std::string, unsigned> names_used;
   unsigned unnamed = 0;
-  std::shared_ptr<L2WeightDecay> decay;  // the root's, shared by its subcollections
+  // The `owner` of a root's parameters: a handle that does not keep the root alive (it lives in
+  // it), whose copies do.
+  ParameterCollection self{std::shared_ptr<State>()};
+
+  // Parameters may outlive their root: they forget it, and read no weight-decay factor after it.
+  ~State() {
+    if (parent) return;
+    for (const auto& p : storage.params) forget(*p);
+    for (const auto& p : storage.lookup_params) forget(*p);
+  }
+  template <class Storage>
+  static void forget(Storage& s) {
+    s.owner = nullptr;
+    s.decay = nullptr;
+  }
+  const State& root() const { return parent ? parent->root() : *this; }
 };
 
 ParameterCollection::ParameterCollection() : state_(std::make_shared<State>()) {
   state_->name = "/";
-  state_->decay = std::make_shared<L2WeightDecay>(current_params().weight_decay);
+  state_->self.state_ = std::shared_ptr<State>(std::shared_ptr<State>(), state_.get());
 }
+
+ParameterCollection::ParameterCollection(const ParameterCollection& other)
+    : state_(other.state_ ? other.state_->shared_from_this() : nullptr) {}
+
+ParameterCollection& ParameterCollection::operator=(const ParameterCollection& other) {
+  state_ = other.state_ ? other.state_->shared_from_this() : nullptr;
+  return *this;
+}
+
+ParameterCollectionStorage& ParameterCollection::get_storage() { return state_->storage; }
+const ParameterCollectionStorage& ParameterCollection::get_storage() const { return state_->storage; }
 
 std::string ParameterCollection::unique_name(const std::string& requested, const char* what) {
   if (requested.find('/') != std::string::npos)
@@ -62,10 +109,10 @@ Parameter ParameterCollection::add_parameters(const Dim& d, const ParameterInit&
   init.initialize_params(s->values, false);
   s->zero_grad();
   s->name = unique_name(name, "add_parameters");
-  s->decay = state_->decay;
+  adopt(s);
   for (State* c = state_.get(); c; c = c->parent.get()) {
-    c->params.push_back(s);
-    c->all_params.push_back(s);
+    c->storage.params.push_back(s);
+    c->storage.all_params.push_back(s);
   }
   return Parameter(s);
 }
@@ -97,24 +144,18 @@ LookupParameter ParameterCollection::add_lookup_parameters(unsigned n, const Dim
   if (!all.fits())
     reject_size(all, "add_lookup_parameters: a table of " + std::to_string(n) + " rows of " + to_string(d) + ", shape");
   auto s = std::make_shared<LookupParameterStorage>();
-  s->dim = d;
-  s->n = n;
   s->device = device;
   s->all_values = Tensor(all, device->allocate_parameter_floats(all.size()), device);
   s->all_grads = Tensor(all, device->allocate_parameter_floats(all.size()), device);
   s->all_dim = all;
-  for (unsigned i = 0; i < n; ++i) {
-    s->values.emplace_back(d, s->row(i), device);
-    s->grads.emplace_back(d, s->grad_row(i), device);
-  }
+  s->initialize_lookups();
   init.initialize_params(s->all_values, true);
   device->zero(s->all_grads.v, all.size());
-  s->touched_mask.assign(n, 0);
   s->name = unique_name(name, "add_lookup_parameters");
-  s->decay = state_->decay;
+  adopt(s);
   for (State* c = state_.get(); c; c = c->parent.get()) {
-    c->lookup_params.push_back(s);
-    c->all_params.push_back(s);
+    c->storage.lookup_params.push_back(s);
+    c->storage.all_params.push_back(s);
   }
   return LookupParameter(s);
 }
@@ -122,24 +163,30 @@ LookupParameter ParameterCollection::add_lookup_parameters(unsigned n, const Dim
 ParameterCollection ParameterCollection::add_subcollection(const std::string& name) {
   auto child = std::make_shared<State>();
   child->name = unique_name(name, "add_subcollection") + "/";
-  child->parent = state_;
-  child->decay = state_->decay;
+  child->parent = state_->shared_from_this();
   return ParameterCollection(child);
 }
 
+template <class Storage>
+void ParameterCollection::adopt(Storage& s) {
+  State& root = const_cast<State&>(state_->root());
+  s->owner = &root.self;
+  s->decay = &root.storage.weight_decay;
+}
+
 const std::vector<std::shared_ptr<ParameterStorage>>& ParameterCollection::parameters_list() const {
-  return state_->params;
+  return state_->storage.params;
 }
 
 const std::vector<std::shared_ptr<LookupParameterStorage>>&
 ParameterCollection::lookup_parameters_list() const {
-  return state_->lookup_params;
+  return state_->storage.lookup_params;
 }
 
 const std::string& ParameterCollection::get_fullname() const { return state_->name; }
 
 std::vector<std::shared_ptr<ParameterStorageBase>> ParameterCollection::get_parameter_storages_base() const {
-  return state_->all_params;
+  return state_->storage.all_params;
 }
 
 void ParameterCollection::set_updated_param(const Parameter* p, bool status) { p->get_storage().updated = status; }
@@ -161,76 +208,46 @@ std::shared_ptr<Storage> find_named(const std::vector<std::shared_ptr<Storage>>&
 }  // namespace
 
 std::shared_ptr<ParameterStorage> ParameterCollection::get_parameter_storage(const std::string& name) const {
-  return find_named(state_->params, name, "get_parameter_storage", state_->name);
+  return find_named(state_->storage.params, name, "get_parameter_storage", state_->name);
 }
 
 std::shared_ptr<LookupParameterStorage> ParameterCollection::get_lookup_parameter_storage(
     const std::string& name) const {
-  return find_named(state_->lookup_params, name, "get_lookup_parameter_storage", state_->name);
+  return find_named(state_->storage.lookup_params, name, "get_lookup_parameter_storage", state_->name);
 }
 
 std::size_t ParameterCollection::parameter_count() const {
   std::size_t n = 0;
-  for (const auto& p : state_->params) n += p->size();
-  for (const auto& p : state_->lookup_params) n += p->all_values.d.size();
+  for (const auto& p : state_->storage.all_params) n += p->size();
   return n;
 }
 
 std::size_t ParameterCollection::updated_parameter_count() const {
   std::size_t n = 0;
-  for (const auto& p : state_->params) n += p->updated ? p->size() : 0;
-  for (const auto& p : state_->lookup_params) n += p->updated ? p->all_values.d.size() : 0;
+  for (const auto& p : state_->storage.all_params) n += p->is_updated() ? p->size() : 0;
   return n;
 }
 
-float ParameterCollection::gradient_l2_norm() const {
-  double sq = 0;
-  for (const auto& p : state_->params) sq += p->device->squared_norm(p->g.v, p->size());
-  // Only touched rows of a lookup table have a gradient: a sparse table costs its touched rows.
-  for (const auto& p : state_->lookup_params) {
-    if (p->all_touched) {
-      sq += p->device->squared_norm(p->all_grads.v, p->all_grads.d.size());
-      continue;
-    }
-    for (unsigned r : p->touched) sq += p->device->squared_norm(p->grad_row(r), p->row_size());
-  }
-  return static_cast<float>(std::sqrt(sq));
-}
-
 void ParameterCollection::reset_gradient() {
-  for (const auto& p : state_->params) p->zero_grad();
-  for (const auto& p : state_->lookup_params) {
-    p->all_touched = true;
+  for (const auto& p : state_->storage.params) p->zero_grad();
+  for (const auto& p : state_->storage.lookup_params) {
+    p->all_updated = true;
     p->zero_grad();
   }
 }
 
-void ParameterCollection::project_weights(float) {
-  double sq = 0;
-  for (const auto& p : state_->params) sq += p->device->squared_norm(p->values.v, p->size());
-  for (const auto& p : state_->lookup_params) sq += p->device->squared_norm(p->all_values.v, p->all_values.d.size());
-  std::cerr << "NORM: " << std::sqrt(sq) << std::endl;
-}
-
-float ParameterCollection::weight_decay_lambda() const { return state_->decay->get_lambda(); }
-
 void ParameterCollection::set_weight_decay_lambda(float lambda) {
   if (!(lambda >= 0 && lambda < 1))
     throw std::domain_error("set_weight_decay_lambda: lambda " + std::to_string(lambda) + " must be in [0, 1)");
-  state_->decay->set_lambda(lambda);
+  state_->storage.weight_decay.set_lambda(lambda);
 }
 
-L2WeightDecay& ParameterCollection::get_weight_decay() { return *state_->decay; }
-
 void ParameterCollection::rescale_and_reset_weight_decay() {
-  const State* root = state_.get();
-  while (root->parent) root = root->parent.get();
-  const float factor = state_->decay->current_weight_decay();
-  for (const auto& p : root->params)
-    if (p->updated) p->scale_parameters(factor);
-  for (const auto& p : root->lookup_params)
-    if (p->updated) p->scale_parameters(factor);
-  state_->decay->reset_weight_decay();
+  ParameterCollectionStorage& s = state_->storage;
+  const float factor = s.weight_decay.current_weight_decay();
+  for (const auto& p : s.all_params)
+    if (p->is_updated()) p->scale_parameters(factor);
+  s.weight_decay.reset_weight_decay();
 }
 
 }  // namespace dynet

@@ -13,10 +13,30 @@ namespace dynet {
 
 class Device;
 
+/// DyNet's: what one collection holds, its parameters and those of its subcollections in creation
+/// order, and its own weight decay (see ParameterCollection::get_weight_decay).
+struct ParameterCollectionStorage {
+  /// Weight decay with the lambda of --dynet-weight-decay, as DyNet's.
+  ParameterCollectionStorage();
+  /// DyNet's: writes "NORM: " and the L2 norm of all stored values to std::cerr; `radius` is unused
+  /// there too.
+  void project_weights(float radius = 1.0f);
+  /// L2 norm of all gradients (of lookup tables, their touched rows).
+  float gradient_l2_norm() const;
+
+  std::vector<std::shared_ptr<ParameterStorageBase>> all_params;  ///< both lists, in creation order
+  std::vector<std::shared_ptr<ParameterStorage>> params;
+  std::vector<std::shared_ptr<LookupParameterStorage>> lookup_params;
+  L2WeightDecay weight_decay;
+};
+
 class ParameterCollection {
  public:
   /// A new root collection, named "/".
   ParameterCollection();
+  /// Copies share the collection, and keep it alive (a copy of a parameter's `owner` too).
+  ParameterCollection(const ParameterCollection& other);
+  ParameterCollection& operator=(const ParameterCollection& other);
 
   /// `scale` 0 means Glorot initialization, otherwise uniform on [-scale, scale].
   Parameter add_parameters(const Dim& d, float scale = 0.f, const std::string& name = "",
@@ -61,31 +81,41 @@ class ParameterCollection {
   /// Number of trainable values of the parameters a trainer updates (is_updated()).
   std::size_t updated_parameter_count() const;
   /// L2 norm of all gradients (lookup rows included).
-  float gradient_l2_norm() const;
+  float gradient_l2_norm() const { return get_storage().gradient_l2_norm(); }
   /// Zeroes every gradient.
   void reset_gradient();
 
   /// DyNet's: writes "NORM: " and the L2 norm of all stored values (lookup tables included) to
   /// std::cerr; `radius` is unused there too.
-  void project_weights(float radius = 1.0f);
+  void project_weights(float radius = 1.0f) { get_storage().project_weights(radius); }
 
-  /// L2 weight decay applied by trainers, one for the whole collection tree (--dynet-weight-decay
-  /// sets the default); throws std::domain_error outside [0, 1).
-  float weight_decay_lambda() const;
+  /// DyNet's weight decay, one per collection, a subcollection's apart from its parent's
+  /// (--dynet-weight-decay sets each one's lambda). A trainer of this collection decays with this
+  /// one's factor and divides its steps by it; expressions read the factor of the root collection,
+  /// every parameter's `owner`. For a root collection that is the same factor; for a subcollection
+  /// it is not, as in DyNet. set_weight_decay_lambda throws std::domain_error outside [0, 1).
+  float weight_decay_lambda() const { return get_storage().weight_decay.get_lambda(); }
   void set_weight_decay_lambda(float lambda);
-  /// DyNet's: the pending factor (see dynet_core/weight_decay.h), shared by the collection tree.
-  L2WeightDecay& get_weight_decay();
-  /// Multiplies the stored values of every updated parameter of the collection tree by the pending
-  /// factor, then resets it to 1 (as DyNet's trainers do when it falls below 1/4). Parameters that
+  /// DyNet's: this collection's pending factor and lambda (see dynet_core/weight_decay.h).
+  L2WeightDecay& get_weight_decay() { return get_storage().weight_decay; }
+  /// Multiplies the stored values of this collection's updated parameters by its pending factor,
+  /// then resets the factor to 1 (as DyNet's trainers do when it falls below 1/4). Parameters that
   /// are not updated keep their stored values, so expressions see them grow back by 1/factor, as
   /// in DyNet.
   void rescale_and_reset_weight_decay();
+
+  /// DyNet's: the lists and the weight decay of this collection.
+  ParameterCollectionStorage& get_storage();
+  const ParameterCollectionStorage& get_storage() const;
 
  private:
   struct State;
   explicit ParameterCollection(std::shared_ptr<State> s) : state_(std::move(s)) {}
   std::string unique_name(const std::string& requested, const char* what);
   void check_room(const Dim& d, const char* what) const;
+  /// Makes the root of this collection the owner of `s`, whose weight decay its expressions read.
+  template <class Storage>
+  void adopt(Storage& s);
 
   std::shared_ptr<State> state_;
 };

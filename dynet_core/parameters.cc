@@ -57,9 +57,28 @@ void set_row(LookupParameterStorage& s, unsigned i, const std::vector<float>& v,
 
 float squared_norm(Device& d, const float* v, std::size_t n) { return static_cast<float>(d.squared_norm(v, n)); }
 
+/// Throws unless d is `n` values on `device`.
+void check_gradient(const Tensor& d, std::size_t n, const Device* device, const std::string& who,
+                    const std::string& what) {
+  if (d.d.size() != n)
+    throw std::invalid_argument(who + ": " + what + " holds " + std::to_string(n) + " values, the tensor " +
+                                std::to_string(d.d.size()) + " (dim " + to_string(d.d) + ")");
+  if (d.device != device)
+    throw std::invalid_argument(who + ": the tensor is not on the device of " + what);
+}
+
 }  // namespace
 
-void ParameterStorage::zero_grad() { device->zero(g.v, size()); }
+void ParameterStorage::zero_grad() {
+  device->zero(g.v, size());
+  nonzero_grad = false;
+}
+
+void ParameterStorage::accumulate_grad(const Tensor& d) {
+  check_gradient(d, size(), device, "ParameterStorage::accumulate_grad", "the gradient of " + describe(*this));
+  device->accumulate(g.v, d.v, size());
+  nonzero_grad = true;
+}
 
 void ParameterStorage::scale_parameters(float a) { device->scale(values.v, a, size()); }
 void ParameterStorage::scale_gradient(float a) { device->scale(g.v, a, size()); }
@@ -69,7 +88,6 @@ void ParameterStorage::zero() {
 }
 void ParameterStorage::squared_l2norm(float* sqnorm) const { *sqnorm = squared_norm(*device, values.v, size()); }
 void ParameterStorage::g_squared_l2norm(float* sqnorm) const { *sqnorm = squared_norm(*device, g.v, size()); }
-bool ParameterStorage::has_grad() const { return squared_norm(*device, g.v, size()) > 0.f; }
 void ParameterStorage::clip(float left, float right) { clip_values(*this, left, right, "ParameterStorage::clip"); }
 void ParameterStorage::set_value(const std::vector<float>& val) { set_values(*this, val, "ParameterStorage::set_value"); }
 void ParameterStorage::copy(const ParameterStorage& other) {
@@ -84,7 +102,6 @@ void LookupParameterStorage::scale_gradient(float a) { device->scale(all_grads.v
 void LookupParameterStorage::zero() { device->zero(all_values.v, size()); }
 void LookupParameterStorage::squared_l2norm(float* sqnorm) const { *sqnorm = squared_norm(*device, all_values.v, size()); }
 void LookupParameterStorage::g_squared_l2norm(float* sqnorm) const { *sqnorm = squared_norm(*device, all_grads.v, size()); }
-bool LookupParameterStorage::has_grad() const { return squared_norm(*device, all_grads.v, size()) > 0.f; }
 void LookupParameterStorage::initialize(unsigned index, const std::vector<float>& val) {
   set_row(*this, index, val, "LookupParameterStorage::initialize");
 }
@@ -95,18 +112,68 @@ void LookupParameterStorage::copy(const LookupParameterStorage& other) {
   device->copy(all_values.v, other.all_values.v, size());
 }
 
+void LookupParameterStorage::initialize_lookups() {
+  if (all_dim.ndims() == 0)
+    throw std::invalid_argument("LookupParameterStorage::initialize_lookups: all_dim " + to_string(all_dim) +
+                                " has no dimension of rows");
+  const unsigned rows = all_dim[all_dim.ndims() - 1];
+  dim = all_dim;
+  dim.delete_dim(all_dim.ndims() - 1);
+  values.clear();
+  grads.clear();
+  for (unsigned i = 0; i < rows; ++i) {
+    values.emplace_back(dim, all_values.v + std::size_t(i) * dim.size(), device);
+    grads.emplace_back(dim, all_grads.v + std::size_t(i) * dim.size(), device);
+  }
+  if (rows != n) non_zero_grads = TouchedRows(rows);
+  n = rows;
+}
+
 void LookupParameterStorage::zero_grad() {
-  if (all_touched) {
+  if (all_updated) {
     device->zero(all_grads.v, std::size_t(n) * row_size());
   } else {
     std::vector<MemoryRun> rows;
-    rows.reserve(touched.size());
-    for (unsigned i : touched) rows.push_back({grad_row(i), nullptr, row_size()});
+    rows.reserve(non_zero_grads.size());
+    for (unsigned i : non_zero_grads) rows.push_back({grad_row(i), nullptr, row_size()});
     device->apply_runs(RunOp::Zero, rows.data(), rows.size());
   }
-  for (unsigned i : touched) touched_mask[i] = 0;
-  touched.clear();
-  all_touched = false;
+  non_zero_grads.clear();
+  all_updated = false;
+  nonzero_grad = false;
+}
+
+void LookupParameterStorage::accumulate_grad(const Tensor& d) {
+  check_gradient(d, size(), device, "LookupParameterStorage::accumulate_grad", "the gradient of " + describe(*this));
+  device->accumulate(all_grads.v, d.v, size());
+  all_updated = true;
+  nonzero_grad = true;
+}
+
+void LookupParameterStorage::accumulate_grad(unsigned index, const Tensor& d) {
+  const char* who = "LookupParameterStorage::accumulate_grad";
+  if (index >= n)
+    throw std::invalid_argument(std::string(who) + ": index " + std::to_string(index) + " is out of range for " +
+                                describe(*this));
+  check_gradient(d, row_size(), device, who, "a row's gradient of " + describe(*this));
+  device->accumulate(grad_row(index), d.v, row_size());
+  non_zero_grads.insert(index);
+  nonzero_grad = true;
+}
+
+void LookupParameterStorage::accumulate_grads(unsigned count, const unsigned* ids_host, const unsigned*, float* g) {
+  for (unsigned k = 0; k < count; ++k)
+    if (ids_host[k] >= n)
+      throw std::invalid_argument("LookupParameterStorage::accumulate_grads: index " + std::to_string(ids_host[k]) +
+                                  " (the " + std::to_string(k) + "th) is out of range for " + describe(*this));
+  std::vector<MemoryRun> rows;
+  rows.reserve(count);
+  for (unsigned k = 0; k < count; ++k) {
+    rows.push_back({grad_row(ids_host[k]), g + std::size_t(k) * row_size(), row_size()});
+    non_zero_grads.insert(ids_host[k]);
+  }
+  device->apply_runs(RunOp::Accumulate, rows.data(), rows.size());
+  if (count) nonzero_grad = true;
 }
 
 ParameterStorage& Parameter::get_storage() const {

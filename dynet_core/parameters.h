@@ -8,11 +8,13 @@
 #include <vector>
 
 #include "dynet_core/tensor.h"
+#include "dynet_core/touched_rows.h"
 #include "dynet_core/weight_decay.h"
 
 namespace dynet {
 
 class Device;
+class ParameterCollection;
 
 /// DyNet's common interface of both storages, for code that walks all of a collection's
 /// parameters (ParameterCollection::get_parameter_storages_base).
@@ -26,7 +28,9 @@ struct ParameterStorageBase {
   virtual void squared_l2norm(float* sqnorm) const = 0;
   virtual void g_squared_l2norm(float* sqnorm) const = 0;
   virtual bool is_updated() const = 0;
-  /// Whether any gradient value is non-zero.
+  /// Whether a gradient was accumulated since the gradient was last zeroed (by a trainer's
+  /// update, reset_gradient or clear), even one of zeros: backward reached the parameter, or
+  /// accumulate_grad was called. A flag, so asking costs nothing.
   virtual bool has_grad() const = 0;
   /// Number of values.
   virtual std::size_t size() const = 0;
@@ -38,22 +42,30 @@ struct ParameterStorage : ParameterStorageBase {
   Tensor values;
   Tensor g;              ///< accumulated gradient, zeroed by the trainer after an update
   bool updated = true;   ///< false: trainers leave it unchanged
+  bool nonzero_grad = false;  ///< DyNet's name of what has_grad() says
+  /// The root collection of the tree the parameter was created in (DyNet's); null once that
+  /// collection is destroyed.
+  ParameterCollection* owner = nullptr;
   Device* device = nullptr;
-  /// The weight decay of the collection tree: expressions read current_weight_decay() * values.
-  std::shared_ptr<L2WeightDecay> decay;
+  /// The weight decay of the owner: expressions read current_weight_decay() * values, as in DyNet.
+  L2WeightDecay* decay = nullptr;
 
   std::size_t size() const override { return dim.size(); }
   float current_weight_decay() const { return decay ? decay->current_weight_decay() : 1.f; }
+  /// Zeroes the gradient and forgets that it was accumulated.
   void zero_grad();
   /// DyNet's names: clear() zeroes the gradient, scale_parameters(a) multiplies the values by a.
   void clear() { zero_grad(); }
+  /// DyNet's: g += d, d a tensor of dim on the parameter's device; throws std::invalid_argument
+  /// for another size or device.
+  void accumulate_grad(const Tensor& d);
   void scale_parameters(float a) override;
   void scale_gradient(float a) override;
   void zero() override;
   void squared_l2norm(float* sqnorm) const override;
   void g_squared_l2norm(float* sqnorm) const override;
   bool is_updated() const override { return updated; }
-  bool has_grad() const override;
+  bool has_grad() const override { return nonzero_grad; }
   /// The values clipped to [left, right] / set from `val` / copied from `other` (same dim), as
   /// DyNet's storage does (no weight-decay factor involved); throw std::invalid_argument on a
   /// size mismatch.
@@ -73,34 +85,41 @@ struct LookupParameterStorage : ParameterStorageBase {
   std::vector<Tensor> values;
   std::vector<Tensor> grads;
   bool updated = true;
+  bool nonzero_grad = false;  ///< as ParameterStorage::nonzero_grad
+  ParameterCollection* owner = nullptr;  ///< as ParameterStorage::owner
   Device* device = nullptr;
-  /// Rows with a gradient since the last update, for sparse updates.
-  std::vector<unsigned> touched;
-  std::vector<std::uint8_t> touched_mask;
-  bool all_touched = false;  ///< the whole table was used at once (parameter(cg, lookup))
-  std::shared_ptr<L2WeightDecay> decay;  ///< as ParameterStorage::decay
+  /// Rows with a gradient since the last update, for sparse updates (DyNet's names).
+  TouchedRows non_zero_grads;
+  bool all_updated = false;  ///< the whole table has a gradient (parameter(cg, lookup), accumulate_grad(g))
+  L2WeightDecay* decay = nullptr;  ///< as ParameterStorage::decay
 
   std::size_t row_size() const { return dim.size(); }
   std::size_t size() const override { return all_dim.size(); }
   float current_weight_decay() const { return decay ? decay->current_weight_decay() : 1.f; }
   float* row(unsigned i) const { return all_values.v + std::size_t(i) * row_size(); }
   float* grad_row(unsigned i) const { return all_grads.v + std::size_t(i) * row_size(); }
-  void mark_touched(unsigned i) {
-    if (!touched_mask[i]) {
-      touched_mask[i] = 1;
-      touched.push_back(i);
-    }
-  }
-  /// Zeroes the gradient of touched rows (all rows when all_touched) and forgets them.
+  /// DyNet's: dim, n and the per-row views values / grads from all_dim, all_values and all_grads
+  /// (after those were replaced); the touched rows are kept unless the number of rows changed.
+  void initialize_lookups();
+  /// Zeroes the gradient of touched rows (all rows when all_updated), forgets them and that a
+  /// gradient was accumulated.
   void zero_grad();
   void clear() { zero_grad(); }
+  /// DyNet's: all_grads += d (d of all_dim), or row `index`'s gradient += d (d of dim), on the
+  /// table's device; throw std::invalid_argument for another size or device or a bad index.
+  void accumulate_grad(const Tensor& d);
+  void accumulate_grad(unsigned index, const Tensor& d);
+  /// DyNet's: the gradient of row ids_host[i] += the i-th of `n` rows at g (device memory of the
+  /// table's device); ids_dev, the same indices in device memory for DyNet's GPU kernel, is not
+  /// read. Throws std::invalid_argument for a bad index, changing nothing.
+  void accumulate_grads(unsigned n, const unsigned* ids_host, const unsigned* ids_dev, float* g);
   void scale_parameters(float a) override;
   void scale_gradient(float a) override;
   void zero() override;
   void squared_l2norm(float* sqnorm) const override;
   void g_squared_l2norm(float* sqnorm) const override;
   bool is_updated() const override { return updated; }
-  bool has_grad() const override;
+  bool has_grad() const override { return nonzero_grad; }
   /// Row `index` set from `val` (DyNet's); throws std::invalid_argument on a bad index or size.
   void initialize(unsigned index, const std::vector<float>& val);
   void copy(const LookupParameterStorage& other);
@@ -121,7 +140,7 @@ class Parameter {
   /// The stored values v; expressions read current_weight_decay() * v (DyNet's lazy weight decay).
   Tensor* values() { return &get_storage().values; }
   Tensor* gradients() { return &get_storage().g; }
-  /// The pending weight-decay factor of the parameter's collection tree (1 without weight decay).
+  /// The pending weight-decay factor of the parameter's root collection (1 without weight decay).
   float current_weight_decay() const { return get_storage().current_weight_decay(); }
   const std::string& get_fullname() const { return get_storage().name; }
   bool is_updated() const { return get_storage().updated; }

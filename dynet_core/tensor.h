@@ -12,6 +12,10 @@ using real = float;
 
 class Device;
 
+/// DyNet's names of a device's memory pools: forward values, backward gradients, parameters,
+/// scratch, none.
+enum class DeviceMempool { FXS = 0, DEDFS = 1, PS = 2, SCS = 3, NONE = 4 };
+
 struct Tensor {
   Dim d;
   float* v = nullptr;
@@ -19,6 +23,8 @@ struct Tensor {
 
   Tensor() = default;
   Tensor(const Dim& dim, float* values, Device* dev) : d(dim), v(values), device(dev) {}
+  /// DyNet's constructor; the pool is not recorded (a tensor never owns its memory here).
+  Tensor(const Dim& dim, float* values, Device* dev, DeviceMempool) : d(dim), v(values), device(dev) {}
 
   /// Start of batch element b; a tensor with one batch element broadcasts to every b.
   float* batch_ptr(unsigned b) const { return d.bd == 1 ? v : v + b * d.batch_size(); }

@@ -1,9 +1,10 @@
 #pragma once
 // DyNet's L2WeightDecay: weight decay kept as one factor s = (1 - lambda)^updates instead of
-// shrinking every value at every update. A parameter collection tree owns one; its parameters'
-// stored values v stay as the trainer left them, expressions read s v, and the trainer divides its
-// steps by s so that s v moves as the update rule says. When s falls below 1/4 a trainer folds it
-// into the values and starts again from 1 (Trainer::rescale_and_reset_weight_decay).
+// shrinking every value at every update. Every parameter collection owns one; the stored values v
+// of a root collection's parameters stay as the trainer left them, expressions read s v (s of the
+// root), and the trainer divides its steps by s so that s v moves as the update rule says. When s
+// falls below 1/4 a trainer folds it into the values and starts again from 1
+// (Trainer::rescale_and_reset_weight_decay).
 
 #include <cmath>
 #include <stdexcept>

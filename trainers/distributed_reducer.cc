@@ -205,9 +205,9 @@ double DistributedReducer::backward(const std::function<double()>& local) {
     put(status_, loss);
     put(status_, compare ? checksum() : std::uint64_t(0));
     for (const auto& t : model_.lookup_parameters_list()) {
-      put(status_, static_cast<std::uint8_t>(t->all_touched));
-      put(status_, static_cast<std::uint32_t>(t->touched.size()));
-      for (unsigned i : t->touched) put(status_, static_cast<std::uint32_t>(i));
+      put(status_, static_cast<std::uint8_t>(t->all_updated));
+      put(status_, static_cast<std::uint32_t>(t->non_zero_grads.size()));
+      for (unsigned i : t->non_zero_grads) put(status_, static_cast<std::uint32_t>(i));
     }
   }
   exchange_status();
@@ -289,11 +289,11 @@ void DistributedReducer::sum_gradients() {
     LookupParameterStorage& t = *tables[k];
     if (dense_tables_[k]) {
       unpack(t.device, t.all_grads.v, t.all_grads.d.size());
-      t.all_touched = true;
+      t.all_updated = true;
     } else {
       for (unsigned i : rows_[k]) {
         unpack(t.device, t.grad_row(i), t.row_size());
-        t.mark_touched(i);
+        t.non_zero_grads.insert(i);
       }
     }
   }

@@ -117,9 +117,9 @@ void Trainer::update() {
     LookupParameterStorage& t = *tables[i];
     const StateBlock& s = lookup_state_[i];
     if (t.updated) {
-      if (sparse_updates_enabled && !t.all_touched)
-        update_values(*t.device, {t.all_values.v, t.all_grads.v, s.data, s.stride, t.row_size(), t.touched.data(),
-                                  t.touched.size(), factor}, gscale);
+      if (sparse_updates_enabled && !t.all_updated)
+        update_values(*t.device, {t.all_values.v, t.all_grads.v, s.data, s.stride, t.row_size(),
+                                  t.non_zero_grads.data(), t.non_zero_grads.size(), factor}, gscale);
       else
         update_values(*t.device, {t.all_values.v, t.all_grads.v, s.data, s.stride, t.all_values.d.size(), nullptr, 1,
                                   factor}, gscale);

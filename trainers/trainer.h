@@ -24,11 +24,11 @@ class Trainer {
 
   /// Applies the accumulated gradients to every updated parameter (only the rows touched since
   /// the last update of lookup tables, with sparse updates), then zeroes the gradients. With weight
-  /// decay lambda (ParameterCollection::weight_decay_lambda, --dynet-weight-decay), as in DyNet:
-  /// the rule moves the values expressions read (s v, s the collection tree's pending factor), then
-  /// s shrinks by 1 - lambda, which decays every parameter of the tree at once; below 1/4 it is
-  /// folded into the values (rescale_and_reset_weight_decay). Throws, changing nothing, when a
-  /// setting is out of range or (with clipping) the gradients hold a NaN or infinity.
+  /// decay lambda (the model's ParameterCollection::weight_decay_lambda, --dynet-weight-decay), as
+  /// in DyNet: the rule moves s v, s the model's pending factor (for a root collection, the one its
+  /// expressions read), then s shrinks by 1 - lambda, which decays every parameter at once; below
+  /// 1/4 it is folded into the values (rescale_and_reset_weight_decay). Throws, changing nothing,
+  /// when a setting is out of range or (with clipping) the gradients hold a NaN or infinity.
   void update();
   /// Forgets the optimizer state (moments, step count); optionally sets a new learning rate.
   void restart();
@@ -39,8 +39,8 @@ class Trainer {
   float clip_gradients();
   /// Deprecated in DyNet 2, where it only says so on std::cerr; the same here.
   void update_epoch(float r = 1.f);
-  /// DyNet's: folds the pending weight-decay factor into the values of the updated parameters of
-  /// the model's collection tree and resets it (ParameterCollection::rescale_and_reset_weight_decay).
+  /// DyNet's: folds the model's pending weight-decay factor into the values of its updated
+  /// parameters and resets it (ParameterCollection::rescale_and_reset_weight_decay).
   void rescale_and_reset_weight_decay() { model_.rescale_and_reset_weight_decay(); }
 
   /// Writes "[lr=... clips=... updates=...] " (counts since the last status()) to std::cerr, as

@@ -68,7 +68,10 @@ Dim infer_parameter(const DimArgs&, const void* data) {
 }
 void no_kernel(const OpCall&) {}
 float* parameter_values(const void* data) { return static_cast<const ParameterStorage*>(data)->values.v; }
-float* parameter_grads(const void* data) { return gradient_target(*static_cast<const ParameterStorage*>(data)); }
+// The node refers to the (mutable) parameter; its op data pointer is const only by type.
+float* parameter_grads(const void* data) {
+  return gradient_target(*static_cast<ParameterStorage*>(const_cast<void*>(data)));
+}
 
 Expression check_parameter(CheckCase& c) { return c.parameter(c.shape(0, 3)); }
 Expression check_const_parameter(CheckCase& c) {
@@ -297,8 +300,8 @@ Expression input(ComputationGraph& g, const Dim& d, const std::vector<float>* pd
 }
 
 namespace {
-// DyNet's parameter and lookup nodes read s v, s the pending weight-decay factor of the collection
-// tree (dynet_core/weight_decay.h), and pass their gradient to the parameter as the gradient of
+// DyNet's parameter and lookup nodes read s v, s the pending weight-decay factor of the root
+// collection (dynet_core/weight_decay.h), and pass their gradient to the parameter as the gradient of
 // s v, which the trainer's step divides by s. Without a pending factor (always, when lambda is 0)
 // the node is the stored values themselves.
 // The node is built first, so that an empty handle is reported by the op that was called.

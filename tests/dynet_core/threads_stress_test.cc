@@ -73,7 +73,7 @@ struct Model {
   }
   /// The rows of E with a gradient, in order.
   std::vector<unsigned> touched_rows() const {
-    std::vector<unsigned> rows = E.get_storage().touched;
+    std::vector<unsigned> rows = E.get_storage().non_zero_grads.rows();
     std::sort(rows.begin(), rows.end());
     return rows;
   }
@@ -182,7 +182,7 @@ TEST_CASE("backward passes on several threads add every graph's parameter gradie
       INFO("round " << round);
       check_close(summed_gradients(m, device, kThreads, parallel_losses), serial);
       CHECK(m.touched_rows() == rows);
-      CHECK(m.whole.get_storage().all_touched);
+      CHECK(m.whole.get_storage().all_updated);
       for (unsigned k = 0; k < kGraphs; ++k) CHECK(parallel_losses[k] == Approx(serial_losses[k]).epsilon(1e-6));
     }
   }

@@ -39,7 +39,7 @@ void set_gradients(Model& m, const std::vector<float>& g, const std::vector<floa
   LookupParameterStorage& t = m.table.get_storage();
   for (unsigned r : touched) {
     t.device->to_device(t.grad_row(r), row_g.data() + r * kRowSize, kRowSize);
-    t.mark_touched(r);
+    t.non_zero_grads.insert(r);
   }
 }
 

@@ -54,7 +54,7 @@ struct Model {
   std::vector<unsigned> touched_rows() const {
     std::vector<unsigned> rows;
     for (unsigned i = 0; i < kVocab; ++i)
-      if (E.get_storage().touched_mask[i]) rows.push_back(i);
+      if (E.get_storage().non_zero_grads.count(i)) rows.push_back(i);
     return rows;
   }
 };
@@ -93,15 +93,15 @@ TEST_CASE("data-parallel shards give the gradients of one graph holding them all
     const float whole = one_graph(m, 0.f);
     const std::vector<float> expected = m.gradients();
     const std::vector<unsigned> expected_rows = m.touched_rows();
-    REQUIRE(m.whole.get_storage().all_touched);
+    REQUIRE(m.whole.get_storage().all_updated);
     m.pc.reset_gradient();
-    REQUIRE_FALSE(m.whole.get_storage().all_touched);
+    REQUIRE_FALSE(m.whole.get_storage().all_updated);
 
     const float sharded = data_parallel(m, threads, 0.f);
     CHECK(sharded == Approx(whole).epsilon(1e-5));
     require_close(m.gradients(), expected);
     CHECK(m.touched_rows() == expected_rows);  // sparse updates see the same rows
-    CHECK(m.whole.get_storage().all_touched);
+    CHECK(m.whole.get_storage().all_updated);
   }
 }
 
@@ -127,7 +127,7 @@ TEST_CASE("a failing shard is reported and changes no parameter gradient", "[tra
   REQUIRE_THROWS_WITH(dp.backward(kShards, bad), Catch::Contains("index 16 is out of range"));
   for (float g : m.gradients()) REQUIRE(g == 0.f);
   CHECK(m.touched_rows().empty());
-  CHECK_FALSE(m.whole.get_storage().all_touched);
+  CHECK_FALSE(m.whole.get_storage().all_updated);
   // The same object still works.
   const float loss = dp.backward(kShards, [&](ComputationGraph& cg, unsigned k) { return m.shard_loss(cg, k, 0.f); });
   CHECK(std::isfinite(loss));
