@@ -96,6 +96,7 @@ class VertexExecutor {
   std::vector<std::uint32_t> rep_;              // per position: the first of its chain, or itself
   std::vector<VariableIndex> chain_nodes_;
   std::uint32_t task_chains_ = 0;
+  bool uniform_ = false;  // every unit of the task running has one signature key
   std::unordered_map<std::uint64_t, Stages> stages_;  // by signature key
   std::vector<StageNode> stage_;
   std::vector<VariableIndex> group_;
@@ -105,6 +106,16 @@ class VertexExecutor {
 template <class RunGroup>
 void VertexExecutor::run_positions(const InstancePlan& plan, std::uint32_t begin, std::uint32_t end,
                                    RunGroup& run_group) {
+  if (uniform_) {
+    // Every unit has each position's signature: a position is one group of all units.
+    for (std::uint32_t s = begin; s < end; ++s) {
+      group_.clear();
+      for (std::uint32_t u : units_) group_.push_back(plan.nodes(u)[stage_positions_[s]]);
+      run_group(group_.data(), static_cast<std::uint32_t>(group_.size()));
+      task_nodes_.insert(task_nodes_.end(), group_.begin(), group_.end());
+    }
+    return;
+  }
   const ComputationGraph& cg = plan.graph();
   stage_.clear();
   for (std::uint32_t s = begin; s < end; ++s)
@@ -140,6 +151,10 @@ bool VertexExecutor::run_fused(const InstancePlan& plan, std::uint32_t c, RunCha
   const std::uint32_t count = static_cast<std::uint32_t>(units_.size());
   chain_nodes_.clear();
   for (std::uint32_t p : cp.positions) {
+    if (uniform_) {
+      for (std::uint32_t u : units_) chain_nodes_.push_back(plan.nodes(u)[p]);
+      continue;
+    }
     const std::uint64_t signature = cg.node(plan.nodes(units_[0])[p]).signature;
     for (std::uint32_t u : units_) {
       const VariableIndex n = plan.nodes(u)[p];
@@ -166,6 +181,7 @@ void VertexExecutor::run_task(const InstancePlan& plan, const VariableIndex* fir
   // into few groups.
   const auto by_key = [&plan](std::uint32_t a, std::uint32_t b) { return plan.signature_key(a) < plan.signature_key(b); };
   if (!std::is_sorted(units_.begin(), units_.end(), by_key)) std::stable_sort(units_.begin(), units_.end(), by_key);
+  uniform_ = plan.signature_key(units_.front()) == plan.signature_key(units_.back());
   const Stages st = stages_of(plan, units_[0]);
   task_nodes_.clear();
   task_chains_ = 0;
