@@ -7,7 +7,8 @@
 // backward adds into its argument's. gradient_coverage.h tracks what each block holds, so that
 // blocks are zeroed only where gradients are added, not where kernels overwrite.
 // With --dynet-vertex, marked instances of vertex functions are scheduled as units and run as
-// tasks (autobatch/vertex): one group per position of the function, over every unit of the task.
+// tasks (autobatch/vertex): one group per position of the function, over every unit of the task;
+// a task's elementwise chains run as one pass over tiles, forward and backward.
 
 #include <cstdint>
 #include <vector>

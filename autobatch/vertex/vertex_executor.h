@@ -7,8 +7,8 @@
 // their group put them; readers outside read them there.
 // A chain of elementwise positions (fusion.h) is planned as one stage and handed to the engine's
 // chain runner, which records its positions' groups as usual and computes them in one pass over
-// tiles (fused_chain.h). Every value of the chain is kept, so backward runs its groups as it runs
-// any others.
+// tiles (fused_chain.h). Every value of the chain is kept: the engine runs the chain's backward as
+// one pass too (find_chain), or its groups one by one as any others when its plan is gone.
 
 #include <algorithm>
 #include <cstdint>
