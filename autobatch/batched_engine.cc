@@ -44,6 +44,7 @@ void BatchedEngine::on_forget() {
   alias_nodes_.clear();
   record_.clear();
   group_function_.clear();
+  fused_runs_.clear();
 }
 
 void BatchedEngine::on_truncate(VariableIndex) {
@@ -183,7 +184,7 @@ bool BatchedEngine::run_chain(const VertexExecutor::ChainTask& task) {
   }
   const Node& n0 = cg_->node(task.nodes[0]);
   if (profiling_)
-    profile::fused_chain(task_function_->id, task_function_->key, ops, n0.dim, count, kernel_start,
+    profile::fused_chain(task_function_->id, task_function_->key, ops, n0.dim, count, false, kernel_start,
                          profile::now_ns() - kernel_start);
   if (mem.forward.debug())
     for (std::uint32_t k = 0; k < ops; ++k) {
@@ -191,6 +192,7 @@ bool BatchedEngine::run_chain(const VertexExecutor::ChainTask& task) {
       check_guard(*n.op, mem.forward, chain_writes_[k], n.dim.with_batch(n.dim.bd * count), "output");
     }
   mem.scratch.revert(mark);
+  fused_runs_.push_back({first, ops, task.id});
   ++stats_.batches;
   kernel_ns_ += elapsed_ns(start);
   return true;
@@ -316,8 +318,21 @@ void BatchedEngine::backward_nodes(VariableIndex last, const std::uint8_t* needs
   last_ = last;
   needs_ = needs;
   lazy_.clear();  // parts left by a pass a kernel's exception ended
-  for (std::uint32_t g = record_.size(); g-- > 0;)
+  std::size_t run = fused_runs_.size();
+  for (std::uint32_t g = record_.size(); g-- > 0;) {
+    while (run > 0 && fused_runs_[run - 1].first > g) --run;
+    if (run > 0 && fused_runs_[run - 1].first + fused_runs_[run - 1].ops - 1 == g) {
+      const FusedRun& f = fused_runs_[run - 1];
+      VertexExecutor::ChainTask task{};
+      task.nodes = record_.nodes(record_[f.first]);
+      task.count = record_[f.first].count;
+      if (executor_.find_chain(f.chain, task) && backward_chain(task, f.first)) {
+        g = f.first;
+        continue;
+      }
+    }
     if (group_grad_[g] && !coverage_.untouched(g)) backward_group(g);  // else no gradient reached it
+  }
   // Gradients nothing reached are zero.
   for (std::uint32_t g = 0; g < record_.size(); ++g) complete_block(g);
   const std::uint64_t lazy_calls = lazy_.run(*cg_, record_, group_grad_, &transposes_, profiling_);
@@ -422,6 +437,14 @@ bool BatchedEngine::backward_scattered(OpCall& call, const Group& group, unsigne
   cg_->device()->backward(*n0.op, call, i);
   call.overwrite = false;
   const std::uint64_t scatter_start = profiling_ ? profile::now_ns() : 0;
+  scatter_gradient(group, i, g, asize);
+  if (profiling_) scatter_ns += profile::now_ns() - scatter_start;
+  scattered += group.count * asize * sizeof(float);
+  return true;
+}
+
+void BatchedEngine::scatter_gradient(const Group& group, unsigned i, const float* g, std::size_t asize) {
+  const VariableIndex* nodes = record_.nodes(group);
   // A run's gradients are consecutive in its group's block, which exists when any of its nodes
   // needs a gradient. Runs that may overwrite are copied before the additions, which never land
   // on them: a block is added to only once it is whole, and then nothing claims it.
@@ -439,10 +462,104 @@ bool BatchedEngine::backward_scattered(OpCall& call, const Group& group, unsigne
                        });
   cg_->device()->apply_runs(RunOp::Copy, runs_.data(), runs_.size());
   cg_->device()->apply_runs(RunOp::Accumulate, adds_.data(), adds_.size());
-  if (profiling_) scatter_ns += profile::now_ns() - scatter_start;
-  const std::uint64_t bytes = group.count * asize * sizeof(float);
-  stats_.bytes_scattered += bytes;
-  scattered += bytes;
+  stats_.bytes_scattered += group.count * asize * sizeof(float);
+}
+
+bool BatchedEngine::backward_chain(const VertexExecutor::ChainTask& task, std::uint32_t first) {
+  const vertex::FusedChain& chain = *task.chain;
+  const std::uint32_t ops = static_cast<std::uint32_t>(chain.ops().size());
+  if (cg_->device()->type != DeviceType::CPU) return false;
+  bool reached = false;  // whether a gradient reached any op of the chain
+  for (std::uint32_t k = 0; k < ops; ++k) reached = reached || (group_grad_[first + k] && !coverage_.untouched(first + k));
+  if (!reached) return true;
+  GraphMemory& mem = cg_->memory();
+  const AlignedMemoryPool::Mark mark = mem.scratch.mark();
+  const std::uint64_t start = profiling_ ? profile::now_ns() : 0;
+  // The chain adds what it passes back inside into an op's gradient from outside, or writes it
+  // over a block no gradient has reached yet (the overwrite rule, for the whole block).
+  chain_write_grads_.resize(ops);
+  chain_fresh_.resize(ops + chain.reads().size());
+  std::uint8_t* const fresh_writes = chain_fresh_.data();
+  std::uint8_t* const fresh_reads = fresh_writes + ops;
+  chain_data_.resize(ops);
+  chain_writes_.resize(ops);
+  for (std::uint32_t k = 0; k < ops; ++k) {
+    fresh_writes[k] = group_grad_[first + k] && may_overwrite_nodes(first + k, 0, task.count);
+    chain_write_grads_[k] = group_grad_[first + k];
+    chain_writes_[k] = record_[first + k].values;
+    chain_data_[k] = record_.data(record_[first + k])[0];
+  }
+  const std::size_t reads = chain.reads().size();
+  chain_reads_.resize(reads);
+  chain_read_grads_.resize(reads);
+  for (std::size_t r = 0; r < reads; ++r) {
+    const Group& group = record_[first + task.read_op[r]];
+    const unsigned i = task.read_arg[r];
+    const GroupArg& arg = record_.args(group)[i];
+    const Dim& ad = cg_->node(cg_->node(record_.nodes(group)[0]).arg(i)).dim;
+    chain_reads_[r] = arg.values;
+    float*& grad = chain_read_grads_[r];
+    grad = nullptr;
+    fresh_reads[r] = 0;
+    if (arg.shared) {
+      const VariableIndex* nodes = record_.nodes(group);
+      for (std::uint32_t j = 0; j < group.count && !grad; ++j) {
+        const VariableIndex a = cg_->node(nodes[j]).arg(i);
+        if (!needs_gradient(a)) continue;
+        complete_block(record_.group_of(a));
+        grad = cg_->node(a).grad;
+      }
+    } else if (arg.producer != kNoGroup) {
+      if (!group_grad_[arg.producer]) continue;
+      grad = group_grad_[arg.producer] + std::size_t(arg.offset) * ad.size();
+      // Written over only by the one read of its nodes (reads are the chain's inputs one by one,
+      // and two of them may be one producer's).
+      bool alone = chain.read_in_place(static_cast<unsigned>(r));
+      for (std::size_t q = 0; q < reads && alone; ++q) {
+        const GroupArg& other = record_.args(record_[first + task.read_op[q]])[task.read_arg[q]];
+        alone = q == r || other.shared || other.producer != arg.producer;
+      }
+      if (alone)
+        fresh_reads[r] = may_overwrite_nodes(arg.producer, arg.offset, task.count);
+      else
+        complete_block(arg.producer);
+    } else {
+      const VariableIndex* nodes = record_.nodes(group);
+      bool any = false;
+      for (std::uint32_t j = 0; j < group.count && !any; ++j) any = needs_gradient(cg_->node(nodes[j]).arg(i));
+      if (!any) continue;
+      // Added into scratch first, then to each run's block.
+      grad = mem.scratch.allocate_array<float>(ad.size() * group.count);
+      cg_->device()->zero(grad, ad.size() * group.count);
+    }
+  }
+  float* scratch = mem.scratch.allocate_array<float>(chain.scratch_floats());
+  {
+    const DeviceAccess kernel(*cg_->device());
+    chain.run_backward(task.count, chain_reads_.data(), chain_read_grads_.data(), chain_writes_.data(),
+                       chain_write_grads_.data(), scratch, chain_data_.data(), fresh_reads, fresh_writes);
+  }
+  const std::uint64_t kernel_end = profiling_ ? profile::now_ns() : 0;
+  std::uint64_t scattered = 0;
+  for (std::size_t r = 0; r < reads; ++r) {
+    const Group& group = record_[first + task.read_op[r]];
+    const unsigned i = task.read_arg[r];
+    const GroupArg& arg = record_.args(group)[i];
+    if (arg.shared || arg.producer != kNoGroup || !chain_read_grads_[r]) continue;
+    const std::size_t asize = cg_->node(cg_->node(record_.nodes(group)[0]).arg(i)).dim.size();
+    scatter_gradient(group, i, chain_read_grads_[r], asize);
+    scattered += group.count * asize * sizeof(float);
+  }
+  if (profiling_) {
+    const VertexFunction& f = *group_function_[first];
+    profile::fused_chain(f.id, f.key, ops, cg_->node(task.nodes[0]).dim, task.count, true, start, kernel_end - start);
+    profile::add_time(profile::Phase::Memory, profile::now_ns() - kernel_end);
+    profile::add_bytes(0, 0, scattered);
+    if (scattered) profile::vertex_task(f.id, f.key, 0, 0, scattered);
+  }
+  mem.scratch.revert(mark);
+  ++stats_.backward_batches;
+  ++stats_.fused_backward_chains;
   return true;
 }
 

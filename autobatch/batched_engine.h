@@ -7,7 +7,8 @@
 // backward adds into its argument's. gradient_coverage.h tracks what each block holds, so that
 // blocks are zeroed only where gradients are added, not where kernels overwrite.
 // With --dynet-vertex, marked instances of vertex functions are scheduled as units and run as
-// tasks (autobatch/vertex): one group per position of the function, over every unit of the task.
+// tasks (autobatch/vertex): one group per position of the function, over every unit of the task;
+// a task's elementwise chains run as one pass over tiles, forward and backward.
 
 #include <cstdint>
 #include <vector>
@@ -73,6 +74,13 @@ class BatchedEngine : public EngineBase {
   /// Backward into arguments spread over groups: into scratch, then added to each run's block.
   bool backward_scattered(OpCall& call, const Group& group, unsigned i, std::uint64_t& scatter_ns,
                           std::uint64_t& scattered);
+  /// Adds the gradients `g` holds for argument i of the group's nodes (asize floats each) into
+  /// the blocks of the groups that computed them, and into the gradients of nodes in no group.
+  void scatter_gradient(const Group& group, unsigned i, const float* g, std::size_t asize);
+  /// Runs the backward of a task's fused chain as one pass over tiles, its groups' gradient
+  /// blocks made whole first; false when the chain's plan is gone or the device is no CPU (its
+  /// groups then run one by one, as its values are all kept).
+  bool backward_chain(const VertexExecutor::ChainTask& task, std::uint32_t first);
   /// The overwrite rule: whether the backward kernel may write argument i's gradient over what
   /// is in group arg.producer's block instead of adding to it, because its op overwrites and
   /// nothing written there yet lies under what it writes. If so, that part is recorded as
@@ -107,6 +115,15 @@ class BatchedEngine : public EngineBase {
   std::vector<const float*> chain_reads_;  // a fused chain's arguments
   std::vector<float*> chain_writes_;       // its outputs
   std::vector<const void*> chain_data_;    // its ops' data
+  std::vector<float*> chain_read_grads_;   // in backward: its arguments' gradients
+  std::vector<float*> chain_write_grads_;  // and its ops'
+  std::vector<std::uint8_t> chain_fresh_;  // which of those blocks it writes over: its ops', then its reads'
+  // The fused chains run, by the group of their first op and their executor's id, in group order.
+  struct FusedRun {
+    std::uint32_t first, ops;
+    std::uint64_t chain;
+  };
+  std::vector<FusedRun> fused_runs_;
 };
 
 }  // namespace dynet

@@ -249,11 +249,17 @@ void vertex_task(std::uint32_t id, std::uint64_t scope_key, unsigned instances, 
 }
 
 void fused_chain(std::uint32_t id, std::uint64_t scope_key, unsigned ops, const Dim& node_dim, unsigned nodes,
-                 std::uint64_t start_ns, std::uint64_t ns) {
+                 bool backward, std::uint64_t start_ns, std::uint64_t ns) {
   touch_step();
   const std::uint64_t key = (std::uint64_t(0xF05Eu) << 48) ^ (std::uint64_t(id) << 16) ^ ops ^ node_dim.size();
   KernelStats& k = current.kernels[key];
   if (k.name.empty()) k.name = "fused " + std::to_string(ops) + " ops " + to_string(node_dim);
+  if (backward) {
+    k.backward_ns += ns;
+    current.phases.backward_kernel_ns += ns;
+    if (current.events.size() < kMaxTraceEvents) current.events.push_back({key, start_ns, ns, nodes, true});
+    return;
+  }
   k.min_batch = k.calls ? std::min<std::uint32_t>(k.min_batch, nodes) : nodes;
   k.max_batch = std::max<std::uint32_t>(k.max_batch, nodes);
   ++k.calls;

@@ -142,9 +142,9 @@ void vertex_task(std::uint32_t id, std::uint64_t scope_key, unsigned instances, 
                  std::uint64_t scattered);
 /// A fused chain of `ops` elementwise ops of vertex function `id` (of VertexScope key
 /// `scope_key`) ran as one pass over `nodes` nodes per op, each of shape `node_dim`: a forward
-/// kernel call of its own.
+/// kernel call of its own, or (`backward`) the time of its backward pass.
 void fused_chain(std::uint32_t id, std::uint64_t scope_key, unsigned ops, const Dim& node_dim, unsigned nodes,
-                 std::uint64_t start_ns, std::uint64_t ns);
+                 bool backward, std::uint64_t start_ns, std::uint64_t ns);
 /// The device kernel call timed by `clock` in `slot` (Device::forward / backward); the next
 /// kernel() record takes its time, and every call's since its predecessor record, from the clock
 /// when the step ends, instead of the host time given there. One clock per step.

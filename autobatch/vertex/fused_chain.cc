@@ -107,22 +107,27 @@ void FusedChain::run_forward(unsigned instances, const float* const* reads, floa
 
 void FusedChain::run_backward(unsigned instances, const float* const* reads, float* const* read_grads,
                               const float* const* writes, float* const* write_grads, float* scratch,
-                              const void* const* data) const {
+                              const void* const* data, const std::uint8_t* fresh_reads,
+                              const std::uint8_t* fresh_writes) const {
   const std::size_t total = instances * size_;
   const unsigned first_step = unsigned(reads_.size());
   const float* values[kMaxChainValues];
   float* grads[kMaxChainValues];
   bool has_grad[kMaxChainValues];  // whether grads[s] holds a gradient yet in this tile
+  bool fresh[kMaxChainValues];     // whether grads[s] is a fresh block's, to be zeroed if nothing reaches it
+  bool written[kMaxChainValues];   // per read: whether a fresh read_grads[r] has been written in this tile
   const float* xs[kMaxChainArgs];
   float* spare = spare_buffer(scratch);
   for (std::size_t begin = 0; begin < total; begin += kTile) {
     const std::size_t n = std::min(kTile, total - begin);
     load_reads(reads, begin, n, scratch, values);
+    std::fill(written, written + reads_.size(), false);
     for (unsigned s = 0; s < steps_.size(); ++s) {
       const Step& step = steps_[s];
       float* outside = step.write >= 0 ? write_grads[step.write] : nullptr;
       grads[s] = outside ? outside + begin : gradient_buffer(scratch, s);
-      has_grad[s] = outside != nullptr;
+      fresh[s] = outside && fresh_writes && fresh_writes[step.write];
+      has_grad[s] = outside && !fresh[s];
       if (step.write >= 0) {
         values[first_step + s] = writes[step.write] + begin;
         continue;
@@ -136,6 +141,7 @@ void FusedChain::run_backward(unsigned instances, const float* const* reads, flo
     }
     for (unsigned s = unsigned(steps_.size()); s-- > 0;) {
       const Step& step = steps_[s];
+      if (!has_grad[s] && fresh[s]) std::fill(grads[s], grads[s] + n, 0.f);
       if (!has_grad[s] || !step.rule.df) continue;
       arguments(step, values, xs);
       const float* y = values[first_step + s];
@@ -146,13 +152,17 @@ void FusedChain::run_backward(unsigned instances, const float* const* reads, flo
           step.rule.df(data_of(s, data), a, xs, step.nargs, y, grads[s], grads[to], n, !has_grad[to]);
           has_grad[to] = true;
         } else if (read_grads[slot] && maps_[slot].in_place()) {
-          step.rule.df(data_of(s, data), a, xs, step.nargs, y, grads[s], read_grads[slot] + begin, n, false);
+          const bool overwrite = fresh_reads && fresh_reads[slot] && !written[slot];
+          step.rule.df(data_of(s, data), a, xs, step.nargs, y, grads[s], read_grads[slot] + begin, n, overwrite);
+          written[slot] = true;
         } else if (read_grads[slot]) {
           step.rule.df(data_of(s, data), a, xs, step.nargs, y, grads[s], spare, n, true);
           maps_[slot].scatter_add(spare, begin, n, read_grads[slot]);
         }
       }
     }
+    for (unsigned r = 0; r < reads_.size() && fresh_reads; ++r)
+      if (fresh_reads[r] && read_grads[r] && !written[r]) std::fill(read_grads[r] + begin, read_grads[r] + begin + n, 0.f);
   }
 }
 

@@ -8,6 +8,7 @@
 // keeping costs memory traffic, recomputing costs the transcendentals again.
 
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "autobatch/vertex/op_dag.h"
@@ -50,9 +51,15 @@ class FusedChain {
   /// own backward would, op by op. writes and reads hold the forward's values. write_grads[w]
   /// holds the gradient from outside the chain of writes()[w] (null: none); the gradient from
   /// inside the chain is added into it, so it ends as that op's whole gradient.
+  /// fresh_reads[r] / fresh_writes[w] (null: none is): that gradient block holds nothing yet, and
+  /// is overwritten instead of added to (zeroed where nothing reaches it); a fresh read must be
+  /// read in place (read_in_place).
   void run_backward(unsigned instances, const float* const* reads, float* const* read_grads,
                     const float* const* writes, float* const* write_grads, float* scratch,
-                    const void* const* data = nullptr) const;
+                    const void* const* data = nullptr, const std::uint8_t* fresh_reads = nullptr,
+                    const std::uint8_t* fresh_writes = nullptr) const;
+  /// Whether read r is read where it is (its shape is the chain's, not broadcast).
+  bool read_in_place(unsigned r) const { return maps_[r].in_place(); }
 
  private:
   struct Step {

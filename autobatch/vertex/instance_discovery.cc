@@ -9,19 +9,19 @@ namespace dynet {
 
 namespace {
 
-bool is_parameter(const ComputationGraph& cg, VariableIndex a) { return cg.node(a).op->value_alias != nullptr; }
-
-bool reads_parameter(const ComputationGraph& cg, const Node& n) {
+template <class IsParameter>
+bool reads_parameter(const Node& n, const IsParameter& is_parameter) {
   for (unsigned i = 0; i < n.nargs; ++i)
-    if (is_parameter(cg, n.arg(i))) return true;
+    if (is_parameter(n.arg(i))) return true;
   return false;
 }
 
 /// Whether n and m read a common argument that is not a parameter leaf.
-bool share_input(const ComputationGraph& cg, const Node& n, const Node& m) {
+template <class IsParameter>
+bool share_input(const Node& n, const Node& m, const IsParameter& is_parameter) {
   for (unsigned i = 0; i < n.nargs; ++i) {
     const VariableIndex a = n.arg(i);
-    if (is_parameter(cg, a)) continue;
+    if (is_parameter(a)) continue;
     for (unsigned k = 0; k < m.nargs; ++k)
       if (m.arg(k) == a) return true;
   }
@@ -39,19 +39,14 @@ void InstanceDiscovery::close(VariableIndex begin, VariableIndex end) {
   if (end > begin) candidates_.push_back({begin, end, discovered_key()});
 }
 
-bool InstanceDiscovery::repeats(std::uint64_t hash) const {
-  const auto range = std::equal_range(sorted_.begin(), sorted_.end(), hash);
-  return range.second - range.first >= 2;
-}
-
 void InstanceDiscovery::trim(const ComputationGraph& cg, std::size_t c, bool keep_end) {
   VertexInstance& inst = candidates_[c];
-  if (repeats(hashes_[c])) return;
+  if (repeats_[c]) return;
   tried_.clear();  // lengths whose part has been hashed, with that hash
   VariableIndex best = 0;  // the longest part that repeats
   for (std::size_t k = 0; k < candidates_.size(); ++k) {
     const VariableIndex n = candidates_[k].end - candidates_[k].begin;
-    if (n >= inst.end - inst.begin || !repeats(hashes_[k])) continue;
+    if (n >= inst.end - inst.begin || !repeats_[k]) continue;
     std::uint64_t part = 0;
     const auto seen = std::find_if(tried_.begin(), tried_.end(), [n](const auto& t) { return t.first == n; });
     if (seen != tried_.end()) {
@@ -68,6 +63,7 @@ void InstanceDiscovery::trim(const ComputationGraph& cg, std::size_t c, bool kee
     }
   }
   if (best == 0) return;
+  repeats_[c] = 1;  // its part has the structure of one that repeats
   if (keep_end) inst.begin = inst.end - best;
   else inst.end = inst.begin + best;
 }
@@ -75,10 +71,17 @@ void InstanceDiscovery::trim(const ComputationGraph& cg, std::size_t c, bool kee
 void InstanceDiscovery::find(const ComputationGraph& cg, VariableIndex begin, VariableIndex end) {
   candidates_.clear();
   anchors_.clear();
+  // Whether a node is a parameter leaf, kept a byte per node of the range: arguments are read far
+  // more often than nodes.
+  leaf_.resize(end - begin);
+  const auto is_parameter = [&](VariableIndex a) {
+    return a >= begin ? leaf_[a - begin] != 0 : cg.node(a).op->value_alias != nullptr;
+  };
   VariableIndex open = begin, last = begin;  // the open candidate starts at `open`; `last` ends its joined nodes
   for (VariableIndex j = begin; j < end; ++j) {
     const Node& n = cg.node(j);
-    if (!reads_parameter(cg, n)) {
+    leaf_[j - begin] = n.op->value_alias != nullptr;
+    if (!reads_parameter(n, is_parameter)) {
       if (anchors_.empty()) continue;  // before the first anchor: waits for it
       for (unsigned i = 0; i < n.nargs; ++i)
         if (n.arg(i) >= open && n.arg(i) < last) {
@@ -88,7 +91,7 @@ void InstanceDiscovery::find(const ComputationGraph& cg, VariableIndex begin, Va
       continue;
     }
     bool sibling = false;
-    for (std::size_t k = 0; k < anchors_.size() && !sibling; ++k) sibling = share_input(cg, n, cg.node(anchors_[k]));
+    for (std::size_t k = 0; k < anchors_.size() && !sibling; ++k) sibling = share_input(n, cg.node(anchors_[k]), is_parameter);
     if (!sibling && !anchors_.empty()) {
       close(open, last);
       open = last;
@@ -101,8 +104,16 @@ void InstanceDiscovery::find(const ComputationGraph& cg, VariableIndex begin, Va
 
   hashes_.clear();
   for (const VertexInstance& c : candidates_) hashes_.push_back(structural_hash(cg, c));
-  sorted_.assign(hashes_.begin(), hashes_.end());
+  // Which candidates share their hash with another: runs of equal hashes once sorted.
+  sorted_.clear();
+  for (std::size_t c = 0; c < hashes_.size(); ++c) sorted_.emplace_back(hashes_[c], static_cast<std::uint32_t>(c));
   std::sort(sorted_.begin(), sorted_.end());
+  repeats_.assign(hashes_.size(), 0);
+  for (std::size_t first = 0, end = 0; first < sorted_.size(); first = end) {
+    for (end = first + 1; end < sorted_.size() && sorted_[end].first == sorted_[first].first;) ++end;
+    if (end - first < 2) continue;
+    for (std::size_t k = first; k < end; ++k) repeats_[sorted_[k].second] = 1;
+  }
   // The first candidate also holds what precedes the first cell (parameters read once per graph,
   // inputs), the last one what follows the last cell (a sum over cells): each is cut down to its
   // part that has a repeating structure, if one has.
@@ -113,7 +124,7 @@ void InstanceDiscovery::find(const ComputationGraph& cg, VariableIndex begin, Va
   kept_.clear();
   kept_hashes_.clear();
   for (std::size_t c = 0; c < candidates_.size(); ++c) {
-    if (!repeats(hashes_[c])) continue;
+    if (!repeats_[c]) continue;
     kept_.push_back(candidates_[c]);
     kept_hashes_.push_back(hashes_[c]);
   }

@@ -42,14 +42,15 @@ class InstanceDiscovery {
 
  private:
   void close(VariableIndex begin, VariableIndex end);
-  /// Whether two or more candidates have this structural hash.
-  bool repeats(std::uint64_t hash) const;
   /// Cuts candidate c, if its structure does not repeat, to its longest run of last (`keep_end`)
   /// or first nodes that has the structure of a candidate that does.
   void trim(const ComputationGraph& cg, std::size_t c, bool keep_end);
 
   std::vector<VertexInstance> candidates_, kept_;
-  std::vector<std::uint64_t> hashes_, sorted_, kept_hashes_;
+  std::vector<std::uint64_t> hashes_, kept_hashes_;
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> sorted_;  // hashes_ with their candidates, sorted
+  std::vector<std::uint8_t> leaf_;     // per node of the range: a parameter leaf
+  std::vector<std::uint8_t> repeats_;  // per candidate: another one has its hash (or its trimmed part's)
   std::vector<VariableIndex> anchors_;  // of the open candidate
   std::vector<std::pair<VariableIndex, std::uint64_t>> tried_;  // trim's lengths, with their part's hash
 };

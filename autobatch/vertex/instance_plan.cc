@@ -39,8 +39,10 @@ void InstancePlan::build(const ComputationGraph& cg, VariableIndex begin, Variab
 
 const VertexFunction* InstancePlan::function_for(const ComputationGraph& cg, const VertexInstance& inst,
                                                  std::uint64_t hash) {
+  // A structural hash names one structure (the process-wide table checked the instance it was
+  // traced from against it): a second comparison node by node would only repeat the hashing.
   const VertexFunction*& f = known_[spread(inst.key) ^ hash];
-  if (f && f->hash == hash && f->key == inst.key) return f->matches(cg, inst) ? f : nullptr;
+  if (f && f->hash == hash && f->key == inst.key) return f;
   const VertexFunction* found = function_of(cg, inst, hash);
   if (found) f = found;
   return found;

@@ -137,7 +137,10 @@ void VertexExecutor::plan_stages(const InstancePlan& plan, std::uint32_t u) {
 const VertexExecutor::Stages& VertexExecutor::stages_of(const InstancePlan& plan, std::uint32_t u) {
   const auto found = stages_.find(plan.signature_key(u));
   if (found != stages_.end()) return found->second;
-  if (stages_.size() >= kMaxPlans) stages_.clear();
+  if (stages_.size() >= kMaxPlans) {
+    stages_.clear();
+    ++generation_;
+  }
   if (stages_.empty()) {
     stage_start_.clear();
     stage_chain_.clear();

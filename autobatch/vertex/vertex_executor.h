@@ -7,8 +7,8 @@
 // their group put them; readers outside read them there.
 // A chain of elementwise positions (fusion.h) is planned as one stage and handed to the engine's
 // chain runner, which records its positions' groups as usual and computes them in one pass over
-// tiles (fused_chain.h). Every value of the chain is kept, so backward runs its groups as it runs
-// any others.
+// tiles (fused_chain.h). Every value of the chain is kept: the engine runs the chain's backward as
+// one pass too (find_chain), or its groups one by one as any others when its plan is gone.
 
 #include <algorithm>
 #include <cstdint>
@@ -25,13 +25,14 @@ class VertexExecutor {
  public:
   /// A fused chain over the units of a task: op k of the chain runs as one group of the nodes
   /// nodes[k * count, (k + 1) * count), in unit order; the chain reads reads()[r] as argument
-  /// read_arg[r] of its op read_op[r].
+  /// read_arg[r] of its op read_op[r]. `id` finds the chain again for backward (find_chain).
   struct ChainTask {
     const vertex::FusedChain* chain;
     const std::uint32_t* read_op;
     const std::uint32_t* read_arg;
     const VariableIndex* nodes;
     std::uint32_t count;
+    std::uint64_t id;
   };
 
   /// Runs the units whose first nodes are firsts[0, count) (all of one key) by calling
@@ -40,6 +41,16 @@ class VertexExecutor {
   template <class RunGroup, class RunChain>
   void run_task(const InstancePlan& plan, const VariableIndex* firsts, std::uint32_t count, RunGroup&& run_group,
                 RunChain&& run_chain);
+  /// Sets task.chain, read_op and read_arg to those of the chain a ChainTask's id names; false
+  /// when its plan has been dropped since (plans are dropped whole, kMaxPlans).
+  bool find_chain(std::uint64_t id, ChainTask& task) const {
+    if (id >> 32 != generation_) return false;
+    const ChainPlan& cp = chains_[static_cast<std::uint32_t>(id)];
+    task.chain = &cp.chain;
+    task.read_op = cp.read_op.data();
+    task.read_arg = cp.read_arg.data();
+    return true;
+  }
   /// Fused chains the last task ran.
   std::uint32_t task_chains() const { return task_chains_; }
   /// Every node the last task ran, to be marked computed.
@@ -96,6 +107,8 @@ class VertexExecutor {
   std::vector<std::uint32_t> rep_;              // per position: the first of its chain, or itself
   std::vector<VariableIndex> chain_nodes_;
   std::uint32_t task_chains_ = 0;
+  std::uint32_t generation_ = 0;  // plans dropped so far
+  bool uniform_ = false;  // every unit of the task running has one signature key
   std::unordered_map<std::uint64_t, Stages> stages_;  // by signature key
   std::vector<StageNode> stage_;
   std::vector<VariableIndex> group_;
@@ -105,6 +118,16 @@ class VertexExecutor {
 template <class RunGroup>
 void VertexExecutor::run_positions(const InstancePlan& plan, std::uint32_t begin, std::uint32_t end,
                                    RunGroup& run_group) {
+  if (uniform_) {
+    // Every unit has each position's signature: a position is one group of all units.
+    for (std::uint32_t s = begin; s < end; ++s) {
+      group_.clear();
+      for (std::uint32_t u : units_) group_.push_back(plan.nodes(u)[stage_positions_[s]]);
+      run_group(group_.data(), static_cast<std::uint32_t>(group_.size()));
+      task_nodes_.insert(task_nodes_.end(), group_.begin(), group_.end());
+    }
+    return;
+  }
   const ComputationGraph& cg = plan.graph();
   stage_.clear();
   for (std::uint32_t s = begin; s < end; ++s)
@@ -140,6 +163,10 @@ bool VertexExecutor::run_fused(const InstancePlan& plan, std::uint32_t c, RunCha
   const std::uint32_t count = static_cast<std::uint32_t>(units_.size());
   chain_nodes_.clear();
   for (std::uint32_t p : cp.positions) {
+    if (uniform_) {
+      for (std::uint32_t u : units_) chain_nodes_.push_back(plan.nodes(u)[p]);
+      continue;
+    }
     const std::uint64_t signature = cg.node(plan.nodes(units_[0])[p]).signature;
     for (std::uint32_t u : units_) {
       const VariableIndex n = plan.nodes(u)[p];
@@ -152,7 +179,9 @@ bool VertexExecutor::run_fused(const InstancePlan& plan, std::uint32_t c, RunCha
     const unsigned i = cp.read_arg[r];
     if (shared_argument(*n.op, i, cg.node(n.arg(i)), n.dim) != bool(cp.read_shared[r])) return false;
   }
-  if (run_chain(ChainTask{&cp.chain, cp.read_op.data(), cp.read_arg.data(), chain_nodes_.data(), count})) ++task_chains_;
+  const std::uint64_t id = std::uint64_t(generation_) << 32 | c;
+  if (run_chain(ChainTask{&cp.chain, cp.read_op.data(), cp.read_arg.data(), chain_nodes_.data(), count, id}))
+    ++task_chains_;
   task_nodes_.insert(task_nodes_.end(), chain_nodes_.begin(), chain_nodes_.end());
   return true;
 }
@@ -166,6 +195,7 @@ void VertexExecutor::run_task(const InstancePlan& plan, const VariableIndex* fir
   // into few groups.
   const auto by_key = [&plan](std::uint32_t a, std::uint32_t b) { return plan.signature_key(a) < plan.signature_key(b); };
   if (!std::is_sorted(units_.begin(), units_.end(), by_key)) std::stable_sort(units_.begin(), units_.end(), by_key);
+  uniform_ = plan.signature_key(units_.front()) == plan.signature_key(units_.back());
   const Stages st = stages_of(plan, units_[0]);
   task_nodes_.clear();
   task_chains_ = 0;

@@ -20,6 +20,7 @@
 #include "dynet_core/graph.h"
 #include "dynet_core/ops/check_case.h"
 #include "dynet_core/ops/registry.h"
+#include "tests/autobatch/vertex/graph_dag.h"
 
 using namespace dynet;
 using vertex::DagRef;
@@ -190,13 +191,19 @@ void require_close(const std::vector<float>& fused, const std::vector<float>& ex
 /// Per-symbol blocks of a function: every instance's value of each op and input back to back.
 struct Blocks {
   std::vector<std::vector<float>> op_values, op_grads, input_values, input_grads;
+  std::vector<std::uint8_t> op_reached, input_reached;  // whether a gradient block holds anything yet
 
   float* value(DagRef r) { return (r.kind == DagRef::kOp ? op_values : input_values)[r.index].data(); }
   float* grad(DagRef r) { return (r.kind == DagRef::kOp ? op_grads : input_grads)[r.index].data(); }
+  std::uint8_t& reached(DagRef r) { return (r.kind == DagRef::kOp ? op_reached : input_reached)[r.index]; }
+  std::vector<float>& grad_block(DagRef r) { return (r.kind == DagRef::kOp ? op_grads : input_grads)[r.index]; }
 };
 
 /// Runs a step (a chain, or an op on its own as a chain of one) forward or backward over blocks.
-void run(const FusedChain& chain, unsigned instances, Blocks& b, bool backward, std::vector<float>& scratch) {
+/// `fresh`: backward is told which gradient blocks hold nothing yet (filled with NaN first), and
+/// must write over them.
+void run(const FusedChain& chain, unsigned instances, Blocks& b, bool backward, std::vector<float>& scratch,
+         bool fresh = false) {
   std::vector<const float*> reads;
   std::vector<float*> read_grads, writes, write_grads;
   for (const DagRef& r : chain.reads()) {
@@ -214,13 +221,28 @@ void run(const FusedChain& chain, unsigned instances, Blocks& b, bool backward, 
     return;
   }
   std::vector<const float*> kept(writes.begin(), writes.end());
-  chain.run_backward(instances, reads.data(), read_grads.data(), kept.data(), write_grads.data(), scratch.data());
+  std::vector<std::uint8_t> fresh_reads, fresh_writes;
+  std::vector<DagRef> blocks;
+  for (unsigned r = 0; r < chain.reads().size(); ++r) {
+    fresh_reads.push_back(fresh && chain.read_in_place(r) && !b.reached(chain.reads()[r]));
+    if (fresh_reads.back()) blocks.push_back(chain.reads()[r]);
+  }
+  for (unsigned w : chain.writes()) {
+    fresh_writes.push_back(fresh && !b.reached(DagRef::op(w)));
+    if (fresh_writes.back()) blocks.push_back(DagRef::op(w));
+  }
+  for (DagRef r : blocks) std::fill(b.grad_block(r).begin(), b.grad_block(r).end(), std::nanf(""));
+  chain.run_backward(instances, reads.data(), read_grads.data(), kept.data(), write_grads.data(), scratch.data(),
+                     nullptr, fresh ? fresh_reads.data() : nullptr, fresh ? fresh_writes.data() : nullptr);
+  for (const DagRef& r : chain.reads()) b.reached(r) = 1;
+  for (unsigned w : chain.writes()) b.reached(DagRef::op(w)) = 1;
 }
 
 /// Builds a random function of `ops` ops drawn in turn from `rows` starting at `first_row`,
 /// and requires the fused plan to agree with SimpleEngine. Returns how many ops it fused.
 std::size_t check_function(const std::vector<const OpDef*>& rows, std::size_t first_row, unsigned ops,
-                           unsigned instances, const Dim& shape, std::uint64_t seed, FusedChain::Values mode) {
+                           unsigned instances, const Dim& shape, std::uint64_t seed, FusedChain::Values mode,
+                           bool fresh = false) {
   ComputationGraph samples;
   ComputationGraph cg;
   cg.set_autobatch(0);
@@ -238,6 +260,7 @@ std::size_t check_function(const std::vector<const OpDef*>& rows, std::size_t fi
     const std::size_t n = dag.ops[i].dim.size();
     b.op_values.emplace_back(instances * n, 0.f);
     b.op_grads.emplace_back(instances * n, 0.f);
+    b.op_reached.push_back(dag.ops[i].read_outside);
     if (!dag.ops[i].read_outside) continue;
     for (unsigned t = 0; t < instances; ++t) {
       std::vector<float> w(n);
@@ -258,6 +281,7 @@ std::size_t check_function(const std::vector<const OpDef*>& rows, std::size_t fi
       b.input_values.back().insert(b.input_values.back().end(), v.begin(), v.end());
     }
     b.input_grads.emplace_back(copies * n, 0.f);
+    b.input_reached.push_back(0);
   }
 
   const FusionPlan plan = plan_fusion(dag, mode);
@@ -269,7 +293,7 @@ std::size_t check_function(const std::vector<const OpDef*>& rows, std::size_t fi
   };
   std::vector<float> scratch;
   for (const FusionPlan::Step& s : plan.steps) run(chain_of(s), instances, b, false, scratch);
-  for (auto s = plan.steps.rbegin(); s != plan.steps.rend(); ++s) run(chain_of(*s), instances, b, true, scratch);
+  for (auto s = plan.steps.rbegin(); s != plan.steps.rend(); ++s) run(chain_of(*s), instances, b, true, scratch, fresh);
 
   auto per_instance = [&](auto&& tensor_of, unsigned copies) {
     std::vector<float> all;
@@ -340,6 +364,48 @@ TEST_CASE("fused chains over every elementwise row equal the ops run one by one"
   // Random functions that seldom fused would mostly compare the rows' kernels with themselves.
   // Most rows take only part of the line, so the values of other rows often fall outside.
   CHECK(fused * 3 > total);
+}
+
+TEST_CASE("fused chains write their gradients over blocks that hold nothing yet", "[autobatch][fusion]") {
+  // What the batched engine's overwrite rule hands a chain's backward: blocks no gradient has
+  // reached, full of garbage, which it must write over or zero where nothing reaches them.
+  const std::vector<const OpDef*> rows = fusible_rows(2);
+  constexpr unsigned kOps = 7;
+  std::mt19937 rng(77);
+  for (unsigned k = 0; k * kOps < rows.size(); ++k) {
+    const Dim shape({1 + unsigned(rng() % 5), 1 + unsigned(rng() % 4)}, 1 + unsigned(rng() % 3));
+    INFO("function " << k << ": rows from " << rows[(k * kOps) % rows.size()]->name);
+    check_function(rows, k * kOps, kOps, 1 + k % 4, shape, 300 + k, FusedChain::Values::kKept, true);
+  }
+}
+
+TEST_CASE("a fused chain's backward zeroes the fresh blocks no gradient reaches", "[autobatch][fusion]") {
+  // b = logistic(a), a = tanh(x), both kept; their gradient blocks and x's hold garbage.
+  ComputationGraph cg;
+  const std::vector<float> xs{-1.5f, -0.2f, 0.f, 0.7f, 2.f};
+  const Expression x = input(cg, Dim({5}), xs), a = tanh(x), b = logistic(a);
+  const OpDag dag = test_support::dag_of(cg, a.i, b.i + 1, {}, {a.i, b.i});
+  const FusedChain chain(dag, {0, 1});
+  REQUIRE(chain.writes().size() == 2);
+  REQUIRE(chain.read_in_place(0));
+  std::vector<float> av = as_vector(a.value()), bv = as_vector(b.value());
+  const float* reads[] = {xs.data()};
+  const float* writes[] = {av.data(), bv.data()};
+  std::vector<float> scratch(chain.scratch_floats());
+  for (bool b_reached : {false, true}) {
+    INFO("b's block " << (b_reached ? "holds ones from outside" : "holds nothing yet"));
+    std::vector<float> ga(5, std::nanf("")), gb(5, b_reached ? 1.f : std::nanf("")), gx(5, std::nanf(""));
+    float* read_grads[] = {gx.data()};
+    float* write_grads[] = {ga.data(), gb.data()};
+    const std::uint8_t fresh_reads[] = {1}, fresh_writes[] = {1, std::uint8_t(!b_reached)};
+    chain.run_backward(1, reads, read_grads, writes, write_grads, scratch.data(), nullptr, fresh_reads, fresh_writes);
+    for (unsigned e = 0; e < 5; ++e) {
+      const float db = b_reached ? 1.f : 0.f, da = db * bv[e] * (1.f - bv[e]), dx = da * (1.f - av[e] * av[e]);
+      CHECK(gb[e] == Approx(db));
+      CHECK(ga[e] == Approx(da).margin(1e-7));
+      CHECK(gx[e] == Approx(dx).margin(1e-7));
+    }
+  }
 }
 
 TEST_CASE("fused chains agree across tile boundaries, within and between instances", "[autobatch][fusion]") {

@@ -265,8 +265,26 @@ TEST_CASE("chains of marked cells run as tasks over all chains and agree", "[aut
         CHECK(g.stats.vertex_tasks == 3);       // one per later step: the five chains run together
         CHECK(g.stats.lazy_weight_calls == 1);  // U's gradient: one call over the three tasks
         CHECK(g.stats.fused_chains == 3);       // each task's sum, gate and state update: one pass
+        CHECK(g.stats.fused_backward_chains == 3);  // and their backward too
       }
     }
+}
+
+TEST_CASE("fused chains run backward as one pass over tiles and agree with op by op", "[autobatch][vertex][fusion]") {
+  // A tree node's chain reads its children's cell states from other tasks (their gradients are
+  // scattered back), the gate slices of its own task in place, and a shared constant (1 - gate).
+  CellModel m;
+  const std::function<Expression(ComputationGraph&)> graphs[] = {
+      [&](ComputationGraph& cg) { return raw_tree_lstm(cg, m, 3, 3, false); },
+      [&](ComputationGraph& cg) { return total(build_chains(cg, m, 4, 3, 3)); },
+  };
+  for (const auto& graph : graphs) {
+    const auto got = expect_agreement(m, [&](ComputationGraph& cg, std::vector<float>&) { return graph(cg); });
+    for (const Outcome& g : got) {
+      CHECK(g.stats.fused_chains > 0);
+      CHECK(g.stats.fused_backward_chains == g.stats.fused_chains);
+    }
+  }
 }
 
 TEST_CASE("dropout inside an instance draws the masks of op-by-op execution", "[autobatch][vertex]") {
