@@ -63,6 +63,8 @@ void Trainer::allocate_state() {
     param_state_.push_back(block(params[i]->device, params[i]->size()));
   for (std::size_t i = lookup_state_.size(); i < tables.size(); ++i)
     lookup_state_.push_back(block(tables[i]->device, tables[i]->all_values.d.size()));
+  aux_allocated = static_cast<unsigned>(param_state_.size());
+  aux_allocated_lookup = static_cast<unsigned>(lookup_state_.size());
   if (grown) state_allocated();
 }
 

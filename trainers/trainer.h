@@ -108,6 +108,9 @@ class Trainer {
   float clips_since_status = 0;
   float updates_since_status = 0;
   ParameterCollection* model = &model_;  ///< the parameters this trainer updates (DyNet's member)
+  /// Parameters and lookup tables whose optimizer state exists (DyNet's counters): the model's
+  /// counts as of the last update, since state is made for new parameters at their first update.
+  unsigned aux_allocated = 0, aux_allocated_lookup = 0;
 
  protected:
   virtual std::vector<Hyperparameter> hyperparameters() = 0;

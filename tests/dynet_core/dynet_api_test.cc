@@ -259,6 +259,32 @@ TEST_CASE("MomentumSGDTrainer::vp holds the velocities, as DyNet exposes them", 
   CHECK(as_vector(*p.values())[1] == Approx(1.f + 1.9f));
 }
 
+TEST_CASE("aux_allocated counts the parameters and tables with optimizer state, from the first update on", "[dynet_api][trainers]") {
+  ParameterCollection m;
+  Parameter p = m.add_parameters({2}, ParameterInitConst(0.f));
+  LookupParameter table = m.add_lookup_parameters(3, {2});
+  AdamTrainer trainer(m);
+  auto step = [&] {
+    ComputationGraph cg;
+    Expression loss = dot_product(parameter(cg, p), lookup(cg, table, 1u));
+    cg.forward(loss);
+    cg.backward(loss);
+    trainer.update();
+  };
+  CHECK(trainer.aux_allocated == 0);
+  CHECK(trainer.aux_allocated_lookup == 0);
+  step();
+  CHECK(trainer.aux_allocated == 1);
+  CHECK(trainer.aux_allocated_lookup == 1);
+  m.add_parameters({4});
+  m.add_lookup_parameters(2, {3});
+  m.add_lookup_parameters(2, {3});
+  CHECK(trainer.aux_allocated == 1);
+  step();
+  CHECK(trainer.aux_allocated == 2);
+  CHECK(trainer.aux_allocated_lookup == 3);
+}
+
 TEST_CASE("DyNet's error macros throw the types DyNet's do, with the streamed message", "[dynet_api]") {
   const int n = 3;
   CHECK_THROWS_WITH([&] { DYNET_RUNTIME_ERR("bad size " << n); }(), "bad size 3");
