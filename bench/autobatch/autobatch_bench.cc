@@ -246,10 +246,14 @@ void bench_treelstm(const Options& o, double peak) {
       const auto r = run_distributed(w, e, o, reducer);
       const profile::Snapshot s = profile::snapshot();
       const double steps = std::max<double>(1, double(s.steps));
-      std::printf("%-9s %-11s %-8s %10.0f trees/s on %d processes; rank 0 per step: forward+backward %.1f ms CPU, "
-                  "communication %.0f us (waits included), %.0f KiB\n",
-                  "treelstm", engine_name(e), "once", r.first, reducer.size(), r.second * 1e3,
-                  s.total.communication_ns / steps / 1e3, s.total.bytes_communicated / steps / 1024);
+      std::printf("%-9s %-11s %-8s %10.0f trees/s on %d processes; rank 0 per step: forward+backward %.1f ms CPU",
+                  "treelstm", engine_name(e), "once", r.first, reducer.size(), r.second * 1e3);
+      // The profiler measures communication only when it is on.
+      if (profile::enabled())
+        std::printf(", communication %.0f us (waits included), %.0f KiB\n", s.total.communication_ns / steps / 1e3,
+                    s.total.bytes_communicated / steps / 1024);
+      else
+        std::printf(" (communication: with --dynet-profiling 1)\n");
     }
     return;
   }
