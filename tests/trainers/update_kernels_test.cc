@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <random>
 #include <vector>
 
 #include "dynet_core/expr.h"
@@ -13,6 +14,7 @@
 #include "trainers/eg_trainer.h"
 #include "trainers/simple_sgd_trainer.h"
 #include "trainers/update_kernels.h"
+#include "trainers/update_rules.h"
 
 using namespace dynet;
 
@@ -108,5 +110,48 @@ TEST_CASE("EGTrainer launches its kernel, which normalizes every row of a sparse
     float s = 0;
     for (float x : v) s += x;
     CHECK(s == Approx(1.f));
+  }
+}
+
+namespace {
+
+/// The CPU kernel of `rule` over rows {4, 0, 2} of a table of 5 rows of 37 values (37: whole
+/// vector iterations and a remainder) must equal the rule applied value by value.
+template <class Rule>
+void expect_kernel_is_the_rule(const Rule& rule, float factor) {
+  constexpr std::size_t n = 37, rows = 5, slots = 3;
+  std::mt19937 gen(7);
+  std::uniform_real_distribution<float> u(0.1f, 1.f);
+  std::vector<float> values(n * rows), grads(n * rows), state(slots * n * rows);
+  for (float& x : values) x = u(gen);
+  for (float& x : grads) x = u(gen) - 0.5f;
+  for (float& x : state) x = u(gen);
+  std::vector<float> want_values = values, want_state = state;
+  const std::vector<unsigned> picked{4, 0, 2};
+  update_rules::UpdateCall expected{want_values.data(), grads.data(), want_state.data(), n * rows, n,
+                                    picked.data(), picked.size(), factor};
+  for (std::size_t k = 0; k < expected.blocks; ++k)
+    for (std::size_t e = 0; e < n; ++e) update_rules::apply_index(rule, expected, expected.at(k, e));
+  update_rules::UpdateCall call = expected;
+  call.values = values.data();
+  call.state = state.data();
+  Device_CPU device(MemorySizes{1 << 16, 1 << 16, 1 << 16, 1 << 16}, false, 1);
+  std::get<UpdateKernel<Rule>>(update_kernels(DeviceType::CPU))(device, rule, call);
+  for (std::size_t i = 0; i < values.size(); ++i) CHECK(values[i] == Approx(want_values[i]).epsilon(1e-6));
+  for (std::size_t i = 0; i < state.size(); ++i) CHECK(state[i] == Approx(want_state[i]).epsilon(1e-6));
+}
+
+}  // namespace
+
+TEST_CASE("each CPU update kernel equals its rule applied value by value, over rows of a table", "[trainers]") {
+  for (float factor : {1.f, 0.8f}) {
+    INFO("weight-decay factor " << factor);
+    expect_kernel_is_the_rule(update_rules::Sgd{0.1f}, factor);
+    expect_kernel_is_the_rule(update_rules::Momentum{0.9f, 0.1f}, factor);
+    expect_kernel_is_the_rule(update_rules::Adagrad{0.1f, 1e-6f, 0.5f}, factor);
+    expect_kernel_is_the_rule(update_rules::Adadelta{0.95f, 1e-6f, 0.5f}, factor);
+    expect_kernel_is_the_rule(update_rules::RMSProp{0.9f, 0.1f, 1e-6f, 0.5f}, factor);
+    expect_kernel_is_the_rule(update_rules::Adam{0.9f, 0.999f, 1e-8f, 0.01f, 0.5f, false}, factor);
+    expect_kernel_is_the_rule(update_rules::Adam{0.9f, 0.999f, 1e-8f, 0.01f, 0.5f, true}, factor);
   }
 }
