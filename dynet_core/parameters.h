@@ -27,21 +27,17 @@ struct ParameterStorageBase {
   /// *sqnorm = the squared L2 norm of the stored values / of the gradient.
   virtual void squared_l2norm(float* sqnorm) const = 0;
   virtual void g_squared_l2norm(float* sqnorm) const = 0;
-  virtual bool is_updated() const = 0;
+  virtual bool is_updated() const { return updated; }
   /// Whether a gradient was accumulated since the gradient was last zeroed (by a trainer's
   /// update, reset_gradient or clear), even one of zeros: backward reached the parameter, or
   /// accumulate_grad was called. A flag, so asking costs nothing.
-  virtual bool has_grad() const = 0;
+  virtual bool has_grad() const { return nonzero_grad; }
   /// Number of values.
   virtual std::size_t size() const = 0;
-};
+  /// The factor expressions read the stored values times (DyNet's lazy weight decay).
+  float current_weight_decay() const { return decay ? decay->current_weight_decay() : 1.f; }
 
-struct ParameterStorage : ParameterStorageBase {
-  std::string name;
-  Dim dim;
-  Tensor values;
-  Tensor g;              ///< accumulated gradient, zeroed by the trainer after an update
-  bool updated = true;   ///< false: trainers leave it unchanged
+  bool updated = true;        ///< false: trainers leave it unchanged
   bool nonzero_grad = false;  ///< DyNet's name of what has_grad() says
   /// The root collection of the tree the parameter was created in (DyNet's); null once that
   /// collection is destroyed.
@@ -49,9 +45,15 @@ struct ParameterStorage : ParameterStorageBase {
   Device* device = nullptr;
   /// The weight decay of the owner: expressions read current_weight_decay() * values, as in DyNet.
   L2WeightDecay* decay = nullptr;
+};
+
+struct ParameterStorage : ParameterStorageBase {
+  std::string name;
+  Dim dim;
+  Tensor values;
+  Tensor g;              ///< accumulated gradient, zeroed by the trainer after an update
 
   std::size_t size() const override { return dim.size(); }
-  float current_weight_decay() const { return decay ? decay->current_weight_decay() : 1.f; }
   /// Zeroes the gradient and forgets that it was accumulated.
   void zero_grad();
   /// DyNet's names: clear() zeroes the gradient, scale_parameters(a) multiplies the values by a.
@@ -64,8 +66,6 @@ struct ParameterStorage : ParameterStorageBase {
   void zero() override;
   void squared_l2norm(float* sqnorm) const override;
   void g_squared_l2norm(float* sqnorm) const override;
-  bool is_updated() const override { return updated; }
-  bool has_grad() const override { return nonzero_grad; }
   /// The values clipped to [left, right] / set from `val` / copied from `other` (same dim), as
   /// DyNet's storage does (no weight-decay factor involved); throw std::invalid_argument on a
   /// size mismatch.
@@ -84,18 +84,12 @@ struct LookupParameterStorage : ParameterStorageBase {
   /// Row i of all_values / all_grads as a tensor of dim (DyNet's per-row views).
   std::vector<Tensor> values;
   std::vector<Tensor> grads;
-  bool updated = true;
-  bool nonzero_grad = false;  ///< as ParameterStorage::nonzero_grad
-  ParameterCollection* owner = nullptr;  ///< as ParameterStorage::owner
-  Device* device = nullptr;
   /// Rows with a gradient since the last update, for sparse updates (DyNet's names).
   TouchedRows non_zero_grads;
   bool all_updated = false;  ///< the whole table has a gradient (parameter(cg, lookup), accumulate_grad(g))
-  L2WeightDecay* decay = nullptr;  ///< as ParameterStorage::decay
 
   std::size_t row_size() const { return dim.size(); }
   std::size_t size() const override { return all_dim.size(); }
-  float current_weight_decay() const { return decay ? decay->current_weight_decay() : 1.f; }
   float* row(unsigned i) const { return all_values.v + std::size_t(i) * row_size(); }
   float* grad_row(unsigned i) const { return all_grads.v + std::size_t(i) * row_size(); }
   /// DyNet's: dim, n and the per-row views values / grads from all_dim, all_values and all_grads
@@ -118,8 +112,6 @@ struct LookupParameterStorage : ParameterStorageBase {
   void zero() override;
   void squared_l2norm(float* sqnorm) const override;
   void g_squared_l2norm(float* sqnorm) const override;
-  bool is_updated() const override { return updated; }
-  bool has_grad() const override { return nonzero_grad; }
   /// Row `index` set from `val` (DyNet's); throws std::invalid_argument on a bad index or size.
   void initialize(unsigned index, const std::vector<float>& val);
   void copy(const LookupParameterStorage& other);
