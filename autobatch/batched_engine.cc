@@ -384,16 +384,19 @@ void BatchedEngine::backward_group(std::uint32_t g) {
   mem.scratch.revert(mark);
 }
 
+VariableIndex BatchedEngine::argument_needing_gradient(const Group& group, unsigned i) const {
+  const VariableIndex* nodes = record_.nodes(group);
+  for (std::uint32_t j = 0; j < group.count; ++j) {
+    const VariableIndex a = cg_->node(nodes[j]).arg(i);
+    if (needs_gradient(a)) return a;
+  }
+  return kNoNode;
+}
+
 bool BatchedEngine::backward_shared(OpCall& call, std::uint32_t g, unsigned i) {
   // Every node of the group refers to the same argument (or parameter): find one that receives
   // a gradient.
-  const Group& group = record_[g];
-  const VariableIndex* nodes = record_.nodes(group);
-  VariableIndex target = kNoNode;
-  for (std::uint32_t j = 0; j < group.count && target == kNoNode; ++j) {
-    const VariableIndex a = cg_->node(nodes[j]).arg(i);
-    if (needs_gradient(a)) target = a;
-  }
+  const VariableIndex target = argument_needing_gradient(record_[g], i);
   if (target == kNoNode) return false;
   if (group_function_[g] && LazyWeightGradients::may_wait(*cg_, record_, g, i)) {
     lazy_.wait(g, i, target);
@@ -402,7 +405,7 @@ bool BatchedEngine::backward_shared(OpCall& call, std::uint32_t g, unsigned i) {
   complete_block(record_.group_of(target));
   const Node& t = cg_->node(target);
   call.dx = Tensor(t.dim, t.grad, cg_->device());
-  cg_->device()->backward(*cg_->node(nodes[0]).op, call, i);
+  cg_->device()->backward(*cg_->node(record_.nodes(record_[g])[0]).op, call, i);
   return true;
 }
 
@@ -424,9 +427,7 @@ bool BatchedEngine::backward_scattered(OpCall& call, const Group& group, unsigne
                                        std::uint64_t& scattered) {
   const VariableIndex* nodes = record_.nodes(group);
   const Node& n0 = cg_->node(nodes[0]);
-  bool any = false;
-  for (std::uint32_t j = 0; j < group.count && !any; ++j) any = needs_gradient(cg_->node(nodes[j]).arg(i));
-  if (!any) return false;
+  if (argument_needing_gradient(group, i) == kNoNode) return false;
   const Dim& ad = cg_->node(n0.arg(i)).dim;
   const std::size_t asize = ad.size();
   float* g = cg_->memory().scratch.allocate_array<float>(asize * group.count);
@@ -502,13 +503,10 @@ bool BatchedEngine::backward_chain(const VertexExecutor::ChainTask& task, std::u
     grad = nullptr;
     fresh_reads[r] = 0;
     if (arg.shared) {
-      const VariableIndex* nodes = record_.nodes(group);
-      for (std::uint32_t j = 0; j < group.count && !grad; ++j) {
-        const VariableIndex a = cg_->node(nodes[j]).arg(i);
-        if (!needs_gradient(a)) continue;
-        complete_block(record_.group_of(a));
-        grad = cg_->node(a).grad;
-      }
+      const VariableIndex target = argument_needing_gradient(group, i);
+      if (target == kNoNode) continue;
+      complete_block(record_.group_of(target));
+      grad = cg_->node(target).grad;
     } else if (arg.producer != kNoGroup) {
       if (!group_grad_[arg.producer]) continue;
       grad = group_grad_[arg.producer] + std::size_t(arg.offset) * ad.size();
@@ -524,10 +522,7 @@ bool BatchedEngine::backward_chain(const VertexExecutor::ChainTask& task, std::u
       else
         complete_block(arg.producer);
     } else {
-      const VariableIndex* nodes = record_.nodes(group);
-      bool any = false;
-      for (std::uint32_t j = 0; j < group.count && !any; ++j) any = needs_gradient(cg_->node(nodes[j]).arg(i));
-      if (!any) continue;
+      if (argument_needing_gradient(group, i) == kNoNode) continue;
       // Added into scratch first, then to each run's block.
       grad = mem.scratch.allocate_array<float>(ad.size() * group.count);
       cg_->device()->zero(grad, ad.size() * group.count);

@@ -92,6 +92,8 @@ class BatchedEngine : public EngineBase {
   /// Zeroes what group g's gradient block holds no gradients in yet (if it has a block).
   void complete_block(std::uint32_t g);
   bool needs_gradient(VariableIndex a) const { return a <= last_ && needs_[a]; }
+  /// The first argument at position i of the group's nodes that needs a gradient, or kNoNode.
+  VariableIndex argument_needing_gradient(const Group& group, unsigned i) const;
   Tensor batched(const Dim& d, std::uint32_t count, float* v) const;
 
   GroupScheduler scheduler_;
