@@ -16,8 +16,14 @@ set datafile missing '?'
 """
 
 
+# One colour per program, the same in every plot; the thread count is told by line and point style.
+PROGRAM_COLOURS = ["#9400d3", "#009e73", "#56b4e9", "#e69f00", "#d55e00", "#0072b2", "#000000", "#999999"]
+
+
 def series_name(row, many_threads):
-    return row["program"] + (" (%d threads)" % row["threads"] if many_threads else "")
+    if not many_threads:
+        return row["program"]
+    return "%s (%d thread%s)" % (row["program"], row["threads"], "" if row["threads"] == 1 else "s")
 
 
 def gnuplot(script, tmp):
@@ -35,14 +41,16 @@ def line_plot(rows, x_key, x_label, out, name, title, tmp):
         series.setdefault(series_name(r, many), []).append(r)
     if len({r[x_key] for r in rows}) < 2:
         return None
+    programs = sorted({r["program"] for r in rows})
     plots = []
     for i, (label, rs) in enumerate(sorted(series.items())):
         dat = os.path.join(tmp, "s%d.dat" % i)
         with open(dat, "w") as f:
             for r in rs:
                 f.write("%g %g\n" % (r[x_key], r["items_per_s"]))
-        dash = "dt 2" if label.startswith("torch") else "dt 1"
-        plots.append("'%s' using 1:2 with linespoints lw 2 pt 7 %s title '%s'" % (dat, dash, label))
+        colour = PROGRAM_COLOURS[programs.index(rs[0]["program"]) % len(PROGRAM_COLOURS)]
+        style = "dt 1 pt 7" if rs[0]["threads"] == 1 else "dt 2 pt 4"
+        plots.append("'%s' using 1:2 with linespoints lw 2 %s lc rgb '%s' title '%s'" % (dat, style, colour, label))
     unit = rows[0]["unit"]
     xs = sorted({r[x_key] for r in rows})
     png = os.path.join(out, name)
@@ -82,7 +90,10 @@ def construction_plot(rows, out, tmp):
 
 
 def peak_plot(rows, peak, out, tmp):
-    """Achieved GFLOP/s as a share of the GEMM peak: the best dybatch and the best libtorch program."""
+    """Achieved GFLOP/s as a share of the GEMM peak: the best dybatch and the best libtorch program.
+
+    Horizontal bars, one row per configuration: with a hundred configurations only a row can carry
+    a readable label."""
     configs = {}
     for r in rows:
         key = (r["task"], r["batch"], r["hidden"], r["threads"])
@@ -92,20 +103,23 @@ def peak_plot(rows, peak, out, tmp):
     if not configs:
         return None
     dat = os.path.join(tmp, "peak.dat")
+    ordered = sorted(configs.items(), reverse=True)
     with open(dat, "w") as f:
-        for (task, batch, hidden, threads), best in sorted(configs.items()):
-            label = "%s b%d h%d%s" % (task, batch, hidden, " t%d" % threads if threads > 1 else "")
-            f.write('"%s" %s %s\n' % (label, "%g" % best["dybatch"] if "dybatch" in best else "?",
-                                      "%g" % best["torch"] if "torch" in best else "?"))
+        for y, ((task, batch, hidden, threads), best) in enumerate(ordered):
+            label = "%s  b=%d h=%d t=%d" % (task, batch, hidden, threads)
+            f.write('%d "%s" %s %s\n' % (y, label, "%g" % best["dybatch"] if "dybatch" in best else "?",
+                                          "%g" % best["torch"] if "torch" in best else "?"))
     png = os.path.join(out, "gemm-share.png")
-    height = max(500, 24 * len(configs) + 150)
+    height = 16 * len(ordered) + 160
     gnuplot(HEADER.replace("size 900,560", "size 1000,%d" % height) % (
         png, "Achieved GFLOP/s as a share of the GEMM peak of this run (%.0f GFLOP/s a thread)" % peak) +
-            "set style data histograms\nset style histogram clustered gap 1\nset style fill solid 0.8 border -1\n"
-            "set boxwidth 0.9\nset xtics rotate by -50 left\nset ylabel 'share of the GEMM peak (%%)'\n"
-            "set yrange [0:*]\nset key outside top center horizontal\nset bmargin 14\nset rmargin 12\n"
-            "plot '%s' using 2:xtic(1) title 'dybatch (best engine)', '' using 3 title 'libtorch (best version)'\n"
-            % dat, tmp)
+            "set style fill solid 0.8 border -1\nunset grid\nset grid xtics\nset yrange [-1:%d]\n"
+            "set xrange [0:*]\nset xlabel 'share of the GEMM peak times the threads (%%)'\n"
+            "set ytics scale 0 font ',9'\nset key outside top center horizontal\nset lmargin 30\n"
+            "plot '%s' using 3:($1+0.2):(0):3:($1):($1+0.4):ytic(2) with boxxyerror lc rgb '#7e2fd0'"
+            " title 'dybatch (best engine)',"
+            " '' using 4:($1-0.2):(0):4:($1-0.4):($1) with boxxyerror lc rgb '#2a9d78'"
+            " title 'libtorch (best version)'\n" % (len(ordered), dat), tmp)
     return "gemm-share.png"
 
 
