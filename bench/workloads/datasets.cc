@@ -197,7 +197,7 @@ TreeData complete_trees(unsigned count, unsigned leaves, unsigned vocabulary) {
   return d;
 }
 
-Minibatches::Minibatches(const std::vector<std::size_t>& sizes, unsigned batch, bool by_length) : batch_(batch) {
+Minibatches::Minibatches(const std::vector<std::size_t>& sizes, unsigned batch, bool by_length) : sizes_(sizes), batch_(batch) {
   if (batch == 0 || sizes.size() < batch)
     throw std::invalid_argument("Minibatches: a minibatch of " + std::to_string(batch) + " from " +
                                 std::to_string(sizes.size()) + " items");
@@ -221,6 +221,21 @@ std::vector<std::size_t> Minibatches::at(std::size_t step) const {
   const std::size_t per_cycle = order_.size() / batch_;
   const std::size_t first = (step % per_cycle) * batch_;
   return {order_.begin() + first, order_.begin() + first + batch_};
+}
+
+std::vector<std::size_t> Minibatches::largest_steps() const {
+  std::size_t most = 0, longest = 0, most_items = 0, longest_item = 0;
+  for (std::size_t step = 0; step < order_.size() / batch_; ++step) {
+    std::size_t items = 0, item = 0;
+    for (std::size_t i : at(step)) {
+      items += sizes_[i];
+      item = std::max(item, sizes_[i]);
+    }
+    if (items > most_items) most_items = items, most = step;
+    if (item > longest_item) longest_item = item, longest = step;
+  }
+  if (most == longest) return {most};
+  return {most, longest};
 }
 
 }  // namespace bench

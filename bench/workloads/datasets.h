@@ -61,9 +61,14 @@ class Minibatches {
   /// minibatches shuffled); otherwise the items are shuffled.
   Minibatches(const std::vector<std::size_t>& sizes, unsigned batch, bool by_length);
   std::vector<std::size_t> at(std::size_t step) const;
+  /// The steps of the minibatch of most items in all and of the one holding the longest item
+  /// (one step when they are the same): between them they reach the memory a program's largest
+  /// step needs, whether it grows with the items or with padding to the longest.
+  std::vector<std::size_t> largest_steps() const;
 
  private:
   std::vector<std::size_t> order_;
+  std::vector<std::size_t> sizes_;
   unsigned batch_;
 };
 

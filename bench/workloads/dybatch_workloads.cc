@@ -52,7 +52,7 @@ bench::Measurement language_model(const bench::WorkloadOptions& o) {
   for (const bench::WordIds& s : d.sentences) sizes.push_back(s.size());
   const bench::Minibatches minibatches(sizes, o.batch, by_length);
   const double word_flops = bench::language_model_word_flops(o.embedding, o.hidden, d.words.size());
-  return bench::measure(o.seconds, [&](std::size_t step) {
+  return bench::measure(o.seconds, minibatches.largest_steps(), [&](std::size_t step) {
     std::vector<const bench::WordIds*> batch;
     double words = 0;
     for (std::size_t i : minibatches.at(step)) {
@@ -76,7 +76,7 @@ bench::Measurement tagger(const bench::WorkloadOptions& o, bool chars) {
   const bench::Minibatches minibatches(sizes, o.batch, false);
   const double word_flops = bench::tagger_word_flops(o.embedding, o.hidden, shape.mlp, d.vocabulary.tags.size());
   const double char_flops = bench::char_flops(shape.char_embedding, o.embedding);
-  return bench::measure(o.seconds, [&](std::size_t step) {
+  return bench::measure(o.seconds, minibatches.largest_steps(), [&](std::size_t step) {
     std::vector<const bench::EncodedSentence*> batch;
     double words = 0, letters = 0;
     for (std::size_t i : minibatches.at(step)) {
@@ -97,7 +97,7 @@ bench::Measurement trees(const bench::WorkloadOptions& o, const bench::TreeData&
   std::vector<std::size_t> sizes;
   for (const bench::Tree& t : d.trees) sizes.push_back(t.nodes.size());
   const bench::Minibatches minibatches(sizes, o.batch, false);
-  return bench::measure(o.seconds, [&](std::size_t step) {
+  return bench::measure(o.seconds, minibatches.largest_steps(), [&](std::size_t step) {
     const std::vector<std::size_t> batch = minibatches.at(step);
     double f = 0;
     for (std::size_t i : batch) f += flops(d.trees[i]);

@@ -15,9 +15,11 @@ std::string flag(int value) { return value < 0 ? "-" : std::to_string(value); }
 
 }  // namespace
 
-Measurement measure(double budget_s, const std::function<StepCost(std::size_t)>& step) {
+Measurement measure(double budget_s, const std::vector<std::size_t>& largest,
+                    const std::function<StepCost(std::size_t)>& step) {
   std::size_t k = 0;
   const Clock::time_point warm_start = Clock::now();
+  for (std::size_t s : largest) step(s);
   do step(k++);
   while (since(warm_start) < 0.1 * budget_s);
   Measurement m;

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace bench {
 
@@ -23,8 +24,12 @@ struct Measurement {
 };
 
 /// Runs `step(0), step(1), ...`: warm-up steps for a tenth of the budget (one at least), then
-/// measured steps until `budget_s` seconds have passed (one at least).
-Measurement measure(double budget_s, const std::function<StepCost(std::size_t step)>& step);
+/// measured steps until `budget_s` seconds have passed (one at least). The warm-up starts with
+/// `largest` (Minibatches::largest_steps), so that the memory a program keeps between steps has
+/// grown to its full size before timing starts: on a workload of seconds a step, growth in the
+/// few measured steps would otherwise be most of what is measured.
+Measurement measure(double budget_s, const std::vector<std::size_t>& largest,
+                    const std::function<StepCost(std::size_t step)>& step);
 
 /// The run's identity: which program, workload and settings.
 struct RunLabel {
