@@ -43,8 +43,12 @@ bench::StepCost train_step(const Build& build, Trainer& trainer, double items, d
 
 bench::Measurement language_model(const bench::WorkloadOptions& o) {
   bench::TextData d = bench::load_task_text(o.task, o.data);
-  // DyNet's rnnlm-batch batches sentences of similar length; Cavs' workloads take them as they come.
+  // DyNet's rnnlm-batch batches sentences of similar length, padded as its program does; Cavs'
+  // workloads take them as they come, and var-lstm's sentences of their own lengths are written one
+  // at a time, leaving the batching to the autobatcher (fixed-lstm's are all of one length).
   const bool by_length = o.task == "rnnlm-batch";
+  const auto layout = o.task == "var-lstm" ? bench::RNNLanguageModel::Layout::kSentenceBySentence
+                                           : bench::RNNLanguageModel::Layout::kPadded;
   ParameterCollection pc;
   bench::RNNLanguageModel lm(pc, o.embedding, o.hidden, d.words, d.boundary);
   SimpleSGDTrainer trainer(pc, 0.1f);
@@ -59,7 +63,7 @@ bench::Measurement language_model(const bench::WorkloadOptions& o) {
       batch.push_back(&d.sentences[i]);
       words += double(bench::RNNLanguageModel::predicted_words(d.sentences[i]));
     }
-    return train_step([&](ComputationGraph& cg) { return lm.loss(cg, batch); }, trainer, words,
+    return train_step([&](ComputationGraph& cg) { return lm.loss(cg, batch, layout); }, trainer, words,
                       words * word_flops);
   });
 }

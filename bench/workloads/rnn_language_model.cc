@@ -17,11 +17,8 @@ RNNLanguageModel::RNNLanguageModel(ParameterCollection& pc, unsigned embedding, 
       embeddings_(pc.add_lookup_parameters(words.size(), {embedding}, "embeddings")),
       softmax_(hidden, words.size(), pc) {}
 
-Expression RNNLanguageModel::loss(ComputationGraph& cg, const std::vector<const WordIds*>& sentences) {
+Expression RNNLanguageModel::loss(ComputationGraph& cg, const std::vector<const WordIds*>& sentences, Layout layout) {
   if (sentences.empty()) throw std::invalid_argument("RNNLanguageModel: an empty minibatch");
-  const unsigned batch = static_cast<unsigned>(sentences.size());
-  std::size_t longest = 0;
-  for (const WordIds* s : sentences) longest = std::max(longest, s->size());
   for (const WordIds* s : sentences)
     for (unsigned w : *s)
       if (w >= embeddings_.size())
@@ -29,6 +26,16 @@ Expression RNNLanguageModel::loss(ComputationGraph& cg, const std::vector<const 
 
   lstm_.new_graph(cg, true);
   softmax_.new_graph(cg, true);
+  if (layout == Layout::kPadded) return padded_loss(cg, sentences);
+  std::vector<Expression> losses;
+  for (const WordIds* s : sentences) losses.push_back(sentence_loss(cg, *s));
+  return sum(losses);
+}
+
+Expression RNNLanguageModel::padded_loss(ComputationGraph& cg, const std::vector<const WordIds*>& sentences) {
+  const unsigned batch = static_cast<unsigned>(sentences.size());
+  std::size_t longest = 0;
+  for (const WordIds* s : sentences) longest = std::max(longest, s->size());
   lstm_.start_new_sequence();
 
   // Step t reads word t - 1 (the boundary at t = 0) and predicts word t; a sentence of n words
@@ -48,6 +55,18 @@ Expression RNNLanguageModel::loss(ComputationGraph& cg, const std::vector<const 
     if (masked) step_loss = cmult(step_loss, input(cg, Dim({1}, batch), mask));
     losses.push_back(sum_batches(step_loss));
     inputs = targets;
+  }
+  return sum(losses);
+}
+
+Expression RNNLanguageModel::sentence_loss(ComputationGraph& cg, const WordIds& sentence) {
+  lstm_.start_new_sequence();
+  std::vector<Expression> losses;
+  unsigned input = boundary_;
+  for (std::size_t t = 0; t <= sentence.size(); ++t) {
+    const unsigned target = t < sentence.size() ? sentence[t] : boundary_;
+    losses.push_back(softmax_.neg_log_softmax(lstm_.add_input(lookup(cg, embeddings_, input)), target));
+    input = target;
   }
   return sum(losses);
 }
