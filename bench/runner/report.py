@@ -44,6 +44,12 @@ def write(path, rows, figures, targets, c):
              (c["peak"], len(c["peaks"]), min(c["peaks"]), max(c["peaks"])))
     L.append("- Every model trains with plain SGD (learning rate 0.1) and sparse embedding updates on both sides; "
              "libtorch is PyTorch 1.13 (Debian's libtorch-dev) with `at::set_num_threads` set to the same threads.")
+    # Runs written before the allocator was recorded ran on glibc's malloc.
+    allocator = c.get("allocator")
+    L.append("- Memory allocator of every program: %s." %
+             ("TCMalloc (`%s` preloaded), as PyTorch's CPU performance guide advises" % allocator if allocator else
+              "glibc's malloc (no TCMalloc), under which libtorch faults its large tensors in again at "
+              "every step"))
     L.append("")
 
     L.append("## dybatch against libtorch, same threads")
