@@ -8,6 +8,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "gpu/cublas_library.h"
+
 namespace dynet {
 namespace gpu {
 
@@ -20,7 +22,7 @@ inline void check_cuda(cudaError_t status, const char* what) {
 inline void check_cublas(cublasStatus_t status, const char* what) {
   if (status != CUBLAS_STATUS_SUCCESS)
     throw std::runtime_error(std::string(what) + ": cuBLAS error " + std::to_string(int(status)) + " (" +
-                             cublasGetStatusString(status) + ")");
+                             cublas_library().status_string(status) + ")");
 }
 
 }  // namespace gpu

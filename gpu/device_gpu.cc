@@ -30,13 +30,13 @@ Device_GPU::Device_GPU(int cuda_id, const MemorySizes& sizes, bool debug_memory)
       cuda_device_id(checked_gpu(cuda_id)) {
   gpu::check_cuda(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "Device_GPU: cudaStreamCreate");
   try {
-    gpu::check_cublas(cublasCreate(&cublas_), "Device_GPU: cublasCreate");
-    gpu::check_cublas(cublasSetStream(cublas_, stream_), "Device_GPU: cublasSetStream");
+    gpu::check_cublas(gpu::cublas_library().create(&cublas_), "Device_GPU: cublasCreate");
+    gpu::check_cublas(gpu::cublas_library().set_stream(cublas_, stream_), "Device_GPU: cublasSetStream");
     gpu::check_cuda(cudaMalloc(reinterpret_cast<void**>(&norm_), sizeof(double)), "Device_GPU: cudaMalloc");
     timer_ = std::make_unique<gpu::KernelTimer>(stream_);
     clock_ = timer_.get();
   } catch (...) {
-    if (cublas_) cublasDestroy(cublas_);
+    if (cublas_) gpu::cublas_library().destroy(cublas_);
     cudaStreamDestroy(stream_);
     throw;
   }
@@ -49,7 +49,7 @@ Device_GPU::~Device_GPU() {
   cudaFree(run_list_.data);
   cudaFree(indices_.data);
   cudaFree(norm_);
-  cublasDestroy(cublas_);
+  gpu::cublas_library().destroy(cublas_);
   cudaStreamDestroy(stream_);
 }
 

@@ -22,6 +22,7 @@ cublasOperation_t op(bool t) { return t ? CUBLAS_OP_T : CUBLAS_OP_N; }
 
 void gemm(const Tensor& y, const Tensor& a, bool ta, const Tensor& b, bool tb, bool accumulate) {
   cublasHandle_t h = static_cast<Device_GPU*>(y.device)->cublas();
+  const CublasLibrary& cublas = cublas_library();
   const Matrix am(a), bm(b);
   const int m = int(ta ? am.cols : am.rows), k = int(ta ? am.rows : am.cols), n = int(tb ? bm.rows : bm.cols);
   const float one = 1.f, beta = accumulate ? 1.f : 0.f;
@@ -29,7 +30,7 @@ void gemm(const Tensor& y, const Tensor& a, bool ta, const Tensor& b, bool tb, b
   // side by side (batch elements are outermost, so they are contiguous).
   if (a.d.bd == 1 && !tb && b.d.bd == y.d.bd) {
     const int columns = int(b.d.size() / b.d.rows());
-    check_cublas(cublasSgemm(h, op(ta), CUBLAS_OP_N, m, columns, k, &one, a.v, int(am.rows), b.v, int(bm.rows), &beta,
+    check_cublas(cublas.sgemm(h, op(ta), CUBLAS_OP_N, m, columns, k, &one, a.v, int(am.rows), b.v, int(bm.rows), &beta,
                              y.v, m),
                  "gemm (shared left operand)");
     return;
@@ -38,7 +39,7 @@ void gemm(const Tensor& y, const Tensor& a, bool ta, const Tensor& b, bool tb, b
   // dimension runs over every batch element.
   if (y.d.bd == 1 && !ta && tb && a.d.bd == b.d.bd) {
     const int inner = int(a.d.size() / a.d.rows());
-    check_cublas(cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_T, m, n, inner, &one, a.v, int(am.rows), b.v, int(bm.rows),
+    check_cublas(cublas.sgemm(h, CUBLAS_OP_N, CUBLAS_OP_T, m, n, inner, &one, a.v, int(am.rows), b.v, int(bm.rows),
                              &beta, y.v, m),
                  "gemm (summed over the batch)");
     return;
@@ -49,13 +50,13 @@ void gemm(const Tensor& y, const Tensor& a, bool ta, const Tensor& b, bool tb, b
     // Summed into one y: one product after another on the stream, each adding to the last.
     for (unsigned bi = 0; bi < batches; ++bi) {
       const float beta_i = bi == 0 && !accumulate ? 0.f : 1.f;
-      check_cublas(cublasSgemm(h, op(ta), op(tb), m, n, k, &one, a.v + bi * sa, int(am.rows), b.v + bi * sb,
+      check_cublas(cublas.sgemm(h, op(ta), op(tb), m, n, k, &one, a.v + bi * sa, int(am.rows), b.v + bi * sb,
                                int(bm.rows), &beta_i, y.v, m),
                    "gemm (batch summed)");
     }
     return;
   }
-  check_cublas(cublasSgemmStridedBatched(h, op(ta), op(tb), m, n, k, &one, a.v, int(am.rows), sa, b.v, int(bm.rows), sb,
+  check_cublas(cublas.sgemm_strided_batched(h, op(ta), op(tb), m, n, k, &one, a.v, int(am.rows), sa, b.v, int(bm.rows), sb,
                                          &beta, y.v, m, (long long)y.d.batch_size(), int(batches)),
                "gemm (strided batched)");
 }
