@@ -8,9 +8,11 @@
 
 #include "autobatch/random_graph.h"
 #include "dynet_core/rng.h"
+#include "support/sample_count.h"
 
 using namespace dynet;
 using namespace dynet_test;
+using test_support::sample_count;
 
 namespace {
 
@@ -58,7 +60,7 @@ void require_agree(const Outcome& ref, const Outcome& got, std::uint64_t seed, i
 TEST_CASE("random graphs agree under the sequential, agenda and depth engines", "[autobatch][differential]") {
   RandomModel m(6, 20, 5);
   std::uint64_t batched_nodes = 0, batches = 0;
-  for (std::uint64_t seed = 1; seed <= 1500; ++seed) {
+  for (std::uint64_t seed = 1; seed <= sample_count(1500); ++seed) {
     const Outcome ref = run(m, seed, 0);
     for (int strategy : {1, 2}) {
       const Outcome got = run(m, seed, strategy);
@@ -74,7 +76,7 @@ TEST_CASE("parameter() at every use batches like parameter() once per graph", "[
   RandomModel m(5, 10, 4);
   RandomGraphOptions per_use;
   per_use.parameter_per_use = true;
-  for (std::uint64_t seed = 1; seed <= 300; ++seed) {
+  for (std::uint64_t seed = 1; seed <= sample_count(300); ++seed) {
     const Outcome ref = run(m, seed, 0, per_use);
     for (int strategy : {1, 2}) {
       const Outcome each = run(m, seed, strategy, per_use);
@@ -122,7 +124,7 @@ TEST_CASE("random graphs of repeated cells agree when instances run as vertex-fu
   cells.vertex_scopes = true;
   for (bool per_use : {false, true}) {
     cells.parameter_per_use = per_use;
-    const VertexCounts c = run_repeated_cells(m, cells, 600);
+    const VertexCounts c = run_repeated_cells(m, cells, sample_count(600));
     INFO("parameter() per use: " << per_use << ", marked " << c.marked << ", units " << c.instances << ", tasks " << c.tasks
                                   << ", fused chains " << c.fused);
     CHECK(c.instances > c.marked / 4);  // most instances run as units; the rest (cut, or not batchable) op by op
@@ -139,7 +141,7 @@ TEST_CASE("random graphs of repeated cells built with plain ops: discovered inst
   cells.repeated_cells = true;
   for (bool per_use : {false, true}) {
     cells.parameter_per_use = per_use;
-    const VertexCounts c = run_repeated_cells(m, cells, 300);
+    const VertexCounts c = run_repeated_cells(m, cells, sample_count(300));
     INFO("parameter() per use: " << per_use << ", found " << c.marked << ", units " << c.instances << ", tasks " << c.tasks
                                   << ", fused chains " << c.fused);
     CHECK(c.instances > c.marked / 4);

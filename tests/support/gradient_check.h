@@ -16,6 +16,7 @@
 #include "dynet_core/graph.h"
 #include "dynet_core/param_collection.h"
 #include "dynet_core/tensor_tools.h"
+#include "support/sample_count.h"
 
 namespace test_support {
 
@@ -40,7 +41,7 @@ namespace detail {
 inline void check_values(const std::string& what, const Tensor& values, const float* analytic,
                          ComputationGraph& cg, const Expression& loss) {
   const std::size_t n = values.d.size();
-  const std::size_t stride = 1 + n / 16;  // about 16 sampled values per parameter
+  const std::size_t stride = 1 + n / sample_count(16);  // about 16 values per parameter, 2 guarded
   for (std::size_t k = 0; k < n; k += stride) {
     const int at = static_cast<int>(k);
     const float x0 = TensorTools::access_element(values, at);
