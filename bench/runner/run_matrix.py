@@ -167,7 +167,7 @@ def main():
     ap.add_argument("--full", action="store_true")
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--seconds", type=float, help="time budget of one run (default 1.5 quick, 5 full)")
-    ap.add_argument("--threads", default="1", help="comma-separated thread counts (default 1; --full: 1,2)")
+    ap.add_argument("--threads", help="comma-separated thread counts (default 1; --full: 1,2)")
     ap.add_argument("--note", default="", help="a line about the machine's state, put in the report")
     a = ap.parse_args()
     if a.redraw:
@@ -178,7 +178,7 @@ def main():
     if a.reps < 3:
         ap.error("--reps: medians need 3 runs at least")
     seconds = a.seconds or (5.0 if a.full else 1.5)
-    threads = [int(t) for t in (a.threads if a.threads != "1" or not a.full else "1,2").split(",")]
+    threads = [int(t) for t in (a.threads or ("1,2" if a.full else "1")).split(",")]
     os.makedirs(a.out, exist_ok=True)
     dybatch = os.path.join(a.build, "bench", "dybatch_workloads")
     vertex = accepts_flag(dybatch, "--dynet-vertex", "0")
