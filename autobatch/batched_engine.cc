@@ -152,8 +152,10 @@ bool BatchedEngine::run_chain(const VertexExecutor::ChainTask& task) {
   const vertex::FusedChain& chain = *task.chain;
   const std::uint32_t ops = static_cast<std::uint32_t>(chain.ops().size());
   const std::uint32_t count = task.count;
-  // The chain is a host loop over device memory, as a CPU kernel is; a GPU needs its kernel.
-  bool fuse = cg_->device()->type == DeviceType::CPU;
+  // On the CPU the chain is a host loop over device memory, as a CPU kernel is; another device
+  // needs its chain kernel.
+  Device& device = *cg_->device();
+  bool fuse = device.type == DeviceType::CPU || device.runs_chains();
   for (std::uint32_t k = 0; k < ops && fuse; ++k) fuse = count <= max_group(*cg_, cg_->node(task.nodes[k * count]));
   if (!fuse) {
     for (std::uint32_t k = 0; k < ops; ++k) run_split(task.nodes + k * count, count);
@@ -176,10 +178,17 @@ bool BatchedEngine::run_chain(const VertexExecutor::ChainTask& task) {
     chain_writes_[k] = g.values;
     chain_data_[k] = record_.data(g)[0];
   }
-  float* scratch = mem.scratch.allocate_array<float>(chain.scratch_floats());
   const std::uint64_t kernel_start = profiling_ ? profile::now_ns() : 0;
-  {
-    const DeviceAccess kernel(*cg_->device());
+  if (device.runs_chains()) {
+    ChainRun run;
+    run.instances = count;
+    run.reads = chain_reads_.data();
+    run.writes = chain_writes_.data();
+    run.data = chain_data_.data();
+    device.run_chain_forward(chain.program(), run);
+  } else {
+    float* scratch = mem.scratch.allocate_array<float>(chain.scratch_floats());
+    const DeviceAccess kernel(device);
     chain.run_forward(count, chain_reads_.data(), chain_writes_.data(), scratch, chain_data_.data());
   }
   const Node& n0 = cg_->node(task.nodes[0]);
@@ -469,7 +478,8 @@ void BatchedEngine::scatter_gradient(const Group& group, unsigned i, const float
 bool BatchedEngine::backward_chain(const VertexExecutor::ChainTask& task, std::uint32_t first) {
   const vertex::FusedChain& chain = *task.chain;
   const std::uint32_t ops = static_cast<std::uint32_t>(chain.ops().size());
-  if (cg_->device()->type != DeviceType::CPU) return false;
+  Device& device = *cg_->device();
+  if (device.type != DeviceType::CPU && !device.runs_chains()) return false;
   bool reached = false;  // whether a gradient reached any op of the chain
   for (std::uint32_t k = 0; k < ops; ++k) reached = reached || (group_grad_[first + k] && !coverage_.untouched(first + k));
   if (!reached) return true;
@@ -528,9 +538,20 @@ bool BatchedEngine::backward_chain(const VertexExecutor::ChainTask& task, std::u
       cg_->device()->zero(grad, ad.size() * group.count);
     }
   }
-  float* scratch = mem.scratch.allocate_array<float>(chain.scratch_floats());
-  {
-    const DeviceAccess kernel(*cg_->device());
+  if (device.runs_chains()) {
+    ChainRun run;
+    run.instances = task.count;
+    run.reads = chain_reads_.data();
+    run.writes = chain_writes_.data();
+    run.data = chain_data_.data();
+    run.read_grads = chain_read_grads_.data();
+    run.write_grads = chain_write_grads_.data();
+    run.fresh_reads = fresh_reads;
+    run.fresh_writes = fresh_writes;
+    device.run_chain_backward(chain.program(), run);
+  } else {
+    float* scratch = mem.scratch.allocate_array<float>(chain.scratch_floats());
+    const DeviceAccess kernel(device);
     chain.run_backward(task.count, chain_reads_.data(), chain_read_grads_.data(), chain_writes_.data(),
                        chain_write_grads_.data(), scratch, chain_data_.data(), fresh_reads, fresh_writes);
   }

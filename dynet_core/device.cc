@@ -10,6 +10,14 @@
 
 namespace dynet {
 
+void Device::run_chain_forward(const ChainProgram&, const ChainRun&) {
+  throw std::logic_error("Device " + name + " runs no fused chains (runs_chains() is false)");
+}
+
+void Device::run_chain_backward(const ChainProgram&, const ChainRun&) {
+  throw std::logic_error("Device " + name + " runs no fused chains (runs_chains() is false)");
+}
+
 GraphMemory::GraphMemory(const MemorySizes& sizes, Device& device)
     : forward("forward (FXS)", sizes.forward, &device),
       backward("backward (DEDFS)", sizes.backward, &device),

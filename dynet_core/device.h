@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "dynet_core/aligned_memory_pool.h"
+#include "dynet_core/chain_program.h"
 #include "dynet_core/kernel_table.h"
 #include "dynet_core/profiler.h"
 
@@ -145,6 +146,15 @@ class Device : public BlockSource {
   void backward(const OpDef& op, const OpCall& c, unsigned i);
   /// Runs op's leaf_backward (a lookup passing its gradient to the table) on this device.
   void leaf_backward(const OpDef& op, const OpCall& c);
+
+  /// Whether this device runs fused chains of elementwise ops as kernels. A device whose memory
+  /// the host reaches in kernels (the CPU ones) has none: the engine runs its chains as host loops
+  /// over tiles (autobatch/vertex/fused_chain.h) inside a DeviceAccess scope.
+  virtual bool runs_chains() const { return false; }
+  /// Runs `chain` forward, or backward, as `run` says (chain_program.h), in one launch; throws
+  /// std::logic_error on a device that does not run chains.
+  virtual void run_chain_forward(const ChainProgram& chain, const ChainRun& run);
+  virtual void run_chain_backward(const ChainProgram& chain, const ChainRun& run);
 
   /// Whether device memory is closed to the host outside DeviceAccess scopes (the guarded CPU
   /// device of the tests).

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "gpu/cuda_check.h"
+#include "gpu/element_chain.h"
 
 namespace dynet {
 
@@ -48,6 +49,7 @@ Device_GPU::~Device_GPU() {
   release_pools();
   cudaFree(run_list_.data);
   cudaFree(indices_.data);
+  cudaFree(chain_staging_.data);
   cudaFree(norm_);
   gpu::cublas_library().destroy(cublas_);
   cudaStreamDestroy(stream_);
@@ -137,7 +139,7 @@ const unsigned* Device_GPU::stage_indices(const unsigned* host, std::size_t n) {
   return static_cast<const unsigned*>(stage(indices_, host, n * sizeof(unsigned), "Device_GPU::stage_indices"));
 }
 
-void* Device_GPU::stage(Staging& s, const void* host, std::size_t bytes, const char* who) {
+void* Device_GPU::reserve(Staging& s, std::size_t bytes, const char* who) {
   if (bytes > s.capacity) {
     cudaStreamSynchronize(stream_);
     cudaFree(s.data);
@@ -146,8 +148,22 @@ void* Device_GPU::stage(Staging& s, const void* host, std::size_t bytes, const c
     gpu::check_cuda(cudaMalloc(&s.data, bytes), who);
     s.capacity = bytes;
   }
+  return s.data;
+}
+
+void* Device_GPU::stage(Staging& s, const void* host, std::size_t bytes, const char* who) {
+  reserve(s, bytes, who);
   gpu::check_cuda(cudaMemcpyAsync(s.data, host, bytes, cudaMemcpyHostToDevice, stream_), who);
   return s.data;
+}
+
+gpu::ElementChain Device_GPU::stage_chain(const ChainProgram& chain, const ChainRun& run) {
+  chain_block_.resize(gpu::element_chain_bytes(chain));
+  void* device = reserve(chain_staging_, chain_block_.size(), "fused chain");
+  const gpu::ElementChain packed =
+      gpu::pack_element_chain(chain, run, chain_block_.data(), reinterpret_cast<std::uintptr_t>(device));
+  stage(chain_staging_, chain_block_.data(), chain_block_.size(), "fused chain");
+  return packed;
 }
 
 void Device_GPU::gather(float* dst, const float* const* srcs, const unsigned* lengths, unsigned runs) {

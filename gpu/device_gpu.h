@@ -16,6 +16,10 @@
 
 namespace dynet {
 
+namespace gpu {
+struct ElementChain;
+}  // namespace gpu
+
 class Device_GPU : public Device {
  public:
   /// GPU `cuda_id` as --dynet-devices names it (GPU:0 is 0), named "GPU:<id>". Throws
@@ -41,6 +45,10 @@ class Device_GPU : public Device {
   double squared_norm(const float* x, std::size_t n) override;
   void apply_runs(RunOp op, const MemoryRun* runs, std::size_t count) override;
   void synchronize() override;
+  /// Fused chains run as one kernel each (fused_chains.cu).
+  bool runs_chains() const override { return true; }
+  void run_chain_forward(const ChainProgram& chain, const ChainRun& run) override;
+  void run_chain_backward(const ChainProgram& chain, const ChainRun& run) override;
 
   /// A whole group in one launch: run k of `lengths[k]` floats from srcs[k] (gather) to dst, one
   /// run after the other; scatter_add adds the runs of src back into dsts[k], which may repeat.
@@ -59,13 +67,20 @@ class Device_GPU : public Device {
     void* data = nullptr;
     std::size_t capacity = 0;
   };
+  /// Grows `s` to hold `bytes`; returns its device memory.
+  void* reserve(Staging& s, std::size_t bytes, const char* who);
   /// Copies `bytes` of host memory into `s` on the stream; returns the device copy.
   void* stage(Staging& s, const void* host, std::size_t bytes, const char* who);
+  /// Packs a chain and its run into chain_block_, copies it to chain_staging_ and returns it as
+  /// the kernels read it.
+  gpu::ElementChain stage_chain(const ChainProgram& chain, const ChainRun& run);
 
   cudaStream_t stream_ = nullptr;
   cublasHandle_t cublas_ = nullptr;
   Staging run_list_;
   Staging indices_;
+  Staging chain_staging_;
+  std::vector<unsigned char> chain_block_;
   std::unique_ptr<gpu::KernelTimer> timer_;  // the profiler's clock
   double* norm_ = nullptr;  // squared_norm's device accumulator
 };

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "dynet_core/ops/registry.h"
+#include "gpu/element_chain.h"
 
 namespace dynet {
 namespace gpu {
@@ -50,6 +51,9 @@ const OpKernels* KernelTable::find(const char* op) const {
 void install_cuda_kernels() {
   register_all_ops();
   cuda_kernels().install();
+  const std::string missing = ops_without_element_rules();
+  if (!missing.empty())
+    throw std::logic_error("CUDA fused chains: no element rule (gpu/element_rules.h) for " + missing);
 }
 
 }  // namespace gpu

@@ -5,13 +5,10 @@
 #include <vector>
 
 #include "autobatch/vertex/op_dag.h"
+#include "dynet_core/chain_program.h"
 
 namespace dynet {
 namespace vertex {
-
-/// Limits that keep a fused chain's per-tile bookkeeping on the stack.
-constexpr unsigned kMaxChainArgs = 8;     ///< arguments of one op in a chain
-constexpr unsigned kMaxChainValues = 96;  ///< ops plus the values they read from outside the chain
 
 /// An op fuses when its row declares an ElementwiseRule, it has at most kMaxChainArgs arguments,
 /// and every argument broadcasts to its output (dimensions and batch equal or 1).

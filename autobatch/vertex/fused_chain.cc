@@ -60,7 +60,7 @@ FusedChain::FusedChain(const OpDag& dag, std::vector<unsigned> ops, Values backw
                                 " ops and reads, more than kMaxChainValues");
   for (unsigned s = 0; s < ops_.size(); ++s) {
     const DagOp& o = dag.ops[ops_[s]];
-    Step step{o.op->elementwise, o.data, unsigned(o.args.size()), unsigned(arg_slots_.size()), -1,
+    ChainStep step{o.op, o.data, unsigned(o.args.size()), unsigned(arg_slots_.size()), -1,
               !kept[s] && backward_values == Values::kRecomputed};
     if (kept[s]) step.write = int(std::find(writes_.begin(), writes_.end(), ops_[s]) - writes_.begin());
     for (const DagRef& a : o.args) {
@@ -96,10 +96,10 @@ void FusedChain::run_forward(unsigned instances, const float* const* reads, floa
     const std::size_t n = std::min(kTile, total - begin);
     load_reads(reads, begin, n, scratch, values);
     for (unsigned s = 0; s < steps_.size(); ++s) {
-      const Step& step = steps_[s];
+      const ChainStep& step = steps_[s];
       float* y = step.write >= 0 ? writes[step.write] + begin : value_buffer(scratch, s);
       arguments(step, values, xs);
-      step.rule.f(data_of(s, data), xs, step.nargs, y, n);
+      step.op->elementwise.f(data_of(s, data), xs, step.nargs, y, n);
       values[first_step + s] = y;
     }
   }
@@ -123,7 +123,7 @@ void FusedChain::run_backward(unsigned instances, const float* const* reads, flo
     load_reads(reads, begin, n, scratch, values);
     std::fill(written, written + reads_.size(), false);
     for (unsigned s = 0; s < steps_.size(); ++s) {
-      const Step& step = steps_[s];
+      const ChainStep& step = steps_[s];
       float* outside = step.write >= 0 ? write_grads[step.write] : nullptr;
       grads[s] = outside ? outside + begin : gradient_buffer(scratch, s);
       fresh[s] = outside && fresh_writes && fresh_writes[step.write];
@@ -137,26 +137,26 @@ void FusedChain::run_backward(unsigned instances, const float* const* reads, flo
       values[first_step + s] = y;
       if (!step.recompute) continue;
       arguments(step, values, xs);
-      step.rule.f(data_of(s, data), xs, step.nargs, y, n);
+      step.op->elementwise.f(data_of(s, data), xs, step.nargs, y, n);
     }
     for (unsigned s = unsigned(steps_.size()); s-- > 0;) {
-      const Step& step = steps_[s];
+      const ChainStep& step = steps_[s];
       if (!has_grad[s] && fresh[s]) std::fill(grads[s], grads[s] + n, 0.f);
-      if (!has_grad[s] || !step.rule.df) continue;
+      if (!has_grad[s] || !step.op->elementwise.df) continue;
       arguments(step, values, xs);
       const float* y = values[first_step + s];
       for (unsigned a = 0; a < step.nargs; ++a) {
         const unsigned slot = arg_slots_[step.first_arg + a];
         if (slot >= first_step) {
           const unsigned to = slot - first_step;
-          step.rule.df(data_of(s, data), a, xs, step.nargs, y, grads[s], grads[to], n, !has_grad[to]);
+          step.op->elementwise.df(data_of(s, data), a, xs, step.nargs, y, grads[s], grads[to], n, !has_grad[to]);
           has_grad[to] = true;
         } else if (read_grads[slot] && maps_[slot].in_place()) {
           const bool overwrite = fresh_reads && fresh_reads[slot] && !written[slot];
-          step.rule.df(data_of(s, data), a, xs, step.nargs, y, grads[s], read_grads[slot] + begin, n, overwrite);
+          step.op->elementwise.df(data_of(s, data), a, xs, step.nargs, y, grads[s], read_grads[slot] + begin, n, overwrite);
           written[slot] = true;
         } else if (read_grads[slot]) {
-          step.rule.df(data_of(s, data), a, xs, step.nargs, y, grads[s], spare, n, true);
+          step.op->elementwise.df(data_of(s, data), a, xs, step.nargs, y, grads[s], spare, n, true);
           maps_[slot].scatter_add(spare, begin, n, read_grads[slot]);
         }
       }

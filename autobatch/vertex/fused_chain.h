@@ -12,7 +12,8 @@
 #include <vector>
 
 #include "autobatch/vertex/op_dag.h"
-#include "autobatch/vertex/operand_map.h"
+#include "dynet_core/chain_program.h"
+#include "dynet_core/operand_map.h"
 
 namespace dynet {
 namespace vertex {
@@ -60,17 +61,13 @@ class FusedChain {
                     const std::uint8_t* fresh_writes = nullptr) const;
   /// Whether read r is read where it is (its shape is the chain's, not broadcast).
   bool read_in_place(unsigned r) const { return maps_[r].in_place(); }
+  /// The chain as a device that runs it as one kernel receives it; valid while the chain lives.
+  ChainProgram program() const {
+    return {steps_.data(), unsigned(steps_.size()), arg_slots_.data(), maps_.data(), unsigned(reads_.size()),
+            unsigned(writes_.size()), size_};
+  }
 
  private:
-  struct Step {
-    ElementwiseRule rule;
-    const void* data;
-    unsigned nargs;
-    unsigned first_arg;  ///< into arg_slots_
-    int write;           ///< index into writes_, or -1
-    bool recompute;      ///< backward computes the value again (Values::kRecomputed, not kept)
-  };
-
   /// Points values[r] at each read's elements [begin, begin + n), gathered when not in place.
   void load_reads(const float* const* reads, std::size_t begin, std::size_t n, float* scratch,
                   const float** values) const;
@@ -78,7 +75,7 @@ class FusedChain {
     return data ? data[step] : steps_[step].data;
   }
   /// The argument pointers of a step from the values of all slots.
-  void arguments(const Step& s, const float* const* values, const float** xs) const {
+  void arguments(const ChainStep& s, const float* const* values, const float** xs) const {
     for (unsigned a = 0; a < s.nargs; ++a) xs[a] = values[arg_slots_[s.first_arg + a]];
   }
   float* value_buffer(float* scratch, unsigned step) const { return scratch + (reads_.size() + step) * kTile; }
@@ -90,7 +87,7 @@ class FusedChain {
   std::vector<unsigned> ops_;
   std::vector<DagRef> reads_;
   std::vector<unsigned> writes_;
-  std::vector<Step> steps_;
+  std::vector<ChainStep> steps_;
   // Slot of each argument of each step: [0, reads) are the reads, then one per step.
   std::vector<unsigned> arg_slots_;
   std::vector<OperandMap> maps_;  // per read

@@ -60,7 +60,7 @@ class OpByOp {
 
   void forward(const std::vector<float*>& inputs) {
     for (unsigned k = 0; k < dag_.ops.size(); ++k) {
-      Tensor xs[vertex::kMaxChainArgs];
+      Tensor xs[kMaxChainArgs];
       OpCall c = call(k, inputs, xs);
       dag_.ops[k].op->forward(c);
     }
@@ -73,7 +73,7 @@ class OpByOp {
     for (unsigned k = unsigned(dag_.ops.size()); k-- > 0;) {
       const auto& o = dag_.ops[k];
       for (unsigned a = 0; a < o.args.size(); ++a) {
-        Tensor xs[vertex::kMaxChainArgs];
+        Tensor xs[kMaxChainArgs];
         OpCall c = call(k, inputs, xs);
         const DagRef r = o.args[a];
         c.dx = r.kind == DagRef::kOp ? tensor(grads_[r.index], r) : Tensor(shape(r), input_grads[r.index], nullptr);

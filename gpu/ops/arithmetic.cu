@@ -1,7 +1,10 @@
-// Binary elementwise ops with broadcasting and n-ary sums, from the scalar rules of
-// dynet_core/ops/arithmetic.h.
+// Binary elementwise ops with broadcasting (each binary op of the element rules' list,
+// gpu/element_rules.h) and n-ary sums, from the scalar rules of dynet_core/ops/arithmetic.h.
+
+#include <tuple>
 
 #include "dynet_core/ops/arithmetic.h"
+#include "gpu/element_rules.h"
 #include "gpu/kernel_table.h"
 #include "gpu/launch.cuh"
 
@@ -91,9 +94,12 @@ void binary_backward(const OpCall& c, unsigned i) {
   check_launch("binary backward");
 }
 
+/// The kernels of each binary entry of the element rules; the other entries are other families'.
+template <class Entry>
+void add_if_binary(KernelTable&, const Entry&) {}
 template <class R>
-NamedKernel binary(const char* op) {
-  return kernel_for(op, binary_forward<R>, binary_backward<R>);
+void add_if_binary(KernelTable& t, const element::Entry<element::Binary<R>>& e) {
+  t.add({kernel_for(e.op, binary_forward<R>, binary_backward<R>)});
 }
 
 // y (+)= x where x has y's batch size or one batch element that every batch element of y gets.
@@ -136,9 +142,8 @@ void sum_backward(const OpCall& c, unsigned) {
 }  // namespace
 
 void add_arithmetic_kernels(KernelTable& t) {
-  t.add({binary<rules::Add>("add"), binary<rules::Subtract>("subtract"), binary<rules::Multiply>("cmult"),
-         binary<rules::Divide>("cdiv"), binary<rules::Min>("min"), binary<rules::Max>("max"),
-         binary<rules::Pow>("pow"), kernel_for("sum", sum_forward, sum_backward)});
+  std::apply([&](const auto&... entries) { (add_if_binary(t, entries), ...); }, element::kRules);
+  t.add({kernel_for("sum", sum_forward, sum_backward)});
 }
 
 }  // namespace gpu

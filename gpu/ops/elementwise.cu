@@ -1,9 +1,12 @@
 // Unary elementwise ops: one generic kernel pair instantiated from each scalar rule of
-// dynet_core/ops/elementwise.h, the very rules the CPU kernels use.
+// dynet_core/ops/elementwise.h, the very rules the CPU kernels use, for each unary op of the
+// element rules' list (gpu/element_rules.h).
 
+#include <tuple>
 #include <type_traits>
 
 #include "dynet_core/ops/elementwise.h"
+#include "gpu/element_rules.h"
 #include "gpu/kernel_table.h"
 #include "gpu/launch.cuh"
 
@@ -42,25 +45,18 @@ void unary_backward(const OpCall& c, unsigned) {
   check_launch("unary backward");
 }
 
+/// The kernels of each unary entry of the element rules; the other entries are other families'.
+template <class Entry>
+void add_if_unary(KernelTable&, const Entry&) {}
 template <class R>
-NamedKernel unary(const char* op) {
-  return kernel_for(op, unary_forward<R>, unary_backward<R>);
+void add_if_unary(KernelTable& t, const element::Entry<element::Unary<R>>& e) {
+  t.add({kernel_for(e.op, unary_forward<R>, unary_backward<R>)});
 }
 
 }  // namespace
 
 void add_elementwise_kernels(KernelTable& t) {
-  t.add({unary<rules::Negate>("negate"), unary<rules::Tanh>("tanh"), unary<rules::Logistic>("logistic"),
-         unary<rules::Rectify>("rectify"), unary<rules::Elu>("elu"), unary<rules::Selu>("selu"),
-         unary<rules::Silu>("silu"), unary<rules::Softsign>("softsign"), unary<rules::Exp>("exp"),
-         unary<rules::Log>("log"), unary<rules::LogSigmoid>("log_sigmoid"), unary<rules::Square>("square"),
-         unary<rules::Cube>("cube"), unary<rules::Sqrt>("sqrt"), unary<rules::Abs>("abs"), unary<rules::Sin>("sin"),
-         unary<rules::Cos>("cos"), unary<rules::Erf>("erf"), unary<rules::Tan>("tan"), unary<rules::Asin>("asin"),
-         unary<rules::Acos>("acos"), unary<rules::Atan>("atan"), unary<rules::Sinh>("sinh"),
-         unary<rules::Cosh>("cosh"), unary<rules::Asinh>("asinh"), unary<rules::Acosh>("acosh"),
-         unary<rules::Atanh>("atanh"), unary<rules::Lgamma>("lgamma"), unary<rules::Rounding>("round"),
-         unary<rules::Rounding>("ceil"), unary<rules::Rounding>("floor"), unary<rules::AddConst>("add_constant"),
-         unary<rules::ConstMinus>("constant_minus"), unary<rules::MulConst>("multiply_constant")});
+  std::apply([&](const auto&... entries) { (add_if_unary(t, entries), ...); }, element::kRules);
 }
 
 }  // namespace gpu

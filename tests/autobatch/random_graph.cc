@@ -11,15 +11,15 @@ namespace dynet_test {
 
 using namespace dynet;
 
-RandomModel::RandomModel(unsigned h, unsigned v, unsigned c) : hidden(h), vocab(v), classes(c) {
-  W = pc.add_parameters({h, h}, 0.f, "W");
-  U = pc.add_parameters({h, h}, 0.f, "U");
-  V = pc.add_parameters({h, h}, 0.f, "V");
-  b = pc.add_parameters({h}, ParameterInitUniform(-0.5f, 0.5f), "b");
-  out = pc.add_parameters({c, h}, 0.f, "out");
-  out_b = pc.add_parameters({c}, ParameterInitUniform(-0.5f, 0.5f), "out_b");
-  wide = pc.add_parameters({2 * h, 2 * h}, 0.f, "wide");
-  emb = pc.add_lookup_parameters(v, {h}, ParameterInitUniform(-1.f, 1.f), "emb");
+RandomModel::RandomModel(unsigned h, unsigned v, unsigned c, Device* device) : hidden(h), vocab(v), classes(c) {
+  W = pc.add_parameters({h, h}, 0.f, "W", device);
+  U = pc.add_parameters({h, h}, 0.f, "U", device);
+  V = pc.add_parameters({h, h}, 0.f, "V", device);
+  b = pc.add_parameters({h}, ParameterInitUniform(-0.5f, 0.5f), "b", device);
+  out = pc.add_parameters({c, h}, 0.f, "out", device);
+  out_b = pc.add_parameters({c}, ParameterInitUniform(-0.5f, 0.5f), "out_b", device);
+  wide = pc.add_parameters({2 * h, 2 * h}, 0.f, "wide", device);
+  emb = pc.add_lookup_parameters(v, {h}, ParameterInitUniform(-1.f, 1.f), "emb", device);
 }
 
 void RandomModel::zero_gradients() { pc.reset_gradient(); }

@@ -14,7 +14,8 @@
 namespace dynet_test {
 
 struct RandomModel {
-  RandomModel(unsigned hidden, unsigned vocab, unsigned classes);
+  /// On `device`; null: the default device.
+  RandomModel(unsigned hidden, unsigned vocab, unsigned classes, dynet::Device* device = nullptr);
   void zero_gradients();
   /// Every gradient, parameters and lookup tables, in a fixed order.
   std::vector<float> gradients() const;

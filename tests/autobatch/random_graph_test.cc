@@ -8,6 +8,7 @@
 
 #include "autobatch/random_graph.h"
 #include "dynet_core/rng.h"
+#include "support/element_chain_device.h"
 #include "support/sample_count.h"
 
 using namespace dynet;
@@ -24,10 +25,10 @@ struct Outcome {
 };
 
 Outcome run(RandomModel& m, std::uint64_t seed, int strategy, const RandomGraphOptions& options = {},
-            bool vertex = true) {
+            bool vertex = true, Device* device = nullptr) {
   random_engine().seed(seed);  // dropout and noise masks come from per-node seeds drawn now
   m.zero_gradients();
-  ComputationGraph cg;
+  ComputationGraph cg(device ? device : default_device());
   cg.set_autobatch(strategy);
   cg.set_vertex(vertex);
   cg.engine().reset_stats();
@@ -97,14 +98,15 @@ struct VertexCounts {
   std::uint64_t marked = 0, instances = 0, tasks = 0, fused = 0;
 };
 
-VertexCounts run_repeated_cells(RandomModel& m, const RandomGraphOptions& cells, std::uint64_t seeds) {
+VertexCounts run_repeated_cells(RandomModel& m, const RandomGraphOptions& cells, std::uint64_t seeds,
+                                Device* device = nullptr) {
   VertexCounts c;
   for (std::uint64_t seed = 1; seed <= seeds; ++seed) {
-    const Outcome ref = run(m, seed, 0, cells);
+    const Outcome ref = run(m, seed, 0, cells, true, device);
     for (int strategy : {1, 2}) {
-      const Outcome got = run(m, seed, strategy, cells);
+      const Outcome got = run(m, seed, strategy, cells, true, device);
       require_agree(ref, got, seed, strategy);
-      const Outcome op_by_op = run(m, seed, strategy, cells, false);
+      const Outcome op_by_op = run(m, seed, strategy, cells, false, device);
       require_agree(ref, op_by_op, seed, strategy);
       REQUIRE(op_by_op.stats.vertex_tasks == 0);
       c.marked += got.stats.vertex_marked;
@@ -132,6 +134,23 @@ TEST_CASE("random graphs of repeated cells agree when instances run as vertex-fu
     CHECK(c.tasks < c.instances);       // tasks run several instances at once
     CHECK(c.fused > c.tasks / 4);       // and many run an elementwise chain as one pass
   }
+}
+
+TEST_CASE("random graphs of repeated cells agree when the device runs fused chains as kernels",
+          "[autobatch][differential][vertex]") {
+  // The engine's path for a GPU: each chain handed to the device whole, with its reads, writes,
+  // gradient blocks and the blocks that hold nothing yet (NaN-filled here: debug memory).
+  test_support::ElementChainDevice device;
+  RandomModel m(6, 20, 5, &device);
+  RandomGraphOptions cells;
+  cells.repeated_cells = true;
+  cells.vertex_scopes = true;
+  const VertexCounts c = run_repeated_cells(m, cells, sample_count(200), &device);
+  INFO("fused chains " << c.fused << ", run forward by the device " << device.forward_chains << ", backward "
+                       << device.backward_chains);
+  CHECK(c.fused > c.tasks / 4);
+  CHECK(device.forward_chains == c.fused);  // every fused chain ran as the device's kernel
+  CHECK(device.backward_chains > c.fused / 2);
 }
 
 TEST_CASE("random graphs of repeated cells built with plain ops: discovered instances agree",

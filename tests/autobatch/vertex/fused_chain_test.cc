@@ -1,7 +1,9 @@
 // Fused chains equal the unfused ops: random vertex functions over every row with an
 // ElementwiseRule (each row drawn in turn, on inputs inside the domain its own gradient check
 // uses), built as ordinary graphs of several instances and run by SimpleEngine, against the same
-// functions planned by plan_fusion and run step by step over per-symbol blocks. Values and
+// functions planned by plan_fusion and run step by step over per-symbol blocks, both as the CPU
+// runs chains (loops over tiles) and as a GPU kernel does (element by element,
+// gpu/element_chain.h, here on the host). Values and
 // gradients of every kept value and every input must agree, with broadcast and shared inputs,
 // batch sizes 1 to 4 per instance, 1 to 4 instances, shapes that span several tiles, and the
 // values backward reads both kept and recomputed.
@@ -20,6 +22,7 @@
 #include "dynet_core/graph.h"
 #include "dynet_core/ops/check_case.h"
 #include "dynet_core/ops/registry.h"
+#include "gpu/element_chain.h"
 #include "tests/autobatch/vertex/graph_dag.h"
 
 using namespace dynet;
@@ -199,11 +202,24 @@ struct Blocks {
   std::vector<float>& grad_block(DagRef r) { return (r.kind == DagRef::kOp ? op_grads : input_grads)[r.index]; }
 };
 
+/// How a chain runs: the CPU's loops over tiles, or element by element as a GPU kernel runs it
+/// (gpu/element_chain.h), here on the host.
+enum class Executor { kTiles, kElements };
+
+/// Runs a chain's forward or backward as a kernel would: element by element over the whole space.
+void run_elements(const FusedChain& chain, const ChainRun& run, bool backward) {
+  const ChainProgram program = chain.program();
+  std::vector<unsigned char> block(gpu::element_chain_bytes(program));
+  const gpu::ElementChain c =
+      gpu::pack_element_chain(program, run, block.data(), reinterpret_cast<std::uintptr_t>(block.data()));
+  for (std::size_t i = 0; i < c.total; ++i) backward ? gpu::chain_backward_element(c, i) : gpu::chain_forward_element(c, i);
+}
+
 /// Runs a step (a chain, or an op on its own as a chain of one) forward or backward over blocks.
 /// `fresh`: backward is told which gradient blocks hold nothing yet (filled with NaN first), and
 /// must write over them.
-void run(const FusedChain& chain, unsigned instances, Blocks& b, bool backward, std::vector<float>& scratch,
-         bool fresh = false) {
+void run(Executor executor, const FusedChain& chain, unsigned instances, Blocks& b, bool backward,
+         std::vector<float>& scratch, bool fresh = false) {
   std::vector<const float*> reads;
   std::vector<float*> read_grads, writes, write_grads;
   for (const DagRef& r : chain.reads()) {
@@ -216,8 +232,15 @@ void run(const FusedChain& chain, unsigned instances, Blocks& b, bool backward, 
   }
   // Whatever a run reads from scratch it must have written there in the same run.
   scratch.assign(std::max(scratch.size(), chain.scratch_floats()), std::nanf(""));
+  ChainRun elements;
+  elements.instances = instances;
+  elements.reads = reads.data();
+  elements.writes = writes.data();
   if (!backward) {
-    chain.run_forward(instances, reads.data(), writes.data(), scratch.data());
+    if (executor == Executor::kTiles)
+      chain.run_forward(instances, reads.data(), writes.data(), scratch.data());
+    else
+      run_elements(chain, elements, false);
     return;
   }
   std::vector<const float*> kept(writes.begin(), writes.end());
@@ -232,8 +255,16 @@ void run(const FusedChain& chain, unsigned instances, Blocks& b, bool backward, 
     if (fresh_writes.back()) blocks.push_back(DagRef::op(w));
   }
   for (DagRef r : blocks) std::fill(b.grad_block(r).begin(), b.grad_block(r).end(), std::nanf(""));
-  chain.run_backward(instances, reads.data(), read_grads.data(), kept.data(), write_grads.data(), scratch.data(),
-                     nullptr, fresh ? fresh_reads.data() : nullptr, fresh ? fresh_writes.data() : nullptr);
+  if (executor == Executor::kTiles) {
+    chain.run_backward(instances, reads.data(), read_grads.data(), kept.data(), write_grads.data(), scratch.data(),
+                       nullptr, fresh ? fresh_reads.data() : nullptr, fresh ? fresh_writes.data() : nullptr);
+  } else {
+    elements.read_grads = read_grads.data();
+    elements.write_grads = write_grads.data();
+    elements.fresh_reads = fresh ? fresh_reads.data() : nullptr;
+    elements.fresh_writes = fresh ? fresh_writes.data() : nullptr;
+    run_elements(chain, elements, true);
+  }
   for (const DagRef& r : chain.reads()) b.reached(r) = 1;
   for (unsigned w : chain.writes()) b.reached(DagRef::op(w)) = 1;
 }
@@ -291,10 +322,6 @@ std::size_t check_function(const std::vector<const OpDef*>& rows, std::size_t fi
   auto chain_of = [&](const FusionPlan::Step& s) -> const FusedChain& {
     return s.chain >= 0 ? plan.chains[s.chain] : *single[s.op];
   };
-  std::vector<float> scratch;
-  for (const FusionPlan::Step& s : plan.steps) run(chain_of(s), instances, b, false, scratch);
-  for (auto s = plan.steps.rbegin(); s != plan.steps.rend(); ++s) run(chain_of(*s), instances, b, true, scratch, fresh);
-
   auto per_instance = [&](auto&& tensor_of, unsigned copies) {
     std::vector<float> all;
     for (unsigned t = 0; t < copies; ++t) {
@@ -307,23 +334,33 @@ std::size_t check_function(const std::vector<const OpDef*>& rows, std::size_t fi
   for (const FusedChain& c : plan.chains) fused += c.ops().size();
   INFO(fused << " of " << dag.ops.size() << " ops fused into " << plan.chains.size() << " chains; shape "
              << shape << ", " << instances << " instances");
-  for (unsigned i = 0; i < dag.ops.size(); ++i) {
-    const bool kept = plan.chain_of[i] < 0 || dag.ops[i].read_outside ||
-                      std::count(plan.chains[plan.chain_of[i]].writes().begin(),
-                                 plan.chains[plan.chain_of[i]].writes().end(), i);
-    if (!kept) continue;
-    INFO("op " << i << " (" << dag.ops[i].op->name << ")");
-    require_close(b.op_values[i], per_instance([&](unsigned t) { return f.op_expr(t, i).value(); }, instances),
-                  "value");
-    require_close(b.op_grads[i],
-                  per_instance([&](unsigned t) { return cg.get_gradient(f.op_expr(t, i)); }, instances), "gradient");
-  }
-  for (unsigned i = 0; i < dag.inputs.size(); ++i) {
-    INFO("input " << i << (dag.inputs[i].shared ? " (shared)" : ""));
-    const unsigned copies = dag.inputs[i].shared ? 1 : instances;
-    require_close(b.input_grads[i],
-                  per_instance([&](unsigned t) { return cg.get_gradient(f.input_expr(t, i)); }, copies),
-                  "input gradient");
+  const Blocks start = b;
+  for (Executor executor : {Executor::kTiles, Executor::kElements}) {
+    INFO((executor == Executor::kTiles ? "chains run over tiles" : "chains run element by element"));
+    b = start;
+    std::vector<float> scratch;
+    for (const FusionPlan::Step& s : plan.steps) run(executor, chain_of(s), instances, b, false, scratch);
+    for (auto s = plan.steps.rbegin(); s != plan.steps.rend(); ++s)
+      run(executor, chain_of(*s), instances, b, true, scratch, fresh);
+    for (unsigned i = 0; i < dag.ops.size(); ++i) {
+      const bool kept = plan.chain_of[i] < 0 || dag.ops[i].read_outside ||
+                        std::count(plan.chains[plan.chain_of[i]].writes().begin(),
+                                   plan.chains[plan.chain_of[i]].writes().end(), i);
+      if (!kept) continue;
+      INFO("op " << i << " (" << dag.ops[i].op->name << ")");
+      require_close(b.op_values[i], per_instance([&](unsigned t) { return f.op_expr(t, i).value(); }, instances),
+                    "value");
+      require_close(b.op_grads[i],
+                    per_instance([&](unsigned t) { return cg.get_gradient(f.op_expr(t, i)); }, instances),
+                    "gradient");
+    }
+    for (unsigned i = 0; i < dag.inputs.size(); ++i) {
+      INFO("input " << i << (dag.inputs[i].shared ? " (shared)" : ""));
+      const unsigned copies = dag.inputs[i].shared ? 1 : instances;
+      require_close(b.input_grads[i],
+                    per_instance([&](unsigned t) { return cg.get_gradient(f.input_expr(t, i)); }, copies),
+                    "input gradient");
+    }
   }
   return fused;
 }
@@ -417,4 +454,29 @@ TEST_CASE("fused chains agree across tile boundaries, within and between instanc
       check_function(rows, 11 * k, 9, 1 + k, shape, 900 + k, FusedChain::Values::kKept);
       check_function(rows, 11 * k, 9, 1 + k, shape, 900 + k, FusedChain::Values::kRecomputed);
     }
+}
+
+TEST_CASE("every row that fuses has the element rule a GPU chain kernel runs and other ops are refused",
+          "[autobatch][fusion][gpu]") {
+  register_all_ops();
+  CHECK(gpu::ops_without_element_rules() == "");
+  // A chain naming an op without an element rule (an op that never fuses) is refused when packed,
+  // naming the op, before any kernel could run it.
+  const OpDef* softmax_op = find_op("softmax");
+  REQUIRE(softmax_op);
+  REQUIRE_FALSE(softmax_op->elementwise.f);
+  const OperandMap map(Dim({3}), Dim({3}), false);
+  const unsigned slots[] = {0};
+  const ChainStep step{softmax_op, nullptr, 1, 0, 0, false};
+  const ChainProgram program{&step, 1, slots, &map, 1, 1, 3};
+  std::vector<float> x(3, 0.f), y(3);
+  const float* reads[] = {x.data()};
+  float* writes[] = {y.data()};
+  ChainRun run;
+  run.instances = 1;
+  run.reads = reads;
+  run.writes = writes;
+  std::vector<unsigned char> block(gpu::element_chain_bytes(program));
+  CHECK_THROWS_WITH(gpu::pack_element_chain(program, run, block.data(), 0),
+                    Catch::Contains("softmax") && Catch::Contains("no element rule"));
 }

@@ -1,9 +1,8 @@
-#include "autobatch/vertex/operand_map.h"
+#include "dynet_core/operand_map.h"
 
 #include <algorithm>
 
 namespace dynet {
-namespace vertex {
 
 OperandMap::OperandMap(const Dim& operand, const Dim& chain, bool shared) {
   std::size_t reach = 1;  // the operand's elements spanned by the axes so far
@@ -88,5 +87,4 @@ void OperandMap::scatter_add(const float* src, std::size_t begin, std::size_t n,
   });
 }
 
-}  // namespace vertex
 }  // namespace dynet

@@ -3,14 +3,15 @@
 // chain's output over every instance of a task: instance after instance, each of the chain's
 // shape. An operand of the same shape that lies instance after instance maps one to one, so the
 // chain reads it in place; a broadcast one (a shared parameter, a batch or dimension of 1) is
-// gathered per tile, and its gradient summed back per tile.
+// gathered per tile on the CPU, and its gradient summed back per tile. A device that runs the
+// chain as one kernel maps element by element (at).
 
 #include <cstddef>
 
 #include "dynet_core/dim.h"
+#include "dynet_core/ops/host_device.h"
 
 namespace dynet {
-namespace vertex {
 
 class OperandMap {
  public:
@@ -20,7 +21,16 @@ class OperandMap {
   OperandMap(const Dim& operand, const Dim& chain, bool shared);
 
   /// Element i of the space is element i of the operand, so a tile reads it in place.
-  bool in_place() const { return axes_ == 1 && stride_[0] == 1; }
+  DYBATCH_HD bool in_place() const { return axes_ == 1 && stride_[0] == 1; }
+  /// The operand's element that element i of the space reads.
+  DYBATCH_HD std::size_t at(std::size_t i) const {
+    std::size_t offset = 0;
+    for (unsigned k = 0; k + 1 < axes_; ++k) {
+      offset += (i % size_[k]) * stride_[k];
+      i /= size_[k];
+    }
+    return offset + i * stride_[axes_ - 1];
+  }
   /// dst[k] = src[at(begin + k)] for k < n.
   void gather(const float* src, std::size_t begin, std::size_t n, float* dst) const;
   /// dst[at(begin + k)] += src[k] for k < n.
@@ -41,5 +51,4 @@ class OperandMap {
   std::size_t stride_[kAxes] = {};
 };
 
-}  // namespace vertex
 }  // namespace dynet
