@@ -2,6 +2,8 @@
 // canary bytes, so a kernel that reads its output before writing it, or writes past it, fails.
 // With --guarded-device first, the default device is Device_GuardedCPU: any host access to
 // device memory outside the device layer crashes, and the crash prints where it happened.
+// With --gpu-device first, it is GPU:0, and without a GPU (or without the CUDA backend) the run
+// exits with 77, which ctest reports as skipped.
 #define CATCH_CONFIG_RUNNER
 #include <catch2/catch.hpp>
 
@@ -9,7 +11,9 @@
 #include <unistd.h>
 
 #include <csignal>
+#include <cstdio>
 #include <cstring>
+#include <stdexcept>
 
 #include "dynet_core/init.h"
 
@@ -22,20 +26,37 @@ void report_stray_access(int signal) {
   std::signal(signal, SIG_DFL);
   std::raise(signal);
 }
+/// Whether argv[1] is `flag`; if so, removes it.
+bool take_flag(int& argc, char**& argv, const char* flag) {
+  if (argc < 2 || std::strcmp(argv[1], flag) != 0) return false;
+  argv[1] = argv[0];
+  ++argv;
+  --argc;
+  return true;
+}
 }  // namespace
 
 int main(int argc, char** argv) {
   dynet::DynetParams params;
   params.random_seed = 1234;
   params.debug_memory = true;
-  if (argc > 1 && std::strcmp(argv[1], "--guarded-device") == 0) {
+  if (take_flag(argc, argv, "--guarded-device")) {
     params.guard_device_memory = true;
     // Canaries are checked by the ordinary run; here each would cost two more changes of protection.
     params.debug_memory = false;
     std::signal(SIGSEGV, report_stray_access);
-    argv[1] = argv[0];
-    ++argv;
-    --argc;
+  }
+  if (take_flag(argc, argv, "--gpu-device")) {
+    params.gpu_ids = {0};
+    try {
+      dynet::initialize(params);
+    } catch (const std::runtime_error& e) {  // no such GPU
+      std::fprintf(stderr, "skipped: %s\n", e.what());
+      return 77;
+    } catch (const std::invalid_argument& e) {  // a build without the CUDA backend
+      std::fprintf(stderr, "skipped: %s\n", e.what());
+      return 77;
+    }
   }
   dynet::initialize(params);
   return Catch::Session().run(argc, argv);
