@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 
 #include "autobatch/random_graph.h"
@@ -42,7 +43,13 @@ Outcome run(RandomModel& m, std::uint64_t seed, int strategy, const RandomGraphO
   return o;
 }
 
-bool close(float a, float b) { return std::fabs(a - b) <= 1e-5f + 1e-4f * std::max(std::fabs(a), std::fabs(b)); }
+/// `scale`: the largest gradient of the graph. A gradient element sums products of the graph's
+/// values, and a small element where they cancel carries the rounding of large ones: with Eigen's
+/// products instead of libxsmm's, one of 413 gradients (0.0286, beside gradients up to 16.8) came
+/// out 1.4e-5 apart when the engines summed in different orders.
+bool close(float a, float b, float scale = 0.f) {
+  return std::fabs(a - b) <= 1e-5f + 1e-6f * scale + 1e-4f * std::max(std::fabs(a), std::fabs(b));
+}
 
 void require_agree(const Outcome& ref, const Outcome& got, std::uint64_t seed, int strategy) {
   INFO("seed " << seed << ", --dynet-autobatch " << strategy);
@@ -50,9 +57,12 @@ void require_agree(const Outcome& ref, const Outcome& got, std::uint64_t seed, i
   REQUIRE(ref.mid_values.size() == got.mid_values.size());
   for (std::size_t k = 0; k < ref.mid_values.size(); ++k) REQUIRE(close(ref.mid_values[k], got.mid_values[k]));
   REQUIRE(ref.gradients.size() == got.gradients.size());
+  float scale = 0.f;
+  for (float g : ref.gradients) scale = std::max(scale, std::fabs(g));
   for (std::size_t k = 0; k < ref.gradients.size(); ++k) {
-    INFO("gradient " << k << ": " << ref.gradients[k] << " vs " << got.gradients[k]);
-    REQUIRE(close(ref.gradients[k], got.gradients[k]));
+    INFO("gradient " << k << ": " << ref.gradients[k] << " vs " << got.gradients[k] << " (largest gradient " << scale
+                     << ")");
+    REQUIRE(close(ref.gradients[k], got.gradients[k], scale));
   }
 }
 
