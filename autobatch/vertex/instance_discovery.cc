@@ -101,6 +101,22 @@ void InstanceDiscovery::find(const ComputationGraph& cg, VariableIndex begin, Va
     last = j + 1;
   }
   if (!anchors_.empty()) close(open, last);
+  // A candidate's last node that joins its output with an earlier candidate's (the concat of a
+  // tree node's children, built right after the right child) belongs to the candidate that reads
+  // it next: left where it is, the right children's cells would differ from the left children's,
+  // and each kind would run as a function and a task of its own.
+  for (std::size_t c = 0; c + 1 < candidates_.size(); ++c) {
+    VertexInstance &cell = candidates_[c], &next = candidates_[c + 1];
+    while (cell.end - cell.begin > 1 && next.begin == cell.end) {
+      const Node& n = cg.node(cell.end - 1);
+      bool joins = false;
+      for (unsigned i = 0; i < n.nargs && !joins; ++i)
+        joins = n.arg(i) < cell.begin && n.arg(i) >= begin && !is_parameter(n.arg(i));
+      if (!joins || reads_parameter(n, is_parameter)) break;
+      --cell.end;
+      --next.begin;
+    }
+  }
 
   hashes_.clear();
   for (const VertexInstance& c : candidates_) hashes_.push_back(structural_hash(cg, c));

@@ -6,9 +6,11 @@
 // each an affine over the same x and h, are one candidate). Any other node joins the open
 // candidate when it reads one of its nodes; nodes that read none of them (a lookup, the concat
 // of a tree node's children, per-use parameter leaves) wait, and belong to the candidate the
-// next anchor opens. So a cell that recursive or sequential code builds in one go (a tree
-// node's cell, an LSTM step) is one candidate, and a cell whose anchors share no input (products
-// W_x·x and W_h·h summed) splits into several, each batched as a function of its own.
+// next anchor opens; so does a candidate's last node when it joins the candidate's output with an
+// earlier one's (the concat of a tree node's children, built in post-order right after the right
+// child's cell, reads that cell). So a cell that recursive or sequential code builds in one go
+// (a tree node's cell, an LSTM step) is one candidate, and a cell whose anchors share no input
+// (products W_x·x and W_h·h summed) splits into several, each batched as a function of its own.
 //
 // Only contiguous ranges are candidates, because the executor runs instances as node ranges;
 // a contiguous range is convex by construction (node indices are a topological order, so a path

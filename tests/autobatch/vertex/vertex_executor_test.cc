@@ -135,8 +135,10 @@ std::vector<Outcome> expect_agreement(CellModel& m, const std::function<Expressi
 
 /// A TreeLSTM as users write it, with plain ops and no VertexScope (the autobatch benchmark's
 /// reference): `trees` complete binary trees of `depth` levels, built in post-order, with a loss at
-/// every node. Leaves and nodes are made with parameter() at every use when `per_use`.
-Expression raw_tree_lstm(ComputationGraph& cg, CellModel& m, unsigned trees, unsigned depth, bool per_use) {
+/// every node, or at each root only. Leaves and nodes are made with parameter() at every use when
+/// `per_use`.
+Expression raw_tree_lstm(ComputationGraph& cg, CellModel& m, unsigned trees, unsigned depth, bool per_use,
+                         bool loss_at_every_node = true) {
   const unsigned h = kHidden;
   std::vector<Expression> once;
   for (Parameter* p : {&m.T, &m.bT, &m.L, &m.bL, &m.O, &m.bO}) once.push_back(parameter(cg, *p));
@@ -159,7 +161,8 @@ Expression raw_tree_lstm(ComputationGraph& cg, CellModel& m, unsigned trees, uns
       s.c = cmult(logistic(pick_range(g, 4 * h, 5 * h)), s.c);
     }
     s.h = tanh(s.c);
-    losses.push_back(pickneglogsoftmax(affine_transform({p(5, m.bO), p(4, m.O), s.h}), word % 3));
+    if (loss_at_every_node || level == depth)
+      losses.push_back(pickneglogsoftmax(affine_transform({p(5, m.bO), p(4, m.O), s.h}), word % 3));
     return s;
   };
   for (unsigned t = 0; t < trees; ++t) node(depth);
@@ -209,6 +212,24 @@ TEST_CASE("a TreeLSTM of plain ops is found without scopes and agrees", "[autoba
     CHECK(got[0].stats.vertex_tasks == 4);
     CHECK(got[1].stats.vertex_tasks == 7);
     CHECK(vertex_key_name(discovered_key()) == "unscoped");  // the name profiles print
+  }
+}
+
+TEST_CASE("a TreeLSTM of plain ops with a loss at its roots only runs one task per level", "[autobatch][vertex][discovery]") {
+  // Built in post-order, a node's concat of its children's states comes right after its right
+  // child's cell: it must open the node's instance, not close the right child's, or right and
+  // left children are cells of two structures, each with tasks of its own.
+  CellModel m;
+  const auto got = expect_agreement(m, [&](ComputationGraph& cg, std::vector<float>&) {
+    return raw_tree_lstm(cg, m, 3, 3, false, false);
+  });
+  for (const Outcome& g : got) {
+    INFO("marked " << g.stats.vertex_marked << ", units " << g.stats.vertex_instances << ", tasks "
+                   << g.stats.vertex_tasks);
+    // 24 leaves (hoisted whole), 21 nodes and the 3 roots' losses.
+    CHECK(g.stats.vertex_marked == 48);
+    CHECK(g.stats.vertex_instances == 24);
+    CHECK(g.stats.vertex_tasks == 4);  // the nodes of each level, then the losses, under both policies
   }
 }
 
