@@ -10,6 +10,7 @@ namespace dynet {
 bool LazyWeightGradients::may_wait(const ComputationGraph& cg, const GroupRecord& record, std::uint32_t g,
                                    unsigned i) {
   const Group& group = record[g];
+  if (group.count >= kWaitBelow) return false;
   const Node& n0 = cg.node(record.nodes(group)[0]);
   const Node& a = cg.node(n0.arg(i));
   return shared_argument(*n0.op, i, a, n0.dim) && a.op->grad_alias && a.dim.bd == 1 && (n0.op->saves & kSavesInputs) &&

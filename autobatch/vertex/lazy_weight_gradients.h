@@ -20,6 +20,9 @@ class LazyWeightGradients {
   /// trainable parameter for the whole group, and backward reads its inputs from memory that
   /// lasts until backward ends.
   static bool may_wait(const ComputationGraph& cg, const GroupRecord& record, std::uint32_t g, unsigned i);
+  /// Groups of this many nodes or more add their part at once: their product is large enough
+  /// already, and waiting would copy their inputs and output gradients into one block.
+  static constexpr std::uint32_t kWaitBelow = 32;
   /// Group g's part of the gradient of its argument i, the parameter leaf `target` (one that
   /// receives a gradient), waits.
   void wait(std::uint32_t g, unsigned i, VariableIndex target) { waiting_.push_back({g, i, target}); }
