@@ -10,6 +10,7 @@
 
 #include "autobatch/vertex/instance_discovery.h"
 #include "autobatch/vertex/instance_plan.h"
+#include "autobatch/vertex/lazy_weight_gradients.h"
 #include "dynet_core/expr.h"
 #include "dynet_core/graph.h"
 #include "dynet_core/param_collection.h"
@@ -289,6 +290,21 @@ TEST_CASE("chains of marked cells run as tasks over all chains and agree", "[aut
         CHECK(g.stats.fused_backward_chains == 3);  // and their backward too
       }
     }
+}
+
+TEST_CASE("weight gradients of small groups wait for one product and large groups add theirs at once",
+          "[autobatch][vertex]") {
+  CellModel m;
+  for (unsigned chains : {LazyWeightGradients::kWaitBelow - 1, LazyWeightGradients::kWaitBelow}) {
+    INFO(chains << " chains: groups of " << chains << " nodes");
+    const auto got = expect_agreement(m, [&](ComputationGraph& cg, std::vector<float>&) {
+      return total(build_chains(cg, m, chains, 4, 1, CellOptions{}));
+    });
+    for (const Outcome& g : got) {
+      CHECK(g.stats.vertex_tasks == 3);
+      CHECK(g.stats.lazy_weight_calls == (chains < LazyWeightGradients::kWaitBelow ? 1u : 0u));
+    }
+  }
 }
 
 TEST_CASE("fused chains run backward as one pass over tiles and agree with op by op", "[autobatch][vertex][fusion]") {
