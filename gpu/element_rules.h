@@ -13,6 +13,7 @@
 #include "dynet_core/ops/arithmetic.h"
 #include "dynet_core/ops/elementwise.h"
 #include "dynet_core/ops/host_device.h"
+#include "dynet_core/ops/reductions.h"
 
 namespace dynet {
 namespace gpu {
@@ -52,15 +53,11 @@ struct Sum {
   static DYBATCH_HD float df(const void*, unsigned, const float*, unsigned, float) { return 1.f; }
 };
 
-/// y = log(sum exp(x_k)), shifted by the largest argument.
+/// y = log(sum exp(x_k)), logsumexp's own rule.
 struct LogSumExp {
   static constexpr std::size_t data_bytes = 0;
   static DYBATCH_HD float f(const void*, const float* xs, unsigned nargs) {
-    float m = xs[0];
-    for (unsigned k = 1; k < nargs; ++k) m = m < xs[k] ? xs[k] : m;
-    float s = 0.f;
-    for (unsigned k = 0; k < nargs; ++k) s += expf(xs[k] - m);
-    return m + logf(s);
+    return logsumexp_of(nargs, [xs](unsigned k) { return xs[k]; });
   }
   static DYBATCH_HD float df(const void*, unsigned i, const float* xs, unsigned, float y) { return expf(xs[i] - y); }
 };

@@ -197,13 +197,7 @@ Dim infer_logsumexp(const DimArgs& xs, const void*) { return dims::same_shape(xs
 // The row's ElementwiseRule runs; the kernels run them per batch element, where an argument of
 // one batch element is broadcast.
 void logsumexp_run(const void*, const float* const* xs, unsigned nargs, float* y, std::size_t n) {
-  for (std::size_t e = 0; e < n; ++e) {
-    float m = xs[0][e];
-    for (unsigned k = 1; k < nargs; ++k) m = std::max(m, xs[k][e]);
-    float s = 0;
-    for (unsigned k = 0; k < nargs; ++k) s += std::exp(xs[k][e] - m);
-    y[e] = m + std::log(s);
-  }
+  for (std::size_t e = 0; e < n; ++e) y[e] = logsumexp_of(nargs, [&](unsigned k) { return xs[k][e]; });
 }
 void logsumexp_run_gradient(const void*, unsigned i, const float* const* xs, unsigned, const float* y,
                             const float* dy, float* dx, std::size_t n, bool overwrite) {
@@ -253,13 +247,8 @@ void logsumexp_dim_forward(const OpCall& c) {
   const AlongDim a(c.xs[0].d, c.op_data<unsigned>());
   const float* x = c.xs[0].v;
   for (unsigned k = 0; k < a.post; ++k)
-    for (unsigned i = 0; i < a.pre; ++i) {
-      float m = x[a.at(i, 0, k)];
-      for (unsigned j = 1; j < a.len; ++j) m = std::max(m, x[a.at(i, j, k)]);
-      float s = 0;
-      for (unsigned j = 0; j < a.len; ++j) s += std::exp(x[a.at(i, j, k)] - m);
-      c.y.v[i + a.pre * k] = m + std::log(s);
-    }
+    for (unsigned i = 0; i < a.pre; ++i)
+      c.y.v[i + a.pre * k] = logsumexp_of(a.len, [&](unsigned j) { return x[a.at(i, j, k)]; });
 }
 void logsumexp_dim_backward(const OpCall& c, unsigned) {
   const AlongDim a(c.xs[0].d, c.op_data<unsigned>());

@@ -1,6 +1,8 @@
 #pragma once
 // Reductions: over elements, over the batch, along dimensions.
 
+#include <math.h>
+
 #include <vector>
 
 #include "dynet_core/expression.h"
@@ -61,6 +63,16 @@ DYBATCH_HD float power(float x, unsigned e) {
   float p = 1.f;
   for (unsigned k = 0; k < e; ++k) p *= x;
   return p;
+}
+/// logsumexp's scalar rule at one element: log(sum of exp(x_k)) over the n arguments, shifted by
+/// the largest; x(k) reads argument k there. Its derivative by argument k is exp(x_k - y).
+template <class Argument>
+DYBATCH_HD float logsumexp_of(unsigned n, const Argument& x) {
+  float m = x(0);
+  for (unsigned k = 1; k < n; ++k) m = m < x(k) ? x(k) : m;
+  float s = 0.f;
+  for (unsigned k = 0; k < n; ++k) s += expf(x(k) - m);
+  return m + logf(s);
 }
 /// 1 / the number of elements moment_dim averages over (m.n when given) for x and output y.
 inline float moment_scale(const Dim& x, const Dim& y, const MomentData& m) {

@@ -164,11 +164,7 @@ Arguments arguments(const OpCall& c) {
 __global__ void logsumexp_kernel(Arguments a, float* y, std::size_t per_batch, std::size_t n) {
   DYBATCH_GRID_STRIDE(i, n) {
     const std::size_t bi = i / per_batch, e = i % per_batch;
-    float m = a.v[0][batched(a.bd[0], per_batch, bi, e)];
-    for (unsigned k = 1; k < a.n; ++k) m = fmaxf(m, a.v[k][batched(a.bd[k], per_batch, bi, e)]);
-    float s = 0.f;
-    for (unsigned k = 0; k < a.n; ++k) s += expf(a.v[k][batched(a.bd[k], per_batch, bi, e)] - m);
-    y[i] = m + logf(s);
+    y[i] = logsumexp_of(a.n, [&](unsigned k) { return a.v[k][batched(a.bd[k], per_batch, bi, e)]; });
   }
 }
 
@@ -194,13 +190,7 @@ void logsumexp_backward(const OpCall& c, unsigned i) {
 }
 
 __global__ void logsumexp_dim_kernel(Columns a, const float* x, float* y) {
-  DYBATCH_GRID_STRIDE(col, a.count()) {
-    float m = x[a.at(col, 0)];
-    for (unsigned j = 1; j < a.len; ++j) m = fmaxf(m, x[a.at(col, j)]);
-    float s = 0.f;
-    for (unsigned j = 0; j < a.len; ++j) s += expf(x[a.at(col, j)] - m);
-    y[col] = m + logf(s);
-  }
+  DYBATCH_GRID_STRIDE(col, a.count()) y[col] = logsumexp_of(a.len, [&](unsigned j) { return x[a.at(col, j)]; });
 }
 
 __global__ void logsumexp_dim_backward_kernel(Columns a, const float* x, const float* y, const float* dy, float* dx) {
