@@ -180,12 +180,7 @@ bool BatchedEngine::run_chain(const VertexExecutor::ChainTask& task) {
   }
   const std::uint64_t kernel_start = profiling_ ? profile::now_ns() : 0;
   if (device.runs_chains()) {
-    ChainRun run;
-    run.instances = count;
-    run.reads = chain_reads_.data();
-    run.writes = chain_writes_.data();
-    run.data = chain_data_.data();
-    device.run_chain_forward(chain.program(), run);
+    device.run_chain_forward(chain.program(), chain_run(count));
   } else {
     float* scratch = mem.scratch.allocate_array<float>(chain.scratch_floats());
     const DeviceAccess kernel(device);
@@ -475,6 +470,15 @@ void BatchedEngine::scatter_gradient(const Group& group, unsigned i, const float
   stats_.bytes_scattered += group.count * asize * sizeof(float);
 }
 
+ChainRun BatchedEngine::chain_run(std::uint32_t count) const {
+  ChainRun run;
+  run.instances = count;
+  run.reads = chain_reads_.data();
+  run.writes = chain_writes_.data();
+  run.data = chain_data_.data();
+  return run;
+}
+
 bool BatchedEngine::backward_chain(const VertexExecutor::ChainTask& task, std::uint32_t first) {
   const vertex::FusedChain& chain = *task.chain;
   const std::uint32_t ops = static_cast<std::uint32_t>(chain.ops().size());
@@ -539,11 +543,7 @@ bool BatchedEngine::backward_chain(const VertexExecutor::ChainTask& task, std::u
     }
   }
   if (device.runs_chains()) {
-    ChainRun run;
-    run.instances = task.count;
-    run.reads = chain_reads_.data();
-    run.writes = chain_writes_.data();
-    run.data = chain_data_.data();
+    ChainRun run = chain_run(task.count);
     run.read_grads = chain_read_grads_.data();
     run.write_grads = chain_write_grads_.data();
     run.fresh_reads = fresh_reads;

@@ -53,7 +53,8 @@ class BatchedEngine : public EngineBase {
   /// compute (its scratch stays until then).
   void run_group(const VariableIndex* ready, std::uint32_t count, bool deferred = false);
   /// Records the groups of a vertex task's elementwise chain and computes them in one pass;
-  /// false (each group run on its own) when a group would need splitting or the device is no CPU.
+  /// false (each group run on its own) when a group would need splitting or the device neither is
+  /// a CPU nor runs chains.
   bool run_chain(const VertexExecutor::ChainTask& task);
   /// Where the group's outputs go, every `stride` floats from the returned address: a view of
   /// their arguments (`view` set) or a fresh block.
@@ -77,10 +78,14 @@ class BatchedEngine : public EngineBase {
   /// Adds the gradients `g` holds for argument i of the group's nodes (asize floats each) into
   /// the blocks of the groups that computed them, and into the gradients of nodes in no group.
   void scatter_gradient(const Group& group, unsigned i, const float* g, std::size_t asize);
-  /// Runs the backward of a task's fused chain as one pass over tiles, its groups' gradient
-  /// blocks made whole first; false when the chain's plan is gone or the device is no CPU (its
-  /// groups then run one by one, as its values are all kept).
+  /// Runs the backward of a task's fused chain as one pass over tiles (on the CPU) or as the
+  /// device's chain kernel, its groups' gradient blocks made whole first; false when the chain's
+  /// plan is gone or the device can do neither (its groups then run one by one, as its values are
+  /// all kept).
   bool backward_chain(const VertexExecutor::ChainTask& task, std::uint32_t first);
+  /// A run of the chain whose reads, writes and op data chain_reads_, chain_writes_ and
+  /// chain_data_ hold, over `count` instances.
+  ChainRun chain_run(std::uint32_t count) const;
   /// The overwrite rule: whether the backward kernel may write argument i's gradient over what
   /// is in group arg.producer's block instead of adding to it, because its op overwrites and
   /// nothing written there yet lies under what it writes. If so, that part is recorded as
