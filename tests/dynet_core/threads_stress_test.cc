@@ -5,7 +5,11 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <iterator>
 #include <chrono>
 #include <thread>
 #include <vector>
@@ -153,6 +157,47 @@ TEST_CASE("a thread pool serves several calling threads at once, every part once
       INFO("caller " << t << ", part " << p);
       CHECK(hits[t][p] == kRuns);
     }
+}
+
+TEST_CASE("a thread pool's workers take the next job whether they are still looking for one or asleep", "[threads]") {
+  ThreadPool pool(3);
+  // Pauses before a job: none (workers looking), about half their look, and past it (asleep).
+  const std::chrono::microseconds pauses[] = {std::chrono::microseconds(0), ThreadPool::kSpin / 2,
+                                              ThreadPool::kSpin + ThreadPool::kSpin / 4, ThreadPool::kSpin * 5};
+  constexpr int kRounds = 40;
+  // A job that no worker takes never returns: the rounds run beside a watchdog, which fails the
+  // test instead of leaving it to hang.
+  std::vector<int> hits(pool.threads(), 0), on_worker(pool.threads(), 0);
+  std::atomic<bool> finished{false};
+  std::thread rounds([&] {
+    const std::thread::id caller = std::this_thread::get_id();
+    for (int round = 0; round < kRounds; ++round)
+      for (const std::chrono::microseconds pause : pauses) {
+        std::this_thread::sleep_for(pause);
+        auto part = [&](unsigned p) {
+          ++hits[p];
+          on_worker[p] += std::this_thread::get_id() != caller;
+        };
+        pool.run(part);
+      }
+    finished = true;
+  });
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (!finished && std::chrono::steady_clock::now() < deadline) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  if (!finished) {
+    std::fprintf(stderr, "a thread pool job was never taken by a sleeping worker\n");
+    std::_Exit(1);
+  }
+  rounds.join();
+  const int jobs = kRounds * static_cast<int>(std::size(pauses));
+  for (unsigned p = 0; p < pool.threads(); ++p) {
+    INFO("part " << p);
+    CHECK(hits[p] == jobs);
+  }
+  // No other caller kept the pool busy, so the workers, not the caller, ran parts 1 and 2.
+  CHECK(on_worker[0] == 0);
+  CHECK(on_worker[1] == jobs);
+  CHECK(on_worker[2] == jobs);
 }
 
 TEST_CASE("graphs on several threads sharing a product pool give the single-threaded losses", "[threads]") {
