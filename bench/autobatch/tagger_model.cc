@@ -23,6 +23,16 @@ TaggerModel::TaggerModel(ParameterCollection& pc, const TaggerShape& shape, cons
   out_b_ = pc.add_parameters({tags}, ParameterInitConst(0.f));
 }
 
+TaggerModel::TaggerModel(const TaggerModel& other)
+    : word_embeddings_(other.word_embeddings_),
+      char_embeddings_(other.char_embeddings_),
+      sentence_rnn_(other.sentence_rnn_),
+      char_rnn_(other.char_rnn_ ? std::make_unique<BiRNNBuilder>(*other.char_rnn_) : nullptr),
+      hidden_w_(other.hidden_w_),
+      hidden_b_(other.hidden_b_),
+      out_w_(other.out_w_),
+      out_b_(other.out_b_) {}
+
 Expression TaggerModel::word_representation(ComputationGraph& cg, const EncodedSentence& s, std::size_t i) {
   if (s.spellings[i].empty() || !char_rnn_) return lookup(cg, word_embeddings_, s.words[i]);
   std::vector<Expression> letters;

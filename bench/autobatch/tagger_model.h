@@ -24,6 +24,9 @@ struct TaggerShape {
 class TaggerModel {
  public:
   TaggerModel(dynet::ParameterCollection& pc, const TaggerShape& shape, const TaggerVocabulary& vocabulary);
+  /// Over the same parameters, with graph state of its own: one per training thread.
+  TaggerModel(const TaggerModel& other);
+  TaggerModel& operator=(const TaggerModel&) = delete;
 
   /// The summed loss of the sentences, built in cg.
   dynet::Expression loss(dynet::ComputationGraph& cg, const std::vector<const EncodedSentence*>& sentences);

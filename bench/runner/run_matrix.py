@@ -40,7 +40,7 @@ class Program:
         self.name, self.argv = name, argv
 
 
-def dybatch_programs(build, engines, vertex):
+def dybatch_programs(build, engines, vertex, threads, sharded):
     binary = os.path.join(build, "bench", "dybatch_workloads")
     out = []
     for e in engines:
@@ -48,6 +48,10 @@ def dybatch_programs(build, engines, vertex):
         if vertex and e > 0:
             out.append(Program("dybatch-" + ENGINES[e] + "+vertex",
                                [binary, "--dynet-autobatch", str(e), "--dynet-vertex", "1"]))
+    # With several threads a dybatch user may train one graph a thread (ShardedTraining), as the
+    # README's "Several cores" shows, beside one graph whose products the threads split.
+    if sharded and threads > 1 and 1 in engines:
+        out.append(Program("dybatch-agenda+shards", [binary, "--dynet-autobatch", "1", "--variant", "sharded"]))
     return out
 
 
@@ -125,7 +129,7 @@ def run(argv, cpus, timeout):
 
 
 def accepts_flag(binary, flag, value):
-    """Whether the program takes a --dynet-* flag (another branch may add it)."""
+    """Whether the program takes a flag with that value (another branch may add it)."""
     p = subprocess.run([binary, flag, value, "--help"], capture_output=True, text=True)
     return p.returncode == 0
 
@@ -182,6 +186,7 @@ def main():
     os.makedirs(a.out, exist_ok=True)
     dybatch = os.path.join(a.build, "bench", "dybatch_workloads")
     vertex = accepts_flag(dybatch, "--dynet-vertex", "0")
+    sharded = accepts_flag(dybatch, "--variant", "sharded")
     started = datetime.datetime.now(datetime.timezone.utc)
     machine = machine_line(",".join(str(c) for c in range(max(threads))))
 
@@ -202,7 +207,7 @@ def main():
             if hidden:
                 settings += ["--hidden", str(hidden)]
             programs = [Program(p.name, p.argv + ["--dynet-threads", str(n_threads)])
-                        for p in dybatch_programs(a.build, engines, vertex)]
+                        for p in dybatch_programs(a.build, engines, vertex, n_threads, sharded)]
             programs += [Program(p.name, p.argv + ["--threads", str(n_threads)])
                          for p in torch_programs(a.build, task, batch, a.full)]
             results = {p.name: [] for p in programs}

@@ -2,9 +2,12 @@
 // bilstm-tagger-withchar, treenn) and Cavs' workloads (fixed-lstm, var-lstm, tree-fc, tree-lstm),
 // each written with the public API as a user would, trained for a time budget under whatever
 // --dynet-* flags are given (--dynet-autobatch 0|1|2, --dynet-threads N, ...). Every model trains
-// with SGD (learning rate 0.1), the same as its peers. `--gemm-peak` instead measures this
+// with SGD (learning rate 0.1), the same as its peers. `--variant sharded` trains each minibatch
+// as a user with several cores would, one graph a thread (ShardedTraining: copies of the model
+// over shared parameters, DataParallel), instead of one graph. `--gemm-peak` instead measures this
 // machine's single-thread GEMM throughput, which scripts/bench reports the workloads against.
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -28,17 +31,32 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-/// One training step on the loss `build` makes in a fresh graph, construction timed apart.
-template <class Build>
-bench::StepCost train_step(const Build& build, Trainer& trainer, double items, double flops) {
-  ComputationGraph cg;
-  const Clock::time_point t0 = Clock::now();
-  const Expression loss = build(cg);
-  const double build_s = std::chrono::duration<double>(Clock::now() - t0).count();
-  cg.forward(loss);
-  cg.backward(loss);
-  trainer.update();
-  return {items, flops, build_s, double(cg.size())};
+/// One training step over `count` examples: `build(model, cg, first, end)` makes the loss of
+/// examples [first, end) in a fresh graph, one graph for all or one a thread (`training`'s
+/// threads). Construction is timed on the graph of the first examples.
+template <class Model, class Build>
+bench::StepCost train_step(ShardedTraining<Model>& training, Model& model, std::size_t count, const Build& build,
+                           Trainer& trainer, double items, double flops) {
+  double build_s = 0, nodes = 0;
+  training.step(model, count, trainer, [&](Model& m, ComputationGraph& cg, std::size_t first, std::size_t end) {
+    const Clock::time_point t0 = Clock::now();
+    const Expression loss = build(m, cg, first, end);
+    if (first == 0) {
+      build_s = std::chrono::duration<double>(Clock::now() - t0).count();
+      nodes = double(cg.size());
+    }
+    return loss;
+  });
+  return {items, flops, build_s, nodes};
+}
+
+/// Graphs a training step: one, or --dynet-threads under `--variant sharded`.
+unsigned graphs_a_step(const bench::WorkloadOptions& o) { return o.variant == "sharded" ? o.threads : 1; }
+
+/// Items [first, end) of `v`.
+template <class T>
+std::vector<T> part(const std::vector<T>& v, std::size_t first, std::size_t end) {
+  return std::vector<T>(v.begin() + first, v.begin() + end);
 }
 
 bench::Measurement language_model(const bench::WorkloadOptions& o) {
@@ -52,6 +70,7 @@ bench::Measurement language_model(const bench::WorkloadOptions& o) {
   ParameterCollection pc;
   bench::RNNLanguageModel lm(pc, o.embedding, o.hidden, d.words, d.boundary);
   SimpleSGDTrainer trainer(pc, 0.1f);
+  ShardedTraining<bench::RNNLanguageModel> training(graphs_a_step(o));
   std::vector<std::size_t> sizes;
   for (const bench::WordIds& s : d.sentences) sizes.push_back(s.size());
   const bench::Minibatches minibatches(sizes, o.batch, by_length);
@@ -63,8 +82,12 @@ bench::Measurement language_model(const bench::WorkloadOptions& o) {
       batch.push_back(&d.sentences[i]);
       words += double(bench::RNNLanguageModel::predicted_words(d.sentences[i]));
     }
-    return train_step([&](ComputationGraph& cg) { return lm.loss(cg, batch, layout); }, trainer, words,
-                      words * word_flops);
+    return train_step(
+        training, lm, batch.size(),
+        [&](bench::RNNLanguageModel& m, ComputationGraph& cg, std::size_t first, std::size_t end) {
+          return m.loss(cg, part(batch, first, end), layout);
+        },
+        trainer, words, words * word_flops);
   });
 }
 
@@ -75,6 +98,7 @@ bench::Measurement tagger(const bench::WorkloadOptions& o, bool chars) {
   const bench::TaggerShape shape{o.embedding, o.hidden, 32, chars ? 20u : 0u};
   bench::TaggerModel model(pc, shape, d.vocabulary);
   SimpleSGDTrainer trainer(pc, 0.1f);
+  ShardedTraining<bench::TaggerModel> training(graphs_a_step(o));
   std::vector<std::size_t> sizes;
   for (const bench::EncodedSentence& s : d.sentences) sizes.push_back(s.words.size());
   const bench::Minibatches minibatches(sizes, o.batch, false);
@@ -88,16 +112,22 @@ bench::Measurement tagger(const bench::WorkloadOptions& o, bool chars) {
       words += double(d.sentences[i].words.size());
       for (const auto& spelling : d.sentences[i].spellings) letters += double(spelling.size());
     }
-    return train_step([&](ComputationGraph& cg) { return model.loss(cg, batch); }, trainer, words,
-                      words * word_flops + letters * char_flops);
+    return train_step(
+        training, model, batch.size(),
+        [&](bench::TaggerModel& m, ComputationGraph& cg, std::size_t first, std::size_t end) {
+          return m.loss(cg, part(batch, first, end));
+        },
+        trainer, words, words * word_flops + letters * char_flops);
   });
 }
 
-/// Trees through `Model`'s new_graph-then-tree_loss cycle, `o.batch` trees a graph.
+/// Trees through `Model`'s bind-then-tree_loss cycle (`bind(model, cg)` binds it to a graph),
+/// `o.batch` trees a minibatch.
 template <class Model, class Bind, class Flops>
 bench::Measurement trees(const bench::WorkloadOptions& o, const bench::TreeData& d, Model& model, const Bind& bind,
                          const Flops& flops, ParameterCollection& pc) {
   SimpleSGDTrainer trainer(pc, 0.1f);
+  ShardedTraining<Model> training(graphs_a_step(o));
   std::vector<std::size_t> sizes;
   for (const bench::Tree& t : d.trees) sizes.push_back(t.nodes.size());
   const bench::Minibatches minibatches(sizes, o.batch, false);
@@ -106,10 +136,11 @@ bench::Measurement trees(const bench::WorkloadOptions& o, const bench::TreeData&
     double f = 0;
     for (std::size_t i : batch) f += flops(d.trees[i]);
     return train_step(
-        [&](ComputationGraph& cg) {
-          const auto bound = bind(cg);
+        training, model, batch.size(),
+        [&](Model& m, ComputationGraph& cg, std::size_t first, std::size_t end) {
+          const auto bound = bind(m, cg);
           std::vector<Expression> losses;
-          for (std::size_t i : batch) losses.push_back(model.tree_loss(cg, d.trees[i], bound));
+          for (std::size_t k = first; k < end; ++k) losses.push_back(m.tree_loss(cg, d.trees[batch[k]], bound));
           return sum(losses);
         },
         trainer, double(batch.size()), f);
@@ -119,23 +150,23 @@ bench::Measurement trees(const bench::WorkloadOptions& o, const bench::TreeData&
 bench::Measurement tree_lstm(const bench::WorkloadOptions& o) {
   const bench::TreeData d = bench::load_trees(o.data);
   ParameterCollection pc;
-  const bench::TreeLstmModel model(pc, d.vocabulary, o.embedding, o.hidden, false);
+  bench::TreeLstmModel model(pc, d.vocabulary, o.embedding, o.hidden, false);
   return trees(
-      o, d, model, [&](ComputationGraph& cg) { return model.new_graph(cg, false); },
+      o, d, model, [](bench::TreeLstmModel& m, ComputationGraph& cg) { return m.new_graph(cg, false); },
       [&](const bench::Tree& t) { return model.flops(t); }, pc);
 }
 
 bench::Measurement tree_fc(const bench::WorkloadOptions& o) {
   const bench::TreeData d = bench::complete_trees(4 * o.batch, 256, 10000);
   ParameterCollection pc;
-  bench::TreeFcModel model(pc, d.vocabulary, o.hidden);
   struct Unbound {};
+  // The model itself, not a reference: each training thread's copy binds a graph of its own.
   struct Adapter {
-    bench::TreeFcModel& m;
+    bench::TreeFcModel m;
     Expression tree_loss(ComputationGraph& cg, const bench::Tree& t, Unbound) const { return m.tree_loss(cg, t); }
-  } adapter{model};
+  } adapter{bench::TreeFcModel(pc, d.vocabulary, o.hidden)};
   return trees(
-      o, d, adapter, [&](ComputationGraph& cg) { model.new_graph(cg); return Unbound{}; },
+      o, d, adapter, [](Adapter& a, ComputationGraph& cg) { a.m.new_graph(cg); return Unbound{}; },
       [&](const bench::Tree& t) { return bench::tree_fc_flops(t, o.hidden); }, pc);
 }
 
@@ -165,7 +196,7 @@ int main(int argc, char** argv) {
     std::printf("RESULT task=gemm-peak impl=dybatch threads=1 gflops=%.3f\n", bench::gemm_gflops());
     return 0;
   }
-  bench::WorkloadOptions o = bench::parse_workload_options(argc, argv, "model", DYBATCH_DATA_DIR);
+  bench::WorkloadOptions o = bench::parse_workload_options(argc, argv, "model,sharded", DYBATCH_DATA_DIR);
   o.threads = threads;
   bench::RunLabel label = bench::run_label(o, "dybatch");
   label.autobatch = autobatch_flag;
