@@ -21,7 +21,8 @@ PROGRAM_COLOURS = ["#9400d3", "#009e73", "#56b4e9", "#e69f00", "#d55e00", "#0072
 
 
 def series_name(row, many_threads):
-    if not many_threads:
+    # A run of one thread count names it unless it is one thread.
+    if not many_threads and row["threads"] == 1:
         return row["program"]
     return "%s (%d thread%s)" % (row["program"], row["threads"], "" if row["threads"] == 1 else "s")
 

@@ -71,35 +71,40 @@ def write(path, rows, figures, targets, c):
                   t["program"].replace("torch-", ""), t["items_per_s"], ratio, verdict))
     L.append("")
 
-    L.append("## DyNet's benchmark tasks, one thread, beside DyNet 2.1's figures")
-    L.append("")
-    L.append("DyNet's figures are BENCHMARKS.md's (measured on another day, dense updates, partly with another job "
-             "on the other core), so compare them loosely; the ratios above are the same-run ones.")
-    L.append("")
-    L.append("| task (throughput/s) | per graph | sequential | agenda | depth | DyNet no autobatch / autobatch |")
-    L.append("| --- | ---: | ---: | ---: | ---: | --- |")
-    for (task, batch, hidden, threads), rs in grouped(rows):
-        if threads != 1 or task not in ("treenn", "bilstm-tagger", "bilstm-tagger-withchar", "rnnlm-batch"):
-            continue
-        cells = []
-        for engine in ("sequential", "agenda", "depth"):
-            r = next((r for r in rs if r["program"] == "dybatch-" + engine), None)
-            cells.append("%.0f" % r["items_per_s"] if r else "")
-        dynet = DYNET.get((task, batch))
-        L.append("| %s (%s) | %d | %s | %s |" % (task, rs[0]["unit"], batch, " | ".join(cells),
-                                                 "%d / %d" % dynet if dynet else ""))
-    L.append("")
+    # DyNet's figures and graph construction are one-thread ones: a run of other thread counts says so.
+    if not any(r["threads"] == 1 for r in rows):
+        L.append("This run has no one-thread figures, so neither DyNet's figures nor graph construction are compared here.")
+        L.append("")
+    else:
+        L.append("## DyNet's benchmark tasks, one thread, beside DyNet 2.1's figures")
+        L.append("")
+        L.append("DyNet's figures are BENCHMARKS.md's (measured on another day, dense updates, partly with another job "
+                 "on the other core), so compare them loosely; the ratios above are the same-run ones.")
+        L.append("")
+        L.append("| task (throughput/s) | per graph | sequential | agenda | depth | DyNet no autobatch / autobatch |")
+        L.append("| --- | ---: | ---: | ---: | ---: | --- |")
+        for (task, batch, hidden, threads), rs in grouped(rows):
+            if threads != 1 or task not in ("treenn", "bilstm-tagger", "bilstm-tagger-withchar", "rnnlm-batch"):
+                continue
+            cells = []
+            for engine in ("sequential", "agenda", "depth"):
+                r = next((r for r in rs if r["program"] == "dybatch-" + engine), None)
+                cells.append("%.0f" % r["items_per_s"] if r else "")
+            dynet = DYNET.get((task, batch))
+            L.append("| %s (%s) | %d | %s | %s |" % (task, rs[0]["unit"], batch, " | ".join(cells),
+                                                     "%d / %d" % dynet if dynet else ""))
+        L.append("")
 
-    L.append("## Graph construction")
-    L.append("")
-    L.append("| task | per graph | hidden | engine | nodes per graph | construction per step | share of the step |")
-    L.append("| --- | ---: | ---: | --- | ---: | ---: | ---: |")
-    for r in sorted(rows, key=lambda r: (r["task"], r["batch"], r["hidden"], r["program"])):
-        if r["program"].startswith("dybatch") and r["threads"] == 1 and r["nodes_per_graph"] > 0:
-            L.append("| %s | %d | %d | %s | %.0f | %.3f ms | %.1f%% |" %
-                     (r["task"], r["batch"], r["hidden"], r["program"].replace("dybatch-", ""), r["nodes_per_graph"],
-                      r["build_ms"], 100 * r["build_share"]))
-    L.append("")
+        L.append("## Graph construction")
+        L.append("")
+        L.append("| task | per graph | hidden | engine | nodes per graph | construction per step | share of the step |")
+        L.append("| --- | ---: | ---: | --- | ---: | ---: | ---: |")
+        for r in sorted(rows, key=lambda r: (r["task"], r["batch"], r["hidden"], r["program"])):
+            if r["program"].startswith("dybatch") and r["threads"] == 1 and r["nodes_per_graph"] > 0:
+                L.append("| %s | %d | %d | %s | %.0f | %.3f ms | %.1f%% |" %
+                         (r["task"], r["batch"], r["hidden"], r["program"].replace("dybatch-", ""), r["nodes_per_graph"],
+                          r["build_ms"], 100 * r["build_share"]))
+        L.append("")
 
     L.append("## Every figure")
     L.append("")
