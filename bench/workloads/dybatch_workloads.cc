@@ -7,7 +7,6 @@
 // over shared parameters, DataParallel), instead of one graph. `--gemm-peak` instead measures this
 // machine's single-thread GEMM throughput, which scripts/bench reports the workloads against.
 
-#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
