@@ -34,6 +34,10 @@ std::uint32_t max_group(const ComputationGraph& cg, const Node& n) {
   return static_cast<std::uint32_t>(Dim::kMaxElements / largest);
 }
 
+/// Whether `device` runs a fused chain in one go: the CPU as a host loop over device memory, as
+/// a CPU kernel is; another device only as its chain kernel.
+bool runs_fused_chains(const Device& device) { return device.type == DeviceType::CPU || device.runs_chains(); }
+
 }  // namespace
 
 Tensor BatchedEngine::batched(const Dim& d, std::uint32_t count, float* v) const {
@@ -152,10 +156,8 @@ bool BatchedEngine::run_chain(const VertexExecutor::ChainTask& task) {
   const vertex::FusedChain& chain = *task.chain;
   const std::uint32_t ops = static_cast<std::uint32_t>(chain.ops().size());
   const std::uint32_t count = task.count;
-  // On the CPU the chain is a host loop over device memory, as a CPU kernel is; another device
-  // needs its chain kernel.
   Device& device = *cg_->device();
-  bool fuse = device.type == DeviceType::CPU || device.runs_chains();
+  bool fuse = runs_fused_chains(device);
   for (std::uint32_t k = 0; k < ops && fuse; ++k) fuse = count <= max_group(*cg_, cg_->node(task.nodes[k * count]));
   if (!fuse) {
     for (std::uint32_t k = 0; k < ops; ++k) run_split(task.nodes + k * count, count);
@@ -483,7 +485,7 @@ bool BatchedEngine::backward_chain(const VertexExecutor::ChainTask& task, std::u
   const vertex::FusedChain& chain = *task.chain;
   const std::uint32_t ops = static_cast<std::uint32_t>(chain.ops().size());
   Device& device = *cg_->device();
-  if (device.type != DeviceType::CPU && !device.runs_chains()) return false;
+  if (!runs_fused_chains(device)) return false;
   bool reached = false;  // whether a gradient reached any op of the chain
   for (std::uint32_t k = 0; k < ops; ++k) reached = reached || (group_grad_[first + k] && !coverage_.untouched(first + k));
   if (!reached) return true;

@@ -24,10 +24,11 @@ constexpr std::array<RuleInfo, element::kRuleCount> kRuleInfo = std::apply(
     },
     element::kRules);
 
-/// Where each array of a packed chain starts, in bytes from the block's start.
+/// Where each array of a packed chain starts, in bytes from the block's start, and how many
+/// argument slots its steps use.
 struct Layout {
   std::size_t steps, slots, maps, data, reads, writes, read_grads, write_grads, fresh_reads, fresh_writes,
-      shared_grads, bytes;
+      shared_grads, bytes, slot_count;
 };
 
 constexpr std::size_t kAlign = 16;
@@ -62,6 +63,7 @@ Layout layout_of(const ChainProgram& c) {
   place(l.fresh_writes, c.write_count);
   place(l.shared_grads, c.read_count);
   l.bytes = at;
+  l.slot_count = slots;
   return l;
 }
 
@@ -102,7 +104,7 @@ ElementChain pack_element_chain(const ChainProgram& c, const ChainRun& run, unsi
                                 std::uintptr_t base) {
   const Layout l = layout_of(c);
   ElementStep* steps = at<ElementStep>(block, l.steps);
-  std::size_t data = 0, slots = 0;
+  std::size_t data = 0;
   for (unsigned s = 0; s < c.step_count; ++s) {
     const ChainStep& cs = c.steps[s];
     const unsigned code = rule_codes()[cs.op->id];
@@ -111,10 +113,9 @@ ElementChain pack_element_chain(const ChainProgram& c, const ChainRun& run, unsi
     steps[s] = ElementStep{code, cs.nargs, cs.first_arg, cs.write, unsigned(data), cs.op->elementwise.df != nullptr};
     const std::size_t bytes = kRuleInfo[code].data_bytes;
     if (bytes) std::memcpy(block + l.data + data, run.data ? run.data[s] : cs.data, bytes);
-    data += data_bytes(cs);
-    slots = std::max<std::size_t>(slots, cs.first_arg + cs.nargs);
+    data += aligned(bytes);
   }
-  std::copy(c.slots, c.slots + slots, at<unsigned>(block, l.slots));
+  std::copy(c.slots, c.slots + l.slot_count, at<unsigned>(block, l.slots));
   std::copy(c.reads, c.reads + c.read_count, at<OperandMap>(block, l.maps));
   for (unsigned r = 0; r < c.read_count; ++r) {
     at<const float*>(block, l.reads)[r] = run.reads[r];

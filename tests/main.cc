@@ -48,14 +48,16 @@ int main(int argc, char** argv) {
   }
   if (take_flag(argc, argv, "--gpu-device")) {
     params.gpu_ids = {0};
+    const auto skipped = [](const std::exception& e) {
+      std::fprintf(stderr, "skipped: %s\n", e.what());
+      return 77;
+    };
     try {
       dynet::initialize(params);
     } catch (const std::runtime_error& e) {  // no such GPU
-      std::fprintf(stderr, "skipped: %s\n", e.what());
-      return 77;
+      return skipped(e);
     } catch (const std::invalid_argument& e) {  // a build without the CUDA backend
-      std::fprintf(stderr, "skipped: %s\n", e.what());
-      return 77;
+      return skipped(e);
     }
   }
   dynet::initialize(params);
