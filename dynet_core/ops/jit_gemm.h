@@ -1,16 +1,19 @@
 #pragma once
 // Column-major single-precision products through kernels compiled at run time for their exact
-// shape (libxsmm), where the build has them. They run at 1.0-1.5x the speed of Eigen's GEMM on an
-// AVX2 core (up to 1.9x on AVX-512) for the small shapes batched models make (a weight of up to
-// 256 x 256 times a group's columns, and the weight's gradient over a group), but they stream the
-// left operand without packing it: once it outgrows the core's L2 cache (a 10,000 x 256 output
-// layer, a 2,560 x 1,024 tree cell) they run at 0.25-0.7x Eigen's speed, and a single column runs
-// faster as Eigen's GEMV. They take no transposed left operand.
+// shape (libxsmm), where the build has them. The kernels stream the left operand without packing
+// it, so a left operand larger than half the core's L2 cache is cut into blocks that fit, each a
+// kernel call over all columns. So they run at 1.0-1.5x the speed of Eigen's GEMM on an AVX2 core
+// (up to 1.9x on AVX-512) for the small shapes batched models make, and 1.1-3.8x on an AVX-512
+// core for the large ones (a 10,000 x 256 output layer, a 2,048 x 1,024 cell). A single column
+// runs faster as Eigen's GEMV. They take no transposed left operand.
 
 namespace dynet {
 
 /// Whether a kernel serves the product of an m x k left operand and n columns.
 bool jit_gemm_serves(unsigned m, unsigned n, unsigned k);
+
+/// Whether an m x k left operand is one block: a product over it runs as one kernel call.
+bool jit_gemm_one_block(unsigned m, unsigned k);
 
 /// c (m x n, leading dimension ldc) = a * op(b), or += when `accumulate`. a is m x k (lda);
 /// op(b) is b (k x n, ldb), or b^T when tb (b: n x k, ldb). Returns false, leaving c alone, when

@@ -17,6 +17,8 @@ class TransposeCache {
   void reset(AlignedMemoryPool& pool);
   /// a^T (cols x rows) for a (rows x cols, column-major, leading dimension rows).
   const float* get(const float* a, unsigned rows, unsigned cols);
+  /// Whether get(a, rows, cols) would return a copy already made.
+  bool holds(const float* a, unsigned rows, unsigned cols) const { return find(a, rows, cols) != nullptr; }
 
  private:
   struct Entry {
@@ -24,6 +26,8 @@ class TransposeCache {
     unsigned rows, cols;
     const float* t;
   };
+  const float* find(const float* a, unsigned rows, unsigned cols) const;
+
   AlignedMemoryPool* pool_ = nullptr;
   std::vector<Entry> entries_;  // a handful: one per weight
 };

@@ -136,11 +136,42 @@ TEST_CASE("gemm equals the plain product on every path, accumulating or overwrit
   }
 }
 
-TEST_CASE("tall weights and single columns run through Eigen, which reads a tall weight transposed in place",
+TEST_CASE("a left operand larger than one kernel block runs block by block and equals the plain product",
           "[ops]") {
-  CHECK_FALSE(jit_gemm_serves(10000, 64, 256));  // a language model's output layer
-  CHECK_FALSE(jit_gemm_serves(2560, 64, 1024));  // a wide tree cell
-  CHECK_FALSE(jit_gemm_serves(256, 1, 256));     // a matrix times one vector
+  if (!jit_gemm_serves(2, 2, 2)) return;  // a build without JIT kernels: Eigen takes every product
+  // More rows than a block takes and more depth than fits beside them on any L2 of up to 16 MiB,
+  // neither a multiple of a block: row blocks and parts of k both end short.
+  const unsigned m = 1100, k = 4500, lda = 1103, ldc = 1101;
+  REQUIRE_FALSE(jit_gemm_one_block(m, k));
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<float> u(-1.f, 1.f);
+  std::vector<float> a(std::size_t(lda) * k);
+  for (float& x : a) x = u(rng);
+  for (const unsigned n : {2u, 19u})
+    for (const bool tb : {false, true})
+      for (const bool accumulate : {false, true}) {
+        const unsigned ldb = tb ? n + 3 : k + 5;
+        std::vector<float> b(std::size_t(ldb) * (tb ? k : n)), c(std::size_t(ldc) * n);
+        for (float& x : b) x = u(rng);
+        for (float& x : c) x = u(rng);
+        std::vector<float> expected = c;
+        for (unsigned j = 0; j < n; ++j)
+          for (unsigned i = 0; i < m; ++i) {
+            double s = accumulate ? c[i + std::size_t(j) * ldc] : 0.0;
+            for (unsigned l = 0; l < k; ++l)
+              s += double(a[i + std::size_t(l) * lda]) * (tb ? b[j + std::size_t(l) * ldb] : b[l + std::size_t(j) * ldb]);
+            expected[i + std::size_t(j) * ldc] = float(s);
+          }
+        INFO(n << " columns" << (tb ? ", b transposed" : "") << (accumulate ? ", accumulating" : ""));
+        REQUIRE(jit_gemm(m, n, k, a.data(), lda, b.data(), ldb, tb, c.data(), ldc, accumulate));
+        for (std::size_t e = 0; e < c.size(); ++e) REQUIRE(c[e] == Approx(expected[e]).epsilon(1e-4).margin(1e-3));
+      }
+}
+
+TEST_CASE("single columns run through Eigen and a weight larger than one block is copied transposed only for "
+          "many columns or once a copy exists",
+          "[ops]") {
+  CHECK_FALSE(jit_gemm_serves(256, 1, 256));  // a matrix times one vector
   const MemorySizes sizes{1 << 20, 1 << 20, 1 << 20, 1 << 20};
   Device_CPU one(sizes, false, 1);
   AlignedMemoryPool pool("transposes", 1 << 20);
@@ -149,5 +180,13 @@ TEST_CASE("tall weights and single columns run through Eigen, which reads a tall
   std::mt19937 rng(5);
   Operand w(Dim({2048, 1024}), &one, rng), dy(Dim({2048, 1}, 4), &one, rng), dx(Dim({1024, 1}, 4), &one, rng);
   gemm(dx.t, w.t, true, dy.t, false, true, &transposes);
-  CHECK(pool.used() == 0);
+  CHECK(pool.used() == 0);  // four columns: Eigen reads w transposed in place
+  if (!jit_gemm_serves(1024, 256, 2048)) return;
+  Operand dy_wide(Dim({2048, 1}, 256), &one, rng), dx_wide(Dim({1024, 1}, 256), &one, rng);
+  gemm(dx_wide.t, w.t, true, dy_wide.t, false, true, &transposes);
+  CHECK(transposes.holds(w.v.data(), 2048, 1024));
+  const std::size_t copied = pool.used();
+  CHECK(copied >= std::size_t(2048) * 1024 * sizeof(float));
+  gemm(dx.t, w.t, true, dy.t, false, true, &transposes);
+  CHECK(pool.used() == copied);  // no second copy
 }
