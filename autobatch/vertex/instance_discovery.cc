@@ -120,16 +120,18 @@ void InstanceDiscovery::find(const ComputationGraph& cg, VariableIndex begin, Va
 
   hashes_.clear();
   for (const VertexInstance& c : candidates_) hashes_.push_back(structural_hash(cg, c));
-  // Which candidates share their hash with another: runs of equal hashes once sorted.
-  sorted_.clear();
-  for (std::size_t c = 0; c < hashes_.size(); ++c) sorted_.emplace_back(hashes_[c], static_cast<std::uint32_t>(c));
-  std::sort(sorted_.begin(), sorted_.end());
-  repeats_.assign(hashes_.size(), 0);
-  for (std::size_t first = 0, end = 0; first < sorted_.size(); first = end) {
-    for (end = first + 1; end < sorted_.size() && sorted_[end].first == sorted_[first].first;) ++end;
-    if (end - first < 2) continue;
-    for (std::size_t k = first; k < end; ++k) repeats_[sorted_[k].second] = 1;
+  // Which candidates share their hash with another: each hash gets an id and a count.
+  hash_ids_.clear();
+  hash_count_.clear();
+  hash_id_.resize(hashes_.size());
+  for (std::size_t c = 0; c < hashes_.size(); ++c) {
+    bool added;
+    hash_id_[c] = hash_ids_.id(hashes_[c], &added);
+    if (added) hash_count_.push_back(0);
+    ++hash_count_[hash_id_[c]];
   }
+  repeats_.resize(hashes_.size());
+  for (std::size_t c = 0; c < hashes_.size(); ++c) repeats_[c] = hash_count_[hash_id_[c]] > 1;
   // The first candidate also holds what precedes the first cell (parameters read once per graph,
   // inputs), the last one what follows the last cell (a sum over cells): each is cut down to its
   // part that has a repeating structure, if one has.

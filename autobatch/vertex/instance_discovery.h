@@ -19,13 +19,14 @@
 // as a unit and would only add a function to the process-wide table. The instance plan then
 // accepts a kept candidate only when it matches the function traced from the first candidate of
 // its hash; everything else runs op by op. It runs on every forward pass of a graph without
-// scopes: one pass over the nodes and their arguments, then a sort of the candidates' hashes;
+// scopes: one pass over the nodes and their arguments, then a count of the candidates' hashes;
 // allocation-free once warm.
 
 #include <cstdint>
 #include <utility>
 #include <vector>
 
+#include "autobatch/key_table.h"
 #include "dynet_core/graph.h"
 
 namespace dynet {
@@ -50,7 +51,9 @@ class InstanceDiscovery {
 
   std::vector<VertexInstance> candidates_, kept_;
   std::vector<std::uint64_t> hashes_, kept_hashes_;
-  std::vector<std::pair<std::uint64_t, std::uint32_t>> sorted_;  // hashes_ with their candidates, sorted
+  KeyTable hash_ids_;                     // hashes_ to ids
+  std::vector<std::uint32_t> hash_id_;    // per candidate
+  std::vector<std::uint32_t> hash_count_;  // per id: candidates with that hash
   std::vector<std::uint8_t> leaf_;     // per node of the range: a parameter leaf
   std::vector<std::uint8_t> repeats_;  // per candidate: another one has its hash (or its trimmed part's)
   std::vector<VariableIndex> anchors_;  // of the open candidate

@@ -45,11 +45,16 @@ std::unique_ptr<VertexFunction> trace(const ComputationGraph& cg, const VertexIn
 }  // namespace
 
 std::uint64_t structural_hash(const ComputationGraph& cg, const VertexInstance& inst) {
+  // Each node is hashed on its own, with its position, and the nodes' hashes are summed: the
+  // nodes' mixing steps do not wait on each other, where one chain through every node would
+  // (discovery hashes every candidate of every graph).
   std::uint64_t h = mix(inst.key, inst.end - inst.begin);
   for (VariableIndex j = inst.begin; j < inst.end; ++j) {
     const Node& n = cg.node(j);
-    h = mix(mix(h, n.op->id), n.dim_hash);
-    for (unsigned i = 0; i < n.nargs; ++i) h = mix(h, static_cast<std::uint32_t>(argument_symbol(inst, n.arg(i))));
+    std::uint64_t x = (std::uint64_t(n.op->id) << 32 | (j - inst.begin)) ^ n.dim_hash;
+    for (unsigned i = 0; i < n.nargs; ++i)
+      x = x * 0x9E3779B97F4A7C15ull + static_cast<std::uint32_t>(argument_symbol(inst, n.arg(i)));
+    h += spread(x);
   }
   return h;
 }
