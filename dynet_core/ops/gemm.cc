@@ -18,8 +18,10 @@ namespace {
 constexpr double kParallelFlops = 4e6;
 
 // A transposed copy of a weight larger than one kernel block costs 0.5-1.5 ns an element (measured
-// on 640 x 256 to 10,000 x 256), which the kernels' speed over Eigen's repays after 64-217 columns
-// of one product; a copy already made serves any product of the pass.
+// on 640 x 256 to 10,000 x 256), which the kernels' speed over Eigen's repays after 64-217 columns.
+// It is made once the pass's products over the weight reach this many columns in all (a tree's
+// levels, or a sequence's steps, are many small products over one weight), and then serves the
+// rest of the pass.
 constexpr unsigned kColumnsToTranspose = 128;
 
 using Strided = Eigen::Map<Eigen::MatrixXf, Eigen::Unaligned, Eigen::OuterStride<>>;
@@ -99,11 +101,14 @@ void gemm(const Tensor& y, const Tensor& a, bool ta, const Tensor& b, bool tb, b
     Operand am = batch_matrix(a, 0);
     const Operand bc = column_batch(b);
     // The copy pays only where a JIT kernel then takes the product; Eigen reads a^T in place.
-    if (ta && transposes && jit_gemm_serves(am.cols, bc.cols, am.rows) &&
-        (jit_gemm_one_block(am.cols, am.rows) || bc.cols >= kColumnsToTranspose ||
-         transposes->holds(am.v, am.rows, am.cols))) {
-      am = {transposes->get(am.v, am.rows, am.cols), am.cols, am.rows, am.cols};
-      ta = false;
+    if (ta && transposes && jit_gemm_serves(am.cols, bc.cols, am.rows)) {
+      const float* t = jit_gemm_one_block(am.cols, am.rows)
+                           ? transposes->get(am.v, am.rows, am.cols)
+                           : transposes->get_after(am.v, am.rows, am.cols, bc.cols, kColumnsToTranspose);
+      if (t) {
+        am = {t, am.cols, am.rows, am.cols};
+        ta = false;
+      }
     }
     const unsigned m = ta ? am.cols : am.rows, cols = bc.cols;
     ThreadPool* pool = pool_for(y, 2.0 * m * cols * bc.rows);

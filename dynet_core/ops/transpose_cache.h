@@ -5,6 +5,7 @@
 // not change during a backward pass, so a copy stays valid until the engine resets the cache
 // at the start of the next one.
 
+#include <cstddef>
 #include <vector>
 
 #include "dynet_core/aligned_memory_pool.h"
@@ -17,16 +18,20 @@ class TransposeCache {
   void reset(AlignedMemoryPool& pool);
   /// a^T (cols x rows) for a (rows x cols, column-major, leading dimension rows).
   const float* get(const float* a, unsigned rows, unsigned cols);
-  /// Whether get(a, rows, cols) would return a copy already made.
-  bool holds(const float* a, unsigned rows, unsigned cols) const { return find(a, rows, cols) != nullptr; }
+  /// a^T for a product of `columns` columns, once the products over a since reset() have reached
+  /// `worth` columns in all (the copy then repays its cost); null before.
+  const float* get_after(const float* a, unsigned rows, unsigned cols, unsigned columns, unsigned worth);
+  /// Whether a copy of a has been made since reset().
+  bool holds(const float* a, unsigned rows, unsigned cols) const;
 
  private:
   struct Entry {
     const float* a;
     unsigned rows, cols;
-    const float* t;
+    const float* t;         ///< null until made
+    std::size_t columns;  ///< asked for by get_after since reset()
   };
-  const float* find(const float* a, unsigned rows, unsigned cols) const;
+  Entry& entry(const float* a, unsigned rows, unsigned cols);
 
   AlignedMemoryPool* pool_ = nullptr;
   std::vector<Entry> entries_;  // a handful: one per weight

@@ -168,8 +168,8 @@ TEST_CASE("a left operand larger than one kernel block runs block by block and e
       }
 }
 
-TEST_CASE("single columns run through Eigen and a weight larger than one block is copied transposed only for "
-          "many columns or once a copy exists",
+TEST_CASE("single columns run through Eigen and a weight larger than one block is copied transposed once the "
+          "pass's products over it reach 128 columns",
           "[ops]") {
   CHECK_FALSE(jit_gemm_serves(256, 1, 256));  // a matrix times one vector
   const MemorySizes sizes{1 << 20, 1 << 20, 1 << 20, 1 << 20};
@@ -179,11 +179,17 @@ TEST_CASE("single columns run through Eigen and a weight larger than one block i
   transposes.reset(pool);
   std::mt19937 rng(5);
   Operand w(Dim({2048, 1024}), &one, rng), dy(Dim({2048, 1}, 4), &one, rng), dx(Dim({1024, 1}, 4), &one, rng);
-  gemm(dx.t, w.t, true, dy.t, false, true, &transposes);
-  CHECK(pool.used() == 0);  // four columns: Eigen reads w transposed in place
-  if (!jit_gemm_serves(1024, 256, 2048)) return;
-  Operand dy_wide(Dim({2048, 1}, 256), &one, rng), dx_wide(Dim({1024, 1}, 256), &one, rng);
-  gemm(dx_wide.t, w.t, true, dy_wide.t, false, true, &transposes);
+  // Products of four columns: Eigen reads w transposed in place until 31 of them have asked for
+  // 124 columns; the 32nd reaches 128 and is the first to run on a copy.
+  for (int product = 1; product <= 32; ++product) {
+    const std::vector<float> before = dx.v;
+    gemm(dx.t, w.t, true, dy.t, false, true, &transposes);
+    const std::vector<float> expected = reference(dx.t, w.t, true, dy.t, false, before, true);
+    INFO("product " << product);
+    for (std::size_t e = 0; e < expected.size(); ++e) REQUIRE(dx.v[e] == Approx(expected[e]).epsilon(1e-4).margin(1e-3));
+    if (product < 32) REQUIRE(pool.used() == 0);
+  }
+  if (!jit_gemm_serves(1024, 4, 2048)) return;  // a build without JIT kernels never copies
   CHECK(transposes.holds(w.v.data(), 2048, 1024));
   const std::size_t copied = pool.used();
   CHECK(copied >= std::size_t(2048) * 1024 * sizeof(float));
