@@ -28,10 +28,14 @@ class TransposeCache {
   struct Entry {
     const float* a;
     unsigned rows, cols;
-    const float* t;         ///< null until made
+    const float* t;       ///< null until made
     std::size_t columns;  ///< asked for by get_after since reset()
   };
+  std::vector<Entry>::const_iterator find(const float* a, unsigned rows, unsigned cols) const;
+  /// The entry of a, made (with no copy yet) when there is none.
   Entry& entry(const float* a, unsigned rows, unsigned cols);
+  /// e's copy, made now when there is none.
+  const float* copy(Entry& e);
 
   AlignedMemoryPool* pool_ = nullptr;
   std::vector<Entry> entries_;  // a handful: one per weight
