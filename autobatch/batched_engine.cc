@@ -40,6 +40,11 @@ bool runs_fused_chains(const Device& device) { return device.type == DeviceType:
 
 }  // namespace
 
+bool BatchedEngine::plans_units() const {
+  const int mode = cg_->vertex();
+  return mode == 2 || (mode == 1 && cg_->device()->runs_chains());
+}
+
 Tensor BatchedEngine::batched(const Dim& d, std::uint32_t count, float* v) const {
   return Tensor(d.with_batch(d.bd * count), v, cg_->device());
 }
@@ -60,7 +65,7 @@ void BatchedEngine::forward_nodes(VariableIndex begin, VariableIndex end) {
   const Clock::time_point start = Clock::now();
   const std::uint64_t kernel_ns_before = kernel_ns_;
   record_.cover(end);
-  const bool vertex = cg_->vertex();
+  const bool vertex = plans_units();
   if (vertex) {
     plan_.build(*cg_, begin, end);
     stats_.vertex_marked += plan_.marked();
@@ -404,7 +409,7 @@ bool BatchedEngine::backward_shared(OpCall& call, std::uint32_t g, unsigned i) {
   // a gradient.
   const VariableIndex target = argument_needing_gradient(record_[g], i);
   if (target == kNoNode) return false;
-  if (group_function_[g] && LazyWeightGradients::may_wait(*cg_, record_, g, i)) {
+  if (cg_->vertex() != 0 && LazyWeightGradients::may_wait(*cg_, record_, g, i)) {
     lazy_.wait(g, i, target);
     return false;  // counted when the waiting parts run
   }

@@ -6,9 +6,11 @@
 // gradients are one block in group order, a view's too: a slice's gradient is its own, which its
 // backward adds into its argument's. gradient_coverage.h tracks what each block holds, so that
 // blocks are zeroed only where gradients are added, not where kernels overwrite.
-// With --dynet-vertex, marked instances of vertex functions are scheduled as units and run as
-// tasks (autobatch/vertex): one group per position of the function, over every unit of the task;
-// a task's elementwise chains run as one pass over tiles, forward and backward.
+// With --dynet-vertex 1 or 2, the weight-gradient parts of small groups wait and run as one
+// product per weight (lazy_weight_gradients.h). Where units are planned (plans_units), marked
+// instances of vertex functions are scheduled as units and run as tasks (autobatch/vertex): one
+// group per position of the function, over every unit of the task; a task's elementwise chains
+// run as one pass over tiles, forward and backward.
 
 #include <cstdint>
 #include <vector>
@@ -41,6 +43,11 @@ class BatchedEngine : public EngineBase {
     std::uint64_t in_place = 0, gathered = 0;
   };
 
+  /// Whether this forward pass plans vertex-function instances as units: always under
+  /// --dynet-vertex 2; under 1 on a device whose kernel calls are launches (one that runs fused
+  /// chains as kernels), where cutting calls pays. On the CPU a call costs little next to its
+  /// kernel, and planning costs more than units save.
+  bool plans_units() const;
   /// Gives the parameter leaves the scheduler found their parameter's memory.
   void alias_parameter_leaves();
   /// Runs the `count` nodes at `ready` (of one signature) as few kernel calls as tensor sizes
@@ -67,8 +74,8 @@ class BatchedEngine : public EngineBase {
   /// Runs the backward kernels of group g.
   void backward_group(std::uint32_t g);
   /// Backward into a shared argument (one node for the whole group); false if it needs none.
-  /// Parts for a trainable parameter from a vertex task's group wait for one call over every
-  /// such group (lazy_weight_gradients.h).
+  /// Under --dynet-vertex 1 or 2, parts for a trainable parameter from a small group wait for one
+  /// call over every such group (lazy_weight_gradients.h).
   bool backward_shared(OpCall& call, std::uint32_t g, unsigned i);
   /// Backward into consecutive outputs of one group: straight into that group's gradient block.
   bool backward_into_block(OpCall& call, const Group& group, unsigned i);

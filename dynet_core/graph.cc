@@ -65,10 +65,13 @@ void ComputationGraph::set_autobatch(int strategy) {
   engine_->bind(*this);
 }
 
-void ComputationGraph::set_vertex(bool on) {
-  if (on == vertex_) return;
+void ComputationGraph::set_vertex(int mode) {
+  if (mode < 0 || mode > 2)
+    throw std::invalid_argument("ComputationGraph::set_vertex: " + std::to_string(mode) +
+                                " is not a mode; expected 0 (op by op), 1 (as suits the device) or 2 (units everywhere)");
+  if (mode == vertex_) return;
   engine_->invalidate();
-  vertex_ = on;
+  vertex_ = mode;
 }
 
 void ComputationGraph::open_vertex(std::uint64_t key) {

@@ -81,10 +81,11 @@ class ComputationGraph {
   /// 0: sequential, 1: agenda autobatching, 2: depth autobatching.
   void set_autobatch(int strategy);
   int autobatch() const { return autobatch_; }
-  /// Whether autobatching engines run the marked instances of vertex functions as planned units
-  /// (--dynet-vertex); values and gradients are the same either way.
-  void set_vertex(bool on);
-  bool vertex() const { return vertex_; }
+  /// How autobatching engines use vertex functions (--dynet-vertex; DynetParams::vertex tells the
+  /// modes); values and gradients are the same in each. Throws std::invalid_argument for a mode
+  /// other than 0, 1 or 2.
+  void set_vertex(int mode);
+  int vertex() const { return vertex_; }
   ExecutionEngine& engine();
 
   /// The instances marked so far, in the order they were opened.
@@ -161,7 +162,7 @@ class ComputationGraph {
   std::uint32_t epoch_ = 0;
   unsigned size_ = 0;
   int autobatch_;
-  bool vertex_;
+  int vertex_;
   bool profiling_;
   bool building_ = false;  // nodes added since the last evaluation (profiling only)
   bool immediate_compute_ = false;

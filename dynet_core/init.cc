@@ -150,7 +150,7 @@ DynetParams extract_dynet_params(int& argc, char**& argv, bool) {
     } else if (name == "--dynet-autobatch") {
       p.autobatch = parse_number(name, value, 0, 2);
     } else if (name == "--dynet-vertex") {
-      p.vertex = parse_number(name, value, 0, 1) == 1;
+      p.vertex = parse_number(name, value, 0, 2);
     } else if (name == "--dynet-profiling") {
       p.profiling = parse_number(name, value, 0, 2);
     } else if (name == "--dynet-weight-decay") {

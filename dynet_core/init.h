@@ -13,9 +13,15 @@ struct DynetParams {
   std::string mem_descriptor;  ///< --dynet-mem, in MB; empty: defaults (pools grow anyway)
   unsigned random_seed = 0;    ///< --dynet-seed; 0 draws a seed from the system
   int autobatch = 0;           ///< --dynet-autobatch: 0 sequential, 1 agenda, 2 depth
-  /// --dynet-vertex: autobatching runs vertex-function instances as planned units (1) or op by op
-  /// (0, the default while units measure slower than op by op on the reference programs).
-  bool vertex = false;
+  /// --dynet-vertex: how autobatching uses vertex functions.
+  /// 0: op by op, each group adding its own part of a weight's gradient.
+  /// 1 (the default): as suits the device. On every device, the weight-gradient parts of groups
+  ///   too small to make a good product wait and run as one product per weight. Marked or found
+  ///   instances run as planned units, with fused elementwise chains, only on a device whose
+  ///   kernel calls are launches (one that runs fused chains as kernels): on the CPU, units cost
+  ///   more planning than they save.
+  /// 2: units and fused chains on every device.
+  int vertex = 1;
   int profiling = 0;           ///< --dynet-profiling: 0 off, 1 summary, 2 per-signature tables
   float weight_decay = 0.f;    ///< --dynet-weight-decay: L2 decay applied by trainers
   bool debug_memory = false;   ///< --dynet-debug-memory: NaN-filled allocations with canaries

@@ -90,6 +90,11 @@ void LazyWeightGradients::gather(ComputationGraph& cg, const GroupRecord& record
     data_.insert(data_.end(), record.data(g), record.data(g) + g.count);
   }
   auto gathered = [&](const Dim& d, auto&& block_of) {
+    // One group's block is read where it is.
+    if (parts == 1) {
+      const Group& g = record[waiting_[first].group];
+      return Tensor(d.with_batch(d.bd * total), block_of(waiting_[first].group, g), dev);
+    }
     float* const block = scratch.allocate_array<float>(d.size() * total);
     float* to = block;
     runs_.resize(parts);
@@ -110,13 +115,13 @@ void LazyWeightGradients::gather(ComputationGraph& cg, const GroupRecord& record
     const GroupArg& a0 = record.args(g0)[k];
     xs_[k] = shared_argument(*n0.op, k, cg.node(n0.arg(k)), n0.dim)
                  ? Tensor(d, a0.values, dev)
-                 : gathered(d, [&](std::uint32_t, const Group& g) -> const float* { return record.args(g)[k].values; });
+                 : gathered(d, [&](std::uint32_t, const Group& g) -> float* { return record.args(g)[k].values; });
   }
   call_ = OpCall();
   call_.xs = xs_.data();
   call_.nargs = n0.nargs;
   call_.y = Tensor(n0.dim.with_batch(n0.dim.bd * total), nullptr, dev);  // backward reads no output
-  call_.dy = gathered(n0.dim, [&](std::uint32_t g, const Group&) -> const float* { return group_grad[g]; });
+  call_.dy = gathered(n0.dim, [&](std::uint32_t g, const Group&) -> float* { return group_grad[g]; });
   call_.data = data_.data();
   call_.nodes = total;
   call_.scratch = &scratch;

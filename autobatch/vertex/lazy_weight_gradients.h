@@ -1,9 +1,9 @@
 #pragma once
-// Lazy batching of weight gradients (after Cavs): in backward, a task's group that reads a
+// Lazy batching of weight gradients (after Cavs): in backward, a small group that reads a
 // trainable parameter does not add its part of the parameter's gradient at once. The parts wait
 // until every group's output gradient is final, and the groups of one signature then add theirs
 // as one kernel call over all their nodes (one large GEMM per weight instead of one small one
-// per task). Nothing reads a parameter's gradient during backward, so the wait changes no value.
+// per group). Nothing reads a parameter's gradient during backward, so the wait changes no value.
 
 #include <cstdint>
 #include <vector>
@@ -16,8 +16,8 @@ namespace dynet {
 
 class LazyWeightGradients {
  public:
-  /// Whether argument i of group g may wait: the group belongs to a task, its argument i is one
-  /// trainable parameter for the whole group, and backward reads its inputs from memory that
+  /// Whether argument i of group g may wait: the group is small (kWaitBelow), its argument i is
+  /// one trainable parameter for the whole group, and backward reads its inputs from memory that
   /// lasts until backward ends.
   static bool may_wait(const ComputationGraph& cg, const GroupRecord& record, std::uint32_t g, unsigned i);
   /// Groups of this many nodes or more add their part at once: their product is large enough
@@ -41,7 +41,8 @@ class LazyWeightGradients {
   /// Whether the waiting parts [a_first, a_end) and [b_first, b_end) are of the same groups.
   bool same_groups(std::size_t a_first, std::size_t a_end, std::size_t b_first, std::size_t b_end) const;
   /// Makes call_ the backward call over every node of the waiting parts [first, end) (of one
-  /// signature), their batched arguments and output gradients gathered into scratch blocks.
+  /// signature), their batched arguments and output gradients gathered into scratch blocks (read
+  /// in place when the parts are one group's).
   void gather(ComputationGraph& cg, const GroupRecord& record, const std::vector<float*>& group_grad,
               std::size_t first, std::size_t end);
 

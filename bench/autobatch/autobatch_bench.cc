@@ -7,8 +7,7 @@
 // the share of each phase, and achieved GFLOP/s against a GEMM measured in the same run, and the
 // throughput per second of this thread's CPU time (steadier than wall time on a shared machine);
 // settings
-// take turns rep by rep (--vertex 0,1 compares the vertex-function executor with op-by-op
-// autobatching side by side). With
+// take turns rep by rep (--vertex 0,1,2 compares the --dynet-vertex modes side by side). With
 // --data-parallel, the TreeLSTM minibatch is also split into one shard per --dynet-threads thread
 // (DataParallel). With --distributed, under mpirun -np N, the TreeLSTM minibatch is shared by the
 // N processes instead (DistributedReducer); rank 0 prints.
@@ -40,7 +39,7 @@ namespace {
 struct Options {
   std::vector<std::string> models{"treelstm", "tagger"};
   std::vector<int> engines{0, 1, 2};
-  std::vector<int> vertex{1};  // --vertex 0,1: --dynet-vertex settings compared side by side
+  std::vector<int> vertex{1};  // --vertex 0,1,2: --dynet-vertex modes compared side by side
   unsigned epochs = 2, reps = 3, tagger_sentences = 640;
   bool data_parallel = false;
   Communicator* group = nullptr;  // --distributed
@@ -74,7 +73,8 @@ double thread_cpu_seconds() {
 /// and --dynet-vertex.
 struct Setting {
   int engine;
-  bool per_use, vertex;
+  bool per_use;
+  int vertex;
 };
 
 /// One timed pass over the workload's epochs.
@@ -198,7 +198,7 @@ void report(const char* model, const Workload& w, const Options& o, double peak,
   for (int e : o.engines)
     for (bool per_use : {false, true})
       for (int v : o.vertex)
-        if ((!per_use || per_use_too) && (e != 0 || v == o.vertex[0])) settings.push_back({e, per_use, v == 1});
+        if ((!per_use || per_use_too) && (e != 0 || v == o.vertex[0])) settings.push_back({e, per_use, v});
   const std::vector<Result> results = run_interleaved(w, settings, o);
   std::printf("%-9s %-11s %-8s %-6s %10s %10s %8s %8s %9s %10s %10s %8s %7s  %s\n", "model", "engine", "params",
               "vertex", (std::string(w.unit) + "/s").c_str(), "per CPU s", "groups/g", "mean bs", "gathered", "sched/node", "build/node",
@@ -209,7 +209,7 @@ void report(const char* model, const Workload& w, const Options& o, double peak,
     std::printf("%-9s %-11s %-8s %-6s %10.0f %10.0f %8.1f %8.1f %8.1f%% %8.0fns %8.0fns %8.1f %6.1f%%  "
                 "%.0f/%.0f/%.0f/%.0f\n",
                 model, engine_name(st.engine), st.per_use ? "per use" : "once",
-                st.engine == 0 ? "-" : st.vertex ? "1" : "0", r.items_per_s, r.items_per_cpu_s, r.groups_per_graph, r.mean_batch,
+                st.engine == 0 ? "-" : std::to_string(st.vertex).c_str(), r.items_per_s, r.items_per_cpu_s, r.groups_per_graph, r.mean_batch,
                 100 * r.gathered_share, r.sched_ns_per_node, r.build_ns_per_node, r.gflops, 100 * r.gflops / peak,
                 100 * r.share_build, 100 * r.share_forward, 100 * r.share_backward, 100 * r.share_update);
   }
@@ -329,7 +329,13 @@ int main(int argc, char** argv) {
       for (const std::string& e : split(value())) o.engines.push_back(std::atoi(e.c_str()));
     } else if (a == "--vertex") {
       o.vertex.clear();
-      for (const std::string& v : split(value())) o.vertex.push_back(std::atoi(v.c_str()) == 1);
+      for (const std::string& v : split(value())) {
+        if (v != "0" && v != "1" && v != "2") {
+          std::fprintf(stderr, "--vertex: '%s' is not a --dynet-vertex mode (0, 1 or 2)\n", v.c_str());
+          return 2;
+        }
+        o.vertex.push_back(v[0] - '0');
+      }
     } else if (a == "--epochs") {
       o.epochs = static_cast<unsigned>(std::atoi(value().c_str()));
     } else if (a == "--reps") {
@@ -342,7 +348,7 @@ int main(int argc, char** argv) {
       group = dynet::join_launched_group();
       o.group = group.get();
     } else if (a == "--help" || a == "-h") {
-      std::printf("usage: autobatch_bench [--model treelstm,tagger] [--engine 0,1,2] [--vertex 0,1] [--epochs N]\n"
+      std::printf("usage: autobatch_bench [--model treelstm,tagger] [--engine 0,1,2] [--vertex 0,1,2] [--epochs N]\n"
                   "                       [--reps N]\n"
                   "                       [--tags FILE] [--data-parallel] [--distributed] [--dynet-threads N]\n"
                   "                       [--dynet-* flags]\n");

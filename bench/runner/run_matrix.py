@@ -44,7 +44,9 @@ def dybatch_programs(build, engines, vertex, threads, sharded):
     binary = os.path.join(build, "bench", "dybatch_workloads")
     out = []
     for e in engines:
-        out.append(Program("dybatch-" + ENGINES[e], [binary, "--dynet-autobatch", str(e)]))
+        # Op by op (--dynet-vertex 0) where the build has the flag: its default is 1, run below.
+        op_by_op = ["--dynet-vertex", "0"] if vertex and e > 0 else []
+        out.append(Program("dybatch-" + ENGINES[e], [binary, "--dynet-autobatch", str(e)] + op_by_op))
         if vertex and e > 0:
             out.append(Program("dybatch-" + ENGINES[e] + "+vertex",
                                [binary, "--dynet-autobatch", str(e), "--dynet-vertex", "1"]))

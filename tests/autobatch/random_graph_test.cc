@@ -26,7 +26,7 @@ struct Outcome {
 };
 
 Outcome run(RandomModel& m, std::uint64_t seed, int strategy, const RandomGraphOptions& options = {},
-            bool vertex = true, Device* device = nullptr) {
+            int vertex = 2, Device* device = nullptr) {
   random_engine().seed(seed);  // dropout and noise masks come from per-node seeds drawn now
   m.zero_gradients();
   ComputationGraph cg(device ? device : default_device());
@@ -93,8 +93,8 @@ TEST_CASE("parameter() at every use batches like parameter() once per graph", "[
       const Outcome each = run(m, seed, strategy, per_use);
       require_agree(ref, each, seed, strategy);
       // Op by op: where instances are found without scopes may move with the parameter leaves.
-      const Outcome once = run(m, seed, strategy, {}, false);
-      const Outcome each_op_by_op = run(m, seed, strategy, per_use, false);
+      const Outcome once = run(m, seed, strategy, {}, 0);
+      const Outcome each_op_by_op = run(m, seed, strategy, per_use, 0);
       require_agree(once, each_op_by_op, seed, strategy);
       INFO("seed " << seed);
       CHECK(each_op_by_op.stats.batches == once.stats.batches);
@@ -103,22 +103,29 @@ TEST_CASE("parameter() at every use batches like parameter() once per graph", "[
 }
 
 /// Instances and tasks of vertex functions over random graphs of repeated cells, which must agree
-/// with the sequential engine with and without the executor.
+/// with the sequential engine under every --dynet-vertex mode: units everywhere (2), as suits the
+/// device (1) and op by op (0).
 struct VertexCounts {
   std::uint64_t marked = 0, instances = 0, tasks = 0, fused = 0;
+  std::uint64_t suited_tasks = 0, suited_lazy_calls = 0;  // under mode 1
 };
 
 VertexCounts run_repeated_cells(RandomModel& m, const RandomGraphOptions& cells, std::uint64_t seeds,
                                 Device* device = nullptr) {
   VertexCounts c;
   for (std::uint64_t seed = 1; seed <= seeds; ++seed) {
-    const Outcome ref = run(m, seed, 0, cells, true, device);
+    const Outcome ref = run(m, seed, 0, cells, 2, device);
     for (int strategy : {1, 2}) {
-      const Outcome got = run(m, seed, strategy, cells, true, device);
+      const Outcome got = run(m, seed, strategy, cells, 2, device);
       require_agree(ref, got, seed, strategy);
-      const Outcome op_by_op = run(m, seed, strategy, cells, false, device);
+      const Outcome suited = run(m, seed, strategy, cells, 1, device);
+      require_agree(ref, suited, seed, strategy);
+      c.suited_tasks += suited.stats.vertex_tasks;
+      c.suited_lazy_calls += suited.stats.lazy_weight_calls;
+      const Outcome op_by_op = run(m, seed, strategy, cells, 0, device);
       require_agree(ref, op_by_op, seed, strategy);
       REQUIRE(op_by_op.stats.vertex_tasks == 0);
+      REQUIRE(op_by_op.stats.lazy_weight_calls == 0);
       c.marked += got.stats.vertex_marked;
       c.instances += got.stats.vertex_instances;
       c.tasks += got.stats.vertex_tasks;
@@ -143,6 +150,9 @@ TEST_CASE("random graphs of repeated cells agree when instances run as vertex-fu
     CHECK(c.instances < c.marked);
     CHECK(c.tasks < c.instances);       // tasks run several instances at once
     CHECK(c.fused > c.tasks / 4);       // and many run an elementwise chain as one pass
+    // Mode 1 on the CPU: no units, but small groups' weight gradients still wait for one call.
+    CHECK(c.suited_tasks == 0);
+    CHECK(c.suited_lazy_calls > 0);
   }
 }
 
@@ -159,8 +169,9 @@ TEST_CASE("random graphs of repeated cells agree when the device runs fused chai
   INFO("fused chains " << c.fused << ", run forward by the device " << device.forward_chains << ", backward "
                        << device.backward_chains);
   CHECK(c.fused > c.tasks / 4);
-  CHECK(device.forward_chains == c.fused);  // every fused chain ran as the device's kernel
+  CHECK(device.forward_chains == 2 * c.fused);  // every fused chain ran as the device's kernel, under modes 2 and 1
   CHECK(device.backward_chains > c.fused / 2);
+  CHECK(c.suited_tasks == c.tasks);  // mode 1 plans units on a device whose kernel calls are launches
 }
 
 TEST_CASE("random graphs of repeated cells built with plain ops: discovered instances agree",
@@ -176,5 +187,7 @@ TEST_CASE("random graphs of repeated cells built with plain ops: discovered inst
     CHECK(c.instances > c.marked / 4);
     CHECK(c.tasks < c.instances);  // tasks run several discovered instances at once
     CHECK(c.fused > c.tasks / 4);
+    CHECK(c.suited_tasks == 0);  // mode 1 on the CPU: nothing to discover
+    CHECK(c.suited_lazy_calls > 0);
   }
 }

@@ -72,6 +72,14 @@ TEST_CASE("backward sums a batch of losses and rejects non-scalars", "[graph][er
   CHECK_THROWS_WITH(cg.backward(v, std::vector<float>{1.f}), Catch::Contains("output gradient"));
 }
 
+TEST_CASE("a --dynet-vertex mode other than 0 to 2 is refused and leaves the graph's mode", "[graph][errors]") {
+  ComputationGraph cg;
+  cg.set_vertex(2);
+  CHECK_THROWS_WITH(cg.set_vertex(3), Catch::Contains("set_vertex") && Catch::Contains("3"));
+  CHECK_THROWS_WITH(cg.set_vertex(-1), Catch::Contains("set_vertex") && Catch::Contains("-1"));
+  CHECK(cg.vertex() == 2);
+}
+
 TEST_CASE("shape errors name the op and the dims and leave the graph unchanged", "[graph][errors]") {
   ComputationGraph cg;
   Expression a = input(cg, Dim({3, 4}), std::vector<float>(12));

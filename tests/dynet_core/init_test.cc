@@ -27,10 +27,10 @@ struct Argv {
 
 TEST_CASE("DyNet flags are read and removed from argv", "[flags]") {
   Argv a({"prog", "--dynet-mem", "256,256,512", "--epochs", "3", "--dynet-seed=42", "--dynet-autobatch", "1",
-          "--dynet-profiling", "2", "--dynet-weight-decay", "1e-4", "--dynet-vertex", "1", "file.txt"});
-  CHECK_FALSE(DynetParams().vertex);  // off by default: slower than op by op on the reference programs
+          "--dynet-profiling", "2", "--dynet-weight-decay", "1e-4", "--dynet-vertex", "2", "file.txt"});
+  CHECK(DynetParams().vertex == 1);  // as suits the device, by default
   const DynetParams p = extract_dynet_params(a.argc, a.argv);
-  CHECK(p.vertex);
+  CHECK(p.vertex == 2);
   CHECK(p.mem_descriptor == "256,256,512");
   CHECK(p.random_seed == 42);
   CHECK(p.autobatch == 1);
@@ -49,7 +49,7 @@ TEST_CASE("bad DyNet flags are rejected with the flag named", "[flags][errors]")
   CHECK_THROWS_WITH(extract_dynet_params(unknown.argc, unknown.argv), Catch::Contains("--dynet-autobach"));
   Argv range({"prog", "--dynet-autobatch", "7"});
   CHECK_THROWS_WITH(extract_dynet_params(range.argc, range.argv), Catch::Contains("--dynet-autobatch"));
-  Argv vertex({"prog", "--dynet-vertex=2"});
+  Argv vertex({"prog", "--dynet-vertex=3"});
   CHECK_THROWS_WITH(extract_dynet_params(vertex.argc, vertex.argv), Catch::Contains("--dynet-vertex"));
   Argv missing({"prog", "--dynet-seed"});
   CHECK_THROWS_WITH(extract_dynet_params(missing.argc, missing.argv), Catch::Contains("needs a value"));

@@ -163,7 +163,7 @@ TEST_CASE("the profile's level 2 shows each vertex function's instances, tasks, 
   for (unsigned step = 0; step < 2; ++step) {
     ComputationGraph cg;
     cg.set_autobatch(1);
-    cg.set_vertex(true);
+    cg.set_vertex(2);
     lstm.new_graph(cg);
     std::vector<Expression> finals;
     for (unsigned s = 0; s < 3; ++s) {
