@@ -13,8 +13,10 @@ bool LazyWeightGradients::may_wait(const ComputationGraph& cg, const GroupRecord
   if (group.count >= kWaitBelow) return false;
   const Node& n0 = cg.node(record.nodes(group)[0]);
   const Node& a = cg.node(n0.arg(i));
+  // The waiting call has no output to give: an elementwise row's gradient reads its output
+  // whatever it saves (ElementwiseRule::df), and its part is a cheap sum over the group anyway.
   return shared_argument(*n0.op, i, a, n0.dim) && a.op->grad_alias && a.dim.bd == 1 && (n0.op->saves & kSavesInputs) &&
-         !(n0.op->saves & kSavesOutput);
+         !(n0.op->saves & kSavesOutput) && !n0.op->elementwise.f;
 }
 
 std::uint64_t LazyWeightGradients::run(ComputationGraph& cg, const GroupRecord& record,
