@@ -65,19 +65,19 @@ void BatchedEngine::forward_nodes(VariableIndex begin, VariableIndex end) {
   const Clock::time_point start = Clock::now();
   const std::uint64_t kernel_ns_before = kernel_ns_;
   record_.cover(end);
-  const bool vertex = plans_units();
-  if (vertex) {
+  const bool units = plans_units();
+  if (units) {
     plan_.build(*cg_, begin, end);
     stats_.vertex_marked += plan_.marked();
     stats_.vertex_instances += plan_.size();
   }
-  scheduler_.start(*cg_, begin, end, vertex ? &plan_.units() : nullptr);
+  scheduler_.start(*cg_, begin, end, units ? &plan_.units() : nullptr);
   alias_parameter_leaves();
   for (;;) {
     const std::vector<VariableIndex>& group = scheduler_.next();
     if (group.empty()) break;
     const std::uint32_t count = static_cast<std::uint32_t>(group.size());
-    if (vertex && plan_.unit_at(group[0]) != ScheduleUnits::kNoUnit) {
+    if (units && plan_.unit_at(group[0]) != ScheduleUnits::kNoUnit) {
       task_function_ = &plan_.function(plan_.unit_at(group[0]));
       const std::uint64_t gathered_before = stats_.bytes_gathered;
       executor_.run_task(plan_, group.data(), count,

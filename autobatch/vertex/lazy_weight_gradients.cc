@@ -92,11 +92,8 @@ void LazyWeightGradients::gather(ComputationGraph& cg, const GroupRecord& record
     data_.insert(data_.end(), record.data(g), record.data(g) + g.count);
   }
   auto gathered = [&](const Dim& d, auto&& block_of) {
-    // One group's block is read where it is.
-    if (parts == 1) {
-      const Group& g = record[waiting_[first].group];
-      return Tensor(d.with_batch(d.bd * total), block_of(waiting_[first].group, g), dev);
-    }
+    const Dim all = d.with_batch(d.bd * total);
+    if (parts == 1) return Tensor(all, block_of(waiting_[first].group, g0), dev);  // read where it is
     float* const block = scratch.allocate_array<float>(d.size() * total);
     float* to = block;
     runs_.resize(parts);
@@ -107,7 +104,7 @@ void LazyWeightGradients::gather(ComputationGraph& cg, const GroupRecord& record
       to += n;
     }
     dev->apply_runs(RunOp::Copy, runs_.data(), parts);
-    return Tensor(d.with_batch(d.bd * total), block, dev);
+    return Tensor(all, block, dev);
   };
   xs_.resize(n0.nargs);
   for (unsigned k = 0; k < n0.nargs; ++k) {
