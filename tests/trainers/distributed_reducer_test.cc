@@ -218,8 +218,10 @@ TEST_CASE("the checksum catches a rank whose parameters drifted", "[distributed]
     options.checksum_every = 3;
     DistributedReducer reducer(m.pc, comm, options);
     const auto trainer = test_support::distributed_test_trainer(m);
-    test_support::train_distributed(m, reducer, *trainer, 7, 1, 0, kSteps, nullptr, [&](unsigned step) {
-      if (step == 0 && r == 1)
+    // One ulp, in the step whose backward compares: an update in between may round it away, as
+    // it did for some initial values.
+    test_support::train_distributed(m, reducer, *trainer, 7, 1, 0, kSteps, [&](unsigned step) {
+      if (step == 2 && r == 1)
         TensorTools::set_element(*m.b.values(), 0, std::nextafter(TensorTools::access_element(*m.b.values(), 0), 1.f));
     });
   });
