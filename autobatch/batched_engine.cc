@@ -139,10 +139,14 @@ void BatchedEngine::run_group(const VariableIndex* nodes, std::uint32_t count, b
   const std::uint32_t g = record_.add_group(*cg_, nodes, count, out, stride);
 
   const AlignedMemoryPool::Mark mark = mem.scratch.mark();
-  const unsigned nargs = cg_->node(nodes[0]).nargs;
+  const Node& n0 = cg_->node(nodes[0]);
+  const unsigned nargs = n0.nargs;
+  // A fused chain reads its arguments side by side, so a deferred group gathers slices.
+  const bool strided = !deferred && !view && reads_strided(*cg_, n0, *cg_->device());
   Traffic traffic;
   xs_.resize(nargs);
-  for (unsigned i = 0; i < nargs; ++i) read_argument(nodes, count, i, view, traffic);
+  strided_.resize(nargs);
+  for (unsigned i = 0; i < nargs; ++i) read_argument(nodes, count, i, view, strided, traffic);
   if (deferred) {
     if (profiling_) profile::add_bytes(traffic.gathered, traffic.in_place, 0);
   } else {
@@ -219,7 +223,7 @@ float* BatchedEngine::place_outputs(const VariableIndex* nodes, std::uint32_t co
 }
 
 void BatchedEngine::read_argument(const VariableIndex* nodes, std::uint32_t count, unsigned i, bool view,
-                                  Traffic& traffic) {
+                                  bool strided, Traffic& traffic) {
   GraphMemory& mem = cg_->memory();
   const Node& n0 = cg_->node(nodes[0]);
   const Node& a0 = cg_->node(n0.arg(i));
@@ -227,17 +231,26 @@ void BatchedEngine::read_argument(const VariableIndex* nodes, std::uint32_t coun
   const ArgumentPlace place = place_argument(*cg_, record_, nodes, count, i);
   if (place.how == Placement::Shared) {
     xs_[i] = Tensor(a0.dim, a0.value, cg_->device());
+    strided_[i] = {a0.value, 0};
     record_.add_argument({a0.value, kNoGroup, 0, true});
     if (!view) traffic.in_place += asize * sizeof(float);
     return;
   }
   const std::uint64_t bytes = count * asize * sizeof(float);
   float* v = place.values;
+  std::size_t stride = asize;
   if (view) {
     const Group& from = record_[place.producer];
     v = from.values + std::size_t(place.offset) * from.stride;  // never read
   } else if (place.how == Placement::InPlace) {
     traffic.in_place += bytes;
+  } else if (strided && place.producer != kNoGroup) {
+    // Consecutive slices of one group's wider nodes; backward never reads them (reads_strided).
+    const Group& from = record_[place.producer];
+    v = from.values + std::size_t(place.offset) * from.stride;
+    stride = from.stride;
+    traffic.in_place += bytes;
+    traffic.strided = true;
   } else {
     const std::uint64_t gather_start = profiling_ ? profile::now_ns() : 0;
     // Backward reads the gathered copy again only when the op saves its inputs.
@@ -248,6 +261,7 @@ void BatchedEngine::read_argument(const VariableIndex* nodes, std::uint32_t coun
     if (profiling_) profile::add_time(profile::Phase::Memory, profile::now_ns() - gather_start);
   }
   xs_[i] = batched(a0.dim, count, v);
+  strided_[i] = {v, stride};
   record_.add_argument({v, place.producer, place.offset, false});
 }
 
@@ -265,7 +279,10 @@ void BatchedEngine::run_forward_kernel(std::uint32_t g, float* out, const Traffi
   call.nodes = count;
   call.scratch = &mem.scratch;
   const std::uint64_t kernel_start = profiling_ ? profile::now_ns() : 0;
-  cg_->device()->forward(op, call);
+  if (traffic.strided)
+    run_strided(*cg_->device(), op, strided_.data(), n0.nargs, call.data[0], out, n0.dim.size(), count);
+  else
+    cg_->device()->forward(op, call);
   if (profiling_) {
     profile::kernel(kernel_key(n0), op, n0.dim, count, false, kernel_start, profile::now_ns() - kernel_start);
     profile::add_bytes(traffic.gathered, traffic.in_place, 0);

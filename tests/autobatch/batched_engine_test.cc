@@ -228,6 +228,41 @@ TEST_CASE("slices of one gradient block: covering, with gaps, overlapping, besid
   }
 }
 
+TEST_CASE("elementwise readers of slices read them where they lie unless backward needs a copy", "[autobatch]") {
+  // LSTM-like gates: one group of products, each sliced in two, a reader group per slice.
+  ChainModel m;
+  const unsigned h = ChainModel::hidden / 2;
+  const unsigned K = 5;
+  auto gates = [&](ComputationGraph& cg, bool square_one) {
+    Expression W = parameter(cg, m.W), b = parameter(cg, m.b);
+    std::vector<Expression> terms;
+    for (unsigned k = 0; k < K; ++k) {
+      Expression g = affine_transform({b, W, lookup(cg, m.emb, 3 * k)});
+      Expression i = logistic(pick_range(g, 0, h));
+      Expression u = pick_range(g, h, 2 * h);
+      terms.push_back(cmult(i, square_one ? square(u) : tanh(u)));
+    }
+    return sum_elems(sum(terms));
+  };
+  for (bool square_one : {false, true}) {
+    INFO((square_one ? "square" : "tanh") << " reads the second slice");
+    expect_engines_agree(m, [&](ComputationGraph& cg) { return gates(cg, square_one); });
+    for (int strategy : {1, 2}) {
+      INFO("strategy " << strategy);
+      ComputationGraph cg;
+      cg.set_autobatch(strategy);
+      Expression loss = gates(cg, square_one);
+      cg.engine().reset_stats();
+      cg.forward(loss);
+      // logistic and tanh never read their arguments in backward; square does, so its group
+      // gathers the slices into a block that lives until then.
+      const EngineStats s = cg.engine().stats();
+      CHECK(s.bytes_gathered == (square_one ? K * h * sizeof(float) : 0));
+      CHECK(s.bytes_in_place > 0);
+    }
+  }
+}
+
 TEST_CASE("gradients reach some nodes of a group through gathered arguments, others not at all", "[autobatch]") {
   // Six tanh nodes run as one group; two of them feed the loss out of order (their gradients
   // come back scattered, node by node), the rest feed nothing: their gradients must be zero.
