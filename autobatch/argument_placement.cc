@@ -19,25 +19,25 @@ ArgumentPlace place_argument(const ComputationGraph& cg, const GroupRecord& reco
   return {Placement::InPlace, from.values + std::size_t(offset) * from.stride, producer, offset};
 }
 
-void gather_argument(const ComputationGraph& cg, const GroupRecord& record, const VariableIndex* nodes,
-                     std::uint32_t count, unsigned i, float* to, std::vector<MemoryRun>& runs) {
-  const std::size_t asize = cg.node(cg.node(nodes[0]).arg(i)).dim.size();
-  runs.clear();
-  record.for_each_run(cg, nodes, count, i,
-                      [&](std::uint32_t j, std::uint32_t n, std::uint32_t group, std::uint32_t position, VariableIndex a) {
-                        if (group == GroupRecord::kNoGroup) {
-                          runs.push_back({to + j * asize, cg.node(a).value, asize});
-                          return;
-                        }
-                        const Group& from = record[group];
-                        if (from.stride == asize) {
-                          runs.push_back({to + j * asize, from.values + std::size_t(position) * asize, n * asize});
-                          return;
-                        }
-                        for (std::uint32_t k = 0; k < n; ++k)
-                          runs.push_back({to + (j + k) * asize, from.values + std::size_t(position + k) * from.stride, asize});
-                      });
-  cg.device()->apply_runs(RunOp::Copy, runs.data(), runs.size());
+void gather_argument(const ComputationGraph& cg, const GroupRecord& record, const GroupArg& arg, std::size_t asize,
+                     float* to, std::vector<MemoryRun>& table) {
+  table.clear();
+  const ArgumentRun* runs = record.runs(arg);
+  for (std::uint32_t r = 0; r < arg.runs; ++r) {
+    const ArgumentRun& run = runs[r];
+    if (run.group == GroupRecord::kNoGroup) {
+      table.push_back({to + run.j * asize, cg.node(run.node).value, asize});
+      continue;
+    }
+    const Group& from = record[run.group];
+    if (from.stride == asize) {
+      table.push_back({to + run.j * asize, from.values + std::size_t(run.position) * asize, run.n * asize});
+      continue;
+    }
+    for (std::uint32_t k = 0; k < run.n; ++k)
+      table.push_back({to + (run.j + k) * asize, from.values + std::size_t(run.position + k) * from.stride, asize});
+  }
+  cg.device()->apply_runs(RunOp::Copy, table.data(), table.size());
 }
 
 bool slices_computed_value(const ComputationGraph& cg, const GroupRecord& record, const Node& n,

@@ -27,10 +27,10 @@ struct ArgumentPlace {
 /// How the group nodes[0, count) reads argument position i.
 ArgumentPlace place_argument(const ComputationGraph& cg, const GroupRecord& record, const VariableIndex* nodes,
                              std::uint32_t count, unsigned i);
-/// Copies argument i of nodes[0, count) into `to`, side by side, with one device call; `runs` is
-/// the caller's buffer for the run table.
-void gather_argument(const ComputationGraph& cg, const GroupRecord& record, const VariableIndex* nodes,
-                     std::uint32_t count, unsigned i, float* to, std::vector<MemoryRun>& runs);
+/// Copies a gathered argument of `asize` floats a node into `to`, side by side, along its runs
+/// (GroupRecord::add_runs), with one device call; `table` is the caller's buffer for the run table.
+void gather_argument(const ComputationGraph& cg, const GroupRecord& record, const GroupArg& arg, std::size_t asize,
+                     float* to, std::vector<MemoryRun>& table);
 /// Whether node n is a slice of a computed value with one batch element (its range [begin, end)):
 /// what a view needs of each of its nodes.
 bool slices_computed_value(const ComputationGraph& cg, const GroupRecord& record, const Node& n,

@@ -237,32 +237,33 @@ void BatchedEngine::read_argument(const VariableIndex* nodes, std::uint32_t coun
     return;
   }
   const std::uint64_t bytes = count * asize * sizeof(float);
-  float* v = place.values;
+  GroupArg arg{place.values, place.producer, place.offset, false};
   std::size_t stride = asize;
   if (view) {
     const Group& from = record_[place.producer];
-    v = from.values + std::size_t(place.offset) * from.stride;  // never read
+    arg.values = from.values + std::size_t(place.offset) * from.stride;  // never read
   } else if (place.how == Placement::InPlace) {
     traffic.in_place += bytes;
   } else if (strided && place.producer != kNoGroup) {
     // Consecutive slices of one group's wider nodes; backward never reads them (reads_strided).
     const Group& from = record_[place.producer];
-    v = from.values + std::size_t(place.offset) * from.stride;
+    arg.values = from.values + std::size_t(place.offset) * from.stride;
     stride = from.stride;
     traffic.in_place += bytes;
     traffic.strided = true;
   } else {
     const std::uint64_t gather_start = profiling_ ? profile::now_ns() : 0;
     // Backward reads the gathered copy again only when the op saves its inputs.
-    v = n0.op->saves & kSavesInputs ? mem.forward.allocate_array<float>(count * asize)
-                                    : mem.scratch.allocate_array<float>(count * asize);
-    gather_argument(*cg_, record_, nodes, count, i, v, runs_);
+    arg.values = n0.op->saves & kSavesInputs ? mem.forward.allocate_array<float>(count * asize)
+                                             : mem.scratch.allocate_array<float>(count * asize);
+    record_.add_runs(*cg_, nodes, count, i, arg);
+    gather_argument(*cg_, record_, arg, asize, arg.values, runs_);
     traffic.gathered += bytes;
     if (profiling_) profile::add_time(profile::Phase::Memory, profile::now_ns() - gather_start);
   }
-  xs_[i] = batched(a0.dim, count, v);
-  strided_[i] = {v, stride};
-  record_.add_argument({v, place.producer, place.offset, false});
+  xs_[i] = batched(a0.dim, count, arg.values);
+  strided_[i] = {arg.values, stride};
+  record_.add_argument(arg);
 }
 
 void BatchedEngine::run_forward_kernel(std::uint32_t g, float* out, const Traffic& traffic) {
@@ -473,22 +474,26 @@ bool BatchedEngine::backward_scattered(OpCall& call, const Group& group, unsigne
 }
 
 void BatchedEngine::scatter_gradient(const Group& group, unsigned i, const float* g, std::size_t asize) {
-  const VariableIndex* nodes = record_.nodes(group);
-  // A run's gradients are consecutive in its group's block, which exists when any of its nodes
-  // needs a gradient. Runs that may overwrite are copied before the additions, which never land
-  // on them: a block is added to only once it is whole, and then nothing claims it.
+  // The argument was gathered, along runs recorded then. A run's gradients are consecutive in its
+  // group's block, which exists when any of its nodes needs a gradient. Runs that may overwrite
+  // are copied before the additions, which never land on them: a block is added to only once it
+  // is whole, and then nothing claims it.
+  const GroupArg& arg = record_.args(group)[i];
+  assert(arg.runs > 0);
+  const ArgumentRun* runs = record_.runs(arg);
   runs_.clear();
   adds_.clear();
-  record_.for_each_run(*cg_, nodes, group.count, i,
-                       [&](std::uint32_t j, std::uint32_t n, std::uint32_t from, std::uint32_t position, VariableIndex a) {
-                         if (from == kNoGroup) {
-                           if (needs_gradient(a)) adds_.push_back({cg_->node(a).grad, g + j * asize, n * asize});
-                           return;
-                         }
-                         if (!group_grad_[from]) return;
-                         const MemoryRun run{group_grad_[from] + std::size_t(position) * asize, g + j * asize, n * asize};
-                         (may_overwrite_nodes(from, position, n) ? runs_ : adds_).push_back(run);
-                       });
+  for (std::uint32_t r = 0; r < arg.runs; ++r) {
+    const ArgumentRun& run = runs[r];
+    const float* from = g + run.j * asize;
+    if (run.group == kNoGroup) {
+      if (needs_gradient(run.node)) adds_.push_back({cg_->node(run.node).grad, from, asize});
+      continue;
+    }
+    if (!group_grad_[run.group]) continue;
+    const MemoryRun copy{group_grad_[run.group] + std::size_t(run.position) * asize, from, run.n * asize};
+    (may_overwrite_nodes(run.group, run.position, run.n) ? runs_ : adds_).push_back(copy);
+  }
   cg_->device()->apply_runs(RunOp::Copy, runs_.data(), runs_.size());
   cg_->device()->apply_runs(RunOp::Accumulate, adds_.data(), adds_.size());
   stats_.bytes_scattered += group.count * asize * sizeof(float);

@@ -7,6 +7,7 @@ void GroupRecord::clear() {
   nodes_.clear();
   data_.clear();
   args_.clear();
+  runs_.clear();
   group_of_.clear();
   position_.clear();
 }
@@ -26,6 +27,16 @@ std::uint32_t GroupRecord::add_group(ComputationGraph& cg, const VariableIndex* 
     position_[nodes[j]] = j;
   }
   return g;
+}
+
+void GroupRecord::add_runs(const ComputationGraph& cg, const VariableIndex* nodes, std::uint32_t count, unsigned i,
+                           GroupArg& arg) {
+  arg.first_run = static_cast<std::uint32_t>(runs_.size());
+  for_each_run(cg, nodes, count, i,
+               [&](std::uint32_t j, std::uint32_t n, std::uint32_t group, std::uint32_t position, VariableIndex a) {
+                 runs_.push_back({j, n, group, position, a});
+               });
+  arg.runs = static_cast<std::uint32_t>(runs_.size()) - arg.first_run;
 }
 
 bool GroupRecord::consecutive_outputs(const ComputationGraph& cg, const VariableIndex* nodes, std::uint32_t count,

@@ -20,6 +20,15 @@ struct GroupArg {
   std::uint32_t producer;  ///< the group whose consecutive outputs these are, or kNoGroup
   std::uint32_t offset;    ///< position of the first of them in that group
   bool shared;             ///< one argument (or parameter) for the whole group
+  /// A gathered argument's runs (GroupRecord::add_runs): runs [first_run, first_run + runs).
+  std::uint32_t first_run = 0, runs = 0;
+};
+
+/// Nodes [j, j + n) of a group read, at one argument position, consecutive outputs of group
+/// `group` from `position` on; or (group kNoGroup, n 1) node `node`, which is in no group.
+struct ArgumentRun {
+  std::uint32_t j, n, group, position;
+  VariableIndex node;
 };
 
 struct Group {
@@ -50,6 +59,12 @@ class GroupRecord {
                           std::uint32_t stride);
   /// Where the group recorded last reads its next argument position from.
   void add_argument(const GroupArg& arg) { args_.push_back(arg); }
+  /// Records the runs of argument i of nodes[0, count) (for_each_run), for an argument that is
+  /// gathered: its gradients are scattered back along them without visiting the nodes again.
+  /// Sets arg's first_run and runs.
+  void add_runs(const ComputationGraph& cg, const VariableIndex* nodes, std::uint32_t count, unsigned i,
+                GroupArg& arg);
+  const ArgumentRun* runs(const GroupArg& arg) const { return runs_.data() + arg.first_run; }
 
   std::uint32_t size() const { return static_cast<std::uint32_t>(groups_.size()); }
   std::uint32_t node_count() const { return static_cast<std::uint32_t>(nodes_.size()); }
@@ -77,6 +92,7 @@ class GroupRecord {
   std::vector<VariableIndex> nodes_;
   std::vector<const void*> data_;  // op data of each node, as nodes_
   std::vector<GroupArg> args_;
+  std::vector<ArgumentRun> runs_;  // of the gathered arguments
   std::vector<std::uint32_t> group_of_;  // per graph node
   std::vector<std::uint32_t> position_;  // per graph node
 };

@@ -51,8 +51,11 @@ TEST_CASE("arguments are read in place, shared or gathered", "[autobatch][placem
   CHECK(p.how == Placement::Gathered);
   CHECK(p.producer == GroupRecord::kNoGroup);
   std::vector<float> gathered(8, -1.f);
+  GroupArg arg{nullptr, p.producer, 0, false};
+  r.add_runs(cg, mixed.data(), 4, 0, arg);
+  CHECK(arg.runs == 3);  // xs[2], lone, then xs[0] and xs[1] as one run
   std::vector<MemoryRun> runs;
-  gather_argument(cg, r, mixed.data(), 4, 0, gathered.data(), runs);
+  gather_argument(cg, r, arg, 2, gathered.data(), runs);
   CHECK(gathered == std::vector<float>{20, 21, 90, 91, 0, 1, 10, 11});
 }
 
@@ -90,7 +93,9 @@ TEST_CASE("slices of computed values are views, consecutive outputs of a view ar
   CHECK(p.how == Placement::Gathered);
   CHECK(p.producer == 1);
   std::vector<float> gathered(4);
+  GroupArg arg{nullptr, p.producer, p.offset, false};
+  r.add_runs(cg, readers.data(), 2, 0, arg);
   std::vector<MemoryRun> runs;
-  gather_argument(cg, r, readers.data(), 2, 0, gathered.data(), runs);
+  gather_argument(cg, r, arg, 2, gathered.data(), runs);
   CHECK(gathered == std::vector<float>{1, 2, 11, 12});
 }
