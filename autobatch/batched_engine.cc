@@ -145,7 +145,6 @@ void BatchedEngine::run_group(const VariableIndex* nodes, std::uint32_t count, b
   const bool strided = !deferred && !view && reads_strided(*cg_, n0, *cg_->device());
   Traffic traffic;
   xs_.resize(nargs);
-  strided_.resize(nargs);
   for (unsigned i = 0; i < nargs; ++i) read_argument(nodes, count, i, view, strided, traffic);
   if (deferred) {
     if (profiling_) profile::add_bytes(traffic.gathered, traffic.in_place, 0);
@@ -231,14 +230,12 @@ void BatchedEngine::read_argument(const VariableIndex* nodes, std::uint32_t coun
   const ArgumentPlace place = place_argument(*cg_, record_, nodes, count, i);
   if (place.how == Placement::Shared) {
     xs_[i] = Tensor(a0.dim, a0.value, cg_->device());
-    strided_[i] = {a0.value, 0};
     record_.add_argument({a0.value, kNoGroup, 0, true});
     if (!view) traffic.in_place += asize * sizeof(float);
     return;
   }
   const std::uint64_t bytes = count * asize * sizeof(float);
   GroupArg arg{place.values, place.producer, place.offset, false};
-  std::size_t stride = asize;
   if (view) {
     const Group& from = record_[place.producer];
     arg.values = from.values + std::size_t(place.offset) * from.stride;  // never read
@@ -248,7 +245,6 @@ void BatchedEngine::read_argument(const VariableIndex* nodes, std::uint32_t coun
     // Consecutive slices of one group's wider nodes; backward never reads them (reads_strided).
     const Group& from = record_[place.producer];
     arg.values = from.values + std::size_t(place.offset) * from.stride;
-    stride = from.stride;
     traffic.in_place += bytes;
     traffic.strided = true;
   } else {
@@ -262,7 +258,6 @@ void BatchedEngine::read_argument(const VariableIndex* nodes, std::uint32_t coun
     if (profiling_) profile::add_time(profile::Phase::Memory, profile::now_ns() - gather_start);
   }
   xs_[i] = batched(a0.dim, count, arg.values);
-  strided_[i] = {arg.values, stride};
   record_.add_argument(arg);
 }
 
@@ -281,7 +276,7 @@ void BatchedEngine::run_forward_kernel(std::uint32_t g, float* out, const Traffi
   call.scratch = &mem.scratch;
   const std::uint64_t kernel_start = profiling_ ? profile::now_ns() : 0;
   if (traffic.strided)
-    run_strided(*cg_->device(), op, strided_.data(), n0.nargs, call.data[0], out, n0.dim.size(), count);
+    run_strided(*cg_->device(), *cg_, record_, group);
   else
     cg_->device()->forward(op, call);
   if (profiling_) {

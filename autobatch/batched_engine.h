@@ -40,7 +40,7 @@ class BatchedEngine : public EngineBase {
 
  private:
   /// Bytes a group's kernel read where they were and bytes gathered for it; whether it reads
-  /// slices of wider nodes where they lie (strided_).
+  /// slices of wider nodes where they lie (strided_elementwise.h).
   struct Traffic {
     std::uint64_t in_place = 0, gathered = 0;
     bool strided = false;
@@ -70,12 +70,11 @@ class BatchedEngine : public EngineBase {
   /// their arguments (`view` set) or a fresh block.
   float* place_outputs(const VariableIndex* nodes, std::uint32_t count, std::uint32_t& stride, bool& view);
   /// Makes xs_[i] the group's argument i, gathering it if need be, and records where it is. With
-  /// `strided`, slices of wider nodes are read where they lie instead (strided_elementwise.h),
-  /// and strided_[i] says where.
+  /// `strided`, slices of wider nodes are read where they lie instead (strided_elementwise.h).
   void read_argument(const VariableIndex* nodes, std::uint32_t count, unsigned i, bool view, bool strided,
                      Traffic& traffic);
-  /// Runs group g's forward kernel into `out`, from the arguments in xs_ (or in strided_, if the
-  /// traffic says so).
+  /// Runs group g's forward kernel into `out`, from the arguments in xs_, or node by node from
+  /// where the record says they lie if the traffic says they are strided.
   void run_forward_kernel(std::uint32_t g, float* out, const Traffic& traffic);
 
   /// Runs the backward kernels of group g.
@@ -131,7 +130,6 @@ class BatchedEngine : public EngineBase {
 
   std::uint64_t kernel_ns_ = 0;  // time inside run_group, so scheduling time can be told apart
   std::vector<Tensor> xs_;       // kernel call buffer
-  std::vector<StridedArgument> strided_;  // the same arguments, for a group that reads slices where they lie
   std::vector<MemoryRun> runs_;  // run tables of a gather or of a scatter's copies
   std::vector<MemoryRun> adds_;  // run table of a scatter's additions
   std::vector<const float*> chain_reads_;  // a fused chain's arguments

@@ -15,13 +15,23 @@ bool reads_strided(const ComputationGraph& cg, const Node& n0, const Device& dev
   return true;
 }
 
-void run_strided(Device& device, const OpDef& op, const StridedArgument* xs, unsigned nargs, const void* data,
-                 float* y, std::size_t size, std::uint32_t count) {
+void run_strided(Device& device, const ComputationGraph& cg, const GroupRecord& record, const Group& group) {
+  const Node& n0 = cg.node(record.nodes(group)[0]);
+  const GroupArg* args = record.args(group);
+  const std::size_t size = n0.dim.size();  // every argument's too
+  const float* base[kMaxChainArgs];
+  std::size_t stride[kMaxChainArgs];
+  for (unsigned i = 0; i < n0.nargs; ++i) {
+    // Only the slices' producer has outputs wider than the nodes read; a gathered copy has none.
+    base[i] = args[i].values;
+    stride[i] = args[i].shared ? 0 : args[i].producer == GroupRecord::kNoGroup ? size : record[args[i].producer].stride;
+  }
   const float* node_xs[kMaxChainArgs];
+  const void* data = record.data(group)[0];
   const DeviceAccess kernel(device);
-  for (std::uint32_t j = 0; j < count; ++j) {
-    for (unsigned i = 0; i < nargs; ++i) node_xs[i] = xs[i].values + j * xs[i].stride;
-    op.elementwise.f(data, node_xs, nargs, y + j * size, size);
+  for (std::uint32_t j = 0; j < group.count; ++j) {
+    for (unsigned i = 0; i < n0.nargs; ++i) node_xs[i] = base[i] + j * stride[i];
+    n0.op->elementwise.f(data, node_xs, n0.nargs, group.values + j * size, size);
   }
 }
 

@@ -6,20 +6,10 @@
 // the op's scalar rule runs node by node over the slices; a device that runs kernels of its own
 // keeps gathering them.
 
-#include <cstddef>
-#include <cstdint>
-
+#include "autobatch/group_record.h"
 #include "dynet_core/device.h"
-#include "dynet_core/graph.h"
 
 namespace dynet {
-
-/// Where one argument of a group lies: node j's at values + j * stride (stride 0: one value
-/// shared by every node).
-struct StridedArgument {
-  const float* values;
-  std::size_t stride;
-};
 
 /// Whether a group of nodes like n0 may read their arguments where they lie on `device`: the op
 /// has a scalar rule and no host-side check, every argument is the size of the output (the rule
@@ -27,9 +17,9 @@ struct StridedArgument {
 /// outlive forward), and the host runs the device's kernels.
 bool reads_strided(const ComputationGraph& cg, const Node& n0, const Device& device);
 
-/// y[j * size, (j + 1) * size) = op's scalar rule over node j's arguments, for j < count; `data`
-/// is the group's op data.
-void run_strided(Device& device, const OpDef& op, const StridedArgument* xs, unsigned nargs, const void* data,
-                 float* y, std::size_t size, std::uint32_t count);
+/// Runs a recorded group that may read strided (reads_strided) into its outputs, node by node,
+/// each argument where the record says it lies: side by side, shared by every node, or every
+/// `stride` floats in the outputs of a group of slices.
+void run_strided(Device& device, const ComputationGraph& cg, const GroupRecord& record, const Group& group);
 
 }  // namespace dynet
