@@ -193,8 +193,9 @@ bool BatchedEngine::run_chain(const VertexExecutor::ChainTask& task) {
     device.run_chain_forward(chain.program(), chain_run(count));
   } else {
     float* scratch = mem.scratch.allocate_array<float>(chain.scratch_floats());
-    const DeviceAccess kernel(device);
-    chain.run_forward(count, chain_reads_.data(), chain_writes_.data(), scratch, chain_data_.data());
+    device.run_host_kernel("fused chain forward", [&] {
+      chain.run_forward(count, chain_reads_.data(), chain_writes_.data(), scratch, chain_data_.data());
+    });
   }
   const Node& n0 = cg_->node(task.nodes[0]);
   if (profiling_)
@@ -575,9 +576,10 @@ bool BatchedEngine::backward_chain(const VertexExecutor::ChainTask& task, std::u
     device.run_chain_backward(chain.program(), run);
   } else {
     float* scratch = mem.scratch.allocate_array<float>(chain.scratch_floats());
-    const DeviceAccess kernel(device);
-    chain.run_backward(task.count, chain_reads_.data(), chain_read_grads_.data(), chain_writes_.data(),
-                       chain_write_grads_.data(), scratch, chain_data_.data(), fresh_reads, fresh_writes);
+    device.run_host_kernel("fused chain backward", [&] {
+      chain.run_backward(task.count, chain_reads_.data(), chain_read_grads_.data(), chain_writes_.data(),
+                         chain_write_grads_.data(), scratch, chain_data_.data(), fresh_reads, fresh_writes);
+    });
   }
   const std::uint64_t kernel_end = profiling_ ? profile::now_ns() : 0;
   std::uint64_t scattered = 0;

@@ -7,7 +7,7 @@ namespace dynet {
 bool reads_strided(const ComputationGraph& cg, const Node& n0, const Device& device) {
   const OpDef& op = *n0.op;
   if (!op.elementwise.f || n0.nargs > kMaxChainArgs || op.host_check || (op.saves & kSavesInputs) ||
-      device.runs_chains())
+      !device.kernels_on_host())
     return false;
   const std::size_t size = n0.dim.size();
   for (unsigned i = 0; i < n0.nargs; ++i)
@@ -28,11 +28,12 @@ void run_strided(Device& device, const ComputationGraph& cg, const GroupRecord& 
   }
   const float* node_xs[kMaxChainArgs];
   const void* data = record.data(group)[0];
-  const DeviceAccess kernel(device);
-  for (std::uint32_t j = 0; j < group.count; ++j) {
-    for (unsigned i = 0; i < n0.nargs; ++i) node_xs[i] = base[i] + j * stride[i];
-    n0.op->elementwise.f(data, node_xs, n0.nargs, group.values + j * size, size);
-  }
+  device.run_host_kernel("strided elementwise group", [&] {
+    for (std::uint32_t j = 0; j < group.count; ++j) {
+      for (unsigned i = 0; i < n0.nargs; ++i) node_xs[i] = base[i] + j * stride[i];
+      n0.op->elementwise.f(data, node_xs, n0.nargs, group.values + j * size, size);
+    }
+  });
 }
 
 }  // namespace dynet

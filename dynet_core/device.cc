@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <sstream>
+#include <string>
 #include <stdexcept>
 
 namespace dynet {
@@ -16,6 +17,24 @@ void Device::run_chain_forward(const ChainProgram&, const ChainRun&) {
 
 void Device::run_chain_backward(const ChainProgram&, const ChainRun&) {
   throw std::logic_error("Device " + name + " runs no fused chains (runs_chains() is false)");
+}
+
+void Device::check_device_memory(const void*, std::size_t, const char*) const {}
+
+void Device::check_call(const OpDef& op, const OpCall& c, bool backward) const {
+  const auto check = [&](const Tensor& t, const char* what) {
+    if (t.v) check_device_memory(t.v, t.d.size() * sizeof(float), (std::string(op.name) + what).c_str());
+  };
+  check(c.y, " output");
+  for (unsigned i = 0; i < c.nargs; ++i) check(c.xs[i], " argument");
+  if (!backward) return;
+  check(c.dy, " output gradient");
+  check(c.dx, " argument gradient");
+}
+
+void Device::host_kernel_refused(const char* what) const {
+  throw std::logic_error(std::string(what) + ": a host loop cannot run as a kernel of device " + name +
+                         ", whose kernels are not host code");
 }
 
 GraphMemory::GraphMemory(const MemorySizes& sizes, Device& device)
@@ -41,13 +60,15 @@ void GraphMemory::set_debug(bool on) {
   scratch.set_debug(on);
 }
 
-Device::Device(DeviceType t, std::string n, const MemorySizes& sizes, bool debug_memory, bool guarded)
+Device::Device(DeviceType t, std::string n, const MemorySizes& sizes, bool debug_memory, bool guarded,
+               bool entered)
     : type(t),
       name(std::move(n)),
       kernels_(kernel_table(t)),
       sizes_(sizes),
       debug_memory_(debug_memory),
-      guarded_(guarded) {}
+      guarded_(guarded),
+      entered_(guarded || entered) {}
 
 Device::~Device() = default;
 

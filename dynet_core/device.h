@@ -17,14 +17,20 @@
 //   refuses a table that lacks a kernel the CPU row has. The CPU table is the OpDef rows
 //   themselves. Host-side checks of op data (OpDef::host_check: index ranges, vectors that
 //   changed size) run in forward() before the launch, so kernels never throw.
-// - Code that must run on the host over device memory as a kernel does (trainer update rules and
-//   initializers on a CPU device) runs inside a DeviceAccess scope; on a GPU it needs a kernel.
+// - Host code reaches device memory only inside the device layer: its memory operations, the
+//   kernels it dispatches (forward / backward / leaf_backward, the trainers' update kernel table),
+//   and run_host_kernel, through which the engines run host loops as the kernels of a device whose
+//   kernels are host code (a CPU device) and which refuses any other device. DeviceAccess, which
+//   opens a guarded device's memory, can be made by the device layer alone; the guarded device
+//   also refuses a pointer outside its memory given to an operation or a kernel, as a GPU faults on
+//   a host pointer. So a host loop over device memory anywhere else crashes the guarded run.
 //
 // Cost: forward/backward are inline table lookups; the memory operations are one virtual call
 // each, meant per group or per parameter, never per element.
 
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -132,8 +138,13 @@ class Device : public BlockSource {
   /// Host to device and back; to_host returns when host_dst holds the values.
   virtual void to_device(float* dst, const float* host_src, std::size_t n) = 0;
   virtual void to_host(float* host_dst, const float* src, std::size_t n) = 0;
+  /// y[0, n) = a * y + b * x.
+  virtual void scaled_sum(float* y, float a, const float* x, float b, std::size_t n) = 0;
   /// Sum of squares of x[0, n), accumulated in double, returned to the host.
   virtual double squared_norm(const float* x, std::size_t n) = 0;
+  /// Sum of squares of the src floats of every run (dst unused), accumulated in double in the
+  /// order of the runs: one pass and one wait for the host whatever the number of runs.
+  virtual double squared_norm(const MemoryRun* runs, std::size_t count) = 0;
   /// Applies `op` to every run of a group, in one launch; `runs` is host memory. Runs of one call
   /// never write the same floats, except Accumulate runs, which are applied in order.
   virtual void apply_runs(RunOp op, const MemoryRun* runs, std::size_t count) = 0;
@@ -147,9 +158,18 @@ class Device : public BlockSource {
   /// Runs op's leaf_backward (a lookup passing its gradient to the table) on this device.
   void leaf_backward(const OpDef& op, const OpCall& c);
 
-  /// Whether this device runs fused chains of elementwise ops as kernels. A device whose memory
-  /// the host reaches in kernels (the CPU ones) has none: the engine runs its chains as host loops
-  /// over tiles (autobatch/vertex/fused_chain.h) inside a DeviceAccess scope.
+  /// Whether this device's kernels are host code (the CPU devices, guarded or not), so that an
+  /// engine may run a host loop as one of its kernels (run_host_kernel).
+  bool kernels_on_host() const { return type == DeviceType::CPU; }
+  /// Runs `kernel`, a host loop over this device's memory, as one of this device's kernels (memory
+  /// open on a guarded device). Throws std::logic_error naming `what` on a device whose kernels are
+  /// not host code (a GPU), where the loop would dereference device pointers on the host.
+  template <class Kernel>
+  void run_host_kernel(const char* what, Kernel&& kernel);
+
+  /// Whether this device runs fused chains of elementwise ops as kernels. A device whose kernels
+  /// are host code (the CPU ones) has none: the engine runs its chains as host loops over tiles
+  /// (autobatch/vertex/fused_chain.h) through run_host_kernel.
   virtual bool runs_chains() const { return false; }
   /// Runs `chain` forward, or backward, as `run` says (chain_program.h), in one launch; throws
   /// std::logic_error on a device that does not run chains.
@@ -165,36 +185,50 @@ class Device : public BlockSource {
   /// time every kernel with it while profiling (profile::device_timed).
   KernelClock* clock_ = nullptr;
 
-  Device(DeviceType type, std::string name, const MemorySizes& sizes, bool debug_memory,
-         bool guarded = false);
+  /// `entered`: the device needs enter() / leave() around its kernels and operations (a guarded
+  /// device opens its memory there, a GPU makes itself the calling thread's current device).
+  Device(DeviceType type, std::string name, const MemorySizes& sizes, bool debug_memory, bool guarded = false,
+         bool entered = false);
   /// Opens device memory to host code until the matching leave(). Calls nest and may come from
-  /// several threads at once: memory stays open while any of them is inside. Only guarded
-  /// devices override them.
+  /// several threads at once: memory stays open while any of them is inside.
   virtual void enter() {}
   virtual void leave() {}
+  /// On a guarded device, throws std::logic_error naming `who` unless [p, p + bytes) lies in the
+  /// device's memory: a host pointer where device memory belongs, which a GPU would fault on.
+  virtual void check_device_memory(const void* p, std::size_t bytes, const char* who) const;
+  [[noreturn]] void host_kernel_refused(const char* what) const;
   /// Frees every pool; a backend's destructor calls it, while its free_block can still run.
   void release_pools();
   std::unique_ptr<ThreadPool> pool_;
 
  private:
   friend class DeviceAccess;
+  /// check_device_memory over a kernel call's tensors.
+  void check_call(const OpDef& op, const OpCall& c, bool backward) const;
   const std::vector<OpKernels>& kernels_;
   MemorySizes sizes_;
   bool debug_memory_;
   bool guarded_;
+  bool entered_;
   mutable std::mutex mutex_;
   std::unique_ptr<AlignedMemoryPool> parameters_;
   std::vector<std::unique_ptr<GraphMemory>> all_graph_memory_;
   std::vector<GraphMemory*> free_graph_memory_;
 };
 
-/// Host code between construction and destruction may read and write device memory directly, as
-/// a CPU kernel does. Costs a branch on an unguarded device.
+/// A span of device memory that an operation or a kernel is given.
+struct DeviceSpan {
+  const void* p;
+  std::size_t bytes;
+};
+
+/// The device layer's scope around a kernel or a memory operation: host code inside may read and
+/// write the device's memory as a CPU kernel does; on a guarded device the spans it names are
+/// checked to lie in device memory first. Only the device layer makes one (its constructors are
+/// private), so no code elsewhere can open a guarded device's memory. Costs a branch on a device
+/// that needs no entering.
 class DeviceAccess {
  public:
-  explicit DeviceAccess(Device& d) : d_(d.guarded_ ? &d : nullptr) {
-    if (d_) d_->enter();
-  }
   ~DeviceAccess() {
     if (d_) d_->leave();
   }
@@ -202,8 +236,34 @@ class DeviceAccess {
   DeviceAccess& operator=(const DeviceAccess&) = delete;
 
  private:
+  friend class Device;
+  friend class Device_CPU;
+
+  explicit DeviceAccess(Device& d) : d_(d.entered_ ? &d : nullptr) {
+    if (d_) d_->enter();
+  }
+  DeviceAccess(Device& d, const char* who, std::initializer_list<DeviceSpan> spans) : d_(d.entered_ ? &d : nullptr) {
+    if (!d_) return;
+    if (d.guarded_)
+      for (const DeviceSpan& s : spans) d.check_device_memory(s.p, s.bytes, who);
+    d_->enter();
+  }
+  /// Around a kernel call: its output, arguments and, in backward, gradients are checked.
+  DeviceAccess(Device& d, const OpDef& op, const OpCall& c, bool backward) : d_(d.entered_ ? &d : nullptr) {
+    if (!d_) return;
+    if (d.guarded_) d.check_call(op, c, backward);
+    d_->enter();
+  }
+
   Device* d_;
 };
+
+template <class Kernel>
+void Device::run_host_kernel(const char* what, Kernel&& kernel) {
+  if (!kernels_on_host()) host_kernel_refused(what);
+  const DeviceAccess access(*this);
+  kernel();
+}
 
 /// Times one kernel call with a device's clock, when it has one and profiling is on.
 class TimedKernel {
@@ -226,17 +286,17 @@ class TimedKernel {
 
 inline void Device::forward(const OpDef& op, const OpCall& c) {
   if (op.host_check) op.host_check(c);
-  DeviceAccess access(*this);
+  const DeviceAccess access(*this, op, c, false);
   const TimedKernel timed(clock_);
   kernels_[op.id].forward(c);
 }
 inline void Device::backward(const OpDef& op, const OpCall& c, unsigned i) {
-  DeviceAccess access(*this);
+  const DeviceAccess access(*this, op, c, true);
   const TimedKernel timed(clock_);
   kernels_[op.id].backward(c, i);
 }
 inline void Device::leaf_backward(const OpDef& op, const OpCall& c) {
-  DeviceAccess access(*this);
+  const DeviceAccess access(*this);
   const TimedKernel timed(clock_);
   kernels_[op.id].leaf_backward(c);
 }
@@ -259,12 +319,18 @@ class Device_CPU : public Device {
   void accumulate(float* y, const float* x, std::size_t n) override;
   void to_device(float* dst, const float* host_src, std::size_t n) override;
   void to_host(float* host_dst, const float* src, std::size_t n) override;
+  void scaled_sum(float* y, float a, const float* x, float b, std::size_t n) override;
   double squared_norm(const float* x, std::size_t n) override;
+  double squared_norm(const MemoryRun* runs, std::size_t count) override;
   void apply_runs(RunOp op, const MemoryRun* runs, std::size_t count) override;
   void synchronize() override {}
 
  protected:
   Device_CPU(std::string name, const MemorySizes& sizes, bool debug_memory, unsigned threads, bool guarded);
+
+ private:
+  /// check_device_memory over the runs' dst (`writes`) and src (`reads`) spans, on a guarded device.
+  void check_runs(const MemoryRun* runs, std::size_t count, bool writes, bool reads, const char* who) const;
 };
 
 /// Parses DyNet's --dynet-mem syntax (megabytes): "N" splits N over the four pools;

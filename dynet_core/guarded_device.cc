@@ -113,6 +113,15 @@ void Device_GuardedCPU::free_block(void* p, std::size_t bytes) {
   free_.emplace(offset, n);
 }
 
+void Device_GuardedCPU::check_device_memory(const void* p, std::size_t bytes, const char* who) const {
+  const char* c = static_cast<const char*>(p);
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (c >= base_ && c <= base_ + arena_ && bytes <= static_cast<std::size_t>(base_ + arena_ - c)) return;
+  throw std::logic_error(std::string(who) + ": " + std::to_string(bytes) + " bytes at " +
+                         std::to_string(reinterpret_cast<std::uintptr_t>(p)) + " are not memory of device " + name +
+                         " (host memory given where device memory belongs)");
+}
+
 void Device_GuardedCPU::enter() {
   std::lock_guard<std::mutex> lock(mutex_);
   if (open_++ == 0) protect(0, arena_, true);

@@ -12,6 +12,10 @@
 // whole pages, so protection never reaches host memory beside them; freed blocks return to the
 // arena, closed like the rest.
 //
+// Every memory operation and kernel call also checks that the memory it is given lies in the
+// arena: a host pointer handed over as device memory is refused with an error naming the
+// operation, as a GPU would fault on it or read garbage.
+//
 // Opening is process-wide, counted, and serialised by a mutex: memory stays open while any thread
 // is inside a kernel, so the thread pool's workers can help that kernel, and one thread's kernel
 // never closes memory under another's. A stray host access made while another thread's kernel
@@ -39,6 +43,7 @@ class Device_GuardedCPU : public Device_CPU {
  protected:
   void enter() override;
   void leave() override;
+  void check_device_memory(const void* p, std::size_t bytes, const char* who) const override;
 
  private:
   void protect(std::size_t offset, std::size_t bytes, bool open) const;

@@ -4,6 +4,7 @@
 #include <iostream>
 #include <map>
 #include <stdexcept>
+#include <vector>
 
 #include "dynet_core/device.h"
 #include "dynet_core/init.h"
@@ -12,25 +13,51 @@ namespace dynet {
 
 ParameterCollectionStorage::ParameterCollectionStorage() : weight_decay(current_params().weight_decay) {}
 
+namespace {
+
+/// Sum of squares over spans of parameter memory, each device's spans in one pass and one wait.
+class SquaredNorms {
+ public:
+  void add(Device* device, const float* x, std::size_t n) {
+    std::size_t k = 0;
+    while (k < devices_.size() && devices_[k] != device) ++k;
+    if (k == devices_.size()) {
+      devices_.push_back(device);
+      runs_.emplace_back();
+    }
+    runs_[k].push_back({nullptr, x, n});
+  }
+  double total() const {
+    double sq = 0;
+    for (std::size_t k = 0; k < devices_.size(); ++k) sq += devices_[k]->squared_norm(runs_[k].data(), runs_[k].size());
+    return sq;
+  }
+
+ private:
+  std::vector<Device*> devices_;
+  std::vector<std::vector<MemoryRun>> runs_;
+};
+
+}  // namespace
+
 void ParameterCollectionStorage::project_weights(float) {
-  double sq = 0;
-  for (const auto& p : params) sq += p->device->squared_norm(p->values.v, p->size());
-  for (const auto& p : lookup_params) sq += p->device->squared_norm(p->all_values.v, p->size());
-  std::cerr << "NORM: " << std::sqrt(sq) << std::endl;
+  SquaredNorms sq;
+  for (const auto& p : params) sq.add(p->device, p->values.v, p->size());
+  for (const auto& p : lookup_params) sq.add(p->device, p->all_values.v, p->size());
+  std::cerr << "NORM: " << std::sqrt(sq.total()) << std::endl;
 }
 
 float ParameterCollectionStorage::gradient_l2_norm() const {
-  double sq = 0;
-  for (const auto& p : params) sq += p->device->squared_norm(p->g.v, p->size());
+  SquaredNorms sq;
+  for (const auto& p : params) sq.add(p->device, p->g.v, p->size());
   // Only touched rows of a lookup table have a gradient: a sparse table costs its touched rows.
   for (const auto& p : lookup_params) {
-    if (p->all_updated) {
-      sq += p->device->squared_norm(p->all_grads.v, p->size());
-      continue;
-    }
-    for (unsigned r : p->non_zero_grads) sq += p->device->squared_norm(p->grad_row(r), p->row_size());
+    if (p->all_updated)
+      sq.add(p->device, p->all_grads.v, p->size());
+    else
+      for (unsigned r : p->non_zero_grads) sq.add(p->device, p->grad_row(r), p->row_size());
   }
-  return static_cast<float>(std::sqrt(sq));
+  return static_cast<float>(std::sqrt(sq.total()));
 }
 
 struct ParameterCollection::State : std::enable_shared_from_this<State> {

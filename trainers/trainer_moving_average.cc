@@ -54,15 +54,12 @@ void Trainer::cumulative_moving_average(unsigned update_freq) {
 void Trainer::update_moving_average() {
   allocate_copies(ma_values_);
   const auto all = weights();
+  // The cumulative average after n updates, (n * ma + w) / (n + 1), as a weighted sum.
   const float n = static_cast<float>(ma_updates_);
-  for (std::size_t k = 0; k < all.size(); ++k) {
-    const DeviceAccess kernel(*all[k].device);
-    float* ma = ma_values_[k];
-    const float* w = all[k].values;
-    for (std::size_t i = 0; i < all[k].size; ++i)
-      ma[i] = ma_mode_ == MovingAverage::Cumulative ? (n * ma[i] + w[i]) / (n + 1.f)
-                                                     : ema_beta_ * ma[i] + (1.f - ema_beta_) * w[i];
-  }
+  const float keep = ma_mode_ == MovingAverage::Cumulative ? n / (n + 1.f) : ema_beta_;
+  const float take = ma_mode_ == MovingAverage::Cumulative ? 1.f / (n + 1.f) : 1.f - ema_beta_;
+  for (std::size_t k = 0; k < all.size(); ++k)
+    all[k].device->scaled_sum(ma_values_[k], keep, all[k].values, take, all[k].size);
   ++ma_updates_;
 }
 

@@ -26,16 +26,18 @@ void cpu_update_blocks(const Rule& caller_rule, const UpdateCall& caller_call) {
 // Block by block, so that no index needs a division, and without the weight-decay factor's
 // multiply and divide per value unless it differs from 1.
 template <class Rule>
-void cpu_update(Device&, const Rule& rule, const UpdateCall& c) {
-  if (c.factor == 1.f)
-    cpu_update_blocks<false>(rule, c);
-  else
-    cpu_update_blocks<true>(rule, c);
+void cpu_update(Device& device, const Rule& rule, const UpdateCall& c) {
+  device.run_host_kernel("trainer update", [&] {
+    if (c.factor == 1.f)
+      cpu_update_blocks<false>(rule, c);
+    else
+      cpu_update_blocks<true>(rule, c);
+  });
 }
 
 // Each block is normalized in the log domain, shifted by its largest value so that exp cannot
 // overflow.
-void cpu_exponentiated(Device&, const update_rules::ExponentiatedGradient& rule, const UpdateCall& c) {
+void cpu_exponentiated_blocks(const update_rules::ExponentiatedGradient& rule, const UpdateCall& c) {
   for (std::size_t k = 0; k < c.blocks; ++k) {
     const std::size_t base = c.at(k, 0);
     float* w = c.values + base;
@@ -49,6 +51,10 @@ void cpu_exponentiated(Device&, const update_rules::ExponentiatedGradient& rule,
     const float log_z = top + static_cast<float>(std::log(sum));
     for (std::size_t e = 0; e < c.n; ++e) w[e] = std::exp(w[e] - log_z) / c.factor;
   }
+}
+
+void cpu_exponentiated(Device& device, const update_rules::ExponentiatedGradient& rule, const UpdateCall& c) {
+  device.run_host_kernel("EG trainer update", [&] { cpu_exponentiated_blocks(rule, c); });
 }
 
 UpdateKernels cpu_kernels() {

@@ -28,11 +28,11 @@ UpdateKernels& update_kernels(DeviceType type);
 /// Throws std::logic_error naming `backend` and how many of its update kernels are missing.
 void check_update_kernels(DeviceType type, const char* backend);
 
-/// Runs `rule` over `call` on `device`, as its kernel (memory open on a guarded device).
+/// Runs `rule` over `call` on `device`, as its kernel (the CPU's run as host kernels,
+/// Device::run_host_kernel).
 template <class Rule>
 void launch_update(Device& device, const Rule& rule, const update_rules::UpdateCall& call) {
   if (call.size() == 0) return;
-  const DeviceAccess kernel(device);
   std::get<UpdateKernel<Rule>>(update_kernels(device.type))(device, rule, call);
 }
 

@@ -5,6 +5,7 @@
 #include "autobatch/argument_placement.h"
 #include "dynet_core/expr.h"
 #include "dynet_core/param_collection.h"
+#include "support/host_device.h"
 
 using namespace dynet;
 
@@ -21,7 +22,7 @@ void record_group(ComputationGraph& cg, GroupRecord& r, const std::vector<Variab
 TEST_CASE("arguments are read in place, shared or gathered", "[autobatch][placement]") {
   ParameterCollection pc;
   Parameter W = pc.add_parameters({2, 2});
-  ComputationGraph cg;
+  ComputationGraph cg(&test_support::host_device());
   std::vector<Expression> xs;
   for (unsigned k = 0; k < 3; ++k) xs.push_back(input(cg, Dim({2}), {0.f, 0.f}));
   const Expression lone = input(cg, Dim({2}), {0.f, 0.f});
@@ -62,7 +63,7 @@ TEST_CASE("arguments are read in place, shared or gathered", "[autobatch][placem
 TEST_CASE("slices of computed values are views, consecutive outputs of a view are gathered", "[autobatch][placement]") {
   ParameterCollection pc;
   Parameter b = pc.add_parameters({4});
-  ComputationGraph cg;
+  ComputationGraph cg(&test_support::host_device());
   std::vector<Expression> xs;
   for (unsigned k = 0; k < 2; ++k) xs.push_back(input(cg, Dim({4}), {0.f, 0.f, 0.f, 0.f}));
   std::vector<float> block{0, 1, 2, 3, 10, 11, 12, 13};

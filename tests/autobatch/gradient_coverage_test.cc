@@ -4,6 +4,7 @@
 
 #include "autobatch/gradient_coverage.h"
 #include "dynet_core/init.h"
+#include "support/host_device.h"
 
 using namespace dynet;
 
@@ -25,7 +26,7 @@ TEST_CASE("gradient coverage: whole nodes may be overwritten once, the rest is z
   CHECK(!c.whole(0));
   CHECK(!c.claim_nodes(0, 2, 1));  // node 2 holds a gradient: must be added to
   std::vector<float> block = written_block(8);
-  c.complete(0, block.data(), *default_device());
+  c.complete(0, block.data(), test_support::host_device());
   CHECK(block == std::vector<float>{0, 0, kWritten, kWritten, kWritten, kWritten, 0, 0});
   CHECK(c.whole(0));
   CHECK(!c.claim_nodes(0, 0, 1));
@@ -38,7 +39,7 @@ TEST_CASE("gradient coverage: whole nodes may be overwritten once, the rest is z
   CHECK(c.whole(1));  // every node written: nothing to zero
   CHECK(c.untouched(0));
   block = written_block(6);
-  c.complete(0, block.data(), *default_device());  // never written: all zero
+  c.complete(0, block.data(), test_support::host_device());  // never written: all zero
   CHECK(block == std::vector<float>(6, 0.f));
 }
 
@@ -50,7 +51,7 @@ TEST_CASE("gradient coverage: spans of every batch element, their gaps zeroed", 
   CHECK(!c.claim_span(0, 4, 5));   // overlaps [3, 5)
   CHECK(!c.claim_nodes(0, 0, 1));  // the kinds never mix
   std::vector<float> block = written_block(20);
-  c.complete(0, block.data(), *default_device());
+  c.complete(0, block.data(), test_support::host_device());
   const std::vector<float> element{kWritten, 0, 0, kWritten, kWritten};
   for (unsigned e = 0; e < 4; ++e)
     CHECK(std::vector<float>(block.begin() + 5 * e, block.begin() + 5 * e + 5) == element);
@@ -59,7 +60,7 @@ TEST_CASE("gradient coverage: spans of every batch element, their gaps zeroed", 
   c.add_block(1, Dim({4}));
   CHECK(c.claim_span(0, 1, 2));
   block = written_block(4);
-  c.complete(0, block.data(), *default_device());
+  c.complete(0, block.data(), test_support::host_device());
   CHECK(block == std::vector<float>{0, kWritten, 0, 0});
 
   c.clear();

@@ -3,9 +3,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <csignal>
 #include <cstdlib>
 #include <stdexcept>
+#include <string>
+#include <type_traits>
 #include <vector>
 
 #include "dynet_core/guarded_device.h"
@@ -51,8 +54,9 @@ TEST_CASE("a host read of guarded device memory crashes, while device operations
   CHECK(died_of_segfault(in_child([&] { p[3] = 2.f; })));
 
   const int inside = in_child([&] {
-    const DeviceAccess kernel(device);
-    if (p[3] != 1.f) _exit(1);
+    device.run_host_kernel("test kernel", [&] {
+      if (p[3] != 1.f) _exit(1);
+    });
   });
   CHECK(WIFEXITED(inside));
   CHECK(WEXITSTATUS(inside) == 0);
@@ -61,11 +65,8 @@ TEST_CASE("a host read of guarded device memory crashes, while device operations
   std::vector<float> back(16);
   device.to_host(back.data(), p, back.size());
   CHECK(back == std::vector<float>(16, 2.f));
-  // Memory stays closed after a scope, however deep the nesting was.
-  {
-    const DeviceAccess outer(device);
-    const DeviceAccess inner(device);
-  }
+  // Memory stays closed after a kernel, however deep the nesting was.
+  device.run_host_kernel("outer kernel", [&] { device.run_host_kernel("inner kernel", [] {}); });
   CHECK(died_of_segfault(in_child([&] {
     volatile float x = p[0];
     (void)x;
@@ -84,9 +85,10 @@ TEST_CASE("the guarded arena closes blocks added while open, grown past its firs
   };
   const auto reachable_inside = [&](float* p) {
     const int status = in_child([&] {
-      const DeviceAccess kernel(device);
-      p[0] = 1.f;
-      if (p[0] != 1.f) _exit(1);
+      device.run_host_kernel("test kernel", [&] {
+        p[0] = 1.f;
+        if (p[0] != 1.f) _exit(1);
+      });
     });
     return WIFEXITED(status) && WEXITSTATUS(status) == 0;
   };
@@ -104,12 +106,11 @@ TEST_CASE("the guarded arena closes blocks added while open, grown past its firs
 
   // Growing while a kernel holds memory open: the new block is open now and closed afterwards.
   float* during = nullptr;
-  {
-    const DeviceAccess kernel(device);
+  device.run_host_kernel("test kernel", [&] {
     during = static_cast<float*>(device.allocate_block(8 * MB));
-    REQUIRE(during);
-    during[8 * MB / sizeof(float) - 1] = 3.f;
-  }
+    if (during) during[8 * MB / sizeof(float) - 1] = 3.f;
+  });
+  REQUIRE(during);
   CHECK(dies_on_read(during + 8 * MB / sizeof(float) - 1));
 
   // A freed block's range is handed out again, not appended, and stays closed.
@@ -122,6 +123,49 @@ TEST_CASE("the guarded arena closes blocks added while open, grown past its firs
   CHECK(reachable_inside(again));
   device.free_block(again, MB);
   device.free_block(during, 8 * MB);
+}
+
+// Only the device layer opens device memory: code elsewhere cannot make the scope that does.
+static_assert(!std::is_constructible<DeviceAccess, Device&>::value, "DeviceAccess is the device layer's alone");
+
+TEST_CASE("the guarded device refuses host memory where device memory belongs, as a GPU faults on it",
+          "[device][guarded]") {
+  Device_GuardedCPU device(kSizes, false);
+  float* p = device.allocate_parameter_floats(16);
+  std::vector<float> host(16, 1.f);
+  device.to_device(p, host.data(), 16);
+  const auto refused = [](auto&& call) {
+    try {
+      call();
+    } catch (const std::logic_error& e) {
+      return std::string(e.what()).find("are not memory of device CPU (guarded)") != std::string::npos;
+    }
+    return false;
+  };
+  CHECK(refused([&] { device.copy(host.data(), p, 16); }));
+  CHECK(refused([&] { device.copy(p, host.data(), 16); }));
+  CHECK(refused([&] { device.accumulate(p, host.data(), 16); }));
+  CHECK(refused([&] { device.to_host(host.data(), host.data(), 16); }));
+  const MemoryRun to_host_memory{host.data(), p, 16};
+  CHECK(refused([&] { device.apply_runs(RunOp::Copy, &to_host_memory, 1); }));
+  const MemoryRun from_host_memory{nullptr, host.data(), 16};
+  CHECK(refused([&] { device.squared_norm(&from_host_memory, 1); }));
+
+  // A kernel call whose argument is host memory.
+  register_all_ops();
+  const OpDef& tanh_op = *find_op("tanh");
+  Tensor x(Dim({16}), host.data(), &device), y(Dim({16}), p, &device);
+  OpCall c;
+  c.xs = &x;
+  c.nargs = 1;
+  c.y = y;
+  CHECK(refused([&] { device.forward(tanh_op, c); }));
+  x.v = p + 0;
+  c.y.v = device.allocate_parameter_floats(16);
+  device.forward(tanh_op, c);
+  std::vector<float> out(16);
+  device.to_host(out.data(), c.y.v, 16);
+  CHECK(out[0] == Approx(std::tanh(1.f)));
 }
 
 TEST_CASE("a device backend lacking a kernel is refused, naming the op and the kernel", "[device][registry]") {

@@ -37,15 +37,19 @@ constexpr unsigned kVocab = 40, kClasses = 5;
 constexpr unsigned kHot = 16, kHotBatch = 8192;
 
 struct Model {
+  /// Parameters on `device`, the default device when null: a graph reads them on its own device.
+  explicit Model(Device* on = nullptr) : device(on) {}
+
+  Device* device;
   ParameterCollection pc;
-  Parameter W = pc.add_parameters({kHidden, kHidden});
-  Parameter b = pc.add_parameters({kHidden});
-  Parameter V = pc.add_parameters({kClasses, kHidden});
-  LookupParameter E = pc.add_lookup_parameters(kVocab, {kHidden});
-  LookupParameter whole = pc.add_lookup_parameters(3, {kClasses});
+  Parameter W = pc.add_parameters({kHidden, kHidden}, device);
+  Parameter b = pc.add_parameters({kHidden}, device);
+  Parameter V = pc.add_parameters({kClasses, kHidden}, device);
+  LookupParameter E = pc.add_lookup_parameters(kVocab, {kHidden}, "", device);
+  LookupParameter whole = pc.add_lookup_parameters(3, {kClasses}, "", device);
   // Values whose products and sums are exact in any order, so any lost update shows.
-  LookupParameter hot_rows = pc.add_lookup_parameters(4, {kHot}, ParameterInitConst(0.25f));
-  Parameter hot = pc.add_parameters({kHot}, ParameterInitConst(0.5f));
+  LookupParameter hot_rows = pc.add_lookup_parameters(4, {kHot}, ParameterInitConst(0.25f), "", device);
+  Parameter hot = pc.add_parameters({kHot}, ParameterInitConst(0.5f), "", device);
 
   /// Graph k: a column of words per batch element through two layers tanh(W h + b) and a softmax
   /// loss; every third graph also uses `whole` as one tensor. A long batch of a few rows of
@@ -203,7 +207,7 @@ TEST_CASE("a thread pool's workers take the next job whether they are still look
 TEST_CASE("graphs on several threads sharing a product pool give the single-threaded losses", "[threads]") {
   Device_CPU two(kSizes, false, 2);
   REQUIRE(two.thread_pool() != nullptr);
-  Model m;
+  Model m(&two);
   const std::vector<float> serial = losses(m, &two, 1);
   for (int round = 0; round < 3; ++round) {
     const std::vector<float> parallel = losses(m, &two, kThreads);
@@ -218,7 +222,7 @@ TEST_CASE("backward passes on several threads add every graph's parameter gradie
   Device_CPU two(kSizes, false, 2);
   for (Device* device : {default_device(), static_cast<Device*>(&two)}) {
     INFO((device == &two ? "with" : "without") << " a product pool");
-    Model m;
+    Model m(device);
     std::vector<float> serial_losses, parallel_losses;
     const std::vector<std::vector<float>> serial = summed_gradients(m, device, 1, serial_losses);
     const std::vector<unsigned> rows = m.touched_rows();
