@@ -1,5 +1,6 @@
 #include "gpu/device_gpu.h"
 
+#include <algorithm>
 #include <limits>
 #include <string>
 #include <vector>
@@ -12,6 +13,21 @@ namespace dynet {
 namespace {
 
 constexpr unsigned char kCanary = 0xCD;
+// The longest run one thread block of a run list moves or sums: longer runs are split, so that a
+// large run spreads over the GPU's multiprocessors instead of occupying one.
+constexpr unsigned kRunPiece = 8192;
+
+/// Appends the run of n floats from `from` to `to` (either may be null) to `pieces`, as runs of at
+/// most kRunPiece floats.
+void split_run(const float* from, float* to, std::size_t n, std::vector<gpu::CopyBlock>& pieces) {
+  for (std::size_t done = 0; done < n; done += kRunPiece)
+    pieces.push_back({from ? from + done : nullptr, to ? to + done : nullptr,
+                      static_cast<unsigned>(std::min<std::size_t>(n - done, kRunPiece))});
+}
+
+gpu::BlockMode block_mode(RunOp op) {
+  return op == RunOp::Copy ? gpu::BlockMode::Copy : op == RunOp::Zero ? gpu::BlockMode::Zero : gpu::BlockMode::AtomicAdd;
+}
 
 int checked_gpu(int cuda_id) {
   const int n = gpu::visible_gpus();
@@ -27,13 +43,12 @@ int checked_gpu(int cuda_id) {
 }  // namespace
 
 Device_GPU::Device_GPU(int cuda_id, const MemorySizes& sizes, bool debug_memory)
-    : Device(DeviceType::GPU, "GPU:" + std::to_string(cuda_id), sizes, debug_memory),
+    : Device(DeviceType::GPU, "GPU:" + std::to_string(cuda_id), sizes, debug_memory, false, true),
       cuda_device_id(checked_gpu(cuda_id)) {
   gpu::check_cuda(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "Device_GPU: cudaStreamCreate");
   try {
     gpu::check_cublas(gpu::cublas_library().create(&cublas_), "Device_GPU: cublasCreate");
     gpu::check_cublas(gpu::cublas_library().set_stream(cublas_, stream_), "Device_GPU: cublasSetStream");
-    gpu::check_cuda(cudaMalloc(reinterpret_cast<void**>(&norm_), sizeof(double)), "Device_GPU: cudaMalloc");
     timer_ = std::make_unique<gpu::KernelTimer>(stream_);
     clock_ = timer_.get();
   } catch (...) {
@@ -44,18 +59,23 @@ Device_GPU::Device_GPU(int cuda_id, const MemorySizes& sizes, bool debug_memory)
 }
 
 Device_GPU::~Device_GPU() {
+  make_current();
   cudaStreamSynchronize(stream_);
   timer_.reset();
   release_pools();
-  cudaFree(run_list_.data);
-  cudaFree(indices_.data);
-  cudaFree(chain_staging_.data);
-  cudaFree(norm_);
+  for (Staging* s : {&run_list_, &indices_, &chain_staging_, &norms_}) cudaFree(s->data);
   gpu::cublas_library().destroy(cublas_);
   cudaStreamDestroy(stream_);
 }
 
+void Device_GPU::make_current() const {
+  int current = -1;
+  if (cudaGetDevice(&current) == cudaSuccess && current == cuda_device_id) return;
+  gpu::check_cuda(cudaSetDevice(cuda_device_id), "Device_GPU: cudaSetDevice");
+}
+
 void* Device_GPU::allocate_block(std::size_t bytes) {
+  make_current();
   void* p = nullptr;
   if (cudaMalloc(&p, bytes) == cudaSuccess) return p;
   cudaGetLastError();  // out of device memory: the pool reports it, naming itself
@@ -63,18 +83,21 @@ void* Device_GPU::allocate_block(std::size_t bytes) {
 }
 
 void Device_GPU::free_block(void* p, std::size_t) {
+  make_current();
   // Kernels still queued may read the block: it goes back only once they are done.
   cudaStreamSynchronize(stream_);
   cudaFree(p);
 }
 
 void Device_GPU::poison(void* p, std::size_t bytes, std::size_t footprint) {
+  make_current();
   fill(static_cast<float*>(p), std::numeric_limits<float>::quiet_NaN(), bytes / sizeof(float));
   gpu::check_cuda(cudaMemsetAsync(static_cast<char*>(p) + bytes, kCanary, footprint - bytes, stream_),
                   "Device_GPU::poison");
 }
 
 bool Device_GPU::canary_intact(const void* p, std::size_t bytes, std::size_t footprint) {
+  make_current();
   std::vector<unsigned char> canary(footprint - bytes);
   gpu::check_cuda(cudaMemcpyAsync(canary.data(), static_cast<const char*>(p) + bytes, canary.size(),
                                   cudaMemcpyDeviceToHost, stream_),
@@ -86,57 +109,100 @@ bool Device_GPU::canary_intact(const void* p, std::size_t bytes, std::size_t foo
 }
 
 void Device_GPU::copy(float* dst, const float* src, std::size_t n) {
+  make_current();
   gpu::check_cuda(cudaMemcpyAsync(dst, src, n * sizeof(float), cudaMemcpyDeviceToDevice, stream_), "Device_GPU::copy");
 }
 
 void Device_GPU::zero(float* dst, std::size_t n) {
+  make_current();
   gpu::check_cuda(cudaMemsetAsync(dst, 0, n * sizeof(float), stream_), "Device_GPU::zero");
 }
 
-void Device_GPU::fill(float* dst, float value, std::size_t n) { gpu::launch_fill(dst, value, n, stream_); }
+void Device_GPU::fill(float* dst, float value, std::size_t n) {
+  make_current();
+  gpu::launch_fill(dst, value, n, stream_);
+}
 
-void Device_GPU::scale(float* y, float a, std::size_t n) { gpu::launch_scale(y, a, n, stream_); }
+void Device_GPU::scale(float* y, float a, std::size_t n) {
+  make_current();
+  gpu::launch_scale(y, a, n, stream_);
+}
 
-void Device_GPU::accumulate(float* y, const float* x, std::size_t n) { gpu::launch_accumulate(y, x, n, stream_); }
+void Device_GPU::scaled_sum(float* y, float a, const float* x, float b, std::size_t n) {
+  make_current();
+  gpu::launch_scale(y, a, n, stream_);
+  gpu::launch_scaled_add(y, b, x, n, false, stream_);
+}
+
+void Device_GPU::accumulate(float* y, const float* x, std::size_t n) {
+  make_current();
+  gpu::launch_accumulate(y, x, n, stream_);
+}
 
 void Device_GPU::to_device(float* dst, const float* host_src, std::size_t n) {
+  make_current();
   gpu::check_cuda(cudaMemcpyAsync(dst, host_src, n * sizeof(float), cudaMemcpyHostToDevice, stream_),
                   "Device_GPU::to_device");
 }
 
 void Device_GPU::to_host(float* host_dst, const float* src, std::size_t n) {
+  make_current();
   gpu::check_cuda(cudaMemcpyAsync(host_dst, src, n * sizeof(float), cudaMemcpyDeviceToHost, stream_),
                   "Device_GPU::to_host");
   synchronize();
 }
 
 double Device_GPU::squared_norm(const float* x, std::size_t n) {
-  gpu::launch_squared_norm(norm_, x, n, stream_);
-  double s = 0;
-  gpu::check_cuda(cudaMemcpyAsync(&s, norm_, sizeof(double), cudaMemcpyDeviceToHost, stream_),
+  const MemoryRun run{nullptr, x, n};
+  return squared_norm(&run, 1);
+}
+
+// Each run's pieces are summed by one thread block each, in a fixed order, and the pieces' sums
+// are added on the host in the order of the runs: the same floats give the same norm every time.
+double Device_GPU::squared_norm(const MemoryRun* runs, std::size_t count) {
+  make_current();
+  const std::lock_guard<std::mutex> lock(staging_mutex_);
+  pieces_.clear();
+  for (std::size_t r = 0; r < count; ++r) split_run(runs[r].src, nullptr, runs[r].n, pieces_);
+  if (pieces_.empty()) return 0;
+  const void* list = stage(run_list_, pieces_.data(), pieces_.size() * sizeof(gpu::CopyBlock), "Device_GPU::squared_norm");
+  auto* sums = static_cast<double*>(reserve(norms_, pieces_.size() * sizeof(double), "Device_GPU::squared_norm"));
+  gpu::launch_block_squared_norms(sums, static_cast<const gpu::CopyBlock*>(list), pieces_.size(), stream_);
+  host_norms_.resize(pieces_.size());
+  gpu::check_cuda(cudaMemcpyAsync(host_norms_.data(), sums, pieces_.size() * sizeof(double), cudaMemcpyDeviceToHost,
+                                  stream_),
                   "Device_GPU::squared_norm");
   synchronize();
+  double s = 0;
+  for (double piece : host_norms_) s += piece;
   return s;
 }
 
 void Device_GPU::apply_runs(RunOp op, const MemoryRun* runs, std::size_t count) {
-  std::vector<gpu::CopyBlock> list(count);
-  for (std::size_t r = 0; r < count; ++r) list[r] = {runs[r].src, runs[r].dst, unsigned(runs[r].n)};
-  move(list, op == RunOp::Copy ? gpu::BlockMode::Copy
-             : op == RunOp::Zero ? gpu::BlockMode::Zero
-                                 : gpu::BlockMode::AtomicAdd);
+  make_current();
+  const std::lock_guard<std::mutex> lock(staging_mutex_);
+  pieces_.clear();
+  for (std::size_t r = 0; r < count; ++r) split_run(runs[r].src, runs[r].dst, runs[r].n, pieces_);
+  launch_pieces(block_mode(op));
 }
 
-void Device_GPU::synchronize() { gpu::check_cuda(cudaStreamSynchronize(stream_), "Device_GPU::synchronize"); }
+void Device_GPU::synchronize() {
+  make_current();
+  gpu::check_cuda(cudaStreamSynchronize(stream_), "Device_GPU::synchronize");
+}
 
 void Device_GPU::move(const std::vector<gpu::CopyBlock>& runs, gpu::BlockMode mode) {
-  if (runs.empty()) return;
-  const void* list = stage(run_list_, runs.data(), runs.size() * sizeof(gpu::CopyBlock), "Device_GPU::move");
-  gpu::launch_blocks(static_cast<const gpu::CopyBlock*>(list), runs.size(), mode, stream_);
+  make_current();
+  const std::lock_guard<std::mutex> lock(staging_mutex_);
+  pieces_.clear();
+  for (const gpu::CopyBlock& run : runs) split_run(run.from, run.to, run.n, pieces_);
+  launch_pieces(mode);
 }
 
-const unsigned* Device_GPU::stage_indices(const unsigned* host, std::size_t n) {
-  return static_cast<const unsigned*>(stage(indices_, host, n * sizeof(unsigned), "Device_GPU::stage_indices"));
+void Device_GPU::launch_pieces(gpu::BlockMode mode) {
+  if (pieces_.empty()) return;
+  const void* list = stage(run_list_, pieces_.data(), pieces_.size() * sizeof(gpu::CopyBlock), "Device_GPU: run list");
+  gpu::launch_blocks(static_cast<const gpu::CopyBlock*>(list), pieces_.size(), mode, stream_);
 }
 
 void* Device_GPU::reserve(Staging& s, std::size_t bytes, const char* who) {

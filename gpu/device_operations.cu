@@ -49,7 +49,30 @@ __global__ void blocks_kernel(const CopyBlock* blocks, std::size_t count, BlockM
   }
 }
 
+__global__ void block_squared_norms_kernel(double* sums, const CopyBlock* blocks, std::size_t count) {
+  __shared__ double partial[kThreads];
+  for (std::size_t b = blockIdx.x; b < count; b += gridDim.x) {
+    const CopyBlock k = blocks[b];
+    double s = 0;
+    for (unsigned e = threadIdx.x; e < k.n; e += kThreads) s += double(k.from[e]) * k.from[e];
+    partial[threadIdx.x] = s;
+    __syncthreads();
+    for (unsigned half = kThreads / 2; half > 0; half /= 2) {
+      if (threadIdx.x < half) partial[threadIdx.x] += partial[threadIdx.x + half];
+      __syncthreads();
+    }
+    if (threadIdx.x == 0) sums[b] = partial[0];
+    __syncthreads();
+  }
+}
+
 }  // namespace
+
+void launch_block_squared_norms(double* sums, const CopyBlock* blocks, std::size_t count, cudaStream_t stream) {
+  if (count == 0) return;
+  block_squared_norms_kernel<<<unsigned(count < 65535 ? count : 65535), kThreads, 0, stream>>>(sums, blocks, count);
+  check_launch("squared norms of runs");
+}
 
 void launch_blocks(const CopyBlock* blocks, std::size_t count, BlockMode mode, cudaStream_t stream) {
   if (count == 0) return;

@@ -20,6 +20,9 @@ struct CopyBlock {
 enum class BlockMode { Copy, Add, AtomicAdd, Zero };
 /// Moves every run of `blocks` (a device array) in one launch: a thread block per run.
 void launch_blocks(const CopyBlock* blocks, std::size_t count, BlockMode mode, cudaStream_t stream);
+/// sums[k] = sum of the squares of blocks[k]'s `from` floats, in double, for every k, in one
+/// launch: a thread block per run, each summing in a fixed order (the same result on every run).
+void launch_block_squared_norms(double* sums, const CopyBlock* blocks, std::size_t count, cudaStream_t stream);
 
 void launch_fill(float* dst, float value, std::size_t n, cudaStream_t stream);
 void launch_accumulate(float* dst, const float* src, std::size_t n, cudaStream_t stream);

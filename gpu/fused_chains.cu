@@ -19,12 +19,16 @@ __global__ void chain_backward_kernel(gpu::ElementChain c) {
 }  // namespace
 
 void Device_GPU::run_chain_forward(const ChainProgram& chain, const ChainRun& run) {
+  make_current();
+  const std::lock_guard<std::mutex> lock(staging_mutex_);
   const gpu::ElementChain c = stage_chain(chain, run);
   chain_forward_kernel<<<gpu::blocks_for(c.total), gpu::kThreads, 0, stream_>>>(c);
   gpu::check_launch("fused chain forward");
 }
 
 void Device_GPU::run_chain_backward(const ChainProgram& chain, const ChainRun& run) {
+  make_current();
+  const std::lock_guard<std::mutex> lock(staging_mutex_);
   const gpu::ElementChain c = stage_chain(chain, run);
   chain_backward_kernel<<<gpu::blocks_for(c.total), gpu::kThreads, 0, stream_>>>(c);
   gpu::check_launch("fused chain backward");

@@ -6,33 +6,41 @@ namespace dynet {
 namespace gpu {
 
 KernelTimer::~KernelTimer() {
-  for (cudaEvent_t e : events_) cudaEventDestroy(e);
+  for (auto& thread : slots_)
+    for (cudaEvent_t e : thread.second.events) cudaEventDestroy(e);
 }
 
 unsigned KernelTimer::start() {
-  if (2 * used_ == events_.size())
+  const std::lock_guard<std::mutex> lock(mutex_);
+  Slots& s = mine();
+  if (2 * s.used == s.events.size()) {
+    s.events.reserve(s.events.size() + 2);
     for (int k = 0; k < 2; ++k) {
       cudaEvent_t e;
       check_cuda(cudaEventCreate(&e), "KernelTimer: cudaEventCreate");
-      events_.push_back(e);
+      s.events.push_back(e);
     }
-  check_cuda(cudaEventRecord(events_[2 * used_], stream_), "KernelTimer: cudaEventRecord");
-  return used_++;
+  }
+  check_cuda(cudaEventRecord(s.events[2 * s.used], stream_), "KernelTimer: cudaEventRecord");
+  return s.used++;
 }
 
 void KernelTimer::stop(unsigned slot) {
-  check_cuda(cudaEventRecord(events_[2 * slot + 1], stream_), "KernelTimer: cudaEventRecord");
+  const std::lock_guard<std::mutex> lock(mutex_);
+  check_cuda(cudaEventRecord(mine().events[2 * slot + 1], stream_), "KernelTimer: cudaEventRecord");
 }
 
 std::vector<std::uint64_t> KernelTimer::collect() {
   check_cuda(cudaStreamSynchronize(stream_), "KernelTimer: cudaStreamSynchronize");
-  std::vector<std::uint64_t> ns(used_);
-  for (unsigned k = 0; k < used_; ++k) {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  Slots& s = mine();
+  std::vector<std::uint64_t> ns(s.used);
+  for (unsigned k = 0; k < s.used; ++k) {
     float ms = 0.f;
-    check_cuda(cudaEventElapsedTime(&ms, events_[2 * k], events_[2 * k + 1]), "KernelTimer: cudaEventElapsedTime");
+    check_cuda(cudaEventElapsedTime(&ms, s.events[2 * k], s.events[2 * k + 1]), "KernelTimer: cudaEventElapsedTime");
     ns[k] = static_cast<std::uint64_t>(double(ms) * 1e6);
   }
-  used_ = 0;
+  s.used = 0;
   return ns;
 }
 

@@ -3,10 +3,17 @@
 // bracketed by two CUDA events on the device's stream, and the times are read once the stream has
 // reached them (at the end of a step), without a synchronization per kernel. Device_GPU's clock
 // (KernelClock, dynet_core/device.h).
+//
+// The profiler's steps are per thread, so are the slots: each thread that drives the device
+// times its own calls and collects its own. On the one stream a thread's interval also covers
+// kernels other threads launched between its two events.
 
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
+#include <mutex>
+#include <thread>
+#include <unordered_map>
 #include <vector>
 
 #include "dynet_core/device.h"
@@ -23,13 +30,20 @@ class KernelTimer : public KernelClock {
 
   unsigned start() override;
   void stop(unsigned slot) override;
-  /// Waits for the stream; reuses the events.
+  /// Waits for the stream; returns the calling thread's times and reuses its events.
   std::vector<std::uint64_t> collect() override;
 
  private:
+  struct Slots {
+    std::vector<cudaEvent_t> events;  // start and stop of slot k at 2k and 2k + 1
+    unsigned used = 0;
+  };
+  /// The calling thread's slots; with mutex_ held.
+  Slots& mine() { return slots_[std::this_thread::get_id()]; }
+
   cudaStream_t stream_;
-  std::vector<cudaEvent_t> events_;  // start and stop of slot k at 2k and 2k + 1
-  unsigned used_ = 0;
+  std::mutex mutex_;
+  std::unordered_map<std::thread::id, Slots> slots_;
 };
 
 }  // namespace gpu

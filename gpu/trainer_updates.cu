@@ -11,11 +11,15 @@ namespace {
 
 using update_rules::UpdateCall;
 
-/// The call with its rows in device memory.
-UpdateCall on_device(Device_GPU& gpu, const UpdateCall& call) {
-  UpdateCall c = call;
-  if (c.rows) c.rows = gpu.stage_indices(call.rows, call.blocks);
-  return c;
+/// Calls launch(c), c the call with its rows in device memory, staged under the device's lock.
+template <class Launch>
+void with_rows_on_device(Device_GPU& gpu, const UpdateCall& call, Launch&& launch) {
+  if (!call.rows) return launch(call);
+  gpu.launch_with_indices(call.rows, call.blocks, [&](const unsigned* rows) {
+    UpdateCall c = call;
+    c.rows = rows;
+    launch(c);
+  });
 }
 
 template <class Rule>
@@ -26,7 +30,10 @@ __global__ void update_kernel(Rule rule, UpdateCall c) {
 template <class Rule>
 void update(Device& d, const Rule& rule, const UpdateCall& call) {
   Device_GPU& gpu = static_cast<Device_GPU&>(d);
-  update_kernel<<<blocks_for(call.size()), kThreads, 0, gpu.stream()>>>(rule, on_device(gpu, call));
+  gpu.make_current();
+  with_rows_on_device(gpu, call, [&](const UpdateCall& c) {
+    update_kernel<<<blocks_for(c.size()), kThreads, 0, gpu.stream()>>>(rule, c);
+  });
   check_launch("trainer update");
 }
 
@@ -69,7 +76,10 @@ __global__ void exponentiated_kernel(update_rules::ExponentiatedGradient rule, U
 void exponentiated(Device& d, const update_rules::ExponentiatedGradient& rule, const UpdateCall& call) {
   Device_GPU& gpu = static_cast<Device_GPU&>(d);
   const unsigned grid = static_cast<unsigned>(call.blocks < 65535 ? call.blocks : 65535);
-  exponentiated_kernel<<<grid, kThreads, 0, gpu.stream()>>>(rule, on_device(gpu, call));
+  gpu.make_current();
+  with_rows_on_device(gpu, call, [&](const UpdateCall& c) {
+    exponentiated_kernel<<<grid, kThreads, 0, gpu.stream()>>>(rule, c);
+  });
   check_launch("EG trainer update");
 }
 
