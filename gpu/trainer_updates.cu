@@ -30,25 +30,9 @@ void update(Device& d, const Rule& rule, const UpdateCall& call) {
   check_launch("trainer update");
 }
 
-/// The block's reduction of v by op, returned to every thread of it; `shared` holds kThreads.
-template <class T, class Op>
-__device__ T block_reduce(T v, T* shared, Op op) {
-  shared[threadIdx.x] = v;
-  __syncthreads();
-  for (unsigned half = kThreads / 2; half > 0; half /= 2) {
-    if (threadIdx.x < half) shared[threadIdx.x] = op(shared[threadIdx.x], shared[threadIdx.x + half]);
-    __syncthreads();
-  }
-  const T r = shared[0];
-  __syncthreads();
-  return r;
-}
-
 // As the CPU kernel: the log values, normalized shifted by their largest so that exp cannot
 // overflow, the sum of exponentials in double.
 __global__ void exponentiated_kernel(update_rules::ExponentiatedGradient rule, UpdateCall c) {
-  __shared__ float top_of[kThreads];
-  __shared__ double sum_of[kThreads];
   for (std::size_t k = blockIdx.x; k < c.blocks; k += gridDim.x) {
     const std::size_t base = c.at(k, 0);
     float* w = c.values + base;
@@ -57,10 +41,10 @@ __global__ void exponentiated_kernel(update_rules::ExponentiatedGradient rule, U
       w[e] = rule(w[e] * c.factor, c.grads[base + e], c.state, base + e);
       top = fmaxf(top, w[e]);
     }
-    top = block_reduce(top, top_of, [](float a, float b) { return fmaxf(a, b); });
+    top = block_reduce(top, Max());
     double sum = 0;
     for (std::size_t e = threadIdx.x; e < c.n; e += kThreads) sum += expf(w[e] - top);
-    sum = block_reduce(sum, sum_of, [](double a, double b) { return a + b; });
+    sum = block_reduce(sum, Sum());
     const float log_z = top + static_cast<float>(log(sum));
     for (std::size_t e = threadIdx.x; e < c.n; e += kThreads) w[e] = expf(w[e] - log_z) / c.factor;
   }
