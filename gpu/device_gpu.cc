@@ -13,16 +13,12 @@ namespace dynet {
 namespace {
 
 constexpr unsigned char kCanary = 0xCD;
-// The longest run one thread block of a run list moves or sums: longer runs are split, so that a
-// large run spreads over the GPU's multiprocessors instead of occupying one.
-constexpr unsigned kRunPiece = 8192;
-
 /// Appends the run of n floats from `from` to `to` (either may be null) to `pieces`, as runs of at
-/// most kRunPiece floats.
+/// most gpu::kRunPiece floats.
 void split_run(const float* from, float* to, std::size_t n, std::vector<gpu::CopyBlock>& pieces) {
-  for (std::size_t done = 0; done < n; done += kRunPiece)
+  for (std::size_t done = 0; done < n; done += gpu::kRunPiece)
     pieces.push_back({from ? from + done : nullptr, to ? to + done : nullptr,
-                      static_cast<unsigned>(std::min<std::size_t>(n - done, kRunPiece))});
+                      static_cast<unsigned>(std::min<std::size_t>(n - done, gpu::kRunPiece))});
 }
 
 gpu::BlockMode block_mode(RunOp op) {

@@ -7,6 +7,7 @@
 #include <cstddef>
 
 #include "dynet_core/op_def.h"
+#include "gpu/block_reduce.cuh"
 #include "gpu/cuda_check.h"
 #include "gpu/device_gpu.h"
 
@@ -18,6 +19,29 @@ constexpr unsigned kThreads = 256;
 inline unsigned blocks_for(std::size_t n) {
   const std::size_t b = (n + kThreads - 1) / kThreads;
   return static_cast<unsigned>(b < 65535 ? (b ? b : 1) : 65535);
+}
+
+/// A grid of one block per item, capped so that more items loop (BlockTeam).
+inline unsigned grid_of(std::size_t items) {
+  return static_cast<unsigned>(items < 65535 ? (items ? items : 1) : 65535);
+}
+
+/// Items (columns, output elements) of up to kWarpItem elements get a warp each, eight to a block:
+/// a warp's lanes then hold at most 8 elements each and a short column wastes no block. Longer
+/// items get a block of kThreads, so that a 10,000-word output layer is read by 256 threads.
+constexpr std::size_t kWarpItem = 256;
+
+/// Launches by_warp (the kernel over WarpTeam) or by_block (over BlockTeam) for `items` items of
+/// `len` elements, as kWarpItem decides.
+template <class... P, class... A>
+void launch_teams(const char* what, std::size_t items, std::size_t len, cudaStream_t stream, void (*by_warp)(P...),
+                  void (*by_block)(P...), const A&... args) {
+  if (items == 0) return;
+  if (len <= kWarpItem)
+    by_warp<<<blocks_for(items * kWarp), kThreads, 0, stream>>>(args...);
+  else
+    by_block<<<grid_of(items), kThreads, 0, stream>>>(args...);
+  check_cuda(cudaGetLastError(), what);
 }
 
 /// Turns a failed launch (bad configuration, no kernel image for this GPU) into an exception.

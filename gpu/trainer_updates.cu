@@ -37,25 +37,9 @@ void update(Device& d, const Rule& rule, const UpdateCall& call) {
   check_launch("trainer update");
 }
 
-/// The block's reduction of v by op, returned to every thread of it; `shared` holds kThreads.
-template <class T, class Op>
-__device__ T block_reduce(T v, T* shared, Op op) {
-  shared[threadIdx.x] = v;
-  __syncthreads();
-  for (unsigned half = kThreads / 2; half > 0; half /= 2) {
-    if (threadIdx.x < half) shared[threadIdx.x] = op(shared[threadIdx.x], shared[threadIdx.x + half]);
-    __syncthreads();
-  }
-  const T r = shared[0];
-  __syncthreads();
-  return r;
-}
-
 // As the CPU kernel: the log values, normalized shifted by their largest so that exp cannot
 // overflow, the sum of exponentials in double.
 __global__ void exponentiated_kernel(update_rules::ExponentiatedGradient rule, UpdateCall c) {
-  __shared__ float top_of[kThreads];
-  __shared__ double sum_of[kThreads];
   for (std::size_t k = blockIdx.x; k < c.blocks; k += gridDim.x) {
     const std::size_t base = c.at(k, 0);
     float* w = c.values + base;
@@ -64,21 +48,76 @@ __global__ void exponentiated_kernel(update_rules::ExponentiatedGradient rule, U
       w[e] = rule(w[e] * c.factor, c.grads[base + e], c.state, base + e);
       top = fmaxf(top, w[e]);
     }
-    top = block_reduce(top, top_of, [](float a, float b) { return fmaxf(a, b); });
+    top = block_reduce(top, Max());
     double sum = 0;
     for (std::size_t e = threadIdx.x; e < c.n; e += kThreads) sum += expf(w[e] - top);
-    sum = block_reduce(sum, sum_of, [](double a, double b) { return a + b; });
+    sum = block_reduce(sum, Sum());
     const float log_z = top + static_cast<float>(log(sum));
     for (std::size_t e = threadIdx.x; e < c.n; e += kThreads) w[e] = expf(w[e] - log_z) / c.factor;
   }
 }
 
+// A dense update (one block of values, the whole parameter) over many thread blocks: the rule and
+// the blocks' maxima, the sum of exponentials in blocks' partials, then the normalization; each
+// kernel combines the partials in the same fixed order, so every thread block sees the same
+// maximum and sum, on every run. The partials live in module globals (one copy per GPU): updates
+// of one GPU run one after another on its device's stream.
+constexpr unsigned kDenseBlocks = 1024;
+__device__ float dense_top[kDenseBlocks];
+__device__ double dense_sum[kDenseBlocks];
+
+/// The maximum of dense_top[0, blocks) in every thread of the block.
+__device__ float dense_top_of(unsigned blocks) {
+  float top = -INFINITY;
+  for (unsigned b = threadIdx.x; b < blocks; b += blockDim.x) top = fmaxf(top, dense_top[b]);
+  return block_reduce(top, Max());
+}
+
+__global__ void dense_rule_kernel(update_rules::ExponentiatedGradient rule, UpdateCall c) {
+  const std::size_t base = c.at(0, 0);
+  float* w = c.values + base;
+  float top = -INFINITY;
+  DYBATCH_GRID_STRIDE(e, c.n) {
+    w[e] = rule(w[e] * c.factor, c.grads[base + e], c.state, base + e);
+    top = fmaxf(top, w[e]);
+  }
+  top = block_reduce(top, Max());
+  if (threadIdx.x == 0) dense_top[blockIdx.x] = top;
+}
+
+__global__ void dense_sum_kernel(UpdateCall c) {
+  const float top = dense_top_of(gridDim.x);
+  const float* w = c.values + c.at(0, 0);
+  double sum = 0;
+  DYBATCH_GRID_STRIDE(e, c.n) sum += expf(w[e] - top);
+  sum = block_reduce(sum, Sum());
+  if (threadIdx.x == 0) dense_sum[blockIdx.x] = sum;
+}
+
+__global__ void dense_normalize_kernel(UpdateCall c) {
+  const float top = dense_top_of(gridDim.x);
+  double sum = 0;
+  for (unsigned b = threadIdx.x; b < gridDim.x; b += blockDim.x) sum += dense_sum[b];
+  sum = block_reduce(sum, Sum());
+  const float log_z = top + static_cast<float>(log(sum));
+  float* w = c.values + c.at(0, 0);
+  DYBATCH_GRID_STRIDE(e, c.n) w[e] = expf(w[e] - log_z) / c.factor;
+}
+
 void exponentiated(Device& d, const update_rules::ExponentiatedGradient& rule, const UpdateCall& call) {
   Device_GPU& gpu = static_cast<Device_GPU&>(d);
-  const unsigned grid = static_cast<unsigned>(call.blocks < 65535 ? call.blocks : 65535);
   gpu.make_current();
   with_rows_on_device(gpu, call, [&](const UpdateCall& c) {
-    exponentiated_kernel<<<grid, kThreads, 0, gpu.stream()>>>(rule, c);
+    const std::size_t dense_grid = (c.n + 8 * kThreads - 1) / (8 * kThreads);
+    if (c.blocks == 1 && dense_grid > 1) {
+      // At least 8 values a thread, so that the three passes' extra reads of partials stay small.
+      const unsigned grid = static_cast<unsigned>(dense_grid < kDenseBlocks ? dense_grid : kDenseBlocks);
+      dense_rule_kernel<<<grid, kThreads, 0, gpu.stream()>>>(rule, c);
+      dense_sum_kernel<<<grid, kThreads, 0, gpu.stream()>>>(c);
+      dense_normalize_kernel<<<grid, kThreads, 0, gpu.stream()>>>(c);
+    } else {
+      exponentiated_kernel<<<grid_of(c.blocks), kThreads, 0, gpu.stream()>>>(rule, c);
+    }
   });
   check_launch("EG trainer update");
 }

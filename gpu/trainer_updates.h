@@ -1,7 +1,9 @@
 #pragma once
 // The trainers' update kernels on a GPU (trainers/update_kernels.h): one thread per value running
 // the same scalar rule as the CPU loop, and EG's normalization with one thread block per block of
-// values. The rows of a sparse update are copied to the device once per call.
+// values, or, for a dense update (one block: the whole parameter), over many thread blocks in
+// three passes with fixed-order reductions. The rows of a sparse update are copied to the device
+// once per call.
 
 namespace dynet {
 namespace gpu {

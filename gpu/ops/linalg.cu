@@ -1,5 +1,6 @@
 // matmul and affine_transform through cuBLAS (gpu/gemm.h); transpose; inverse and logdet from
-// the LU rules of dynet_core/ops/linalg.h, one thread per matrix (the matrices are small).
+// the LU rules of dynet_core/ops/linalg.h, a thread block per matrix (its threads eliminate the
+// rows of each pivot step side by side).
 
 #include "dynet_core/ops/linalg.h"
 #include "gpu/device_operations.h"
@@ -129,21 +130,77 @@ void transpose_backward(const OpCall& c, unsigned) {
   check_launch("transpose backward");
 }
 
-// For each matrix b: its LU factors (in lu, n x n per matrix, with perm), then its inverse (when
-// `inverse` is given) and its log |det| (when `logdet` is).
+// Column col of the inverse from the LU factors: lu_invert's loop body (dynet_core/ops/linalg.h)
+// for one column, so that a block's threads solve columns side by side.
+__device__ void invert_column(const float* lu, const unsigned* perm, unsigned n, unsigned col, float* out) {
+  float* e = out + std::size_t(n) * col;
+  for (unsigned i = 0; i < n; ++i) e[i] = perm[i] == col ? 1.f : 0.f;
+  for (unsigned i = 0; i < n; ++i)
+    for (unsigned j = 0; j < i; ++j) e[i] -= lu[i + n * j] * e[j];
+  for (unsigned i = n; i-- > 0;) {
+    for (unsigned j = i + 1; j < n; ++j) e[i] -= lu[i + n * j] * e[j];
+    e[i] /= lu[i + n * i];
+  }
+}
+
+// lu_factor (partial pivoting) of matrix b by its block: at pivot step k the block finds the
+// pivot (the first largest |lu(i, k)|, i >= k, as lu_factor), swaps rows, divides column k, then
+// updates the trailing submatrix, a thread per element. Each element sees the same operations in
+// the same order as in lu_factor.
+__device__ void block_lu_factor(float* f, unsigned n, unsigned* perm) {
+  for (unsigned i = threadIdx.x; i < n; i += blockDim.x) perm[i] = i;
+  __syncthreads();
+  for (unsigned k = 0; k < n; ++k) {
+    Found best{-1.f, k};
+    for (unsigned i = k + threadIdx.x; i < n; i += blockDim.x) {
+      const float v = fabsf(f[i + std::size_t(n) * k]);
+      if (v > best.v) best = {v, i};
+    }
+    const unsigned p = block_reduce(best, Extreme<true>()).at;  // block_reduce synchronizes
+    if (p != k) {
+      for (unsigned j = threadIdx.x; j < n; j += blockDim.x) {
+        const float t = f[k + std::size_t(n) * j];
+        f[k + std::size_t(n) * j] = f[p + std::size_t(n) * j];
+        f[p + std::size_t(n) * j] = t;
+      }
+      if (threadIdx.x == 0) {
+        const unsigned t = perm[k];
+        perm[k] = perm[p];
+        perm[p] = t;
+      }
+      __syncthreads();
+    }
+    const float pivot = f[k + std::size_t(n) * k];
+    for (unsigned i = k + 1 + threadIdx.x; i < n; i += blockDim.x) f[i + std::size_t(n) * k] /= pivot;
+    __syncthreads();
+    const std::size_t rows = n - k - 1;
+    for (std::size_t e = threadIdx.x; e < rows * rows; e += blockDim.x) {
+      const std::size_t i = k + 1 + e % rows, j = k + 1 + e / rows;
+      f[i + n * j] -= f[i + n * k] * f[k + n * j];
+    }
+    __syncthreads();
+  }
+}
+
+// A thread block per matrix b: its LU factors (in lu, n x n per matrix, with perm), then its
+// inverse (when `inverse` is given; a thread per column) and its log |det| (when `logdet` is).
 __global__ void lu_kernel(const float* x, unsigned n, unsigned count, float* lu, unsigned* perm, float* inverse,
                           float* logdet) {
-  DYBATCH_GRID_STRIDE(b, count) {
-    const std::size_t m = std::size_t(n) * n;
+  const std::size_t m = std::size_t(n) * n;
+  for (std::size_t b = blockIdx.x; b < count; b += gridDim.x) {
     float* f = lu + b * m;
-    for (std::size_t e = 0; e < m; ++e) f[e] = x[b * m + e];
-    lu_factor(f, n, perm + b * n);
-    if (inverse) lu_invert(f, perm + b * n, n, inverse + b * m);
+    for (std::size_t e = threadIdx.x; e < m; e += blockDim.x) f[e] = x[b * m + e];
+    __syncthreads();
+    block_lu_factor(f, n, perm + b * n);
+    if (inverse)
+      for (unsigned col = threadIdx.x; col < n; col += blockDim.x) invert_column(f, perm + b * n, n, col, inverse + b * m);
     if (logdet) {
       float sum = 0.f;
-      for (unsigned i = 0; i < n; ++i) sum += logf(fabsf(f[i + n * i]));
-      logdet[b] = sum;
+      for (unsigned i = threadIdx.x; i < n; i += blockDim.x) sum += logf(fabsf(f[i + n * i]));
+      sum = block_reduce(sum, Sum());
+      if (threadIdx.x == 0) logdet[b] = sum;
     }
+    __syncthreads();
   }
 }
 
@@ -151,7 +208,7 @@ void factor(const OpCall& c, const float* x, float* inverse, float* logdet) {
   const unsigned n = c.xs[0].d.rows(), count = c.xs[0].d.bd;
   float* lu = c.scratch_floats(std::size_t(n) * n * count);
   unsigned* perm = c.scratch->allocate_array<unsigned>(std::size_t(n) * count);
-  lu_kernel<<<blocks_for(count), kThreads, 0, stream_of(c)>>>(x, n, count, lu, perm, inverse, logdet);
+  lu_kernel<<<grid_of(count), kThreads, 0, stream_of(c)>>>(x, n, count, lu, perm, inverse, logdet);
   check_launch("LU factorization");
 }
 

@@ -1,4 +1,5 @@
-// hinge, binary_log_loss and poisson_loss: one thread per batch element. Classes and counts are
+// hinge and poisson_loss: one thread per batch element; binary_log_loss sums each batch element's
+// loss in a fixed order (reduce_outputs.cuh) and gives its backward a thread per element. Classes and counts are
 // read (and checked) on the host by the walks the CPU kernels use, then copied to the device.
 
 #include <math.h>
@@ -8,6 +9,7 @@
 #include "dynet_core/ops/losses.h"
 #include "gpu/kernel_table.h"
 #include "gpu/launch.cuh"
+#include "gpu/ops/reduce_outputs.cuh"
 
 namespace dynet {
 namespace gpu {
@@ -60,33 +62,51 @@ void hinge_backward(const OpCall& c, unsigned) {
   check_launch("hinge backward");
 }
 
-// Forward (dy null) sums the loss of each batch element; backward adds argument i's gradient,
-// atomically: a target broadcast over the batch receives from every batch element.
-__global__ void log_loss_kernel(const float* x, unsigned x_bd, const float* t, unsigned t_bd, std::size_t per_batch,
-                                std::size_t n, float* y, const float* dy, float* dx, unsigned i) {
+/// The clamped prediction at element e of batch element b, and the target there.
+struct LogLossAt {
+  const float *x, *t;
+  unsigned x_bd, t_bd;
+  std::size_t per_batch;
+  __device__ std::size_t x_at(std::size_t b, std::size_t e) const { return batched(x_bd, per_batch, b, e); }
+  __device__ std::size_t t_at(std::size_t b, std::size_t e) const { return batched(t_bd, per_batch, b, e); }
+  __device__ float p(std::size_t b, std::size_t e) const {
+    return fminf(1.f - kLogLossClamp, fmaxf(kLogLossClamp, x[x_at(b, e)]));
+  }
+  /// The loss of element e of batch element b: the terms reduce_outputs sums.
+  __device__ float operator()(std::size_t b, std::size_t e) const {
+    const float pv = p(b, e), tv = t[t_at(b, e)];
+    return -(tv * logf(pv) + (1.f - tv) * logf(1.f - pv));
+  }
+};
+
+LogLossAt log_loss_at(const OpCall& c) {
+  return {c.xs[0].v, c.xs[1].v, c.xs[0].d.bd, c.xs[1].d.bd, c.xs[0].d.batch_size()};
+}
+
+// Adds argument i's gradient, atomically: a target broadcast over the batch receives from every
+// batch element.
+__global__ void log_loss_backward_kernel(LogLossAt l, std::size_t n, const float* dy, float* dx, unsigned i) {
   DYBATCH_GRID_STRIDE(k, n) {
-    const std::size_t b = k / per_batch, e = k % per_batch;
-    const std::size_t ix = batched(x_bd, per_batch, b, e), it = batched(t_bd, per_batch, b, e);
-    const float p = fminf(1.f - kLogLossClamp, fmaxf(kLogLossClamp, x[ix])), tv = t[it];
-    if (!dy)
-      atomicAdd(y + b, -(tv * logf(p) + (1.f - tv) * logf(1.f - p)));
-    else if (i == 0)
-      atomicAdd(dx + ix, dy[b] * ((1.f - tv) / (1.f - p) - tv / p));
+    const std::size_t b = k / l.per_batch, e = k % l.per_batch;
+    const float p = l.p(b, e), tv = l.t[l.t_at(b, e)];
+    if (i == 0)
+      atomicAdd(dx + l.x_at(b, e), dy[b] * ((1.f - tv) / (1.f - p) - tv / p));
     else
-      atomicAdd(dx + it, dy[b] * (logf(1.f - p) - logf(p)));
+      atomicAdd(dx + l.t_at(b, e), dy[b] * (logf(1.f - p) - logf(p)));
   }
 }
 
-void log_loss(const OpCall& c, const float* dy, float* dx, unsigned i) {
-  const std::size_t per_batch = c.xs[0].d.batch_size(), n = per_batch * c.y.d.bd;
-  if (!dy) device_of(c).zero(c.y.v, c.y.d.size());
-  log_loss_kernel<<<blocks_for(n), kThreads, 0, stream_of(c)>>>(c.xs[0].v, c.xs[0].d.bd, c.xs[1].v, c.xs[1].d.bd,
-                                                                per_batch, n, c.y.v, dy, dx, i);
-  check_launch("binary_log_loss");
+void log_loss_forward(const OpCall& c) {
+  const LogLossAt l = log_loss_at(c);
+  reduce_outputs(c, "binary_log_loss forward", l, c.y.d.bd, l.per_batch, c.y.v);
 }
 
-void log_loss_forward(const OpCall& c) { log_loss(c, nullptr, nullptr, 0); }
-void log_loss_backward(const OpCall& c, unsigned i) { log_loss(c, c.dy.v, c.dx.v, i); }
+void log_loss_backward(const OpCall& c, unsigned i) {
+  const LogLossAt l = log_loss_at(c);
+  const std::size_t n = l.per_batch * c.y.d.bd;
+  log_loss_backward_kernel<<<blocks_for(n), kThreads, 0, stream_of(c)>>>(l, n, c.dy.v, c.dx.v, i);
+  check_launch("binary_log_loss backward");
+}
 
 const float* counts(const OpCall& c) {
   std::vector<float> n(c.y.d.bd);

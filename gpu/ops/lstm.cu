@@ -1,6 +1,7 @@
 // The LSTM ops: the gates (bias, two cuBLAS products, then the activations of the scalar rules
 // of dynet_core/ops/elementwise.h), and the cell and output ops, one thread per hidden unit of
-// each batch element, reading the gates [i; f; o; g].
+// each batch element, reading the gates [i; f; o; g]. A shared bias's gradient sums the batch
+// in order, a thread per row; a broadcast cell or gate argument's gradient adds atomically.
 
 #include "dynet_core/ops/elementwise.h"
 #include "dynet_core/ops/lstm.h"
@@ -115,22 +116,36 @@ __global__ void gates_pre_gradient_kernel(unsigned hidden, const float* y, const
   }
 }
 
-// out(t)[r] (+)= v(t)[from + r] * mask(t)[from + r] (mask optional), r < n, t < bd, where v(t)
-// starts at t v_stride (0: v broadcasts); an out of one batch element sums every t, atomically.
-__global__ void add_rows_kernel(float* out, unsigned out_bd, unsigned out_rows, const float* v, unsigned v_stride,
-                                unsigned from, unsigned n, const float* mask, unsigned mask_bd, unsigned mask_rows,
+/// Row r of v(t) times its mask, where v(t) starts at t v_stride (0: v broadcasts) and the mask
+/// (optional) may broadcast its batch.
+struct MaskedRows {
+  const float* v;
+  unsigned v_stride, from;
+  const float* mask;
+  unsigned mask_bd, mask_rows;
+  __device__ float operator()(std::size_t t, std::size_t r) const {
+    const float g = v[t * v_stride + from + r];
+    return mask ? g * mask[batched(mask_bd, mask_rows, t, from + r)] : g;
+  }
+};
+
+// out(t)[r] (+)= rows(t, r), r < n, t < bd; out has bd batch elements, or one when bd is 1.
+__global__ void add_rows_kernel(float* out, unsigned out_bd, unsigned out_rows, MaskedRows rows, unsigned n,
                                 unsigned bd, bool overwrite) {
   DYBATCH_GRID_STRIDE(i, std::size_t(n) * bd) {
     const std::size_t t = i / n, r = i % n;
-    float g = v[t * v_stride + from + r];
-    if (mask) g *= mask[batched(mask_bd, mask_rows, t, from + r)];
     float* o = out + batched(out_bd, out_rows, t, r);
-    if (overwrite)
-      *o = g;
-    else if (out_bd == 1 && bd > 1)
-      atomicAdd(o, g);
-    else
-      *o += g;
+    *o = overwrite ? rows(t, r) : *o + rows(t, r);
+  }
+}
+
+// out[r] += the sum over t < bd of rows(t, r), for an out of one batch element (a bias's
+// gradient): a thread per row, adding the batch elements in order.
+__global__ void add_summed_rows_kernel(float* out, MaskedRows rows, unsigned n, unsigned bd) {
+  DYBATCH_GRID_STRIDE(r, n) {
+    float s = 0.f;
+    for (unsigned t = 0; t < bd; ++t) s += rows(t, r);
+    out[r] += s;
   }
 }
 
@@ -138,9 +153,13 @@ __global__ void add_rows_kernel(float* out, unsigned out_bd, unsigned out_rows, 
 void add_rows(const OpCall& c, const Tensor& out, const Tensor& v, unsigned from, unsigned n, const Tensor* mask,
               bool overwrite = false) {
   const unsigned bd = v.d.bd;
-  add_rows_kernel<<<blocks_for(std::size_t(n) * bd), kThreads, 0, stream_of(c)>>>(
-      out.v, out.d.bd, out.d.rows(), v.v, v.d.rows(), from, n, mask ? mask->v : nullptr, mask ? mask->d.bd : 1,
-      mask ? mask->d.rows() : 0, bd, overwrite);
+  const MaskedRows rows{v.v, v.d.rows(), from, mask ? mask->v : nullptr, mask ? mask->d.bd : 1u,
+                        mask ? mask->d.rows() : 0u};
+  if (out.d.bd == 1 && bd > 1 && !overwrite)
+    add_summed_rows_kernel<<<blocks_for(n), kThreads, 0, stream_of(c)>>>(out.v, rows, n, bd);
+  else
+    add_rows_kernel<<<blocks_for(std::size_t(n) * bd), kThreads, 0, stream_of(c)>>>(out.v, out.d.bd, out.d.rows(),
+                                                                                    rows, n, bd, overwrite);
   check_launch("vanilla_lstm_gates rows");
 }
 
@@ -153,8 +172,9 @@ Tensor stacked_input(const OpCall& c, const GatesArgs& a) {
   for (unsigned i = 0, off = 0; i < a.k; off += c.xs[i].d.rows(), ++i) {
     const Tensor& xi = c.xs[i];
     // Rows [0, n) of x_i into rows [off, off + n) of each column of x.
+    const MaskedRows rows{xi.v, xi.d.bd == 1 ? 0 : xi.d.rows(), 0, nullptr, 1, 0};
     add_rows_kernel<<<blocks_for(std::size_t(xi.d.rows()) * bd), kThreads, 0, stream_of(c)>>>(
-        x.v + off, bd, input, xi.v, xi.d.bd == 1 ? 0 : xi.d.rows(), 0, xi.d.rows(), nullptr, 1, 0, bd, true);
+        x.v + off, bd, input, rows, xi.d.rows(), bd, true);
     check_launch("vanilla_lstm_gates inputs");
   }
   if (a.dropout) add_rows(c, x, x, 0, input, &c.xs[a.mask_x], true);
@@ -166,9 +186,10 @@ Tensor masked_hidden(const OpCall& c, const GatesArgs& a) {
   if (!a.dropout) return c.xs[a.h];
   const unsigned hidden = c.xs[a.h].d.rows(), bd = c.y.d.bd;
   Tensor h(Dim({hidden}, bd), c.scratch_floats(std::size_t(hidden) * bd), c.y.device);
-  add_rows_kernel<<<blocks_for(std::size_t(hidden) * bd), kThreads, 0, stream_of(c)>>>(
-      h.v, bd, hidden, c.xs[a.h].v, c.xs[a.h].d.bd == 1 ? 0 : hidden, 0, hidden, c.xs[a.mask_h].v,
-      c.xs[a.mask_h].d.bd, hidden, bd, true);
+  const MaskedRows rows{c.xs[a.h].v, c.xs[a.h].d.bd == 1 ? 0 : hidden, 0, c.xs[a.mask_h].v, c.xs[a.mask_h].d.bd,
+                        hidden};
+  add_rows_kernel<<<blocks_for(std::size_t(hidden) * bd), kThreads, 0, stream_of(c)>>>(h.v, bd, hidden, rows, hidden,
+                                                                                        bd, true);
   check_launch("vanilla_lstm_gates hidden");
   return h;
 }

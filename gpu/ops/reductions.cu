@@ -1,6 +1,7 @@
-// Reductions. Sums over elements, over the batch and along dimensions are one kernel: each element
-// of x adds into the element of y it maps to (atomically, y zeroed first); their backward reads
-// the same map. Reductions along one dimension give each column a thread.
+// Reductions. Sums over elements, over the batch and along dimensions are one reduction
+// (reduce_outputs.cuh): each element of y is the sum of the elements of x that map to it, taken
+// in a fixed order; their backward reads the same map. Reductions along one dimension give each
+// column a warp or a block (launch_teams), except cumsum: a scan, one thread per column.
 
 #include <vector>
 
@@ -9,6 +10,7 @@
 #include "gpu/kernel_table.h"
 #include "gpu/launch.cuh"
 #include "gpu/ops/columns.cuh"
+#include "gpu/ops/reduce_outputs.cuh"
 
 namespace dynet {
 namespace gpu {
@@ -44,22 +46,54 @@ struct SumMap {
 
 constexpr unsigned kAllDims = (1u << Dim::kMaxDims) - 1;
 
-/// y += scale x^r summed by the map (r = 1, scale = 1: a plain sum); backward: dx += scale r x^(r-1) dy.
-__global__ void summed_kernel(SumMap m, const float* x, float* y, std::size_t n, float scale, unsigned r) {
-  DYBATCH_GRID_STRIDE(i, n) atomicAdd(y + m.y_of(i), scale * power(x[i], r));
-}
+/// Term k of output o of a sum by SumMap's map, scale x^r: o's kept coordinates, then k's summed
+/// coordinates and, last, which of the `run` batch elements of x summed into o's.
+struct SummedTerms {
+  unsigned xdims[Dim::kMaxDims];
+  std::size_t xstride[Dim::kMaxDims];
+  unsigned mask, run;
+  std::size_t per_batch, y_batch;
+  const float* x;
+  float scale;
+  unsigned r;
+
+  SummedTerms(const Dim& xd, const Dim& yd, unsigned mask, const float* x, float scale, unsigned r)
+      : mask(mask), run(xd.bd / yd.bd), per_batch(xd.batch_size()), y_batch(yd.batch_size()), x(x), scale(scale),
+        r(r) {
+    std::size_t s = 1;
+    for (unsigned k = 0; k < Dim::kMaxDims; ++k) {
+      xdims[k] = xd[k];
+      xstride[k] = s;
+      s *= xd[k];
+    }
+  }
+  __device__ std::size_t x_of(std::size_t o, std::size_t k) const {
+    std::size_t e = o % y_batch, ix = 0;
+    for (unsigned d = 0; d < Dim::kMaxDims; ++d)
+      if (!((mask >> d) & 1u)) {
+        ix += (e % xdims[d]) * xstride[d];
+        e /= xdims[d];
+      }
+    for (unsigned d = 0; d < Dim::kMaxDims; ++d)
+      if ((mask >> d) & 1u) {
+        ix += (k % xdims[d]) * xstride[d];
+        k /= xdims[d];
+      }
+    return ix + ((o / y_batch) * run + k) * per_batch;
+  }
+  __device__ float operator()(std::size_t o, std::size_t k) const { return scale * power(x[x_of(o, k)], r); }
+};
 
 __global__ void summed_backward_kernel(SumMap m, const float* x, const float* dy, float* dx, std::size_t n, float scale,
                                        unsigned r) {
   DYBATCH_GRID_STRIDE(i, n) dx[i] += scale * r * power(x[i], r - 1) * dy[m.y_of(i)];
 }
 
+/// y = scale x^r summed by the map (r = 1, scale = 1: a plain sum); backward: dx += scale r x^(r-1) dy.
 void summed_forward(const OpCall& c, unsigned mask, float scale, unsigned r) {
-  const std::size_t n = c.xs[0].d.size();
-  device_of(c).zero(c.y.v, c.y.d.size());
-  summed_kernel<<<blocks_for(n), kThreads, 0, stream_of(c)>>>(SumMap(c.xs[0].d, c.y.d, mask), c.xs[0].v, c.y.v, n,
-                                                              scale, r);
-  check_launch("sum forward");
+  const std::size_t outputs = c.y.d.size();
+  reduce_outputs(c, "sum forward", SummedTerms(c.xs[0].d, c.y.d, mask, c.xs[0].v, scale, r), outputs,
+                 c.xs[0].d.size() / outputs, c.y.v);
 }
 
 void summed_backward(const OpCall& c, unsigned mask, float scale, unsigned r) {
@@ -112,13 +146,15 @@ void cumsum_backward(const OpCall& c, unsigned) {
   check_launch("cumsum backward");
 }
 
-__global__ void dot_kernel(const float* a, unsigned a_bd, const float* b, unsigned b_bd, float* y, std::size_t per_batch,
-                           std::size_t n) {
-  DYBATCH_GRID_STRIDE(i, n) {
-    const std::size_t bi = i / per_batch, e = i % per_batch;
-    atomicAdd(y + bi, a[batched(a_bd, per_batch, bi, e)] * b[batched(b_bd, per_batch, bi, e)]);
+/// Term e of batch element o of a dot product; either argument may broadcast its batch.
+struct DotTerms {
+  const float *a, *b;
+  unsigned a_bd, b_bd;
+  std::size_t per_batch;
+  __device__ float operator()(std::size_t o, std::size_t e) const {
+    return a[batched(a_bd, per_batch, o, e)] * b[batched(b_bd, per_batch, o, e)];
   }
-}
+};
 
 __global__ void dot_backward_kernel(const float* other, unsigned other_bd, const float* dy, float* dx, unsigned dx_bd,
                                     std::size_t per_batch, std::size_t n) {
@@ -129,11 +165,9 @@ __global__ void dot_backward_kernel(const float* other, unsigned other_bd, const
 }
 
 void dot_forward(const OpCall& c) {
-  const std::size_t per_batch = c.xs[0].d.batch_size(), n = per_batch * c.y.d.bd;
-  device_of(c).zero(c.y.v, c.y.d.size());
-  dot_kernel<<<blocks_for(n), kThreads, 0, stream_of(c)>>>(c.xs[0].v, c.xs[0].d.bd, c.xs[1].v, c.xs[1].d.bd, c.y.v,
-                                                           per_batch, n);
-  check_launch("dot_product forward");
+  const std::size_t per_batch = c.xs[0].d.batch_size();
+  reduce_outputs(c, "dot_product forward", DotTerms{c.xs[0].v, c.xs[1].v, c.xs[0].d.bd, c.xs[1].d.bd, per_batch},
+                 c.y.d.bd, per_batch, c.y.v);
 }
 
 void dot_backward(const OpCall& c, unsigned i) {
@@ -189,63 +223,74 @@ void logsumexp_backward(const OpCall& c, unsigned i) {
   check_launch("logsumexp backward");
 }
 
+template <class Team>
 __global__ void logsumexp_dim_kernel(Columns a, const float* x, float* y) {
-  DYBATCH_GRID_STRIDE(col, a.count()) y[col] = logsumexp_of(a.len, [&](unsigned j) { return x[a.at(col, j)]; });
+  const Team t;
+  for (std::size_t col = t.first(); col < a.count(); col += t.stride()) {
+    float m = -INFINITY;
+    for (unsigned j = t.rank(); j < a.len; j += t.size()) m = fmaxf(m, x[a.at(col, j)]);
+    m = t.reduce(m, Max());
+    float s = 0.f;
+    for (unsigned j = t.rank(); j < a.len; j += t.size()) s += expf(x[a.at(col, j)] - m);
+    s = t.reduce(s, Sum());
+    if (t.rank() == 0) y[col] = m + logf(s);
+  }
 }
 
+template <class Team>
 __global__ void logsumexp_dim_backward_kernel(Columns a, const float* x, const float* y, const float* dy, float* dx) {
-  DYBATCH_GRID_STRIDE(col, a.count()) {
-    for (unsigned j = 0; j < a.len; ++j) dx[a.at(col, j)] += dy[col] * expf(x[a.at(col, j)] - y[col]);
-  }
+  const Team t;
+  for (std::size_t col = t.first(); col < a.count(); col += t.stride())
+    for (unsigned j = t.rank(); j < a.len; j += t.size()) dx[a.at(col, j)] += dy[col] * expf(x[a.at(col, j)] - y[col]);
 }
 
 void logsumexp_dim_forward(const OpCall& c) {
   const Columns a(AlongDim(c.xs[0].d, c.op_data<unsigned>()));
-  logsumexp_dim_kernel<<<blocks_for(a.count()), kThreads, 0, stream_of(c)>>>(a, c.xs[0].v, c.y.v);
-  check_launch("logsumexp_dim forward");
+  launch_teams("logsumexp_dim forward", a.count(), a.len, stream_of(c), logsumexp_dim_kernel<WarpTeam>,
+               logsumexp_dim_kernel<BlockTeam>, a, c.xs[0].v, c.y.v);
 }
 
 void logsumexp_dim_backward(const OpCall& c, unsigned) {
   const Columns a(AlongDim(c.xs[0].d, c.op_data<unsigned>()));
-  logsumexp_dim_backward_kernel<<<blocks_for(a.count()), kThreads, 0, stream_of(c)>>>(a, c.xs[0].v, c.y.v, c.dy.v,
-                                                                                      c.dx.v);
-  check_launch("logsumexp_dim backward");
+  launch_teams("logsumexp_dim backward", a.count(), a.len, stream_of(c), logsumexp_dim_backward_kernel<WarpTeam>,
+               logsumexp_dim_backward_kernel<BlockTeam>, a, c.xs[0].v, c.y.v, c.dy.v, c.dx.v);
 }
 
-// The first extreme element of a column wins ties, as on the CPU.
-template <bool Max>
-__device__ unsigned extreme_index(const Columns& a, const float* x, std::size_t col) {
-  unsigned best = 0;
-  for (unsigned j = 1; j < a.len; ++j) {
-    const float v = x[a.at(col, j)], b = x[a.at(col, best)];
-    if (Max ? v > b : v < b) best = j;
-  }
-  return best;
-}
-
-template <bool Max>
+// The first extreme element of a column wins ties, as on the CPU: each thread keeps the first
+// extreme of its elements, and the reduction prefers the smaller index on equal values.
+template <class Team, bool Larger>
 __global__ void extreme_kernel(Columns a, const float* x, float* y, const float* dy, float* dx) {
-  DYBATCH_GRID_STRIDE(col, a.count()) {
-    const std::size_t at = a.at(col, extreme_index<Max>(a, x, col));
-    if (dy)
-      dx[at] += dy[col];
-    else
-      y[col] = x[at];
+  const Team t;
+  for (std::size_t col = t.first(); col < a.count(); col += t.stride()) {
+    Found best{Larger ? -INFINITY : INFINITY, ~0u};
+    for (unsigned j = t.rank(); j < a.len; j += t.size()) {
+      const float v = x[a.at(col, j)];
+      if (best.at == ~0u || (Larger ? v > best.v : v < best.v)) best = {v, j};
+    }
+    best = t.reduce(best, Extreme<Larger>());
+    if (t.rank() == 0) {
+      const std::size_t at = a.at(col, best.at);
+      if (dy)
+        dx[at] += dy[col];
+      else
+        y[col] = x[at];
+    }
   }
 }
 
-template <bool Max>
+template <bool Larger>
 void extreme_forward(const OpCall& c) {
   const Columns a(AlongDim(c.xs[0].d, c.op_data<unsigned>()));
-  extreme_kernel<Max><<<blocks_for(a.count()), kThreads, 0, stream_of(c)>>>(a, c.xs[0].v, c.y.v, nullptr, nullptr);
-  check_launch("max_dim / min_dim forward");
+  launch_teams("max_dim / min_dim forward", a.count(), a.len, stream_of(c), extreme_kernel<WarpTeam, Larger>,
+               extreme_kernel<BlockTeam, Larger>, a, c.xs[0].v, c.y.v, static_cast<const float*>(nullptr),
+               static_cast<float*>(nullptr));
 }
 
-template <bool Max>
+template <bool Larger>
 void extreme_backward(const OpCall& c, unsigned) {
   const Columns a(AlongDim(c.xs[0].d, c.op_data<unsigned>()));
-  extreme_kernel<Max><<<blocks_for(a.count()), kThreads, 0, stream_of(c)>>>(a, c.xs[0].v, nullptr, c.dy.v, c.dx.v);
-  check_launch("max_dim / min_dim backward");
+  launch_teams("max_dim / min_dim backward", a.count(), a.len, stream_of(c), extreme_kernel<WarpTeam, Larger>,
+               extreme_kernel<BlockTeam, Larger>, a, c.xs[0].v, static_cast<float*>(nullptr), c.dy.v, c.dx.v);
 }
 
 }  // namespace

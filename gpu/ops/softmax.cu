@@ -1,5 +1,7 @@
 // softmax, log_softmax, pickneglogsoftmax, restricted log_softmax, sparsemax and sparsemax_loss.
-// One thread per column (a distribution): columns are short next to their number in a group.
+// A team of threads per column (a distribution), gpu/block_reduce.cuh: a warp for columns of up
+// to kWarpItem elements, a block for longer ones (an output layer over a vocabulary); the team
+// reduces the maximum and the sum of exponentials in a fixed order, then writes the column.
 // Class indices are read and checked on the host, then copied to the device once per call.
 
 #include <math.h>
@@ -18,40 +20,55 @@ namespace gpu {
 
 namespace {
 
-__device__ float column_log_sum_exp(const Columns& a, const float* x, std::size_t col) {
-  float m = x[a.at(col, 0)];
-  for (unsigned j = 1; j < a.len; ++j) m = fmaxf(m, x[a.at(col, j)]);
+/// log(sum of exp) of column col, shifted by its largest element; every thread of the team gets it.
+template <class Team>
+__device__ float column_log_sum_exp(const Team& t, const Columns& a, const float* x, std::size_t col) {
+  float m = -INFINITY;
+  for (unsigned j = t.rank(); j < a.len; j += t.size()) m = fmaxf(m, x[a.at(col, j)]);
+  m = t.reduce(m, Max());
   float s = 0.f;
-  for (unsigned j = 0; j < a.len; ++j) s += expf(x[a.at(col, j)] - m);
-  return m + logf(s);
+  for (unsigned j = t.rank(); j < a.len; j += t.size()) s += expf(x[a.at(col, j)] - m);
+  return m + logf(t.reduce(s, Sum()));
 }
 
+/// The sum over column col of f(element index); every thread of the team gets it.
+template <class Team, class F>
+__device__ float column_sum(const Team& t, const Columns& a, std::size_t col, F f) {
+  float s = 0.f;
+  for (unsigned j = t.rank(); j < a.len; j += t.size()) s += f(a.at(col, j));
+  return t.reduce(s, Sum());
+}
+
+template <class Team>
 __global__ void softmax_kernel(Columns a, const float* x, float* y, bool log_form) {
-  DYBATCH_GRID_STRIDE(col, a.count()) {
-    const float lse = column_log_sum_exp(a, x, col);
-    for (unsigned j = 0; j < a.len; ++j) {
+  const Team t;
+  for (std::size_t col = t.first(); col < a.count(); col += t.stride()) {
+    const float lse = column_log_sum_exp(t, a, x, col);
+    for (unsigned j = t.rank(); j < a.len; j += t.size()) {
       const std::size_t e = a.at(col, j);
       y[e] = log_form ? x[e] - lse : expf(x[e] - lse);
     }
   }
 }
 
+template <class Team>
 __global__ void softmax_backward_kernel(Columns a, const float* y, const float* dy, float* dx) {
-  DYBATCH_GRID_STRIDE(col, a.count()) {
-    float dot = 0.f;
-    for (unsigned j = 0; j < a.len; ++j) dot += dy[a.at(col, j)] * y[a.at(col, j)];
-    for (unsigned j = 0; j < a.len; ++j) {
+  const Team t;
+  for (std::size_t col = t.first(); col < a.count(); col += t.stride()) {
+    const float dot = column_sum(t, a, col, [&](std::size_t e) { return dy[e] * y[e]; });
+    for (unsigned j = t.rank(); j < a.len; j += t.size()) {
       const std::size_t e = a.at(col, j);
       dx[e] += y[e] * (dy[e] - dot);
     }
   }
 }
 
+template <class Team>
 __global__ void log_softmax_backward_kernel(Columns a, const float* y, const float* dy, float* dx) {
-  DYBATCH_GRID_STRIDE(col, a.count()) {
-    float total = 0.f;
-    for (unsigned j = 0; j < a.len; ++j) total += dy[a.at(col, j)];
-    for (unsigned j = 0; j < a.len; ++j) {
+  const Team t;
+  for (std::size_t col = t.first(); col < a.count(); col += t.stride()) {
+    const float total = column_sum(t, a, col, [&](std::size_t e) { return dy[e]; });
+    for (unsigned j = t.rank(); j < a.len; j += t.size()) {
       const std::size_t e = a.at(col, j);
       dx[e] += dy[e] - expf(y[e]) * total;
     }
@@ -60,27 +77,26 @@ __global__ void log_softmax_backward_kernel(Columns a, const float* y, const flo
 
 void softmax_forward(const OpCall& c) {
   const Columns a(AlongDim(c.xs[0].d, c.op_data<unsigned>()));
-  softmax_kernel<<<blocks_for(a.count()), kThreads, 0, stream_of(c)>>>(a, c.xs[0].v, c.y.v, false);
-  check_launch("softmax forward");
+  launch_teams("softmax forward", a.count(), a.len, stream_of(c), softmax_kernel<WarpTeam>, softmax_kernel<BlockTeam>,
+               a, c.xs[0].v, c.y.v, false);
 }
 
 void softmax_backward(const OpCall& c, unsigned) {
   const Columns a(AlongDim(c.y.d, c.op_data<unsigned>()));
-  softmax_backward_kernel<<<blocks_for(a.count()), kThreads, 0, stream_of(c)>>>(a, c.y.v, c.dy.v,
-                                                                                                  c.dx.v);
-  check_launch("softmax backward");
+  launch_teams("softmax backward", a.count(), a.len, stream_of(c), softmax_backward_kernel<WarpTeam>,
+               softmax_backward_kernel<BlockTeam>, a, c.y.v, c.dy.v, c.dx.v);
 }
 
 void log_softmax_forward(const OpCall& c) {
   const Columns a(AlongDim(c.xs[0].d, 0));
-  softmax_kernel<<<blocks_for(a.post), kThreads, 0, stream_of(c)>>>(a, c.xs[0].v, c.y.v, true);
-  check_launch("log_softmax forward");
+  launch_teams("log_softmax forward", a.count(), a.len, stream_of(c), softmax_kernel<WarpTeam>,
+               softmax_kernel<BlockTeam>, a, c.xs[0].v, c.y.v, true);
 }
 
 void log_softmax_backward(const OpCall& c, unsigned) {
   const Columns a(AlongDim(c.y.d, 0));
-  log_softmax_backward_kernel<<<blocks_for(a.post), kThreads, 0, stream_of(c)>>>(a, c.y.v, c.dy.v, c.dx.v);
-  check_launch("log_softmax backward");
+  launch_teams("log_softmax backward", a.count(), a.len, stream_of(c), log_softmax_backward_kernel<WarpTeam>,
+               log_softmax_backward_kernel<BlockTeam>, a, c.y.v, c.dy.v, c.dx.v);
 }
 
 /// Each output's class, read on the host (the row's host_check checked the caller's indices).
@@ -92,30 +108,39 @@ const unsigned* targets(const OpCall& c) {
   return to_scratch(c, t.data(), t.size());
 }
 
+template <class Team>
 __global__ void pnls_kernel(Columns a, const float* x, const unsigned* target, float* y) {
-  DYBATCH_GRID_STRIDE(b, a.post) y[b] = column_log_sum_exp(a, x, b) - x[a.at(b, target[b])];
+  const Team t;
+  for (std::size_t b = t.first(); b < a.post; b += t.stride()) {
+    const float lse = column_log_sum_exp(t, a, x, b);
+    if (t.rank() == 0) y[b] = lse - x[a.at(b, target[b])];
+  }
 }
 
+template <class Team>
 __global__ void pnls_backward_kernel(Columns a, const float* x, const float* y, const unsigned* target,
                                      const float* dy, float* dx) {
-  DYBATCH_GRID_STRIDE(b, a.post) {
+  const Team t;
+  for (std::size_t b = t.first(); b < a.post; b += t.stride()) {
     const float log_z = y[b] + x[a.at(b, target[b])];
-    for (unsigned j = 0; j < a.len; ++j) dx[a.at(b, j)] += dy[b] * expf(x[a.at(b, j)] - log_z);
-    dx[a.at(b, target[b])] -= dy[b];
+    for (unsigned j = t.rank(); j < a.len; j += t.size()) {
+      const std::size_t e = a.at(b, j);
+      dx[e] += dy[b] * expf(x[e] - log_z);
+      if (j == target[b]) dx[e] -= dy[b];
+    }
   }
 }
 
 void pnls_forward(const OpCall& c) {
   const Columns a(AlongDim(c.xs[0].d, 0));
-  pnls_kernel<<<blocks_for(a.post), kThreads, 0, stream_of(c)>>>(a, c.xs[0].v, targets(c), c.y.v);
-  check_launch("pickneglogsoftmax forward");
+  launch_teams("pickneglogsoftmax forward", a.post, a.len, stream_of(c), pnls_kernel<WarpTeam>,
+               pnls_kernel<BlockTeam>, a, c.xs[0].v, targets(c), c.y.v);
 }
 
 void pnls_backward(const OpCall& c, unsigned) {
   const Columns a(AlongDim(c.xs[0].d, 0));
-  pnls_backward_kernel<<<blocks_for(a.post), kThreads, 0, stream_of(c)>>>(a, c.xs[0].v, c.y.v, targets(c), c.dy.v,
-                                                                          c.dx.v);
-  check_launch("pickneglogsoftmax backward");
+  launch_teams("pickneglogsoftmax backward", a.post, a.len, stream_of(c), pnls_backward_kernel<WarpTeam>,
+               pnls_backward_kernel<BlockTeam>, a, c.xs[0].v, c.y.v, targets(c), c.dy.v, c.dx.v);
 }
 
 /// Every batch element's class list, flattened: entries [begin[b], begin[b + 1]) are column b's.
@@ -138,46 +163,56 @@ Lists lists(const OpCall& c) {
   return {to_scratch(c, ids.data(), ids.size()), to_scratch(c, begin.data(), begin.size())};
 }
 
+template <class Team>
 __global__ void restricted_kernel(Columns a, Lists l, const float* x, float* y) {
-  DYBATCH_GRID_STRIDE(b, a.post) {
+  const Team t;
+  for (std::size_t b = t.first(); b < a.post; b += t.stride()) {
     const unsigned* ids = l.ids + l.begin[b];
     const unsigned count = l.begin[b + 1] - l.begin[b];
-    for (unsigned j = 0; j < a.len; ++j) y[a.at(b, j)] = -INFINITY;
-    float m = x[a.at(b, ids[0])];
-    for (unsigned k = 1; k < count; ++k) m = fmaxf(m, x[a.at(b, ids[k])]);
+    for (unsigned j = t.rank(); j < a.len; j += t.size()) y[a.at(b, j)] = -INFINITY;
+    t.sync();  // another thread of the team may write a listed element below
+    float m = -INFINITY;
+    for (unsigned k = t.rank(); k < count; k += t.size()) m = fmaxf(m, x[a.at(b, ids[k])]);
+    m = t.reduce(m, Max());
     float s = 0.f;
-    for (unsigned k = 0; k < count; ++k) s += expf(x[a.at(b, ids[k])] - m);
-    const float lse = m + logf(s);
-    for (unsigned k = 0; k < count; ++k) y[a.at(b, ids[k])] = x[a.at(b, ids[k])] - lse;
+    for (unsigned k = t.rank(); k < count; k += t.size()) s += expf(x[a.at(b, ids[k])] - m);
+    const float lse = m + logf(t.reduce(s, Sum()));
+    for (unsigned k = t.rank(); k < count; k += t.size()) y[a.at(b, ids[k])] = x[a.at(b, ids[k])] - lse;
   }
 }
 
+// A class listed twice adds twice, from two threads: atomically.
+template <class Team>
 __global__ void restricted_backward_kernel(Columns a, Lists l, const float* y, const float* dy, float* dx) {
-  DYBATCH_GRID_STRIDE(b, a.post) {
+  const Team t;
+  for (std::size_t b = t.first(); b < a.post; b += t.stride()) {
     const unsigned* ids = l.ids + l.begin[b];
     const unsigned count = l.begin[b + 1] - l.begin[b];
     float total = 0.f;
-    for (unsigned k = 0; k < count; ++k) total += dy[a.at(b, ids[k])];
-    for (unsigned k = 0; k < count; ++k) {
+    for (unsigned k = t.rank(); k < count; k += t.size()) total += dy[a.at(b, ids[k])];
+    total = t.reduce(total, Sum());
+    for (unsigned k = t.rank(); k < count; k += t.size()) {
       const std::size_t e = a.at(b, ids[k]);
-      dx[e] += dy[e] - expf(y[e]) * total;
+      atomicAdd(dx + e, dy[e] - expf(y[e]) * total);
     }
   }
 }
 
 void restricted_forward(const OpCall& c) {
   const Columns a(AlongDim(c.y.d, 0));
-  restricted_kernel<<<blocks_for(a.post), kThreads, 0, stream_of(c)>>>(a, lists(c), c.xs[0].v, c.y.v);
-  check_launch("log_softmax (restricted) forward");
+  launch_teams("log_softmax (restricted) forward", a.post, a.len, stream_of(c), restricted_kernel<WarpTeam>,
+               restricted_kernel<BlockTeam>, a, lists(c), c.xs[0].v, c.y.v);
 }
 
 void restricted_backward(const OpCall& c, unsigned) {
   const Columns a(AlongDim(c.y.d, 0));
-  restricted_backward_kernel<<<blocks_for(a.post), kThreads, 0, stream_of(c)>>>(a, lists(c), c.y.v,
-                                                                                c.dy.v, c.dx.v);
-  check_launch("log_softmax (restricted) backward");
+  launch_teams("log_softmax (restricted) backward", a.post, a.len, stream_of(c), restricted_backward_kernel<WarpTeam>,
+               restricted_backward_kernel<BlockTeam>, a, lists(c), c.y.v, c.dy.v, c.dx.v);
 }
 
+// sparsemax keeps one thread per column: its threshold comes from the column sorted (here an
+// insertion sort into scratch) and a scan of the sorted prefix (sparsemax_threshold_of_sorted,
+// shared with the CPU), both sequential; its columns are label sets, short next to a vocabulary.
 // The sparsemax threshold of one column, sorting a copy of it (descending) in `sorted`.
 __device__ float sparsemax_threshold(const float* x, unsigned n, float* sorted) {
   for (unsigned i = 0; i < n; ++i) {
