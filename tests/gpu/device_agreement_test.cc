@@ -1,18 +1,12 @@
-// Device agreement: every op with CUDA kernels, on the gradient check's random instances, gives
-// the CPU's values and argument gradients on the GPU. The CPU runs the instance through its graph;
-// the GPU runs the op's CUDA kernels on copies of the same arguments.
+// The GPU's own checks: device agreement (device_agreement.h) on GPU:0, which runs the CUDA
+// kernels through the dispatch path; its memory operations; its kernel timer.
 
 #include <catch2/catch.hpp>
 
-#include <algorithm>
-#include <cmath>
-#include <random>
-#include <string>
+#include <iostream>
 #include <vector>
 
-#include "dynet_core/graph.h"
-#include "dynet_core/ops/check_case.h"
-#include "dynet_core/ops/registry.h"
+#include "gpu/device_agreement.h"
 #include "gpu/device_gpu.h"
 #include "gpu/kernel_table.h"
 #include "gpu/kernel_timer.h"
@@ -27,112 +21,19 @@ Device_GPU& gpu_device() {
   static Device_GPU device(0, MemorySizes{16 * MB, 16 * MB, 16 * MB, 16 * MB});
   return device;
 }
-/// Pools of GPU memory for the tests' tensors and the kernels' temporaries, from the device's blocks.
+/// GPU memory for the tests' tensors, from the device's blocks.
 AlignedMemoryPool& gpu_values() {
   static AlignedMemoryPool pool("GPU test values", 16 * MB, &gpu_device());
   return pool;
 }
-AlignedMemoryPool& gpu_scratch() {
-  static AlignedMemoryPool pool("GPU test scratch", 16 * MB, &gpu_device());
-  return pool;
-}
-
-/// A device copy of host values, in the GPU test pool.
-Tensor upload(Device_GPU& gpu, const Dim& d, const float* host) {
-  Tensor t(d, gpu_values().allocate_array<float>(d.size()), &gpu);
-  gpu.to_device(t.v, host, d.size());
-  return t;
-}
-
-std::vector<float> download(Device_GPU& gpu, const Tensor& t) {
-  std::vector<float> v(t.d.size());
-  gpu.to_host(v.data(), t.v, v.size());
-  return v;
-}
-
-void require_close(const std::vector<float>& gpu, const std::vector<float>& cpu, const char* op, const char* what,
-                   unsigned arg) {
-  REQUIRE(gpu.size() == cpu.size());
-  for (std::size_t e = 0; e < cpu.size(); ++e) {
-    INFO(op << ": " << what << " (argument " << arg << ") element " << e << ": GPU " << gpu[e] << ", CPU " << cpu[e]);
-    REQUIRE(std::fabs(gpu[e] - cpu[e]) <= 1e-4f + 1e-3f * std::fabs(cpu[e]));
-  }
-}
-
-void check_agreement(const OpDef& op, const OpKernels& kernel, std::uint64_t seed) {
-  Device_GPU& gpu = gpu_device();
-  ComputationGraph cg;
-  CheckCase c(cg, seed);
-  const Expression y = op.check.build(c);
-  REQUIRE(cg.node(y.i).op == &op);
-  cg.forward(y);
-  const Node& n = cg.node(y.i);
-
-  std::vector<Tensor> host_xs, gpu_xs;
-  for (unsigned k = 0; k < n.nargs; ++k) {
-    const Node& a = cg.node(n.arg(k));
-    host_xs.emplace_back(a.dim, a.value, cg.device());
-    gpu_xs.push_back(upload(gpu, a.dim, a.value));
-  }
-  OpCall g;
-  g.xs = gpu_xs.data();
-  g.nargs = n.nargs;
-  g.y = Tensor(n.dim, gpu_values().allocate_array<float>(n.dim.size()), &gpu);
-  g.data = &n.data;
-  g.scratch = &gpu_scratch();
-  kernel.forward(g);
-  require_close(download(gpu, g.y), std::vector<float>(n.value, n.value + n.dim.size()), op.name, "forward", 0);
-  if (!op.backward) return;
-
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<float> unit(-1.f, 1.f);
-  std::vector<float> dy(n.dim.size());
-  for (float& v : dy) v = unit(rng);
-  g.dy = upload(gpu, n.dim, dy.data());
-  for (unsigned k = 0; k < n.nargs; ++k) {
-    std::vector<float> seed_grad(host_xs[k].d.size());
-    for (float& v : seed_grad) v = unit(rng);
-    std::vector<float> cpu_grad = seed_grad;
-    OpCall h;
-    h.xs = host_xs.data();
-    h.nargs = n.nargs;
-    h.y = Tensor(n.dim, n.value, cg.device());
-    h.dy = Tensor(n.dim, dy.data(), cg.device());
-    h.dx = Tensor(host_xs[k].d, cpu_grad.data(), cg.device());
-    h.data = &n.data;
-    h.scratch = &cg.memory().scratch;
-    op.backward(h, k);
-    g.dx = upload(gpu, host_xs[k].d, seed_grad.data());
-    kernel.backward(g, k);
-    require_close(download(gpu, g.dx), cpu_grad, op.name, "backward", k);
-  }
-}
-
-/// Leaves whose op data points at the CPU device's parameter memory, which GPU kernels cannot read:
-/// parameters are their own value (no kernel runs), lookups gather table rows.
-bool reads_parameters(const OpDef& op) {
-  return op.value_alias || op.leaf_backward || std::string(op.name) == "const_lookup";
-}
 
 }  // namespace
 
-TEST_CASE("every op with CUDA kernels agrees with the CPU", "[gpu]") {
-  register_all_ops();
-  const gpu::KernelTable kernels = gpu::cuda_kernels();
-  unsigned checked = 0;
-  for (const OpDef* op : registered_ops()) {
-    const OpKernels* k = kernels.find(op->name);
-    if (!k || !op->check.build || reads_parameters(*op)) continue;
-    for (std::uint64_t seed = 1; seed <= 6; ++seed) {
-      INFO(op->name << ", seed " << seed);
-      check_agreement(*op, *k, seed * 7919 + op->id);
-      gpu_device().synchronize();
-      gpu_values().reset();
-      gpu_scratch().reset();
-    }
-    ++checked;
-  }
-  CHECK(checked > 50);
+TEST_CASE("every op with CUDA kernels agrees with the CPU through the dispatch path", "[gpu][agreement]") {
+  gpu::install_cuda_kernels();
+  const device_agreement::Coverage c = device_agreement::check_every_op(gpu_device(), 6);
+  std::cout << "device agreement on " << gpu_device().name << ": " << device_agreement::summary(c) << "\n";
+  CHECK(c.ops > 50);
 }
 
 TEST_CASE("Device_GPU's device operations move and add what they are told", "[gpu]") {
