@@ -14,10 +14,14 @@
 namespace dynet {
 
 /// Whether argument i (the node `arg`) of a node of `op` with output `out` is shared by a group
-/// rather than concatenated: declared shared, broadcast along the batch, or a parameter where the
-/// kernel broadcasts.
+/// rather than concatenated: declared shared with one batch element, broadcast along the batch, or a
+/// parameter where the kernel broadcasts. A group's call is one node with the batch elements of all
+/// its nodes, so a kernel can serve one argument to all of them only by broadcasting it: a declared
+/// shared argument with several batch elements (a batched matrix times each node's batched
+/// operand) is concatenated, once per node, like any other.
 inline bool shared_argument(const OpDef& op, unsigned i, const Node& arg, const Dim& out) {
-  return op.batch.is_shared(i) || arg.dim.bd < out.bd || (arg.op->value_alias && op.batch.is_broadcast(i));
+  return (op.batch.is_shared(i) && arg.dim.bd == 1) || arg.dim.bd < out.bd ||
+         (arg.op->value_alias && op.batch.is_broadcast(i));
 }
 
 /// The identity a shared argument contributes to a signature.

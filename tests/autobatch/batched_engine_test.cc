@@ -255,9 +255,11 @@ TEST_CASE("elementwise readers of slices read them where they lie unless backwar
       cg.engine().reset_stats();
       cg.forward(loss);
       // logistic and tanh never read their arguments in backward; square does, so its group
-      // gathers the slices into a block that lives until then.
+      // gathers the slices into a block that lives until then. A device whose kernels are not
+      // host code (a GPU) gathers both.
       const EngineStats s = cg.engine().stats();
-      CHECK(s.bytes_gathered == (square_one ? K * h * sizeof(float) : 0));
+      const std::size_t slice_bytes = K * h * sizeof(float);
+      CHECK(s.bytes_gathered == (!cg.device()->kernels_on_host() ? 2 * slice_bytes : square_one ? slice_bytes : 0));
       CHECK(s.bytes_in_place > 0);
     }
   }
@@ -325,5 +327,28 @@ TEST_CASE("slices of a node or of groups' outputs point into them instead of cop
     const std::vector<float> before = as_vector(cg.forward(bias_part));
     m.b.set_value(std::vector<float>(h, 7.f));
     CHECK(as_vector(bias_part.value()) == before);
+  }
+}
+
+// A group's call holds the batch elements of all its nodes, and a kernel serves one argument to
+// all of them only by broadcasting one batch element: a batched matrix that every product of a
+// group reads is copied per node, not passed once (which read past it).
+TEST_CASE("a batched left operand that every product of a group shares is read per node", "[autobatch]") {
+  for (int strategy : {0, 1, 2}) {
+    INFO("--dynet-autobatch " << strategy);
+    ComputationGraph cg;
+    cg.set_autobatch(strategy);
+    const Expression a = input(cg, Dim({1, 2}, 2), {1, 2, 3, 4});
+    std::vector<Expression> products;
+    for (int j = 0; j < 3; ++j)
+      products.push_back(a * input(cg, Dim({2, 3}, 2), {1.f + j, 2, 3, 4, 5, 6, 1, 1, 1, 1, 1, 1}));
+    cg.engine().reset_stats();
+    const std::vector<float> y = as_vector(cg.forward(concatenate_to_batch(products)));
+    for (int j = 0; j < 3; ++j) {
+      INFO("product " << j);
+      const std::vector<float> expected{1 + j + 4.f, 11, 17, 7, 7, 7};
+      CHECK(std::vector<float>(y.begin() + 6 * j, y.begin() + 6 * j + 6) == expected);
+    }
+    if (strategy > 0) CHECK(cg.engine().stats().batches < cg.engine().stats().nodes);
   }
 }
