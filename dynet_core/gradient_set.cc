@@ -47,10 +47,12 @@ GradientSet::Scope::~Scope() { active_set = previous_; }
 float* GradientSet::gradient(ParameterStorage& p) {
   Dense& d = params_[&p];
   if (!d.used) {
-    // A set outlives the parameters it served, so a new one may come at a freed one's address.
-    if (d.size != p.size()) {
+    // A set outlives the parameters it served, so a new one may come at a freed one's address,
+    // with another size or on another device.
+    if (d.size != p.size() || d.device != p.device) {
       d.g = p.device->allocate_parameter_floats(p.size());
       d.size = p.size();
+      d.device = p.device;
     }
     p.device->zero(d.g, d.size);
     d.used = true;
@@ -60,11 +62,13 @@ float* GradientSet::gradient(ParameterStorage& p) {
 
 GradientSet::Table& GradientSet::table(LookupParameterStorage& t) {
   Table& s = tables_[&t];
-  // A set outlives the tables it served, so a new table may come at a freed one's address.
+  // A set outlives the tables it served, so a new table may come at a freed one's address, with
+  // another size or on another device.
   const std::size_t size = std::size_t(t.n) * t.row_size();
-  if (s.size != size) {
+  if (s.size != size || s.device != t.device) {
     s.g = t.device->allocate_parameter_floats(size);
     s.size = size;
+    s.device = t.device;
     t.device->zero(s.g, size);
     s.mask.assign(t.n, 0);
   }

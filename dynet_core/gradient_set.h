@@ -51,11 +51,13 @@ class GradientSet {
   struct Dense {
     float* g = nullptr;
     std::size_t size = 0;
+    Device* device = nullptr;  ///< whose memory g is
     bool used = false;
   };
   struct Table {
     float* g = nullptr;
     std::size_t size = 0;
+    Device* device = nullptr;  ///< whose memory g is
     std::vector<unsigned> touched;
     std::vector<std::uint8_t> mask;
     bool all = false;

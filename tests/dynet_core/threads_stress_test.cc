@@ -123,8 +123,8 @@ std::vector<std::vector<float>> summed_gradients(Model& m, Device* device, unsig
 }
 
 /// Gradients a equal b up to float reassociation: every element within 1e-4 of the largest
-/// magnitude in its parameter (a gradient summed into a large one rounds at its scale; a lost
-/// update was off by 1% or more).
+/// magnitude in its parameter, or 1e-6 where that is itself rounding noise (a gradient summed into
+/// a large one rounds at its scale; a lost update was off by 1% or more).
 void check_close(const std::vector<std::vector<float>>& a, const std::vector<std::vector<float>>& b) {
   REQUIRE(a.size() == b.size());
   for (std::size_t p = 0; p < a.size(); ++p) {
@@ -135,7 +135,7 @@ void check_close(const std::vector<std::vector<float>>& a, const std::vector<std
     for (std::size_t k = 0; k < a[p].size(); ++k)
       if (std::fabs(a[p][k] - b[p][k]) > std::fabs(a[p][worst] - b[p][worst])) worst = k;
     INFO("parameter " << p << ", element " << worst << " of " << a[p].size());
-    CHECK(std::fabs(a[p][worst] - b[p][worst]) <= 1e-4f * scale);
+    CHECK(std::fabs(a[p][worst] - b[p][worst]) <= 1e-4f * scale + 1e-6f);
   }
 }
 
@@ -301,6 +301,7 @@ TEST_CASE("a private gradient set outlives the tables it once held", "[threads]"
     private_backward(gone.add_lookup_parameters(3, {4}));
   }
   private_backward(table);
-  CHECK(table.get_storage().grad_row(1)[0] == 1.f);
-  CHECK(table.get_storage().grad_row(0)[0] == 0.f);
+  const LookupParameterStorage& s = table.get_storage();
+  CHECK(as_vector(Tensor(Dim({5}), s.grad_row(1), s.device)) == std::vector<float>(5, 1.f));
+  CHECK(as_vector(Tensor(Dim({5}), s.grad_row(0), s.device)) == std::vector<float>(5, 0.f));
 }
