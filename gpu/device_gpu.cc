@@ -55,7 +55,8 @@ Device_GPU::Device_GPU(int cuda_id, const MemorySizes& sizes, bool debug_memory)
 }
 
 Device_GPU::~Device_GPU() {
-  make_current();
+  // At process exit the CUDA runtime may be unloading already: nothing here may throw.
+  cudaSetDevice(cuda_device_id);
   cudaStreamSynchronize(stream_);
   timer_.reset();
   release_pools();
@@ -79,7 +80,7 @@ void* Device_GPU::allocate_block(std::size_t bytes) {
 }
 
 void Device_GPU::free_block(void* p, std::size_t) {
-  make_current();
+  cudaSetDevice(cuda_device_id);  // as the destructor: pools free their blocks at exit too
   // Kernels still queued may read the block: it goes back only once they are done.
   cudaStreamSynchronize(stream_);
   cudaFree(p);
