@@ -66,18 +66,22 @@ DYBATCH_HD void lu_factor(float* lu, unsigned n, unsigned* perm) {
   }
 }
 
+/// Column col of the inverse of the matrix whose LU factors lu_factor left in lu and perm; columns
+/// are independent, so a GPU block's threads solve them side by side.
+DYBATCH_HD void lu_invert_column(const float* lu, const unsigned* perm, unsigned n, unsigned col, float* out) {
+  float* e = out + static_cast<std::size_t>(n) * col;
+  for (unsigned i = 0; i < n; ++i) e[i] = perm[i] == col ? 1.f : 0.f;
+  for (unsigned i = 0; i < n; ++i)
+    for (unsigned j = 0; j < i; ++j) e[i] -= lu[i + n * j] * e[j];
+  for (unsigned i = n; i-- > 0;) {
+    for (unsigned j = i + 1; j < n; ++j) e[i] -= lu[i + n * j] * e[j];
+    e[i] /= lu[i + n * i];
+  }
+}
+
 /// out = the inverse of the matrix whose LU factors lu_factor left in lu and perm.
 DYBATCH_HD void lu_invert(const float* lu, const unsigned* perm, unsigned n, float* out) {
-  for (unsigned col = 0; col < n; ++col) {
-    float* e = out + n * col;
-    for (unsigned i = 0; i < n; ++i) e[i] = perm[i] == col ? 1.f : 0.f;
-    for (unsigned i = 0; i < n; ++i)
-      for (unsigned j = 0; j < i; ++j) e[i] -= lu[i + n * j] * e[j];
-    for (unsigned i = n; i-- > 0;) {
-      for (unsigned j = i + 1; j < n; ++j) e[i] -= lu[i + n * j] * e[j];
-      e[i] /= lu[i + n * i];
-    }
-  }
+  for (unsigned col = 0; col < n; ++col) lu_invert_column(lu, perm, n, col, out);
 }
 
 }  // namespace dynet

@@ -130,19 +130,6 @@ void transpose_backward(const OpCall& c, unsigned) {
   check_launch("transpose backward");
 }
 
-// Column col of the inverse from the LU factors: lu_invert's loop body (dynet_core/ops/linalg.h)
-// for one column, so that a block's threads solve columns side by side.
-__device__ void invert_column(const float* lu, const unsigned* perm, unsigned n, unsigned col, float* out) {
-  float* e = out + std::size_t(n) * col;
-  for (unsigned i = 0; i < n; ++i) e[i] = perm[i] == col ? 1.f : 0.f;
-  for (unsigned i = 0; i < n; ++i)
-    for (unsigned j = 0; j < i; ++j) e[i] -= lu[i + n * j] * e[j];
-  for (unsigned i = n; i-- > 0;) {
-    for (unsigned j = i + 1; j < n; ++j) e[i] -= lu[i + n * j] * e[j];
-    e[i] /= lu[i + n * i];
-  }
-}
-
 // lu_factor (partial pivoting) of matrix b by its block: at pivot step k the block finds the
 // pivot (the first largest |lu(i, k)|, i >= k, as lu_factor), swaps rows, divides column k, then
 // updates the trailing submatrix, a thread per element. Each element sees the same operations in
@@ -193,7 +180,7 @@ __global__ void lu_kernel(const float* x, unsigned n, unsigned count, float* lu,
     __syncthreads();
     block_lu_factor(f, n, perm + b * n);
     if (inverse)
-      for (unsigned col = threadIdx.x; col < n; col += blockDim.x) invert_column(f, perm + b * n, n, col, inverse + b * m);
+      for (unsigned col = threadIdx.x; col < n; col += blockDim.x) lu_invert_column(f, perm + b * n, n, col, inverse + b * m);
     if (logdet) {
       float sum = 0.f;
       for (unsigned i = threadIdx.x; i < n; i += blockDim.x) sum += logf(fabsf(f[i + n * i]));
