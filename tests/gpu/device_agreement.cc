@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <random>
@@ -30,6 +31,7 @@ constexpr unsigned kNodes = 3;
 constexpr unsigned kSearch = 64;
 const float kNaN = std::numeric_limits<float>::quiet_NaN();
 
+constexpr std::uint64_t kInstanceSeed = 17;
 std::uint64_t instance_seed(const OpDef& op, unsigned k) { return std::uint64_t(k) * 7919 + op.id; }
 std::uint64_t value_seed(std::uint64_t seed, unsigned node) { return seed * 1000003 + node; }
 
@@ -62,14 +64,18 @@ struct NodeCopy {
   std::vector<std::vector<float>> xs;
 };
 
-/// Instances of one op's gradient check in one graph, built from (seed, value seed) pairs.
+using Build = std::function<Expression(CheckCase&)>;
+
+/// Instances of one op's gradient check (or of `build`) in one graph, built from (seed, value
+/// seed) pairs.
 class Instances {
  public:
-  explicit Instances(const OpDef& op) : op_(op) {}
+  explicit Instances(const OpDef& op) : Instances(op, op.check.build) {}
+  Instances(const OpDef& op, Build build) : op_(op), build_(std::move(build)) {}
 
   const Node& add(std::uint64_t seed, std::uint64_t values) {
     cases_.push_back(std::make_unique<CheckCase>(cg_, seed, values));
-    ys_.push_back(op_.check.build(*cases_.back()));
+    ys_.push_back(build_(*cases_.back()));
     const Node& n = cg_.node(ys_.back().i);
     INFO(op_.name << ", seed " << seed << ": the check builds " << n.op->name);
     REQUIRE(n.op == &op_);
@@ -97,6 +103,7 @@ class Instances {
 
  private:
   const OpDef& op_;
+  Build build_;
   ComputationGraph cg_;
   std::vector<std::unique_ptr<CheckCase>> cases_;
   std::vector<Expression> ys_;
@@ -181,13 +188,14 @@ class Checker {
   TransposeCache transposes_;
 };
 
-/// Fails at the first element where the device and the CPU disagree (NaN agrees only with NaN).
+/// Fails at the first element where the device and the CPU disagree (NaN agrees only with NaN,
+/// an infinity with itself).
 void require_agree(const std::vector<float>& device, const std::vector<float>& cpu, const Where& where,
                    const char* what, int argument, unsigned nodes) {
   REQUIRE(device.size() == cpu.size());
   for (std::size_t e = 0; e < cpu.size(); ++e) {
     const float d = device[e], c = cpu[e];
-    if ((std::isnan(c) && std::isnan(d)) || std::fabs(d - c) <= 1e-4f + 1e-3f * std::fabs(c)) continue;
+    if (d == c || (std::isnan(c) && std::isnan(d)) || std::fabs(d - c) <= 1e-4f + 1e-3f * std::fabs(c)) continue;
     std::ostringstream s;
     s << where.op << ", seed " << where.seed << ", case " << where.what << ": " << what;
     if (argument >= 0) s << " of argument " << argument;
@@ -423,6 +431,22 @@ const char* skip_reason(const OpDef& op, const std::vector<OpKernels>& kernels) 
 }
 
 }  // namespace
+
+void check_instance(Device& device, const char* what, const Build& build) {
+  register_all_ops();
+  const OpDef* op = nullptr;
+  {
+    ComputationGraph probe;
+    CheckCase c(probe, kInstanceSeed, value_seed(kInstanceSeed, 0));
+    op = probe.node(build(c).i).op;
+  }
+  Instances one(*op, build);
+  const Node& n = one.add(kInstanceSeed, value_seed(kInstanceSeed, 0));
+  std::vector<bool> shared;
+  for (unsigned i = 0; i < n.nargs; ++i) shared.push_back(shared_argument(*op, i, one.graph().node(n.arg(i)), n.dim));
+  Checker checker(device);
+  checker.check(*op, one.read(), shared, {op->name, kInstanceSeed, what});
+}
 
 Coverage check_every_op(Device& device, unsigned seeds) {
   register_all_ops();

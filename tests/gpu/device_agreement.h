@@ -17,10 +17,13 @@
 //   K single-node CPU results.
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "dynet_core/device.h"
+#include "dynet_core/expression.h"
+#include "dynet_core/ops/check_case.h"
 
 namespace device_agreement {
 
@@ -38,6 +41,12 @@ struct Coverage {
 /// instances each (plus the batched and broadcast ones), and fails a Catch2 assertion naming op,
 /// seed, case, argument, element, device value and CPU value at the first disagreement.
 Coverage check_every_op(dynet::Device& device, unsigned seeds);
+
+/// The single-node checks on the one instance `build` makes, `what` naming it: shapes the random
+/// checks never reach (a 10,000-class softmax, a sum over 600,000 floats) take the kernels' paths
+/// for long columns and split reductions.
+void check_instance(dynet::Device& device, const char* what,
+                    const std::function<dynet::Expression(dynet::CheckCase&)>& build);
 
 /// One line: the counts, then the ops skipped and the cases some ops lack, with reasons.
 std::string summary(const Coverage& c);

@@ -51,8 +51,8 @@ void require_same(const std::vector<float>& gpu, const std::vector<float>& cpu, 
   }
 }
 
-void check_trainer(const char* name, const MakeTrainer& make_trainer, bool sparse) {
-  static Device_GPU gpu(0, MemorySizes{1 << 20, 1 << 20, 1 << 24, 1 << 20});
+void check_trainer(const char* name, const MakeTrainer& make_trainer, bool sparse, std::size_t count) {
+  static Device_GPU gpu(0, MemorySizes{1 << 20, 1 << 20, 1 << 26, 1 << 20});
   gpu::install_update_kernels();
   std::mt19937 rng(11);
   std::uniform_real_distribution<float> positive(0.05f, 1.f), unit(-1.f, 1.f);
@@ -61,8 +61,8 @@ void check_trainer(const char* name, const MakeTrainer& make_trainer, bool spars
     for (float& x : v) x = d(rng);
     return v;
   };
-  // Positive values, as EG's distributions need; 1000 values span several thread blocks.
-  const std::vector<float> values = draw(1000, positive), rows = draw(kRows * kRowSize, positive);
+  // Positive values, as EG's distributions need.
+  const std::vector<float> values = draw(count, positive), rows = draw(kRows * kRowSize, positive);
   Model cpu, dev;
   make(cpu, nullptr, values, rows);
   make(dev, &gpu, values, rows);
@@ -77,7 +77,7 @@ void check_trainer(const char* name, const MakeTrainer& make_trainer, bool spars
     cpu.trainer->update();
     dev.trainer->update();
   }
-  INFO(name << (sparse ? ", sparse" : ", dense"));
+  INFO(name << (sparse ? ", sparse" : ", dense") << ", " << count << " values");
   require_same(as_vector(*dev.p.values()), as_vector(*cpu.p.values()), "parameter");
   require_same(as_vector(dev.table.get_storage().all_values), as_vector(cpu.table.get_storage().all_values), "table");
 }
@@ -89,8 +89,10 @@ TEST_CASE("every trainer updates on the GPU as on the CPU, sparse and dense", "[
   trainers.push_back(
       {"CyclicalSGDTrainer", [](ParameterCollection& m) { return std::make_unique<CyclicalSGDTrainer>(m); }});
   trainers.push_back({"EGTrainer", [](ParameterCollection& m) { return std::make_unique<EGTrainer>(m, 0.1f); }});
+  // 1000 values span several thread blocks; 300,000 make a dense EG update run its multi-block passes.
   for (const auto& [name, make_trainer] : trainers) {
-    check_trainer(name, make_trainer, true);
-    check_trainer(name, make_trainer, false);
+    check_trainer(name, make_trainer, true, 1000);
+    check_trainer(name, make_trainer, false, 1000);
+    check_trainer(name, make_trainer, false, 300000);
   }
 }
