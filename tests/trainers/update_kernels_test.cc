@@ -9,6 +9,7 @@
 
 #include "dynet_core/expr.h"
 #include "dynet_core/graph.h"
+#include "dynet_core/init.h"
 #include "dynet_core/param_collection.h"
 #include "dynet_core/tensor.h"
 #include "trainers/eg_trainer.h"
@@ -38,16 +39,16 @@ void recording(Device& d, const Rule& rule, const update_rules::UpdateCall& c) {
   original<Rule>(d, rule, c);
 }
 
-/// Puts the recording kernel of Rule in the CPU table while alive.
+/// Puts the recording kernel of Rule in the table of the default device's type while alive.
 template <class Rule>
 struct Recording {
   Recording() {
     launches.clear();
-    UpdateKernel<Rule>& k = std::get<UpdateKernel<Rule>>(update_kernels(DeviceType::CPU));
+    UpdateKernel<Rule>& k = std::get<UpdateKernel<Rule>>(update_kernels(default_device()->type));
     original<Rule> = k;
     k = recording<Rule>;
   }
-  ~Recording() { std::get<UpdateKernel<Rule>>(update_kernels(DeviceType::CPU)) = original<Rule>; }
+  ~Recording() { std::get<UpdateKernel<Rule>>(update_kernels(default_device()->type)) = original<Rule>; }
 };
 
 std::vector<unsigned> sorted(std::vector<unsigned> v) {
