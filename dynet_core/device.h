@@ -189,8 +189,9 @@ class Device : public BlockSource {
   /// device opens its memory there, a GPU makes itself the calling thread's current device).
   Device(DeviceType type, std::string name, const MemorySizes& sizes, bool debug_memory, bool guarded = false,
          bool entered = false);
-  /// Opens device memory to host code until the matching leave(). Calls nest and may come from
-  /// several threads at once: memory stays open while any of them is inside.
+  /// Around the kernels and operations of an `entered` device. A guarded device opens its memory
+  /// to host code until the matching leave(); calls nest and may come from several threads at
+  /// once, and memory stays open while any of them is inside. A GPU makes itself current.
   virtual void enter() {}
   virtual void leave() {}
   /// On a guarded device, throws std::logic_error naming `who` unless [p, p + bytes) lies in the
