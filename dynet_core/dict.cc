@@ -5,6 +5,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "dynet_core/io_file.h"
+
 namespace dynet {
 
 int Dict::add(const std::string& word) {
@@ -61,25 +63,73 @@ Dict WordCounter::frequent(unsigned min_count, const std::string& unk) const {
 }
 
 namespace {
-const char* const kDictsHeader = "dybatch-vocabularies 1";
+
+// Version 1 wrote words as they are and refused the ones with blanks; version 2 escapes them.
+const char* const kDictsHeaderV1 = "dybatch-vocabularies 1";
+const char* const kDictsHeader = "dybatch-vocabularies 2";
+
+// One word (or vocabulary name) as one line without blanks: a backslash starts \s (space), \t,
+// \n, \r, \\ (a backslash) or, as the whole line, \e (the empty word).
+std::string escape(const std::string& word) {
+  if (word.empty()) return "\\e";
+  std::string out;
+  out.reserve(word.size());
+  for (char c : word) {
+    switch (c) {
+      case ' ': out += "\\s"; break;
+      case '\t': out += "\\t"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\\': out += "\\\\"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+// The word `line` escapes; throws std::invalid_argument describing a malformed escape.
+std::string unescape(const std::string& line) {
+  if (line == "\\e") return "";
+  std::string out;
+  out.reserve(line.size());
+  for (std::size_t k = 0; k < line.size(); ++k) {
+    if (line[k] != '\\') {
+      out += line[k];
+      continue;
+    }
+    const char e = ++k < line.size() ? line[k] : '\0';
+    switch (e) {
+      case 's': out += ' '; break;
+      case 't': out += '\t'; break;
+      case 'n': out += '\n'; break;
+      case 'r': out += '\r'; break;
+      case '\\': out += '\\'; break;
+      default:
+        throw std::invalid_argument("'" + line + "' has a backslash not followed by s, t, n, r or \\ (" +
+                                    "a backslash itself is written \\\\)");
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string dicts_file_text(const std::vector<NamedDict>& dicts) {
+  std::string text = std::string(kDictsHeader) + '\n';
+  for (const NamedDict& d : dicts) {
+    text += "vocabulary " + escape(d.first) + ' ' + std::to_string(d.second->size()) + ' ' +
+            std::to_string(d.second->get_unk_id()) + '\n';
+    for (const std::string& w : d.second->get_words()) text += escape(w) + '\n';
+  }
+  return text;
 }
 
 void save_dicts(const std::string& path, const std::vector<NamedDict>& dicts) {
-  std::ostringstream text;
-  text << kDictsHeader << '\n';
-  for (const NamedDict& d : dicts) {
-    text << "vocabulary " << d.first << ' ' << d.second->size() << ' ' << d.second->get_unk_id() << '\n';
-    for (const std::string& w : d.second->get_words()) {
-      if (w.empty() || w.find_first_of(" \t\r\n") != std::string::npos)
-        throw std::runtime_error("save_dicts: cannot save the vocabulary '" + d.first + "': the word '" + w +
-                                 "' is empty or contains blanks");
-      text << w << '\n';
-    }
+  try {
+    write_file_atomically(path, dicts_file_text(dicts));
+  } catch (const std::runtime_error& e) {
+    throw std::runtime_error(std::string("save_dicts: ") + e.what());
   }
-  std::ofstream out(path, std::ios::trunc);
-  out << text.str();
-  out.flush();
-  if (!out) throw std::runtime_error("save_dicts: cannot write the vocabulary file '" + path + "'");
 }
 
 void load_dicts(const std::string& path, const std::vector<NamedDict>& dicts) {
@@ -90,8 +140,16 @@ void load_dicts(const std::string& path, const std::vector<NamedDict>& dicts) {
   };
   std::string line;
   unsigned n = 1;
-  if (!std::getline(in, line) || line != kDictsHeader)
+  if (!std::getline(in, line) || (line != kDictsHeader && line != kDictsHeaderV1))
     throw fail(n, "not a vocabulary file (expected '" + std::string(kDictsHeader) + "')");
+  const bool escaped = line == kDictsHeader;
+  auto word_of = [&](const std::string& text) {
+    try {
+      return escaped ? unescape(text) : text;
+    } catch (const std::invalid_argument& e) {
+      throw fail(n, e.what());
+    }
+  };
   std::map<std::string, Dict> read;
   while (++n, std::getline(in, line)) {
     std::istringstream fields(line);
@@ -99,11 +157,12 @@ void load_dicts(const std::string& path, const std::vector<NamedDict>& dicts) {
     long size = -1, unk = -2;
     if (!(fields >> tag >> name >> size >> unk) || tag != "vocabulary" || size < 0 || unk < -1 || unk >= size)
       throw fail(n, "expected 'vocabulary NAME SIZE UNK_ID'");
+    name = word_of(name);
     Dict& d = read[name];
     for (long k = 0; k < size; ++k) {
       ++n;
       if (!std::getline(in, line) || line.empty()) throw fail(n, "the vocabulary '" + name + "' ends early");
-      if (d.convert(line) != k) throw fail(n, "the word '" + line + "' appears twice in '" + name + "'");
+      if (d.convert(word_of(line)) != k) throw fail(n, "the word '" + line + "' appears twice in '" + name + "'");
     }
     if (unk >= 0) d.set_unk(d.convert(static_cast<int>(unk)));
     d.freeze();

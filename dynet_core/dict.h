@@ -66,13 +66,19 @@ class WordCounter {
 /// A vocabulary and the name it has in a file of vocabularies.
 using NamedDict = std::pair<std::string, Dict*>;
 
-/// Writes the vocabularies to `path`, a text file: a header line, then per vocabulary a line
-/// "vocabulary NAME SIZE UNK_ID" and its words, one a line, in id order. Throws
-/// std::runtime_error when a word is empty or holds blanks, or the file cannot be written.
+/// The text of a file of vocabularies: a header line ("dybatch-vocabularies 2"), then per
+/// vocabulary a line "vocabulary NAME SIZE UNK_ID" and its words, one a line, in id order. Every
+/// word a Dict holds can be written: names and words are escaped, \s for a space, \t, \n, \r,
+/// \\ for a backslash, and \e for the empty word.
+std::string dicts_file_text(const std::vector<NamedDict>& dicts);
+/// Writes the vocabularies to `path` (dicts_file_text), replacing the file atomically. Throws
+/// std::runtime_error when the file cannot be written. save_model_and_dicts (io.h) writes a model
+/// and its vocabularies all or nothing.
 void save_dicts(const std::string& path, const std::vector<NamedDict>& dicts);
 /// Replaces every listed vocabulary with the one of that name in `path` (frozen, with its
-/// unknown word). Throws std::runtime_error naming the file and what is wrong or missing; the
-/// vocabularies are unchanged then.
+/// unknown word); files of version 1, written before words were escaped, read as they did.
+/// Throws std::runtime_error naming the file and what is wrong or missing; the vocabularies are
+/// unchanged then.
 void load_dicts(const std::string& path, const std::vector<NamedDict>& dicts);
 
 }  // namespace dynet

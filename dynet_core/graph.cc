@@ -197,6 +197,7 @@ Expression ComputationGraph::append(const OpDef& op, const Expression* args, uns
   for (unsigned k = 0; k < n; ++k) a[k] = args[k].i;
   nd.dim_hash = out_hash.hash;
   nd.signature = node_signature(op, data, out, nd.dim_hash, arg_nodes, a, n);
+  if (profiling_ && nd.signature) profile::note_node(nd, arg_nodes);
   nd.depth = depth;
   const Expression e(this, size_++);
   if (immediate_compute_) compute_now(e);

@@ -119,74 +119,117 @@ Globals& initialized_globals() {
   return g;
 }
 
+/// What the flags read so far have set; --dynet-devices and --dynet-gpus may not both be given.
+struct FlagReading {
+  DynetParams params;
+  bool devices_given = false;
+};
+
+void read_devices(const std::string& name, const std::string& value, FlagReading& r) {
+  if (r.devices_given) throw std::invalid_argument("Use only --dynet-gpus or --dynet-devices, not both");
+  r.devices_given = true;
+  if (name == "--dynet-devices") {
+    r.params.gpu_ids = parse_device_list(name, value);
+  } else {
+    r.params.gpu_ids.resize(parse_number(name, value, 0, 64));
+    for (std::size_t k = 0; k < r.params.gpu_ids.size(); ++k) r.params.gpu_ids[k] = static_cast<int>(k);
+  }
+}
+
+/// One --dynet-* flag: its name, whether it may stand alone without a value, and how it is read.
+struct Flag {
+  const char* name;
+  bool is_switch;
+  void (*read)(const std::string& name, const std::string& value, FlagReading& r);
+};
+
+/// The one list of flags: the parser dispatches on it and the unknown-flag message prints it.
+const Flag kFlags[] = {
+    {"--dynet-mem", false,
+     [](const std::string&, const std::string& v, FlagReading& r) {
+       parse_memory_descriptor(v);
+       r.params.mem_descriptor = v;
+     }},
+    // DyNet reads the seed as an unsigned; a wider type lets -1 and 2^32 be refused, not wrapped.
+    {"--dynet-seed", false,
+     [](const std::string& n, const std::string& v, FlagReading& r) {
+       r.params.random_seed = static_cast<unsigned>(parse_number<long long>(n, v, 0, 4294967295LL));
+     }},
+    {"--dynet-autobatch", false,
+     [](const std::string& n, const std::string& v, FlagReading& r) { r.params.autobatch = parse_number(n, v, 0, 2); }},
+    {"--dynet-vertex", false,
+     [](const std::string& n, const std::string& v, FlagReading& r) { r.params.vertex = parse_number(n, v, 0, 2); }},
+    {"--dynet-profiling", false,
+     [](const std::string& n, const std::string& v, FlagReading& r) { r.params.profiling = parse_number(n, v, 0, 2); }},
+    {"--dynet-weight-decay", false,
+     [](const std::string& n, const std::string& v, FlagReading& r) {
+       r.params.weight_decay = parse_number(n, v, 0.f, 1.f);
+       if (r.params.weight_decay == 1.f) throw std::invalid_argument(n + ": 1 would zero every parameter; use less");
+     }},
+    {"--dynet-threads", false,
+     [](const std::string& n, const std::string& v, FlagReading& r) {
+       r.params.threads = static_cast<unsigned>(parse_number(n, v, 1, 64));
+     }},
+    {"--dynet-devices", false, read_devices},
+    {"--dynet-gpus", false, read_devices},
+    {"--dynet-gpu-ids", false,
+     [](const std::string& n, const std::string& v, FlagReading&) {
+       if (v != "0" && v != "CPU")
+         throw std::invalid_argument(n + " " + v + ": this build runs on the CPU only; use --dynet-devices CPU");
+     }},
+    {"--dynet-debug-memory", true,
+     [](const std::string& n, const std::string& v, FlagReading& r) {
+       r.params.debug_memory = v.empty() || parse_number(n, v, 0, 1) == 1;
+     }},
+    // Pools always grow on demand here; accepted so that DyNet command lines keep working.
+    {"--dynet-dynamic-mem", true, [](const std::string&, const std::string&, FlagReading&) {}},
+};
+
+const Flag* find_flag(const std::string& name) {
+  for (const Flag& f : kFlags)
+    if (name == f.name) return &f;
+  return nullptr;
+}
+
 }  // namespace
 
+std::vector<std::string> known_dynet_flags() {
+  std::vector<std::string> names;
+  for (const Flag& f : kFlags) names.push_back(f.name);
+  return names;
+}
+
 DynetParams extract_dynet_params(int& argc, char**& argv, bool) {
-  DynetParams p;
+  FlagReading r;
   int out = argc > 0 ? 1 : 0;
-  bool devices_given = false;
   for (int i = out; i < argc; ++i) {
     std::string arg = argv[i];
     if (arg.rfind("--dynet-", 0) != 0) {
       argv[out++] = argv[i];
       continue;
     }
-    std::string name = arg, value;
     const std::size_t eq = arg.find('=');
-    const bool is_switch = arg == "--dynet-debug-memory" || arg == "--dynet-dynamic-mem";
+    const std::string name = arg.substr(0, eq);
+    const Flag* flag = find_flag(name);
+    if (!flag) {
+      std::string known;
+      for (const Flag& f : kFlags) known += (known.empty() ? "" : ", ") + std::string(f.name);
+      throw std::invalid_argument("unknown flag " + name + " (known: " + known + ")");
+    }
+    std::string value;
     if (eq != std::string::npos) {
-      name = arg.substr(0, eq);
       value = arg.substr(eq + 1);
-    } else if (!is_switch) {
+    } else if (!flag->is_switch) {
       if (i + 1 >= argc) throw std::invalid_argument(name + " needs a value");
       value = argv[++i];
     }
-    if (name == "--dynet-mem") {
-      parse_memory_descriptor(value);
-      p.mem_descriptor = value;
-    } else if (name == "--dynet-seed") {
-      // DyNet reads the seed as an unsigned; a wider type lets -1 and 2^32 be refused, not wrapped.
-      p.random_seed = static_cast<unsigned>(parse_number<long long>(name, value, 0, 4294967295LL));
-    } else if (name == "--dynet-autobatch") {
-      p.autobatch = parse_number(name, value, 0, 2);
-    } else if (name == "--dynet-vertex") {
-      p.vertex = parse_number(name, value, 0, 2);
-    } else if (name == "--dynet-profiling") {
-      p.profiling = parse_number(name, value, 0, 2);
-    } else if (name == "--dynet-weight-decay") {
-      p.weight_decay = parse_number(name, value, 0.f, 1.f);
-      if (p.weight_decay == 1.f) throw std::invalid_argument(name + ": 1 would zero every parameter; use less");
-    } else if (name == "--dynet-threads") {
-      p.threads = static_cast<unsigned>(parse_number(name, value, 1, 64));
-    } else if (name == "--dynet-debug-memory") {
-      p.debug_memory = value.empty() || parse_number(name, value, 0, 1) == 1;
-    } else if (name == "--dynet-dynamic-mem") {
-      // Pools always grow on demand here; accepted so that DyNet command lines keep working.
-    } else if (name == "--dynet-devices" || name == "--dynet-gpus") {
-      if (devices_given) throw std::invalid_argument("Use only --dynet-gpus or --dynet-devices, not both");
-      devices_given = true;
-      if (name == "--dynet-devices") {
-        p.gpu_ids = parse_device_list(name, value);
-      } else {
-        p.gpu_ids.resize(parse_number(name, value, 0, 64));
-        for (std::size_t k = 0; k < p.gpu_ids.size(); ++k) p.gpu_ids[k] = static_cast<int>(k);
-      }
-    } else if (name == "--dynet-gpu-ids") {
-      if (value != "0" && value != "CPU")
-        throw std::invalid_argument(name + " " + value +
-                                    ": this build runs on the CPU only; use --dynet-devices CPU");
-    } else {
-      throw std::invalid_argument("unknown flag " + name +
-                                  " (known: --dynet-mem, --dynet-seed, --dynet-autobatch, --dynet-vertex, "
-                                  "--dynet-profiling, --dynet-weight-decay, --dynet-threads, "
-                                  "--dynet-devices, --dynet-debug-memory)");
-    }
+    flag->read(name, value, r);
   }
   if (argc > 0) {
     argc = out;
     argv[argc] = nullptr;
   }
-  return p;
+  return r.params;
 }
 
 void initialize(DynetParams& params) {

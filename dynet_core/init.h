@@ -37,6 +37,8 @@ struct DynetParams {
 /// Reads and removes the --dynet-* flags from argv (both "--flag value" and "--flag=value").
 /// Throws std::invalid_argument on an unknown --dynet- flag or a malformed value.
 DynetParams extract_dynet_params(int& argc, char**& argv, bool shared_parameters = false);
+/// Every flag extract_dynet_params accepts, in the order its unknown-flag message lists them.
+std::vector<std::string> known_dynet_flags();
 /// Sets up dybatch. The first call (or the first after cleanup()) makes the default device, which
 /// keeps --dynet-mem, --dynet-debug-memory and the threads its GEMMs split over (--dynet-threads)
 /// until cleanup(). Calling it again re-seeds the random engine, and the other flags (profiling,

@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "dynet_core/io_envelope.h"
+#include "dynet_core/io_file.h"
 
 namespace dynet {
 
@@ -106,6 +107,15 @@ void populate_target(const std::string& path, ArchiveFormat format, const Target
   copy_values(r, t);
 }
 
+// The records of every parameter of `model`, named under the collection key `prefix`.
+std::vector<SavedParameter> records_of(const ParameterCollection& model, const std::string& prefix) {
+  std::vector<SavedParameter> records;
+  for (const auto& p : model.parameters_list()) records.push_back(record_of(*p, prefix + relative_name(p->name, model)));
+  for (const auto& p : model.lookup_parameters_list())
+    records.push_back(record_of(*p, prefix + relative_name(p->name, model)));
+  return records;
+}
+
 bool file_exists(const std::string& path) {
   struct stat st;
   if (::stat(path.c_str(), &st) == 0) return true;
@@ -120,12 +130,7 @@ FileSaver::FileSaver(std::string path, ArchiveFormat format, bool append)
 }
 
 void FileSaver::save(const ParameterCollection& model, const std::string& key) {
-  const std::string prefix = collection_key(model, key);
-  std::vector<SavedParameter> added;
-  for (const auto& p : model.parameters_list()) added.push_back(record_of(*p, prefix + relative_name(p->name, model)));
-  for (const auto& p : model.lookup_parameters_list())
-    added.push_back(record_of(*p, prefix + relative_name(p->name, model)));
-  commit(std::move(added));
+  commit(records_of(model, collection_key(model, key)));
 }
 
 void FileSaver::save(const Parameter& param, const std::string& key) {
@@ -200,6 +205,13 @@ Parameter FileLoader::load_param(ParameterCollection& model, const std::string& 
 LookupParameter FileLoader::load_lookup_param(ParameterCollection& model, const std::string& key) {
   SavedParameter r = find_record(path_, format_, required_key(key, "load_lookup_param"), Kind::Lookup);
   return model.add_lookup_parameters(r.rows, r.dim, ParameterInitFromVector(std::move(r.values)), basename_of(key));
+}
+
+void save_model_and_dicts(const std::string& path, const ParameterCollection& model, const std::string& dicts_path,
+                          const std::vector<NamedDict>& dicts) {
+  const std::string model_bytes = parameter_file_bytes(ArchiveFormat::Text, records_of(model, model.get_fullname()));
+  const std::string dicts_text = dicts_file_text(dicts);
+  write_files_atomically({{path, model_bytes}, {dicts_path, dicts_text}});
 }
 
 }  // namespace dynet

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "dynet_core/dict.h"
 #include "dynet_core/io_archive.h"
 #include "dynet_core/io_parameter_file.h"
 #include "dynet_core/param_collection.h"
@@ -100,5 +101,12 @@ class BinaryFileLoader : public FileLoader {
  public:
   explicit BinaryFileLoader(const std::string& path) : FileLoader(path, ArchiveFormat::Binary) {}
 };
+
+/// Saves `model` to `path` as TextFileSaver(path).save(model) does and the vocabularies to
+/// `dicts_path` as save_dicts does, all or nothing: both files are written to temporary files
+/// first and neither is replaced unless both are written (write_files_atomically), so that a
+/// model never sits beside vocabularies of another training run.
+void save_model_and_dicts(const std::string& path, const ParameterCollection& model, const std::string& dicts_path,
+                          const std::vector<NamedDict>& dicts);
 
 }  // namespace dynet

@@ -2,6 +2,9 @@
 // Whole-file reads and atomic whole-file writes.
 
 #include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 namespace dynet {
 
@@ -13,5 +16,11 @@ std::string read_file(const std::string& path);
 /// are flushed to the disk (fsync), and that file is then renamed over `path`. Throws
 /// std::runtime_error naming `path` and the step that failed; the temporary file is removed.
 void write_file_atomically(const std::string& path, const std::string& bytes);
+
+/// Writes several files (path, bytes) all or nothing: every file's bytes go to its temporary file
+/// first, and the renames start only once all of them are written and flushed. A failure before
+/// the renames (a folder that is missing or full) leaves every old file untouched; only a failing
+/// rename, after the others succeeded, can leave some files new and some old.
+void write_files_atomically(const std::vector<std::pair<std::string, std::string_view>>& files);
 
 }  // namespace dynet

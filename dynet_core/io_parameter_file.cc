@@ -91,8 +91,12 @@ const char* kind_name(SavedParameter::Kind kind) {
   return kind == Kind::Parameter ? "parameter" : "lookup parameter";
 }
 
+std::string parameter_file_bytes(ArchiveFormat format, const std::vector<SavedParameter>& records) {
+  return seal(FileContent::Parameters, format, encode(records, format));
+}
+
 void write_parameter_file(const std::string& path, ArchiveFormat format, const std::vector<SavedParameter>& records) {
-  write_file_atomically(path, seal(FileContent::Parameters, format, encode(records, format)));
+  write_file_atomically(path, parameter_file_bytes(format, records));
 }
 
 std::vector<SavedParameter> read_parameter_file(const std::string& path, ArchiveFormat format) {

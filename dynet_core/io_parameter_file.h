@@ -27,6 +27,9 @@ struct SavedParameter {
 /// "parameter" or "lookup parameter".
 const char* kind_name(SavedParameter::Kind kind);
 
+/// The bytes of a file holding `records`, envelope included.
+std::string parameter_file_bytes(ArchiveFormat format, const std::vector<SavedParameter>& records);
+
 /// Atomically replaces `path` by a file holding `records`.
 void write_parameter_file(const std::string& path, ArchiveFormat format, const std::vector<SavedParameter>& records);
 

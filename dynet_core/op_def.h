@@ -136,6 +136,9 @@ struct OpDef {
   float* (*grad_alias)(const void* data) = nullptr;
   /// Leaves that pass their gradient on to a parameter after backward (lookups).
   void (*leaf_backward)(const OpCall&) = nullptr;
+  /// Parameter leaves: the full name of the parameter their op data refers to, which names the
+  /// kernel rows of the profile whose groups share it.
+  const char* (*parameter_name)(const void* data) = nullptr;
   /// Runs on the host before every forward launch (of one node or a group) and throws
   /// std::invalid_argument for op data a kernel cannot trust: indices out of range, a vector
   /// behind the node that changed size. Kernels then never check, so a device kernel needs none.
@@ -232,6 +235,10 @@ class OpRow {
   }
   constexpr OpRow& grad_alias(float* (*grad_alias)(const void*)) {
     def_.grad_alias = grad_alias;
+    return *this;
+  }
+  constexpr OpRow& parameter_name(const char* (*parameter_name)(const void*)) {
+    def_.parameter_name = parameter_name;
     return *this;
   }
   constexpr OpRow& leaf_backward(void (*leaf_backward)(const OpCall&)) {

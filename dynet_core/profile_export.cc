@@ -57,7 +57,9 @@ std::string to_json(const Snapshot& s) {
   std::string out = "{";
   field(out, "level", static_cast<std::uint64_t>(s.level));
   field(out, "steps", s.steps);
-  out += "\"total\":" + phases_json(s.total) + ",\"last_step\":" + phases_json(s.last_step) + ",";
+  field(out, "evaluation_graphs", s.evaluation_graphs);
+  out += "\"total\":" + phases_json(s.total) + ",\"evaluation_total\":" + phases_json(s.evaluation) +
+         ",\"last_step\":" + phases_json(s.last_step) + ",";
   out += "\"pool_high_water_bytes\":{";
   field(out, "forward", s.high_water.forward);
   field(out, "backward", s.high_water.backward);

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cstdio>
 #include <string>
 
@@ -38,11 +39,21 @@ void row(std::string& out, const char* name, std::uint64_t ns, std::uint64_t ste
 std::string report(const Snapshot& s) {
   const Phases& t = s.total;
   std::string out;
-  char buf[256];
-  std::snprintf(buf, sizeof buf, "dybatch profile: %llu steps, %s in all, %s per step\n",
+  char buf[512];  // a kernel row is as long as its parameter's name
+  std::snprintf(buf, sizeof buf, "dybatch profile: %llu training steps (forward+backward), %s in all, %s per step\n",
                 static_cast<unsigned long long>(s.steps), duration(t.step_ns).c_str(),
                 duration(s.steps ? t.step_ns / s.steps : 0).c_str());
   out += buf;
+  if (s.evaluation_graphs) {
+    const Phases& e = s.evaluation;
+    std::snprintf(buf, sizeof buf,
+                  "  and %llu evaluation graphs (forward only), %s in all: construction %s, forward %s (kernels %s); "
+                  "not in the table below\n",
+                  static_cast<unsigned long long>(s.evaluation_graphs), duration(e.step_ns).c_str(),
+                  duration(e.construction_ns).c_str(), duration(e.forward_ns).c_str(),
+                  duration(e.forward_kernel_ns).c_str());
+    out += buf;
+  }
   std::snprintf(buf, sizeof buf, "  %-28s %12s %12s %10s\n", "phase", "total", "per step", "% of step");
   out += buf;
   const std::uint64_t accounted =
@@ -77,14 +88,17 @@ std::string report(const Snapshot& s) {
                 bytes(s.high_water.scratch).c_str(), bytes(s.high_water.parameters).c_str());
   out += buf;
   if (s.level < 2) return out;
-  const std::uint64_t kernel_ns = t.forward_kernel_ns + t.backward_kernel_ns;
-  std::snprintf(buf, sizeof buf, "  %-36s %9s %11s %19s %12s %12s %8s\n", "kernel (op, shape of one node)", "calls",
+  std::uint64_t kernel_ns = 0;  // the rows count evaluation graphs' kernels too
+  for (const KernelStats& k : s.kernels) kernel_ns += k.forward_ns + k.backward_ns;
+  int width = 36;  // as wide as the longest row name, which a parameter's name can lengthen
+  for (const KernelStats& k : s.kernels) width = std::max(width, static_cast<int>(k.name.size()));
+  std::snprintf(buf, sizeof buf, "  %-*s %9s %11s %19s %12s %12s %8s\n", width, "kernel (op, shape of one node)", "calls",
                 "nodes", "batch min/mean/max", "forward", "backward", "% kernels");
   out += buf;
   for (const KernelStats& k : s.kernels) {
     char batch[40];
     std::snprintf(batch, sizeof batch, "%u/%.1f/%u", k.min_batch, k.calls ? double(k.nodes) / k.calls : 0.0, k.max_batch);
-    std::snprintf(buf, sizeof buf, "  %-36s %9llu %11llu %19s %12s %12s %7.1f%%\n", k.name.c_str(),
+    std::snprintf(buf, sizeof buf, "  %-*s %9llu %11llu %19s %12s %12s %7.1f%%\n", width, k.name.c_str(),
                   static_cast<unsigned long long>(k.calls), static_cast<unsigned long long>(k.nodes), batch,
                   duration(k.forward_ns).c_str(), duration(k.backward_ns).c_str(),
                   kernel_ns ? 100.0 * (k.forward_ns + k.backward_ns) / kernel_ns : 0.0);

@@ -9,6 +9,7 @@
 #include "dynet_core/device.h"
 #include "dynet_core/init.h"
 #include "dynet_core/op_def.h"
+#include "dynet_core/signature.h"
 #include "dynet_core/vertex_scope.h"
 
 namespace dynet {
@@ -75,6 +76,7 @@ struct DeviceTimed {
 /// The open step of one thread.
 struct Step {
   bool open = false;
+  bool training = false;  // a backward pass or an update ran: see the rule in profiler.h
   std::uint64_t start_ns = 0;
   Phases phases;
   std::unordered_map<std::uint64_t, KernelStats> kernels;
@@ -88,6 +90,11 @@ struct Step {
 };
 
 thread_local Step current;
+
+/// Per signature whose groups share a parameter, what its kernel row's name ends with: " W=" and
+/// the parameter's full name. Kept per thread, as steps are, from the nodes of its graphs; an
+/// entry is made once per signature, so recording a kernel never allocates for it.
+thread_local std::unordered_map<std::uint64_t, std::string> weight_suffixes;
 
 /// Replaces the host times of device-timed records by the clock's.
 void apply_device_times() {
@@ -107,8 +114,8 @@ void apply_device_times() {
 /// Everything recorded by all threads; printed at exit when profiling is on.
 struct Totals {
   std::mutex mutex;
-  std::uint64_t steps = 0;
-  Phases total, last;
+  std::uint64_t steps = 0, evaluation_graphs = 0;
+  Phases total, evaluation, last;
   std::unordered_map<std::uint64_t, KernelStats> kernels;
   std::unordered_map<std::uint32_t, VertexFunctionStats> functions;
   std::vector<Event> last_events;
@@ -116,7 +123,7 @@ struct Totals {
   PoolMarks pools;
 
   ~Totals() {
-    if (steps > 0 && current_params().profiling > 0) std::fputs(report(snapshot()).c_str(), stderr);
+    if (steps + evaluation_graphs > 0 && current_params().profiling > 0) std::fputs(report(snapshot()).c_str(), stderr);
   }
 };
 
@@ -131,13 +138,13 @@ std::string milliseconds(std::uint64_t ns) {
   return buf;
 }
 
-void print_step_line(std::uint64_t index, const Phases& p) {
+void print_step_line(const char* what, std::uint64_t index, const Phases& p) {
   // Every step for the first ten, then every hundredth, so that long runs stay readable.
   if (index > 10 && index % 100 != 0) return;
   std::fprintf(stderr,
-               "[profile] step %llu: %s ms | build %s | forward %s (scheduling %s, kernels %s) | backward %s | "
+               "[profile] %s %llu: %s ms | build %s | forward %s (scheduling %s, kernels %s) | backward %s | "
                "update %s | %llu nodes in %llu groups\n",
-               static_cast<unsigned long long>(index), milliseconds(p.step_ns).c_str(),
+               what, static_cast<unsigned long long>(index), milliseconds(p.step_ns).c_str(),
                milliseconds(p.construction_ns).c_str(), milliseconds(p.forward_ns).c_str(),
                milliseconds(p.scheduling_ns).c_str(), milliseconds(p.forward_kernel_ns).c_str(),
                milliseconds(p.backward_ns).c_str(), milliseconds(p.update_ns).c_str(),
@@ -185,6 +192,7 @@ void add_time(Phase phase, std::uint64_t ns) {
     case Phase::Backward: p.backward_ns += ns; break;
     case Phase::Update: p.update_ns += ns; break;
   }
+  if (phase == Phase::Backward || phase == Phase::Update) current.training = true;
 }
 
 void add_bytes(std::uint64_t gathered, std::uint64_t in_place, std::uint64_t scattered) {
@@ -195,6 +203,7 @@ void add_bytes(std::uint64_t gathered, std::uint64_t in_place, std::uint64_t sca
 
 void add_communication(std::uint64_t ns, std::uint64_t bytes) {
   touch_step();
+  current.training = true;  // gradients are summed for an update
   current.phases.communication_ns += ns;
   current.phases.bytes_communicated += bytes;
 }
@@ -203,8 +212,13 @@ void kernel(std::uint64_t key, const OpDef& op, const Dim& node_dim, unsigned no
             std::uint64_t start_ns, std::uint64_t ns) {
   touch_step();
   KernelStats& k = current.kernels[key];
-  if (k.name.empty()) k.name = std::string(op.name) + " " + to_string(node_dim);
+  if (k.name.empty()) {
+    k.name = std::string(op.name) + " " + to_string(node_dim);
+    const auto weight = weight_suffixes.find(key);
+    if (weight != weight_suffixes.end()) k.name += weight->second;
+  }
   if (backward) {
+    current.training = true;
     k.backward_ns += ns;
     current.phases.backward_kernel_ns += ns;
   } else {
@@ -255,6 +269,7 @@ void fused_chain(std::uint32_t id, std::uint64_t scope_key, unsigned ops, const 
   KernelStats& k = current.kernels[key];
   if (k.name.empty()) k.name = "fused " + std::to_string(ops) + " ops " + to_string(node_dim);
   if (backward) {
+    current.training = true;
     k.backward_ns += ns;
     current.phases.backward_kernel_ns += ns;
     if (current.events.size() < kMaxTraceEvents) current.events.push_back({key, start_ns, ns, nodes, true});
@@ -274,6 +289,20 @@ void fused_chain(std::uint32_t id, std::uint64_t scope_key, unsigned ops, const 
   ++f.fused_chains;
 }
 
+void note_node(const Node& n, const Node* const* args) {
+  const Node* weight = nullptr;
+  for (unsigned i = 0; i < n.nargs; ++i) {
+    const Node& a = *args[i];
+    if (a.op->parameter_name && shared_argument(*n.op, i, a, n.dim) && (!weight || a.dim.size() > weight->dim.size()))
+      weight = &a;
+  }
+  if (!weight) return;
+  const char* name = weight->op->parameter_name(weight->data);
+  std::string& suffix = weight_suffixes[n.signature];
+  // A signature knows a parameter by its memory, which a later parameter may reuse under another name.
+  if (suffix.empty() || suffix.compare(3, std::string::npos, name) != 0) suffix = std::string(" W=") + name;
+}
+
 void note_pools(const GraphMemory& memory) {
   PoolMarks& m = current.pools;
   m.forward = std::max(m.forward, memory.forward.high_water());
@@ -288,18 +317,21 @@ void end_step(const Device* device) {
   if (device) current.pools.parameters = device->parameter_bytes_high_water();
   Totals& t = totals();
   std::lock_guard<std::mutex> lock(t.mutex);
-  ++t.steps;
-  t.total.add(current.phases);
-  t.last = current.phases;
+  const bool training = current.training;
+  (training ? t.total : t.evaluation).add(current.phases);
+  const std::uint64_t index = training ? ++t.steps : ++t.evaluation_graphs;
   for (const auto& kv : current.kernels) merge(t.kernels[kv.first], kv.second);
   for (const auto& kv : current.functions) merge(t.functions[kv.first], kv.second);
-  t.last_events.swap(current.events);
-  t.last_start_ns = current.start_ns;
+  if (training || t.steps == 0) {
+    t.last = current.phases;
+    t.last_events.swap(current.events);
+    t.last_start_ns = current.start_ns;
+  }
   t.pools.forward = std::max(t.pools.forward, current.pools.forward);
   t.pools.backward = std::max(t.pools.backward, current.pools.backward);
   t.pools.scratch = std::max(t.pools.scratch, current.pools.scratch);
   t.pools.parameters = std::max(t.pools.parameters, current.pools.parameters);
-  print_step_line(t.steps, current.phases);
+  print_step_line(training ? "step" : "evaluation graph", index, current.phases);
   current = Step();
 }
 
@@ -310,6 +342,8 @@ Snapshot snapshot() {
   s.level = current_params().profiling;
   s.steps = t.steps;
   s.total = t.total;
+  s.evaluation_graphs = t.evaluation_graphs;
+  s.evaluation = t.evaluation;
   s.last_step = t.last;
   s.high_water = t.pools;
   for (const auto& kv : t.kernels) s.kernels.push_back(kv.second);
@@ -330,8 +364,8 @@ Snapshot snapshot() {
 void reset() {
   Totals& t = totals();
   std::lock_guard<std::mutex> lock(t.mutex);
-  t.steps = 0;
-  t.total = t.last = Phases();
+  t.steps = t.evaluation_graphs = 0;
+  t.total = t.evaluation = t.last = Phases();
   t.kernels.clear();
   t.functions.clear();
   t.last_events.clear();

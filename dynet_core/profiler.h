@@ -4,6 +4,10 @@
 // no update comes), and is split into graph construction, forward (scheduling, memory movement,
 // kernels), backward (memory movement, kernels), and the update. Kernels are counted per batching
 // signature. With profiling off every hook is one predictable branch.
+//
+// A step is a training step when a backward pass or a trainer update ran in it; a step that only
+// built graphs and ran them forward (evaluation, decoding) is an evaluation graph. The two are
+// summed apart, so that per-step figures are those of training.
 
 #include <cstdint>
 #include <string>
@@ -14,6 +18,7 @@
 namespace dynet {
 
 struct OpDef;
+struct Node;
 struct GraphMemory;
 class Device;
 class KernelClock;
@@ -44,7 +49,9 @@ struct Phases {
 
 /// One batching signature: how often its kernel ran, on how many nodes, for how long.
 struct KernelStats {
-  std::string name;  ///< op name and the shape of one node, e.g. "tanh {128}"
+  /// Op name and the shape of one node, e.g. "tanh {128}"; when the group shares parameters, then
+  /// " W=" and the full name of the largest of them, e.g. "affine_transform {256} W=/decoder/gates".
+  std::string name;
   std::uint64_t calls = 0;
   std::uint64_t nodes = 0;
   std::uint32_t min_batch = 0, max_batch = 0;
@@ -76,13 +83,15 @@ struct TraceEvent {
 
 struct Snapshot {
   int level = 0;
-  std::uint64_t steps = 0;
-  Phases total;
-  Phases last_step;
-  std::vector<KernelStats> kernels;  ///< all steps, sorted by total time, largest first
+  std::uint64_t steps = 0;             ///< training steps (forward and backward)
+  Phases total;                        ///< of the training steps
+  std::uint64_t evaluation_graphs = 0; ///< steps with no backward and no update
+  Phases evaluation;                   ///< of the evaluation graphs
+  Phases last_step;  ///< the last training step, or the last evaluation graph while none ran
+  std::vector<KernelStats> kernels;  ///< all steps, evaluation too, sorted by total time, largest first
   std::vector<VertexFunctionStats> functions;  ///< all steps, most instances first
   PoolMarks high_water;
-  std::vector<TraceEvent> last_step_events;
+  std::vector<TraceEvent> last_step_events;  ///< of last_step
 };
 
 /// The numbers so far (empty when profiling is off).
@@ -149,6 +158,10 @@ void fused_chain(std::uint32_t id, std::uint64_t scope_key, unsigned ops, const 
 /// kernel() record takes its time, and every call's since its predecessor record, from the clock
 /// when the step ends, instead of the host time given there. One clock per step.
 void device_timed(KernelClock& clock, unsigned slot);
+/// A node `n` was added with the arguments `args`: when its group will share parameter arguments,
+/// the kernel row of its signature is named after the largest of them. A lookup per such node,
+/// allocating only when a signature is new or names another parameter.
+void note_node(const Node& n, const Node* const* args);
 /// Opens a step if none is open: at the first node of a graph, and before any timed phase.
 void touch_step();
 /// Notes the high-water marks of a graph's pools into the open step.

@@ -68,6 +68,7 @@ Dim infer_parameter(const DimArgs&, const void* data) {
 }
 void no_kernel(const OpCall&) {}
 float* parameter_values(const void* data) { return static_cast<const ParameterStorage*>(data)->values.v; }
+const char* parameter_name(const void* data) { return static_cast<const ParameterStorage*>(data)->name.c_str(); }
 // The node refers to the (mutable) parameter; its op data pointer is const only by type.
 float* parameter_grads(const void* data) {
   return gradient_target(*static_cast<ParameterStorage*>(const_cast<void*>(data)));
@@ -79,13 +80,14 @@ Expression check_const_parameter(CheckCase& c) {
 }
 
 OpDef ParameterOp = OpRow("parameter").arity(0).infer(infer_parameter).forward(no_kernel).saves(kSavesNothing)
-    .check(check_parameter).value_alias(parameter_values).grad_alias(parameter_grads);
+    .check(check_parameter).value_alias(parameter_values).grad_alias(parameter_grads).parameter_name(parameter_name);
 OpDef ConstParameterOp = OpRow("const_parameter").arity(0).infer(infer_parameter).forward(no_kernel)
-    .saves(kSavesNothing).check(check_const_parameter).value_alias(parameter_values);
+    .saves(kSavesNothing).check(check_const_parameter).value_alias(parameter_values).parameter_name(parameter_name);
 
 Dim infer_table(const DimArgs&, const void* data) {
   return static_cast<const LookupParameterStorage*>(data)->all_values.d;
 }
+const char* table_name(const void* data) { return static_cast<const LookupParameterStorage*>(data)->name.c_str(); }
 float* table_values(const void* data) {
   return static_cast<const LookupParameterStorage*>(data)->all_values.v;
 }
@@ -103,9 +105,10 @@ Expression check_const_table(CheckCase& c) {
 }
 
 OpDef TableParameterOp = OpRow("lookup_table_parameter").arity(0).infer(infer_table).forward(no_kernel)
-    .saves(kSavesNothing).check(check_table).value_alias(table_values).grad_alias(table_grads);
+    .saves(kSavesNothing).check(check_table).value_alias(table_values).grad_alias(table_grads)
+    .parameter_name(table_name);
 OpDef ConstTableParameterOp = OpRow("const_lookup_table_parameter").arity(0).infer(infer_table).forward(no_kernel)
-    .saves(kSavesNothing).check(check_const_table).value_alias(table_values);
+    .saves(kSavesNothing).check(check_const_table).value_alias(table_values).parameter_name(table_name);
 
 Dim infer_lookup(const DimArgs&, const void* data) {
   const LookupData& d = *static_cast<const LookupData*>(data);

@@ -270,8 +270,7 @@ int run(Settings& s) {
       });
   if (!s.training.save.empty()) {
     group.on_root([&] {
-      save_dicts(s.training.save + ".vocab", vocabularies);
-      TextFileSaver(s.training.save).save(model);
+      save_model_and_dicts(s.training.save, model, s.training.save + ".vocab", vocabularies);
     });
     std::cout << "saved the model to " << s.training.save << "\n";
   }

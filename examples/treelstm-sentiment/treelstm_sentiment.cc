@@ -220,8 +220,7 @@ int run(Settings& s) {
       [&](unsigned epoch, const EpochSummary& e) { report(epoch, &e); });
   if (!s.training.save.empty()) {
     group.on_root([&] {
-      save_dicts(s.training.save + ".vocab", {{"words", &words}});
-      TextFileSaver(s.training.save).save(model);
+      save_model_and_dicts(s.training.save, model, s.training.save + ".vocab", {{"words", &words}});
     });
     std::cout << "saved the model to " << s.training.save << "\n";
   }

@@ -57,6 +57,41 @@ TEST_CASE("bad DyNet flags are rejected with the flag named", "[flags][errors]")
   CHECK_THROWS_WITH(extract_dynet_params(mem.argc, mem.argv), Catch::Contains("--dynet-mem"));
 }
 
+// The message once listed its flags by hand and left out --dynet-gpus, which works.
+TEST_CASE("a misspelled flag's message lists every flag the parser accepts", "[flags][errors]") {
+  Argv unknown({"prog", "--dynet-autobach", "1"});
+  std::string message;
+  try {
+    extract_dynet_params(unknown.argc, unknown.argv);
+  } catch (const std::invalid_argument& e) {
+    message = e.what();
+  }
+  // DyNet's flags as its programs spell them, with a value each takes: each is read, and named.
+  const std::vector<std::pair<std::string, std::string>> dynet_flags = {
+      {"--dynet-mem", "256"},       {"--dynet-seed", "3"},         {"--dynet-autobatch", "1"},
+      {"--dynet-vertex", "0"},      {"--dynet-profiling", "1"},    {"--dynet-weight-decay", "0.1"},
+      {"--dynet-threads", "2"},     {"--dynet-devices", "CPU"},    {"--dynet-gpus", "0"},
+      {"--dynet-gpu-ids", "0"},     {"--dynet-debug-memory", "1"}, {"--dynet-dynamic-mem", "1"}};
+  for (const auto& [flag, value] : dynet_flags) {
+    Argv a({"prog", flag + "=" + value});
+    CHECK_NOTHROW(extract_dynet_params(a.argc, a.argv));
+    CHECK_THAT(message, Catch::Contains(flag + ",") || Catch::EndsWith(flag + ")"));
+  }
+  // And nothing the parser accepts is missing from the message, nor from the list above.
+  for (const std::string& flag : known_dynet_flags()) {
+    CHECK_THAT(message, Catch::Contains(flag + ",") || Catch::EndsWith(flag + ")"));
+    Argv alone({"prog", flag + "=x"});  // a bad value, so it is refused as a value, not as a flag
+    std::string refusal;
+    try {
+      extract_dynet_params(alone.argc, alone.argv);
+    } catch (const std::invalid_argument& e) {
+      refusal = e.what();
+    }
+    CHECK_THAT(refusal, !Catch::Contains("unknown flag"));
+  }
+  CHECK(known_dynet_flags().size() == dynet_flags.size());
+}
+
 TEST_CASE("the device flags name the GPUs as DyNet reads --dynet-devices and --dynet-gpus", "[flags]") {
   Argv both({"prog", "--dynet-devices", "CPU,GPU:0"});
   CHECK(extract_dynet_params(both.argc, both.argv).gpu_ids == std::vector<int>{0});

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <filesystem>
 #include <memory>
 #include <stdexcept>
 
@@ -168,4 +169,36 @@ TEST_CASE("a loader refuses the other archive format", "[io][errors]") {
                     Catch::Contains("holds a binary archive, not a text one"));
   CHECK_THROWS_WITH(TextFileLoader(folder.file("missing.model")).populate(m.model),
                     Catch::Contains("missing.model") && Catch::Contains("No such file"));
+}
+
+// Examples once wrote the vocabularies, then the model: a refused vocabulary left a new model
+// beside old vocabularies, or the reverse.
+TEST_CASE("a model and its vocabularies are saved all or nothing", "[io][dict]") {
+  ScratchFolder folder;
+  ModelOfEveryKind saved{ParameterInitNormal()};
+  Dict words;
+  words.convert("a b");
+  words.set_unk("<unk>");
+  const std::string model = folder.file("m.model"), vocab = folder.file("m.model.vocab");
+  save_model_and_dicts(model, saved.model, vocab, {{"words", &words}});
+  ModelOfEveryKind loaded(ParameterInitConst(0.f));
+  TextFileLoader(model).populate(loaded.model);
+  CHECK(same_bits(snapshot(loaded.model), snapshot(saved.model)));
+  Dict loaded_words;
+  load_dicts(vocab, {{"words", &loaded_words}});
+  CHECK(loaded_words.get_words() == words.get_words());
+
+  // Either file failing to be written leaves both old files as they were, and no temporary file.
+  const std::string old_model = read_file(model), old_vocab = read_file(vocab);
+  words.convert("new");
+  ModelOfEveryKind other{ParameterInitConst(1.f)};
+  CHECK_THROWS_WITH(save_model_and_dicts(model, other.model, folder.file("missing/m.vocab"), {{"words", &words}}),
+                    Catch::Contains("missing/m.vocab"));
+  CHECK_THROWS_WITH(save_model_and_dicts(folder.file("missing/m.model"), other.model, vocab, {{"words", &words}}),
+                    Catch::Contains("missing/m.model"));
+  CHECK(read_file(model) == old_model);
+  CHECK(read_file(vocab) == old_vocab);
+  std::size_t files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(folder.path())) files += entry.is_regular_file();
+  CHECK(files == 2);
 }

@@ -187,6 +187,65 @@ TEST_CASE("the profile's level 2 shows each vertex function's instances, tasks, 
                                         Catch::Contains("fused chains") && Catch::Contains(f.name));
 }
 
+// Four rows once read "affine_transform {8}", with nothing to tell the encoder's from the decoder's.
+TEST_CASE("a kernel row whose groups share a parameter is named after it", "[profile]") {
+  ProfilingOn on(2);
+  ParameterCollection pc;
+  ParameterCollection encoder = pc.add_subcollection("encoder"), decoder = pc.add_subcollection("decoder");
+  Parameter We = encoder.add_parameters({8, 8}, "W"), be = encoder.add_parameters({8}, "b");
+  Parameter Wd = decoder.add_parameters({8, 8}, "gates"), bd = decoder.add_parameters({8}, "b");
+  for (unsigned step = 0; step < 2; ++step) {
+    ComputationGraph cg;
+    cg.set_autobatch(1);
+    std::vector<Expression> outs;
+    for (unsigned k = 0; k < 3; ++k) {
+      const Expression x = input(cg, {8}, std::vector<float>(8, 0.1f * k));
+      const Expression h = tanh(affine_transform({parameter(cg, be), parameter(cg, We), x}));
+      outs.push_back(affine_transform({parameter(cg, bd), parameter(cg, Wd), h}));
+    }
+    const Expression loss = sum_elems(sum(outs));
+    cg.forward(loss);
+    cg.backward(loss);
+  }
+  const profile::Snapshot snap = profile::snapshot();
+  std::vector<std::string> names;
+  for (const profile::KernelStats& k : snap.kernels) names.push_back(k.name);
+  CHECK_THAT(names, Catch::VectorContains(std::string("affine_transform {8} W=/encoder/W")));
+  CHECK_THAT(names, Catch::VectorContains(std::string("affine_transform {8} W=/decoder/gates")));
+  CHECK_THAT(names, Catch::VectorContains(std::string("tanh {8}")));  // no parameter argument: as before
+  CHECK_THAT(profile::report(snap), Catch::Contains("affine_transform {8} W=/decoder/gates"));
+}
+
+// Evaluation graphs were once counted as steps ("1,261 steps" for 761 training steps).
+TEST_CASE("graphs with no backward are counted as evaluation graphs, apart from training steps", "[profile]") {
+  ProfilingOn on(1);
+  ParameterCollection pc;
+  run_steps(pc);  // three training steps, of the same graph
+  Parameter W = pc.add_parameters({4, 4});
+  std::uint64_t evaluated_nodes = 0;
+  for (int k = 0; k < 2; ++k) {
+    ComputationGraph cg;
+    const Expression y = tanh(parameter(cg, W) * input(cg, {4}, {1.f, 2.f, 3.f, float(k)}));
+    cg.engine().reset_stats();
+    cg.forward(y);
+    evaluated_nodes += cg.engine().stats().nodes;
+  }
+  const profile::Snapshot snap = profile::snapshot();
+  CHECK(snap.steps == 3);
+  CHECK(snap.evaluation_graphs == 2);
+  CHECK(snap.total.nodes == 3 * snap.last_step.nodes);  // per-step figures are over training steps only
+  CHECK(snap.evaluation.nodes == evaluated_nodes);
+  CHECK(snap.evaluation.forward_ns > 0);
+  CHECK(snap.evaluation.backward_ns == 0);
+  CHECK(snap.last_step.backward_ns > 0);  // the last training step, not the last graph
+  CHECK_THAT(profile::report(snap), Catch::StartsWith("dybatch profile: 3 training steps (forward+backward)") &&
+                                        Catch::Contains("2 evaluation graphs (forward only)"));
+  const Json j = parse_json(profile::to_json(snap));
+  CHECK(j["steps"].number == 3);
+  CHECK(j["evaluation_graphs"].number == 2);
+  CHECK(j["evaluation_total"]["nodes"].number == double(evaluated_nodes));
+}
+
 TEST_CASE("the profile writes valid JSON and a Chrome trace", "[profile]") {
   ProfilingOn on(1);
   ParameterCollection pc;
