@@ -155,10 +155,12 @@ TEST_CASE("the guarded device refuses host memory where device memory belongs, a
   register_all_ops();
   const OpDef& tanh_op = *find_op("tanh");
   Tensor x(Dim({16}), host.data(), &device), y(Dim({16}), p, &device);
+  const void* data[] = {nullptr};  // tanh has no op data
   OpCall c;
   c.xs = &x;
   c.nargs = 1;
   c.y = y;
+  c.data = data;
   CHECK(refused([&] { device.forward(tanh_op, c); }));
   x.v = p + 0;
   c.y.v = device.allocate_parameter_floats(16);
