@@ -9,6 +9,36 @@
 
 namespace dynet {
 
+namespace {
+
+/// Calls word(w) for every whitespace-separated word of line, in order.
+template <class Word>
+void for_each_word(const std::string& line, Word&& word) {
+  std::istringstream in(line);
+  for (std::string w; in >> w;) word(w);
+}
+
+}  // namespace
+
+std::vector<int> read_sentence(const std::string& line, Dict& d) {
+  std::vector<int> ids;
+  for_each_word(line, [&](const std::string& w) { ids.push_back(d.convert(w)); });
+  return ids;
+}
+
+void read_sentence_pair(const std::string& line, std::vector<int>& source, Dict& sd, std::vector<int>& target,
+                        Dict& td) {
+  bool on_target = false;
+  for_each_word(line, [&](const std::string& w) {
+    if (w == "|||")
+      on_target = true;
+    else if (on_target)
+      target.push_back(td.convert(w));
+    else
+      source.push_back(sd.convert(w));
+  });
+}
+
 int Dict::add(const std::string& word) {
   const auto found = ids_.find(word);
   if (found != ids_.end()) return found->second;

@@ -43,6 +43,14 @@ class Dict {
   std::unordered_map<std::string, int> ids_;
 };
 
+/// The ids of the whitespace-separated words of `line` in `d` (DyNet's read_sentence).
+std::vector<int> read_sentence(const std::string& line, Dict& d);
+/// A parallel line "source words ||| target words": the source words' ids in `source` from `sd`,
+/// the target words' in `target` from `td`, appended (DyNet's read_sentence_pair). Words after a
+/// further "|||" stay on the target side.
+void read_sentence_pair(const std::string& line, std::vector<int>& source, Dict& sd, std::vector<int>& target,
+                        Dict& td);
+
 /// Counts words to build a vocabulary of the frequent ones: rare words share the unknown word,
 /// whose embedding is then trained like any other (and serves unseen words later).
 class WordCounter {

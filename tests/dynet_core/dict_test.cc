@@ -35,3 +35,16 @@ TEST_CASE("a frozen Dict maps unknown words to its unknown-word id or refuses th
   CHECK_FALSE(d.is_frozen());
   CHECK(d.get_unk_id() == -1);
 }
+
+TEST_CASE("read_sentence and read_sentence_pair number the words of a line as DyNet's do", "[dict]") {
+  Dict source, target;
+  CHECK(read_sentence("  the cat\tsat  on the mat \n", source) == std::vector<int>{0, 1, 2, 3, 0, 4});
+  CHECK(read_sentence("", source).empty());
+  std::vector<int> s{7}, t;
+  read_sentence_pair("the dog ||| le chien ||| x", s, source, t, target);
+  CHECK(s == std::vector<int>{7, 0, 5});  // appended, as DyNet's
+  CHECK(t == std::vector<int>{0, 1, 2});
+  CHECK(target.convert(2) == "x");
+  source.freeze();
+  CHECK_THROWS_AS(read_sentence("unseen", source), std::runtime_error);  // no unknown word set
+}

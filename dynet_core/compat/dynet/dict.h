@@ -1,4 +1,7 @@
 #pragma once
 // DyNet's <dynet/dict.h>: the vocabulary.
 
+// DyNet's header brought in <sstream>, and programs read lines with std::istringstream through it.
+#include <sstream>
+
 #include "dynet_core/dict.h"
