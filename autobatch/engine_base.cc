@@ -161,10 +161,12 @@ void EngineBase::backward(VariableIndex last, bool full, const float* seed) {
     }
   }
 
+  // The node backward starts from has its seed as gradient, whatever it depends on (DyNet's
+  // rule): loss.gradient() reads 1 even where no parameter reaches the loss.
+  needs[last] = 1;
   const BackwardGradients parameter_gradients;
   allocate_gradients(last, needs);
   gradients_upto_ = last + 1;
-  if (!needs[last]) return;
   seed_gradient(top, seed);
   backward_nodes(last, needs);
 }

@@ -371,3 +371,17 @@ TEST_CASE("RNNStateMachine allows DyNet's transitions and refuses the others, st
   sm.transition(new_graph);
   CHECK(sm.state() == GRAPH_READY);
 }
+
+TEST_CASE("the node backward starts from has gradient 1, whatever it depends on, as DyNet", "[dynet_api]") {
+  for (int strategy : {0, 1, 2}) {
+    INFO("--dynet-autobatch " << strategy);
+    ComputationGraph cg;
+    cg.set_autobatch(strategy);
+    const Expression loss = zeroes(cg, {1});
+    cg.backward(loss);
+    CHECK(as_vector(loss.gradient()) == std::vector<float>{1.f});
+    const Expression scaled = input(cg, 2.f) * 3.f;
+    cg.backward(scaled);
+    CHECK(as_vector(scaled.gradient()) == std::vector<float>{1.f});
+  }
+}
