@@ -83,4 +83,7 @@
 #include "dynet/virtual-cudnn.h"
 #include "dynet/weight-decay.h"
 
+// Names DyNet programs use from these headers beyond functions and classes.
+static_assert(DYNET_DEVICE_MIN == std::numeric_limits<float>::min(), "DYNET_DEVICE_MIN is the smallest normal float");
+
 int main() { return 0; }
