@@ -1,6 +1,8 @@
 #include "dynet_core/dict.h"
 
+#include <algorithm>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <sstream>
 #include <stdexcept>
@@ -98,6 +100,12 @@ namespace {
 const char* const kDictsHeaderV1 = "dybatch-vocabularies 1";
 const char* const kDictsHeader = "dybatch-vocabularies 2";
 
+// A character a vocabulary file writes as a backslash and a letter.
+struct Escape {
+  char character, letter;
+};
+constexpr Escape kEscapes[] = {{' ', 's'}, {'\t', 't'}, {'\n', 'n'}, {'\r', 'r'}, {'\\', '\\'}};
+
 // One word (or vocabulary name) as one line without blanks: a backslash starts \s (space), \t,
 // \n, \r, \\ (a backslash) or, as the whole line, \e (the empty word).
 std::string escape(const std::string& word) {
@@ -105,13 +113,13 @@ std::string escape(const std::string& word) {
   std::string out;
   out.reserve(word.size());
   for (char c : word) {
-    switch (c) {
-      case ' ': out += "\\s"; break;
-      case '\t': out += "\\t"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\\': out += "\\\\"; break;
-      default: out += c;
+    const Escape* e =
+        std::find_if(std::begin(kEscapes), std::end(kEscapes), [c](const Escape& x) { return x.character == c; });
+    if (e == std::end(kEscapes)) {
+      out += c;
+    } else {
+      out += '\\';
+      out += e->letter;
     }
   }
   return out;
@@ -127,17 +135,13 @@ std::string unescape(const std::string& line) {
       out += line[k];
       continue;
     }
-    const char e = ++k < line.size() ? line[k] : '\0';
-    switch (e) {
-      case 's': out += ' '; break;
-      case 't': out += '\t'; break;
-      case 'n': out += '\n'; break;
-      case 'r': out += '\r'; break;
-      case '\\': out += '\\'; break;
-      default:
-        throw std::invalid_argument("'" + line + "' has a backslash not followed by s, t, n, r or \\ (" +
-                                    "a backslash itself is written \\\\)");
-    }
+    const char letter = ++k < line.size() ? line[k] : '\0';
+    const Escape* e =
+        std::find_if(std::begin(kEscapes), std::end(kEscapes), [letter](const Escape& x) { return x.letter == letter; });
+    if (e == std::end(kEscapes))
+      throw std::invalid_argument("'" + line + "' has a backslash not followed by s, t, n, r or \\ (" +
+                                  "a backslash itself is written \\\\)");
+    out += e->character;
   }
   return out;
 }
