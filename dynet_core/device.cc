@@ -22,14 +22,14 @@ void Device::run_chain_backward(const ChainProgram&, const ChainRun&) {
 void Device::check_device_memory(const void*, std::size_t, const char*) const {}
 
 void Device::check_call(const OpDef& op, const OpCall& c, bool backward) const {
-  const auto check = [&](const Tensor& t, const char* what) {
-    if (t.v) check_device_memory(t.v, t.d.size() * sizeof(float), (std::string(op.name) + what).c_str());
+  const auto check = [&](const Tensor& t) {
+    if (t.v) check_device_memory(t.v, t.d.size() * sizeof(float), op.name);
   };
-  check(c.y, " output");
-  for (unsigned i = 0; i < c.nargs; ++i) check(c.xs[i], " argument");
+  check(c.y);
+  for (unsigned i = 0; i < c.nargs; ++i) check(c.xs[i]);
   if (!backward) return;
-  check(c.dy, " output gradient");
-  check(c.dx, " argument gradient");
+  check(c.dy);
+  check(c.dx);
 }
 
 void Device::host_kernel_refused(const char* what) const {

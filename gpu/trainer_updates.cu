@@ -11,10 +11,14 @@ namespace {
 
 using update_rules::UpdateCall;
 
-/// Calls launch(c), c the call with its rows in device memory, staged under the device's lock.
+/// Calls launch(c) on the GPU made current, c the call with its rows in device memory, staged under
+/// the device's lock.
 template <class Launch>
 void with_rows_on_device(Device_GPU& gpu, const UpdateCall& call, Launch&& launch) {
-  if (!call.rows) return launch(call);
+  if (!call.rows) {
+    gpu.make_current();
+    return launch(call);
+  }
   gpu.launch_with_indices(call.rows, call.blocks, [&](const unsigned* rows) {
     UpdateCall c = call;
     c.rows = rows;
@@ -30,7 +34,6 @@ __global__ void update_kernel(Rule rule, UpdateCall c) {
 template <class Rule>
 void update(Device& d, const Rule& rule, const UpdateCall& call) {
   Device_GPU& gpu = static_cast<Device_GPU&>(d);
-  gpu.make_current();
   with_rows_on_device(gpu, call, [&](const UpdateCall& c) {
     update_kernel<<<blocks_for(c.size()), kThreads, 0, gpu.stream()>>>(rule, c);
   });
@@ -106,7 +109,6 @@ __global__ void dense_normalize_kernel(UpdateCall c) {
 
 void exponentiated(Device& d, const update_rules::ExponentiatedGradient& rule, const UpdateCall& call) {
   Device_GPU& gpu = static_cast<Device_GPU&>(d);
-  gpu.make_current();
   with_rows_on_device(gpu, call, [&](const UpdateCall& c) {
     const std::size_t dense_grid = (c.n + 8 * kThreads - 1) / (8 * kThreads);
     if (c.blocks == 1 && dense_grid > 1) {
