@@ -197,6 +197,29 @@ TreeData complete_trees(unsigned count, unsigned leaves, unsigned vocabulary) {
   return d;
 }
 
+PairData reversal_pairs(const std::string& task) {
+  if (task != "seq2seq-mixed" && task != "seq2seq-equal")
+    throw std::invalid_argument("reversal_pairs: '" + task + "' is not a seq2seq task (seq2seq-mixed, seq2seq-equal)");
+  const unsigned shortest = task == "seq2seq-mixed" ? 3 : 8, longest = 8;
+  PairData d;
+  d.vocabulary = 12;
+  d.start = 10;
+  d.end = 11;
+  std::mt19937_64 rng(16);
+  std::uniform_int_distribution<unsigned> length(shortest, longest), digit(0, 9);
+  // Held-out strings are drawn after the training ones: a short one may repeat a training string
+  // (there are 1,000 of length 3), a long one hardly ever does (10^8 of length 8).
+  for (auto [pairs, count] : {std::pair{&d.train, 20000u}, std::pair{&d.held_out, 512u}})
+    for (unsigned k = 0; k < count; ++k) {
+      SequencePair p;
+      for (unsigned n = length(rng); n > 0; --n) p.source.push_back(digit(rng));
+      p.target.assign(p.source.rbegin(), p.source.rend());
+      p.target.push_back(d.end);
+      pairs->push_back(std::move(p));
+    }
+  return d;
+}
+
 Minibatches::Minibatches(const std::vector<std::size_t>& sizes, unsigned batch, bool by_length) : sizes_(sizes), batch_(batch) {
   if (batch == 0 || sizes.size() < batch)
     throw std::invalid_argument("Minibatches: a minibatch of " + std::to_string(batch) + " from " +

@@ -2,7 +2,8 @@
 // The benchmark data of ../shared/BENCHMARKS.md as ids, read once and shared by dybatch's
 // workloads and the peers, so both train on exactly the same examples: PTB text, WikiNER tagged
 // sentences and SST trees from a data folder, or, where the folder lacks a file, generated data of
-// the same shape statistics (sentence lengths, vocabulary sizes, tree sizes), said on stderr.
+// the same shape statistics (sentence lengths, vocabulary sizes, tree sizes), said on stderr; and
+// the seq2seq workloads' digit strings to reverse, always generated.
 
 #include <string>
 #include <vector>
@@ -38,6 +39,18 @@ struct TreeData {
   bool generated = false;
 };
 
+/// A source sequence and the target sequence a seq2seq model learns to give for it.
+struct SequencePair {
+  WordIds source, target;
+};
+
+/// Sequence pairs to train on and to score the trained model on. Every id is below `vocabulary`;
+/// a target ends with `end`, and a decoder starts from `start`, which no sequence holds.
+struct PairData {
+  std::vector<SequencePair> train, held_out;
+  unsigned vocabulary = 0, start = 0, end = 0;
+};
+
 /// `dir`/text/train.txt (PTB), or 42,068 generated sentences over 10,000 words.
 TextData load_text(const std::string& dir);
 /// The PTB training text as one word stream cut into sentences of `length` words.
@@ -52,6 +65,11 @@ TagData load_tags(const std::string& dir, unsigned min_count, bool spell_rare);
 TreeData load_trees(const std::string& dir);
 /// `count` complete binary trees of `leaves` leaves (a power of two) over `vocabulary` words.
 TreeData complete_trees(unsigned count, unsigned leaves, unsigned vocabulary);
+
+/// The digit reversal task of seq2seq workload `task`: strings of digits (ids 0-9) of lengths
+/// uniform in [3, 8] (seq2seq-mixed) or all 8 (seq2seq-equal), each paired with its reverse and
+/// then </s> (id 11); <s> (id 10) starts the decoder. 20,000 pairs to train on, 512 held out.
+PairData reversal_pairs(const std::string& task);
 
 /// Consecutive minibatches of `batch` items in a fixed shuffled order, cycling forever: the
 /// minibatch of step `step` holds items order[(step * batch + k) % n].

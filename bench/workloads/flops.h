@@ -3,6 +3,8 @@
 // peers: the products only (elementwise work is a few percent), forward plus backward, where
 // backward costs two products per forward one (the weight gradient and the input gradient).
 
+#include <cstddef>
+
 #include "autobatch/random_trees.h"
 
 namespace bench {
@@ -44,6 +46,18 @@ inline double tree_fc_flops(const Tree& t, unsigned hidden) {
   for (const TreeNode& n : t.nodes)
     if (n.left >= 0) forward += 2.0 * hidden * 2 * hidden;
   return with_backward(forward);
+}
+
+/// One pair of the attention encoder-decoder (workloads/seq2seq_model.h): a BiLSTM (`hidden` each
+/// way) over `source` tokens, the attention's source half once (hidden x 2 hidden a token), then at
+/// each of `target` steps the decoder LSTM over [embedding; context], the query (hidden x hidden),
+/// the scores and the context over every source token, and the output layer over [state; context].
+inline double seq2seq_pair_flops(std::size_t source, std::size_t target, unsigned embedding, unsigned hidden,
+                                 unsigned vocabulary) {
+  const double encoder = source * (2 * lstm_step_flops(embedding, hidden) + 2.0 * hidden * 2 * hidden);
+  const double step = lstm_step_flops(embedding + 2 * hidden, hidden) + 2.0 * hidden * hidden +
+                      2.0 * source * (hidden + 2 * hidden) + 2.0 * vocabulary * 3 * hidden;
+  return with_backward(encoder + target * step);
 }
 
 }  // namespace bench

@@ -52,6 +52,10 @@ void report(const RunLabel& l, const Measurement& m) {
     std::printf(", graph construction %.2f ms (%.1f%%) for %.0f nodes", build_ms, 100 * m.total.build_s / m.seconds,
                 m.total.nodes / steps);
   std::printf(" (%zu steps in %.1f s)\n", m.steps, m.seconds);
+  if (m.before && m.after)
+    std::printf("held out (%zu examples): loss %.4f a token before training, %.4f after; every token right in %.1f%% "
+                "before, %.1f%% after\n",
+                m.after->examples, m.before->loss, m.after->loss, 100 * m.before->exact, 100 * m.after->exact);
   std::fflush(stdout);
 }
 

@@ -1,9 +1,11 @@
 #pragma once
 // Timing of a training workload under a time budget, and the two lines every workload program
-// prints: one `RESULT key=value ...` line for scripts/bench and one line for a person.
+// prints: one `RESULT key=value ...` line for scripts/bench and one line for a person (and a third,
+// for a person, from a workload that scores its model on held-out examples).
 
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,10 +19,20 @@ struct StepCost {
   double nodes = 0;    ///< graph nodes (0 where there is no graph)
 };
 
+/// A model on held-out examples: its loss a predicted token, and the share of examples of which
+/// it predicts every token best.
+struct HeldOutScore {
+  std::size_t examples = 0;
+  double loss = 0, exact = 0;
+};
+
 struct Measurement {
   std::size_t steps = 0;
   double seconds = 0;
   StepCost total;
+  /// Where the workload scores its model: before training and after the measured steps, so that a
+  /// run shows that the model it times learns.
+  std::optional<HeldOutScore> before, after;
 };
 
 /// Runs `step(0), step(1), ...`: warm-up steps for a tenth of the budget (one at least), then
@@ -38,7 +50,7 @@ struct RunLabel {
   int autobatch = -1, vertex = -1;  ///< -1: not a dybatch run, or the flag was not given
 };
 
-/// Prints the RESULT line and the human line.
+/// Prints the RESULT line and the human line, then the held-out scores where `m` has them.
 void report(const RunLabel& label, const Measurement& m);
 
 }  // namespace bench
