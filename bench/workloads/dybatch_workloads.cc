@@ -1,11 +1,14 @@
 // dybatch's side of the benchmark suite: DyNet's benchmark tasks (rnnlm-batch, bilstm-tagger,
 // bilstm-tagger-withchar, treenn) and Cavs' workloads (fixed-lstm, var-lstm, tree-fc, tree-lstm),
-// each written with the public API as a user would, trained for a time budget under whatever
+// each written with the public API as a user would, and an attention encoder-decoder learning to
+// reverse digit strings (seq2seq-mixed, seq2seq-equal), trained for a time budget under whatever
 // --dynet-* flags are given (--dynet-autobatch 0|1|2, --dynet-threads N, ...). Every model trains
-// with SGD (learning rate 0.1), the same as its peers. `--variant sharded` trains each minibatch
-// as a user with several cores would, one graph a thread (ShardedTraining: copies of the model
-// over shared parameters, DataParallel), instead of one graph. `--gemm-peak` instead measures this
-// machine's single-thread GEMM throughput, which scripts/bench reports the workloads against.
+// with SGD (learning rate 0.1), the same as its peers, except the encoder-decoder, which trains
+// with Adam (its default learning rate) and is scored on held-out pairs before and after.
+// `--variant sharded` trains each minibatch as a user with several cores would, one graph a thread
+// (ShardedTraining: copies of the model over shared parameters, DataParallel), instead of one
+// graph. `--gemm-peak` instead measures this machine's single-thread GEMM throughput, which
+// scripts/bench reports the workloads against.
 
 #include <chrono>
 #include <cstdio>
@@ -21,6 +24,7 @@
 #include "workloads/flops.h"
 #include "workloads/measurement.h"
 #include "workloads/rnn_language_model.h"
+#include "workloads/seq2seq_model.h"
 #include "workloads/tree_fc_model.h"
 #include "workloads/workload_options.h"
 
@@ -169,6 +173,36 @@ bench::Measurement tree_fc(const bench::WorkloadOptions& o) {
       [&](const bench::Tree& t) { return bench::tree_fc_flops(t, o.hidden); }, pc);
 }
 
+bench::Measurement seq2seq(const bench::WorkloadOptions& o) {
+  const bench::PairData d = bench::reversal_pairs(o.task);
+  ParameterCollection pc;
+  bench::Seq2SeqModel model(pc, d, o.embedding, o.hidden);
+  AdamTrainer trainer(pc);
+  ShardedTraining<bench::Seq2SeqModel> training(graphs_a_step(o));
+  std::vector<std::size_t> sizes;
+  for (const bench::SequencePair& p : d.train) sizes.push_back(p.source.size());
+  const bench::Minibatches minibatches(sizes, o.batch, false);
+  const bench::HeldOutScore before = model.score(d.held_out);
+  bench::Measurement m = bench::measure(o.seconds, minibatches.largest_steps(), [&](std::size_t step) {
+    std::vector<const bench::SequencePair*> batch;
+    double flops = 0;
+    for (std::size_t i : minibatches.at(step)) {
+      batch.push_back(&d.train[i]);
+      flops += bench::seq2seq_pair_flops(d.train[i].source.size(), d.train[i].target.size(), o.embedding, o.hidden,
+                                         d.vocabulary);
+    }
+    return train_step(
+        training, model, batch.size(),
+        [&](bench::Seq2SeqModel& s, ComputationGraph& cg, std::size_t first, std::size_t end) {
+          return s.loss(cg, part(batch, first, end));
+        },
+        trainer, double(batch.size()), flops);
+  });
+  m.before = before;
+  m.after = model.score(d.held_out);
+  return m;
+}
+
 /// The value of flag `name` among the --dynet-* arguments (either `--name v` or `--name=v`), or
 /// `otherwise`.
 int flag_value(int argc, char** argv, const char* name, int otherwise) {
@@ -205,6 +239,8 @@ int main(int argc, char** argv) {
     m = language_model(o);
   } else if (o.task == "bilstm-tagger" || o.task == "bilstm-tagger-withchar") {
     m = tagger(o, o.task == "bilstm-tagger-withchar");
+  } else if (bench::is_seq2seq(o.task)) {
+    m = seq2seq(o);
   } else if (o.task == "treenn" || o.task == "tree-lstm") {
     m = tree_lstm(o);
   } else {

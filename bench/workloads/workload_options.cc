@@ -17,6 +17,8 @@ const TaskShape kTasks[] = {
     {"var-lstm", "words", 64, 512, 512, true},
     {"tree-fc", "trees", 64, 512, 512, true},
     {"tree-lstm", "trees", 64, 128, 128, true},
+    {"seq2seq-mixed", "pairs", 32, 32, 64, false},
+    {"seq2seq-equal", "pairs", 32, 32, 64, false},
 };
 
 std::string task_names() {
@@ -64,6 +66,8 @@ RunLabel run_label(const WorkloadOptions& o, const std::string& impl) {
 bool is_language_model(const std::string& task) {
   return task == "rnnlm-batch" || task == "var-lstm" || task == "fixed-lstm";
 }
+
+bool is_seq2seq(const std::string& task) { return task == "seq2seq-mixed" || task == "seq2seq-equal"; }
 
 WorkloadOptions parse_workload_options(int argc, char** argv, const std::string& variants,
                                        const std::string& default_data) {

@@ -38,4 +38,7 @@ RunLabel run_label(const WorkloadOptions& o, const std::string& impl);
 /// Whether task `task` trains a language model (rnnlm-batch, var-lstm, fixed-lstm).
 bool is_language_model(const std::string& task);
 
+/// Whether task `task` trains the attention encoder-decoder (seq2seq-mixed, seq2seq-equal).
+bool is_seq2seq(const std::string& task);
+
 }  // namespace bench
