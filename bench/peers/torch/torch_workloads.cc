@@ -56,12 +56,11 @@ torch::nn::utils::rnn::PackedSequence pack(const torch::Tensor& x, const torch::
   return torch::nn::utils::rnn::pack_padded_sequence(x, lengths, /*batch_first=*/false, /*enforce_sorted=*/false);
 }
 
-/// Training steps of `model` on minibatch `k`, where `loss(k)` gives the loss, items and flops;
-/// the warm-up starts with `minibatches`' largest steps, as dybatch's does.
+/// Training steps of `model` by `optimizer` on minibatch `k`, where `loss(k)` gives the loss, items
+/// and flops; the warm-up starts with `minibatches`' largest steps, as dybatch's does.
 template <class Module, class Loss>
-bench::Measurement train(Module& model, const bench::WorkloadOptions& o, const bench::Minibatches& minibatches,
-                         const Loss& loss) {
-  torch::optim::SGD optimizer(model->parameters(), torch::optim::SGDOptions(0.1));
+bench::Measurement train(Module& model, torch::optim::Optimizer& optimizer, const bench::WorkloadOptions& o,
+                         const bench::Minibatches& minibatches, const Loss& loss) {
   return bench::measure(o.seconds, minibatches.largest_steps(), [&](std::size_t step) {
     // Gradients set to none rather than zeroed, as zero_grad(set_to_none=True) does.
     for (torch::Tensor& p : model->parameters()) p.mutable_grad() = torch::Tensor();
@@ -106,7 +105,8 @@ bench::Measurement language_model(const bench::WorkloadOptions& o) {
   const bench::Minibatches minibatches(sizes, o.batch, by_length);
   const double word_flops = bench::language_model_word_flops(o.embedding, o.hidden, d.words.size());
   const unsigned boundary = unsigned(const_cast<dynet::Dict&>(d.words).convert(d.boundary));
-  return train(model, o, minibatches, [&](std::size_t step, double& items, double& flops) {
+  torch::optim::SGD optimizer(model->parameters(), torch::optim::SGDOptions(0.1));
+  return train(model, optimizer, o, minibatches, [&](std::size_t step, double& items, double& flops) {
     std::vector<const bench::WordIds*> batch;
     for (std::size_t i : minibatches.at(step)) {
       batch.push_back(&d.sentences[i]);
@@ -149,7 +149,8 @@ bench::Measurement tagger(const bench::WorkloadOptions& o) {
   for (const bench::EncodedSentence& s : d.sentences) sizes.push_back(s.words.size());
   const bench::Minibatches minibatches(sizes, o.batch, false);
   const double word_flops = bench::tagger_word_flops(o.embedding, o.hidden, mlp, tags);
-  return train(model, o, minibatches, [&](std::size_t step, double& items, double& flops) {
+  torch::optim::SGD optimizer(model->parameters(), torch::optim::SGDOptions(0.1));
+  return train(model, optimizer, o, minibatches, [&](std::size_t step, double& items, double& flops) {
     std::vector<const bench::EncodedSentence*> batch;
     for (std::size_t i : minibatches.at(step)) {
       batch.push_back(&d.sentences[i]);
@@ -255,7 +256,8 @@ bench::Measurement tree_lstm(const bench::WorkloadOptions& o) {
   for (const bench::Tree& t : d.trees) sizes.push_back(t.nodes.size());
   const bench::Minibatches minibatches(sizes, o.batch, false);
   const bool eager = o.variant == "eager";
-  return train(model, o, minibatches, [&](std::size_t step, double& items, double& flops) {
+  torch::optim::SGD optimizer(model->parameters(), torch::optim::SGDOptions(0.1));
+  return train(model, optimizer, o, minibatches, [&](std::size_t step, double& items, double& flops) {
     std::vector<const bench::Tree*> batch;
     for (std::size_t i : minibatches.at(step)) {
       batch.push_back(&d.trees[i]);
