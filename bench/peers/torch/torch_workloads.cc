@@ -2,14 +2,19 @@
 // PyTorch user would write them in PyTorch 1.13's C++ API. Sequences run through torch::nn::LSTM
 // on packed padded minibatches (the loss only over real words); trees run either level by level
 // (every node of a minibatch at the same height in one product, states gathered by index:
-// variant `batched`, the default) or node by node, eagerly (`eager`). Sparse embedding gradients
-// and plain SGD (learning rate 0.1), as dybatch's side; --threads sets at::set_num_threads.
-// Denormals are flushed to zero (dybatch's side runs at the same speed with or without that).
-// Tasks: rnnlm-batch, var-lstm, fixed-lstm, bilstm-tagger, treenn, tree-lstm.
+// variant `batched`, the default) or node by node, eagerly (`eager`); the attention
+// encoder-decoder decodes a padded minibatch a step at a time, padding masked out of the attention
+// and the loss. Sparse embedding gradients and plain SGD (learning rate 0.1), as dybatch's side,
+// except the encoder-decoder's Adam (default learning rate) over dense 12-token embeddings;
+// --threads sets at::set_num_threads. Denormals are flushed to zero (dybatch's side runs at the
+// same speed with or without that).
+// Tasks: rnnlm-batch, var-lstm, fixed-lstm, bilstm-tagger, treenn, tree-lstm, seq2seq-mixed,
+// seq2seq-equal.
 
 #include <torch/torch.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -268,6 +273,109 @@ bench::Measurement tree_lstm(const bench::WorkloadOptions& o) {
   });
 }
 
+torch::nn::Linear linear_without_bias(unsigned in, unsigned out) {
+  return torch::nn::Linear(torch::nn::LinearOptions(in, out).bias(false));
+}
+
+/// The attention encoder-decoder of bench/workloads/seq2seq_model.h on a padded minibatch: the
+/// encoder's torch::nn::LSTM reads both directions packed, and torch::nn::LSTMCell decodes step t
+/// of every pair at once, past a target's end too; padded source positions score -inf in the
+/// attention, and padded target positions are left out of the loss.
+struct Seq2SeqImpl : torch::nn::Module {
+  Seq2SeqImpl(unsigned vocabulary, unsigned embedding, unsigned hidden)
+      : hidden(hidden),
+        source_embed(register_module("source_embed", torch::nn::Embedding(vocabulary, embedding))),
+        target_embed(register_module("target_embed", torch::nn::Embedding(vocabulary, embedding))),
+        encoder(register_module("encoder",
+                                torch::nn::LSTM(torch::nn::LSTMOptions(embedding, hidden).bidirectional(true)))),
+        decoder(register_module("decoder", torch::nn::LSTMCell(embedding + 2 * hidden, hidden))),
+        keys(register_module("keys", linear_without_bias(2 * hidden, hidden))),
+        query(register_module("query", linear_without_bias(hidden, hidden))),
+        v(register_module("v", linear_without_bias(hidden, 1))),
+        out(register_module("out", torch::nn::Linear(3 * hidden, vocabulary))) {}
+
+  /// The output layer's scores (target steps x pairs x vocabulary), teacher-forced from `start`,
+  /// and the targets they score (-1 past a target's end).
+  std::pair<torch::Tensor, torch::Tensor> target_scores(const std::vector<const bench::SequencePair*>& batch,
+                                                        unsigned start) {
+    using Pair = bench::SequencePair;
+    auto source_length = [](const Pair& p) { return p.source.size(); };
+    auto target_length = [](const Pair& p) { return p.target.size(); };
+    const Padded source = pad<Pair>(
+        batch, [](const Pair& p, std::size_t t) { return int64_t(p.source[t]); }, +source_length, 0);
+    const Padded previous = pad<Pair>(
+        batch, [&](const Pair& p, std::size_t t) { return int64_t(t == 0 ? start : p.target[t - 1]); },
+        +target_length, start);
+    const Padded target = pad<Pair>(
+        batch, [](const Pair& p, std::size_t t) { return int64_t(p.target[t]); }, +target_length, -1);
+    // pairs x source steps x 2 hidden, zeros past a source's end.
+    const auto packed = std::get<0>(encoder->forward_with_packed_input(pack(source_embed(source.ids), source.lengths)));
+    const torch::Tensor states = std::get<0>(torch::nn::utils::rnn::pad_packed_sequence(packed)).transpose(0, 1);
+    // The source half of every attention score, once a minibatch rather than once a target step.
+    const torch::Tensor source_keys = keys(states);
+    const torch::Tensor padding = torch::arange(states.size(1)).unsqueeze(0) >= source.lengths.unsqueeze(1);
+    const torch::Tensor inputs = target_embed(previous.ids);
+    const int64_t pairs = int64_t(batch.size());
+    torch::Tensor h = torch::zeros({pairs, hidden}), c = torch::zeros({pairs, hidden});
+    torch::Tensor context = torch::zeros({pairs, 2 * hidden});
+    std::vector<torch::Tensor> scores;
+    for (int64_t t = 0; t < inputs.size(0); ++t) {
+      std::tie(h, c) = decoder(torch::cat({inputs[t], context}, 1), std::make_tuple(h, c));
+      const torch::Tensor energy = v(torch::tanh(source_keys + query(h).unsqueeze(1))).squeeze(2);
+      const torch::Tensor attention = torch::softmax(energy.masked_fill(padding, -INFINITY), 1);
+      context = torch::bmm(attention.unsqueeze(1), states).squeeze(1);
+      scores.push_back(out(torch::cat({h, context}, 1)));
+    }
+    return {torch::stack(scores), target.ids};
+  }
+
+  /// The model on `pairs`, as one minibatch; see bench::Seq2SeqModel::score.
+  bench::HeldOutScore score(const std::vector<bench::SequencePair>& pairs, unsigned start) {
+    torch::NoGradGuard no_gradient;
+    std::vector<const bench::SequencePair*> batch;
+    for (const bench::SequencePair& p : pairs) batch.push_back(&p);
+    const auto [scores, targets] = target_scores(batch, start);
+    const torch::Tensor right = (scores.argmax(2) == targets).logical_or(targets == -1).all(0);
+    bench::HeldOutScore s;
+    s.examples = pairs.size();
+    s.loss = sum_cross_entropy(scores.flatten(0, 1), targets.flatten()).item<double>() /
+             (targets != -1).sum().item<double>();
+    s.exact = right.to(torch::kDouble).mean().item<double>();
+    return s;
+  }
+
+  int64_t hidden;
+  torch::nn::Embedding source_embed, target_embed;
+  torch::nn::LSTM encoder;
+  torch::nn::LSTMCell decoder;
+  torch::nn::Linear keys, query, v, out;
+};
+TORCH_MODULE(Seq2Seq);
+
+bench::Measurement seq2seq(const bench::WorkloadOptions& o) {
+  const bench::PairData d = bench::reversal_pairs(o.task);
+  Seq2Seq model(d.vocabulary, o.embedding, o.hidden);
+  std::vector<std::size_t> sizes;
+  for (const bench::SequencePair& p : d.train) sizes.push_back(p.source.size());
+  const bench::Minibatches minibatches(sizes, o.batch, false);
+  torch::optim::Adam optimizer(model->parameters());
+  const bench::HeldOutScore before = model->score(d.held_out, d.start);
+  bench::Measurement m = train(model, optimizer, o, minibatches, [&](std::size_t step, double& items, double& flops) {
+    std::vector<const bench::SequencePair*> batch;
+    for (std::size_t i : minibatches.at(step)) {
+      batch.push_back(&d.train[i]);
+      flops += bench::seq2seq_pair_flops(d.train[i].source.size(), d.train[i].target.size(), o.embedding, o.hidden,
+                                         d.vocabulary);
+    }
+    items = double(batch.size());
+    const auto [scores, targets] = model->target_scores(batch, d.start);
+    return sum_cross_entropy(scores.flatten(0, 1), targets.flatten());
+  });
+  m.before = before;
+  m.after = model->score(d.held_out, d.start);
+  return m;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -291,6 +399,8 @@ int main(int argc, char** argv) {
     m = tagger(o);
   } else if (trees) {
     m = tree_lstm(o);
+  } else if (bench::is_seq2seq(o.task)) {
+    m = seq2seq(o);
   } else {
     std::fprintf(stderr, "%s: no libtorch version of %s\n", argv[0], o.task.c_str());
     return 2;
