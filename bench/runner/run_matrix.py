@@ -24,7 +24,9 @@ import report
 
 DYNET_TASKS = ["treenn", "bilstm-tagger", "bilstm-tagger-withchar", "rnnlm-batch"]
 CAVS_TASKS = ["fixed-lstm", "var-lstm", "tree-fc", "tree-lstm"]
-TORCH_TASKS = {"treenn", "tree-lstm", "var-lstm", "fixed-lstm", "bilstm-tagger", "rnnlm-batch"}
+# The attention encoder-decoder reversing digit strings, of lengths 3-8 or all 8.
+SEQ2SEQ_TASKS = ["seq2seq-mixed", "seq2seq-equal"]
+TORCH_TASKS = {"treenn", "tree-lstm", "var-lstm", "fixed-lstm", "bilstm-tagger", "rnnlm-batch"} | set(SEQ2SEQ_TASKS)
 TREE_TASKS = {"treenn", "tree-lstm"}
 ENGINES = {0: "sequential", 1: "agenda", 2: "depth"}
 
@@ -81,6 +83,7 @@ def matrix(full):
         for task in ["fixed-lstm", "var-lstm", "tree-fc"]:
             rows += [(task, 64, h, [1, 2], "hidden") for h in [64, 128, 256, 512, 1024]]
         rows += [("tree-lstm", 64, h, [1, 2], "hidden") for h in [128, 256, 512]]
+        rows += [(task, b, None, [0, 1, 2], "batch") for task in SEQ2SEQ_TASKS for b in [1, 8, 32, 64]]
         return rows
     # Quick: DyNet's tasks at 1 and 64 a graph, and short sweeps of the cheaper Cavs sizes.
     rows += [("treenn", 1, None, [0, 1], "dynet"), ("treenn", 64, None, [0, 1, 2], "dynet"),
@@ -91,6 +94,8 @@ def matrix(full):
     rows += [("tree-lstm", 64, h, [1], "hidden") for h in [256, 512]]
     rows += [("var-lstm", b, 256, [1], "batch") for b in [4, 16]]
     rows += [("fixed-lstm", 16, 128, [1], "batch"), ("tree-fc", 8, 256, [1], "batch")]
+    # Two sizes of the mixed lengths, for a line to plot, and the equal lengths at the default size.
+    rows += [("seq2seq-mixed", b, None, [1], "batch") for b in [8, 32]] + [("seq2seq-equal", 32, None, [1], "batch")]
     return rows
 
 
