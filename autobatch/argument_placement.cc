@@ -4,11 +4,19 @@
 
 namespace dynet {
 
+bool reads_one_node(const ComputationGraph& cg, const VariableIndex* nodes, std::uint32_t count, unsigned i) {
+  const Node& n0 = cg.node(nodes[0]);
+  if (!n0.op->batch.is_shared(i) || cg.node(n0.arg(i)).dim.bd != 1) return false;
+  for (std::uint32_t k = 1; k < count; ++k)
+    if (cg.node(nodes[k]).arg(i) != n0.arg(i)) return false;
+  return true;
+}
+
 ArgumentPlace place_argument(const ComputationGraph& cg, const GroupRecord& record, const VariableIndex* nodes,
                              std::uint32_t count, unsigned i) {
   const Node& n0 = cg.node(nodes[0]);
   const Node& a0 = cg.node(n0.arg(i));
-  if (count == 1 || shared_argument(*n0.op, i, a0, n0.dim))
+  if (count == 1 || shared_argument(*n0.op, i, a0, n0.dim) || reads_one_node(cg, nodes, count, i))
     return {Placement::Shared, a0.value, GroupRecord::kNoGroup, 0};
   std::uint32_t producer, offset;
   if (!record.consecutive_outputs(cg, nodes, count, i, producer, offset))

@@ -2,7 +2,8 @@
 // Where a group's kernel reads its arguments and writes its outputs, so that memory moves only
 // when it must. A group's outputs are one block in group order, so a later group whose arguments
 // are that block, in order, reads them in place; a shared argument (a weight, anything broadcast
-// along the batch) is read where its one node is; only otherwise are the arguments gathered into
+// along the batch, a computed matrix that every node of the group multiplies by) is read where its
+// one node is; only otherwise are the arguments gathered into
 // one block. A group of slices of one node, or of consecutive outputs of one group, is a view:
 // its nodes point into what they slice, and nothing is copied (slices of several groups' outputs
 // run as one view of each).
@@ -24,6 +25,9 @@ struct ArgumentPlace {
   std::uint32_t offset;    ///< position of the first of them in that group
 };
 
+/// Whether every node of the group reads one node (with one batch element) at position i, which the
+/// op declares shared: a computed matrix times each node's operand, read once, as a weight is.
+bool reads_one_node(const ComputationGraph& cg, const VariableIndex* nodes, std::uint32_t count, unsigned i);
 /// How the group nodes[0, count) reads argument position i.
 ArgumentPlace place_argument(const ComputationGraph& cg, const GroupRecord& record, const VariableIndex* nodes,
                              std::uint32_t count, unsigned i);

@@ -1,11 +1,17 @@
 #pragma once
 // Batching signatures. Nodes with equal signatures run as one kernel call: same op, same output
 // shape, same kernel-selecting op data, and argument by argument either the same shape (the
-// arguments are concatenated along the batch) or the same node (a shared argument: a declared
-// shared one such as a weight, one broadcast along the batch, or a parameter where the kernel
-// broadcasts, such as a bias). Parameter leaves count as "the same node" when they refer to the
-// same parameter, so writing parameter() at every use batches exactly like writing it once per
-// graph.
+// arguments are concatenated along the batch) or the same node (a shared argument: a parameter
+// the op declares shared, such as a weight, or where the kernel broadcasts, such as a bias, or
+// anything broadcast along the batch). Parameter leaves count as "the same node" when they refer
+// to the same parameter, so writing parameter() at every use batches exactly like writing it once
+// per graph.
+//
+// A computed value where the op declares a shared argument (the left operand of H * att, with H
+// each example's encoder states) is keyed by its shape, not by its node: the products of all
+// examples then run as one call. Such a group shares the argument when every node reads the same
+// one (autobatch/argument_placement.h) and otherwise runs as a batched product, each node's own
+// matrix times its own operand.
 
 #include <cstdint>
 
@@ -13,15 +19,15 @@
 
 namespace dynet {
 
-/// Whether argument i (the node `arg`) of a node of `op` with output `out` is shared by a group
-/// rather than concatenated: declared shared with one batch element, broadcast along the batch, or a
-/// parameter where the kernel broadcasts. A group's call is one node with the batch elements of all
-/// its nodes, so a kernel can serve one argument to all of them only by broadcasting it: a declared
-/// shared argument with several batch elements (a batched matrix times each node's batched
-/// operand) is concatenated, once per node, like any other.
+/// Whether argument i (the node `arg`) of a node of `op` with output `out` is shared by every group
+/// of the node's signature rather than concatenated: broadcast along the batch, or a parameter the
+/// op declares shared (with one batch element) or broadcasts. A group's call is one node with the
+/// batch elements of all its nodes, so a kernel can serve one argument to all of them only by
+/// broadcasting it: a declared shared argument with several batch elements (a batched matrix
+/// times each node's batched operand) is concatenated, once per node, like any other.
 inline bool shared_argument(const OpDef& op, unsigned i, const Node& arg, const Dim& out) {
-  return (op.batch.is_shared(i) && arg.dim.bd == 1) || arg.dim.bd < out.bd ||
-         (arg.op->value_alias && op.batch.is_broadcast(i));
+  return arg.dim.bd < out.bd ||
+         (arg.op->value_alias && ((op.batch.is_shared(i) && arg.dim.bd == 1) || op.batch.is_broadcast(i)));
 }
 
 /// The identity a shared argument contributes to a signature.

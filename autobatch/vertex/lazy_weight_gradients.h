@@ -17,8 +17,9 @@ namespace dynet {
 class LazyWeightGradients {
  public:
   /// Whether argument i of group g may wait: the group is small (kWaitBelow), its argument i is
-  /// one trainable parameter for the whole group, its op is not elementwise, and its backward
-  /// reads its inputs from memory that lasts until backward ends and not its output.
+  /// one trainable parameter for the whole group, its op is not elementwise, its backward reads
+  /// its inputs from memory that lasts until backward ends and not its output, and it shares no
+  /// argument beyond what its signature shares.
   static bool may_wait(const ComputationGraph& cg, const GroupRecord& record, std::uint32_t g, unsigned i);
   /// Groups of this many nodes or more add their part at once: their product is large enough
   /// already, and waiting would copy their inputs and output gradients into one block.
