@@ -32,12 +32,14 @@ void GroupScheduler::start_key(std::uint32_t k) {
     ready_.resize(k + 1);
     remaining_.resize(k + 1);
     key_nodes_.resize(k + 1);
-    key_rank_sum_.resize(k + 1);
+    key_depth_sum_.resize(k + 1);
+    ready_height_.resize(k + 1);
   }
   ready_[k].clear();
   remaining_[k] = 0;
   key_nodes_[k] = 0;
-  key_rank_sum_[k] = 0;
+  key_depth_sum_[k] = 0;
+  ready_height_[k] = 0;
 }
 
 template <bool kUnits>
@@ -69,7 +71,7 @@ void GroupScheduler::count_dependencies(const ComputationGraph& cg) {
       key_of_[j] = k;
       ++remaining_[k];
       ++key_nodes_[k];
-      if (policy_ == Policy::Depth) key_rank_sum_[k] += nd.depth;
+      if (policy_ == Policy::Depth) key_depth_sum_[k] += nd.depth;
     }
     const VariableIndex* args = nd.args();
     for (unsigned i = 0; i < nd.nargs; ++i) {
@@ -117,7 +119,6 @@ void GroupScheduler::rank_by_height() {
       continue;
     }
     height_[j] = h;
-    if (key_of_[j] != kAlone) key_rank_sum_[key_of_[j]] -= h;
   }
 }
 
@@ -130,15 +131,18 @@ void GroupScheduler::make_ready(VariableIndex node) {
   std::vector<VariableIndex>& r = ready_[k];
   if (r.empty()) active_.push_back(k);
   r.push_back(node);
+  if (policy_ == Policy::Agenda) ready_height_[k] = std::max(ready_height_[k], height_[node - begin_]);
 }
 
 bool GroupScheduler::runs_before(std::uint32_t a, std::uint32_t b) const {
   if (policy_ == Policy::Agenda) {
     const bool complete_a = ready_[a].size() == remaining_[a], complete_b = ready_[b].size() == remaining_[b];
     if (complete_a != complete_b) return complete_a;
+    if (ready_height_[a] != ready_height_[b]) return ready_height_[a] > ready_height_[b];
+  } else {
+    const double depth_a = key_depth_sum_[a] / key_nodes_[a], depth_b = key_depth_sum_[b] / key_nodes_[b];
+    if (depth_a != depth_b) return depth_a < depth_b;
   }
-  const double rank_a = key_rank_sum_[a] / key_nodes_[a], rank_b = key_rank_sum_[b] / key_nodes_[b];
-  if (rank_a != rank_b) return rank_a < rank_b;
   return ready_[a].size() > ready_[b].size();
 }
 
@@ -166,6 +170,7 @@ const std::vector<VariableIndex>& GroupScheduler::next() {
     }
   group_.swap(ready_[k]);  // ready_[k] keeps group_'s cleared buffer
   remaining_[k] -= static_cast<std::uint32_t>(group_.size());
+  ready_height_[k] = 0;
   return group_;
 }
 

@@ -3,12 +3,16 @@
 // computed) wait in one ready set per key: their signature (agenda), or their signature and
 // depth (depth). Two policies pick the next group:
 //  - Agenda (--dynet-autobatch 1): a key whose every remaining node is ready runs first (waiting
-//    cannot make its group larger); otherwise the key of largest average height (longest path to
-//    the end of the graph), so that the critical path advances and keys off it, such as a
-//    recurrent model's per-step output layer, wait until their nodes are ready together. DyNet
-//    ranks by smallest average depth instead, which compares averages over different spans: a
-//    cell op that exists only from a chain's second step averages deeper than the per-step
-//    outputs, and then every output ran alone.
+//    cannot make its group larger); otherwise the key whose ready set holds the node of greatest
+//    height (longest path to the end of the graph), so that the critical path advances and keys
+//    off it, such as a recurrent model's per-step output layer, wait until their nodes are ready
+//    together. The height is that of the ready nodes, not an average over the key: when
+//    sequences of different lengths share a decoder, the key of a step that the longest
+//    sequences are still to take ranks by them, while an average over every node of the key
+//    put the steps of short sequences first and ran them a few at a time. DyNet ranks by
+//    smallest average depth, which compares averages over different spans: a cell op that
+//    exists only from a chain's second step averages deeper than the per-step outputs, and then
+//    every output ran alone.
 //  - Depth (--dynet-autobatch 2): TensorFlow Fold's rule, one group per signature and depth.
 // Nodes that are never batched (signature 0) run alone, as soon as they are ready. Parameter
 // leaves need no kernel and are not scheduled; start() lists them instead.
@@ -119,7 +123,8 @@ class GroupScheduler {
   std::vector<std::vector<VariableIndex>> ready_;
   std::vector<std::uint32_t> remaining_;  // nodes not handed out yet
   std::vector<std::uint32_t> key_nodes_;
-  std::vector<double> key_rank_sum_;  // depth, or minus the height (agenda); smaller runs first
+  std::vector<double> key_depth_sum_;          // depth: of its nodes; the smallest average runs first
+  std::vector<std::uint32_t> ready_height_;  // agenda: the greatest height in its ready set
   std::vector<std::uint32_t> active_;  // keys with a non-empty ready set
 };
 
