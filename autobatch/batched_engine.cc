@@ -248,6 +248,12 @@ void BatchedEngine::read_argument(const VariableIndex* nodes, std::uint32_t coun
     arg.values = from.values + std::size_t(place.offset) * from.stride;
     traffic.in_place += bytes;
     traffic.strided = true;
+  } else if (strided) {
+    // The outputs of several groups, read along their runs; backward scatters along them too.
+    record_.add_runs(*cg_, nodes, count, i, arg);
+    arg.values = a0.value;  // never read
+    traffic.in_place += bytes;
+    traffic.strided = true;
   } else {
     const std::uint64_t gather_start = profiling_ ? profile::now_ns() : 0;
     // Backward reads the gathered copy again only when the op saves its inputs.
