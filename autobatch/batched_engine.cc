@@ -243,15 +243,17 @@ void BatchedEngine::read_argument(const VariableIndex* nodes, std::uint32_t coun
   } else if (place.how == Placement::InPlace) {
     traffic.in_place += bytes;
   } else if (strided && place.producer != kNoGroup) {
-    // Consecutive slices of one group's wider nodes; backward never reads them (reads_strided).
+    // Consecutive slices of one group's wider nodes.
     const Group& from = record_[place.producer];
     arg.values = from.values + std::size_t(place.offset) * from.stride;
+    arg.strided = true;
     traffic.in_place += bytes;
     traffic.strided = true;
   } else if (strided) {
     // The outputs of several groups, read along their runs; backward scatters along them too.
     record_.add_runs(*cg_, nodes, count, i, arg);
     arg.values = a0.value;  // never read
+    arg.strided = true;
     traffic.in_place += bytes;
     traffic.strided = true;
   } else {
@@ -415,6 +417,18 @@ void BatchedEngine::backward_group(std::uint32_t g) {
   mem.scratch.revert(mark);
 }
 
+void BatchedEngine::argument_backward(const Group& group, const OpCall& call, unsigned i) {
+  const Node& n0 = cg_->node(record_.nodes(group)[0]);
+  const GroupArg* args = record_.args(group);
+  bool strided = false;
+  for (unsigned k = 0; k < n0.nargs; ++k) strided = strided || args[k].strided;
+  // Only a gradient that reads the arguments needs them where forward read them.
+  if (strided && (n0.op->saves & kSavesInputs))
+    backward_strided(*cg_->device(), *cg_, record_, group, call.dy.v, i, call.dx.v, call.overwrite);
+  else
+    cg_->device()->backward(*n0.op, call, i);
+}
+
 VariableIndex BatchedEngine::argument_needing_gradient(const Group& group, unsigned i) const {
   const VariableIndex* nodes = record_.nodes(group);
   for (std::uint32_t j = 0; j < group.count; ++j) {
@@ -436,7 +450,7 @@ bool BatchedEngine::backward_shared(OpCall& call, std::uint32_t g, unsigned i) {
   complete_block(record_.group_of(target));
   const Node& t = cg_->node(target);
   call.dx = Tensor(t.dim, t.grad, cg_->device());
-  cg_->device()->backward(*cg_->node(record_.nodes(record_[g])[0]).op, call, i);
+  argument_backward(record_[g], call, i);
   return true;
 }
 
@@ -449,7 +463,7 @@ bool BatchedEngine::backward_into_block(OpCall& call, const Group& group, unsign
   const Dim& ad = cg_->node(n0.arg(i)).dim;
   call.overwrite = may_overwrite(call, group, arg, ad);
   call.dx = batched(ad, group.count, group_grad_[arg.producer] + std::size_t(arg.offset) * ad.size());
-  cg_->device()->backward(*n0.op, call, i);
+  argument_backward(group, call, i);
   call.overwrite = false;
   return true;
 }
@@ -466,7 +480,7 @@ bool BatchedEngine::backward_scattered(OpCall& call, const Group& group, unsigne
   if (!whole) cg_->device()->zero(g, asize * group.count);
   call.dx = batched(ad, group.count, g);
   call.overwrite = whole;
-  cg_->device()->backward(*n0.op, call, i);
+  argument_backward(group, call, i);
   call.overwrite = false;
   const std::uint64_t scatter_start = profiling_ ? profile::now_ns() : 0;
   scatter_gradient(group, i, g, asize);

@@ -110,6 +110,9 @@ class BatchedEngine : public EngineBase {
   /// Zeroes what group g's gradient block holds no gradients in yet (if it has a block).
   void complete_block(std::uint32_t g);
   bool needs_gradient(VariableIndex a) const { return a <= last_ && needs_[a]; }
+  /// The gradient of argument i of a group into call.dx, by the device's kernel, or node by node
+  /// where the group read its arguments strided and its gradient reads them.
+  void argument_backward(const Group& group, const OpCall& call, unsigned i);
   /// The first argument at position i of the group's nodes that needs a gradient, or kNoNode.
   VariableIndex argument_needing_gradient(const Group& group, unsigned i) const;
   Tensor batched(const Dim& d, std::uint32_t count, float* v) const;

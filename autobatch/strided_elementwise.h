@@ -13,15 +13,21 @@
 namespace dynet {
 
 /// Whether a group of nodes like n0 may read their arguments where they lie on `device`: the op
-/// has a scalar rule and no host-side check, every argument is the size of the output (the rule
-/// broadcasts nothing), the op's backward never reads its arguments (so no copy of them need
-/// outlive forward), and the host runs the device's kernels.
+/// has a scalar rule (and a scalar gradient rule, if its backward reads its arguments) and no
+/// host-side check, every argument is the size of the output (the rule broadcasts nothing), and
+/// the host runs the device's kernels.
 bool reads_strided(const ComputationGraph& cg, const Node& n0, const Device& device);
 
 /// Runs a recorded group that may read strided (reads_strided) into its outputs, node by node,
 /// each argument where the record says it lies: side by side, shared by every node, every
-/// `stride` floats in the outputs of a group of slices, or along its recorded runs (an argument
-/// with neither a producer nor sharing: the nodes of several groups, never gathered).
+/// `stride` floats in the outputs of a group of slices, or along its recorded runs.
 void run_strided(Device& device, const ComputationGraph& cg, const GroupRecord& record, const Group& group);
+
+/// The gradient of argument i of such a group whose backward reads its arguments, node by node
+/// from the same places: dy holds the group's output gradients side by side, and dx receives
+/// argument i's side by side (or, for a shared argument, their sum), written over when
+/// `overwrite`, else added.
+void backward_strided(Device& device, const ComputationGraph& cg, const GroupRecord& record, const Group& group,
+                      const float* dy, unsigned i, float* dx, bool overwrite);
 
 }  // namespace dynet
