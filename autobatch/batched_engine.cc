@@ -423,10 +423,12 @@ void BatchedEngine::argument_backward(const Group& group, const OpCall& call, un
   bool strided = false;
   for (unsigned k = 0; k < n0.nargs; ++k) strided = strided || args[k].strided;
   // Only a gradient that reads the arguments needs them where forward read them.
-  if (strided && (n0.op->saves & kSavesInputs))
-    backward_strided(*cg_->device(), *cg_, record_, group, call.dy.v, i, call.dx.v, call.overwrite);
-  else
+  if (strided && (n0.op->saves & kSavesInputs)) {
+    StridedArguments xs(*cg_, record_, group);
+    backward_strided(*cg_->device(), *cg_, record_, group, xs, call.dy.v, i, call.dx.v, call.overwrite, 0, group.count);
+  } else {
     cg_->device()->backward(*n0.op, call, i);
+  }
 }
 
 VariableIndex BatchedEngine::argument_needing_gradient(const Group& group, unsigned i) const {
@@ -475,6 +477,10 @@ bool BatchedEngine::backward_scattered(OpCall& call, const Group& group, unsigne
   if (argument_needing_gradient(group, i) == kNoNode) return false;
   const Dim& ad = cg_->node(n0.arg(i)).dim;
   const std::size_t asize = ad.size();
+  if (record_.args(group)[i].strided) {
+    backward_along_runs(call, group, i, asize);
+    return true;
+  }
   float* g = cg_->memory().scratch.allocate_array<float>(asize * group.count);
   const bool whole = overwrites_whole_gradient(*n0.op);
   if (!whole) cg_->device()->zero(g, asize * group.count);
@@ -487,6 +493,27 @@ bool BatchedEngine::backward_scattered(OpCall& call, const Group& group, unsigne
   if (profiling_) scatter_ns += profile::now_ns() - scatter_start;
   scattered += group.count * asize * sizeof(float);
   return true;
+}
+
+void BatchedEngine::backward_along_runs(const OpCall& call, const Group& group, unsigned i, std::size_t asize) {
+  // As scatter_gradient moves a gathered gradient, run by run, but computed in place.
+  const GroupArg& arg = record_.args(group)[i];
+  const ArgumentRun* runs = record_.runs(arg);
+  StridedArguments xs(*cg_, record_, group);
+  for (std::uint32_t r = 0; r < arg.runs; ++r) {
+    const ArgumentRun& run = runs[r];
+    float* dx;
+    bool overwrite = false;
+    if (run.group == kNoGroup) {
+      if (!needs_gradient(run.node)) continue;
+      dx = cg_->node(run.node).grad;
+    } else {
+      if (!group_grad_[run.group]) continue;
+      dx = group_grad_[run.group] + std::size_t(run.position) * asize;
+      overwrite = may_overwrite_nodes(run.group, run.position, run.n);
+    }
+    backward_strided(*cg_->device(), *cg_, record_, group, xs, call.dy.v, i, dx, overwrite, run.j, run.n);
+  }
 }
 
 void BatchedEngine::scatter_gradient(const Group& group, unsigned i, const float* g, std::size_t asize) {

@@ -85,9 +85,13 @@ class BatchedEngine : public EngineBase {
   bool backward_shared(OpCall& call, std::uint32_t g, unsigned i);
   /// Backward into consecutive outputs of one group: straight into that group's gradient block.
   bool backward_into_block(OpCall& call, const Group& group, unsigned i);
-  /// Backward into arguments spread over groups: into scratch, then added to each run's block.
+  /// Backward into arguments spread over groups: into scratch, then added to each run's block
+  /// (along the runs, where the argument was read strided).
   bool backward_scattered(OpCall& call, const Group& group, unsigned i, std::uint64_t& scatter_ns,
                           std::uint64_t& scattered);
+  /// Backward into a strided argument spread over groups (strided_elementwise.h): each run's
+  /// gradients straight into its block, node by node.
+  void backward_along_runs(const OpCall& call, const Group& group, unsigned i, std::size_t asize);
   /// Adds the gradients `g` holds for argument i of the group's nodes (asize floats each) into
   /// the blocks of the groups that computed them, and into the gradients of nodes in no group.
   void scatter_gradient(const Group& group, unsigned i, const float* g, std::size_t asize);

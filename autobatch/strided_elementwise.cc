@@ -1,7 +1,5 @@
 #include "autobatch/strided_elementwise.h"
 
-#include "dynet_core/chain_program.h"
-
 namespace dynet {
 
 bool reads_strided(const ComputationGraph& cg, const Node& n0, const Device& device) {
@@ -16,53 +14,33 @@ bool reads_strided(const ComputationGraph& cg, const Node& n0, const Device& dev
   return true;
 }
 
-namespace {
-
-/// Where each argument of a strided group's nodes lies, node after node: shared, every `stride`
-/// floats from `base` (side by side, or in the outputs of one group of slices), or along its
-/// runs, each the outputs of some group or one node.
-class StridedArguments {
- public:
-  StridedArguments(const ComputationGraph& cg, const GroupRecord& record, const Group& group)
-      : cg_(cg), record_(record), nargs_(cg.node(record.nodes(group)[0]).nargs) {
-    const GroupArg* args = record.args(group);
-    const std::size_t size = cg.node(record.nodes(group)[0]).dim.size();  // every argument's too
-    for (unsigned i = 0; i < nargs_; ++i) {
-      const GroupArg& a = args[i];
-      const bool along_runs = a.strided && a.producer == GroupRecord::kNoGroup;
-      base_[i] = a.values;
-      stride_[i] = a.shared ? 0 : a.producer == GroupRecord::kNoGroup ? size : record[a.producer].stride;
-      run_[i] = along_runs ? record.runs(a) : nullptr;
-    }
+StridedArguments::StridedArguments(const ComputationGraph& cg, const GroupRecord& record, const Group& group)
+    : cg_(cg), record_(record), nargs_(cg.node(record.nodes(group)[0]).nargs) {
+  const GroupArg* args = record.args(group);
+  const std::size_t size = cg.node(record.nodes(group)[0]).dim.size();  // every argument's too
+  for (unsigned i = 0; i < nargs_; ++i) {
+    const GroupArg& a = args[i];
+    const bool along_runs = a.strided && a.producer == GroupRecord::kNoGroup;
+    base_[i] = a.values;
+    stride_[i] = a.shared ? 0 : a.producer == GroupRecord::kNoGroup ? size : record[a.producer].stride;
+    run_[i] = along_runs ? record.runs(a) : nullptr;
   }
+}
 
-  /// The arguments of node j; j never decreases from one call to the next.
-  const float* const* of(std::uint32_t j) {
-    for (unsigned i = 0; i < nargs_; ++i) {
-      if (!run_[i]) {
-        xs_[i] = base_[i] + j * stride_[i];
-        continue;
-      }
-      while (j >= run_[i]->j + run_[i]->n) ++run_[i];
-      const ArgumentRun& r = *run_[i];
-      xs_[i] = r.group == GroupRecord::kNoGroup
-                   ? cg_.node(r.node).value
-                   : record_[r.group].values + std::size_t(r.position + j - r.j) * record_[r.group].stride;
+const float* const* StridedArguments::of(std::uint32_t j) {
+  for (unsigned i = 0; i < nargs_; ++i) {
+    if (!run_[i]) {
+      xs_[i] = base_[i] + j * stride_[i];
+      continue;
     }
-    return xs_;
+    while (j >= run_[i]->j + run_[i]->n) ++run_[i];
+    const ArgumentRun& r = *run_[i];
+    xs_[i] = r.group == GroupRecord::kNoGroup
+                 ? cg_.node(r.node).value
+                 : record_[r.group].values + std::size_t(r.position + j - r.j) * record_[r.group].stride;
   }
-
- private:
-  const ComputationGraph& cg_;
-  const GroupRecord& record_;
-  const unsigned nargs_;
-  const float* base_[kMaxChainArgs];
-  std::size_t stride_[kMaxChainArgs];
-  const ArgumentRun* run_[kMaxChainArgs];
-  const float* xs_[kMaxChainArgs];
-};
-
-}  // namespace
+  return xs_;
+}
 
 void run_strided(Device& device, const ComputationGraph& cg, const GroupRecord& record, const Group& group) {
   const Node& n0 = cg.node(record.nodes(group)[0]);
@@ -76,16 +54,16 @@ void run_strided(Device& device, const ComputationGraph& cg, const GroupRecord& 
 }
 
 void backward_strided(Device& device, const ComputationGraph& cg, const GroupRecord& record, const Group& group,
-                      const float* dy, unsigned i, float* dx, bool overwrite) {
+                      StridedArguments& xs, const float* dy, unsigned i, float* dx, bool overwrite, std::uint32_t first,
+                      std::uint32_t count) {
   const Node& n0 = cg.node(record.nodes(group)[0]);
   const std::size_t size = n0.dim.size();
   const std::size_t dx_stride = record.args(group)[i].shared ? 0 : size;
   const void* data = record.data(group)[0];
-  StridedArguments xs(cg, record, group);
   device.run_host_kernel("strided elementwise group backward", [&] {
-    for (std::uint32_t j = 0; j < group.count; ++j)
-      n0.op->elementwise.df(data, i, xs.of(j), n0.nargs, group.values + j * size, dy + j * size, dx + j * dx_stride,
-                            size, overwrite && (dx_stride != 0 || j == 0));
+    for (std::uint32_t j = first; j < first + count; ++j)
+      n0.op->elementwise.df(data, i, xs.of(j), n0.nargs, group.values + j * size, dy + j * size,
+                            dx + (j - first) * dx_stride, size, overwrite && (dx_stride != 0 || j == first));
   });
 }
 
