@@ -48,7 +48,7 @@ std::string report(const Snapshot& s) {
     const Phases& e = s.evaluation;
     std::snprintf(buf, sizeof buf,
                   "  and %llu evaluation graphs (forward only), %s in all: construction %s, forward %s (kernels %s); "
-                  "not in the table below\n",
+                  "not in the phases below, in the kernel table\n",
                   static_cast<unsigned long long>(s.evaluation_graphs), duration(e.step_ns).c_str(),
                   duration(e.construction_ns).c_str(), duration(e.forward_ns).c_str(),
                   duration(e.forward_kernel_ns).c_str());

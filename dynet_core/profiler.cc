@@ -116,6 +116,7 @@ struct Totals {
   std::mutex mutex;
   std::uint64_t steps = 0, evaluation_graphs = 0;
   Phases total, evaluation, last;
+  bool last_awaits_update = false;  // the last training step ended with its graph, before an update
   std::unordered_map<std::uint64_t, KernelStats> kernels;
   std::unordered_map<std::uint32_t, VertexFunctionStats> functions;
   std::vector<Event> last_events;
@@ -318,10 +319,22 @@ void end_step(const Device* device) {
   Totals& t = totals();
   std::lock_guard<std::mutex> lock(t.mutex);
   const bool training = current.training;
+  // A program that lets its graph go before the update ends the step there; the update that
+  // follows belongs to that step, not to one of its own.
+  const Phases& p = current.phases;
+  if (t.last_awaits_update && p.update_ns > 0 && p.nodes == 0 && p.construction_ns == 0 && p.forward_ns == 0 &&
+      p.backward_ns == 0) {
+    t.total.add(p);
+    t.last.add(p);
+    t.last_awaits_update = false;
+    current = Step();
+    return;
+  }
   (training ? t.total : t.evaluation).add(current.phases);
   const std::uint64_t index = training ? ++t.steps : ++t.evaluation_graphs;
   for (const auto& kv : current.kernels) merge(t.kernels[kv.first], kv.second);
   for (const auto& kv : current.functions) merge(t.functions[kv.first], kv.second);
+  if (training) t.last_awaits_update = current.phases.update_ns == 0;
   if (training || t.steps == 0) {
     t.last = current.phases;
     t.last_events.swap(current.events);
@@ -365,6 +378,7 @@ void reset() {
   Totals& t = totals();
   std::lock_guard<std::mutex> lock(t.mutex);
   t.steps = t.evaluation_graphs = 0;
+  t.last_awaits_update = false;
   t.total = t.evaluation = t.last = Phases();
   t.kernels.clear();
   t.functions.clear();

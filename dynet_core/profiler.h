@@ -1,7 +1,7 @@
 #pragma once
 // Profiling (--dynet-profiling 1 or 2): where a training step's time goes. A step runs from the
 // first node of a graph to the end of the trainer update that follows (or to the graph's end when
-// no update comes), and is split into graph construction, forward (scheduling, memory movement,
+// no update comes; an update after a graph that is gone joins the step of that graph), and is split into graph construction, forward (scheduling, memory movement,
 // kernels), backward (memory movement, kernels), and the update. Kernels are counted per batching
 // signature. With profiling off every hook is one predictable branch.
 //

@@ -246,6 +246,30 @@ TEST_CASE("graphs with no backward are counted as evaluation graphs, apart from 
   CHECK(j["evaluation_total"]["nodes"].number == double(evaluated_nodes));
 }
 
+// A program that updates after its graph is gone once counted every update as a step of its own.
+TEST_CASE("an update after the graph is gone belongs to that graph's step", "[profile]") {
+  ProfilingOn on(1);
+  ParameterCollection pc;
+  Parameter W = pc.add_parameters({4, 4});
+  SimpleSGDTrainer trainer(pc, 0.1f);
+  for (int k = 0; k < 3; ++k) {
+    {
+      ComputationGraph cg;
+      const Expression loss = sum_elems(tanh(parameter(cg, W) * input(cg, {4}, {1.f, 2.f, 3.f, float(k)})));
+      cg.forward(loss);
+      cg.backward(loss);
+    }
+    trainer.update();
+  }
+  const profile::Snapshot snap = profile::snapshot();
+  CHECK(snap.steps == 3);
+  CHECK(snap.evaluation_graphs == 0);
+  CHECK(snap.total.update_ns > 0);
+  CHECK(snap.last_step.update_ns > 0);
+  CHECK(snap.last_step.nodes > 0);
+  CHECK(snap.total.nodes == 3 * snap.last_step.nodes);
+}
+
 TEST_CASE("the profile writes valid JSON and a Chrome trace", "[profile]") {
   ProfilingOn on(1);
   ParameterCollection pc;
