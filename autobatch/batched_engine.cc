@@ -243,17 +243,15 @@ void BatchedEngine::read_argument(const VariableIndex* nodes, std::uint32_t coun
   } else if (place.how == Placement::InPlace) {
     traffic.in_place += bytes;
   } else if (strided && place.producer != kNoGroup) {
-    // Consecutive slices of one group's wider nodes.
+    // Consecutive slices of one group's wider nodes; backward never reads them (reads_strided).
     const Group& from = record_[place.producer];
     arg.values = from.values + std::size_t(place.offset) * from.stride;
-    arg.strided = true;
     traffic.in_place += bytes;
     traffic.strided = true;
   } else if (strided) {
     // The outputs of several groups, read along their runs; backward scatters along them too.
     record_.add_runs(*cg_, nodes, count, i, arg);
     arg.values = a0.value;  // never read
-    arg.strided = true;
     traffic.in_place += bytes;
     traffic.strided = true;
   } else {
@@ -417,20 +415,6 @@ void BatchedEngine::backward_group(std::uint32_t g) {
   mem.scratch.revert(mark);
 }
 
-void BatchedEngine::argument_backward(const Group& group, const OpCall& call, unsigned i) {
-  const Node& n0 = cg_->node(record_.nodes(group)[0]);
-  const GroupArg* args = record_.args(group);
-  bool strided = false;
-  for (unsigned k = 0; k < n0.nargs; ++k) strided = strided || args[k].strided;
-  // Only a gradient that reads the arguments needs them where forward read them.
-  if (strided && (n0.op->saves & kSavesInputs)) {
-    StridedArguments xs(*cg_, record_, group);
-    backward_strided(*cg_->device(), *cg_, record_, group, xs, call.dy.v, i, call.dx.v, call.overwrite, 0, group.count);
-  } else {
-    cg_->device()->backward(*n0.op, call, i);
-  }
-}
-
 VariableIndex BatchedEngine::argument_needing_gradient(const Group& group, unsigned i) const {
   const VariableIndex* nodes = record_.nodes(group);
   for (std::uint32_t j = 0; j < group.count; ++j) {
@@ -452,7 +436,7 @@ bool BatchedEngine::backward_shared(OpCall& call, std::uint32_t g, unsigned i) {
   complete_block(record_.group_of(target));
   const Node& t = cg_->node(target);
   call.dx = Tensor(t.dim, t.grad, cg_->device());
-  argument_backward(record_[g], call, i);
+  cg_->device()->backward(*cg_->node(record_.nodes(record_[g])[0]).op, call, i);
   return true;
 }
 
@@ -465,7 +449,7 @@ bool BatchedEngine::backward_into_block(OpCall& call, const Group& group, unsign
   const Dim& ad = cg_->node(n0.arg(i)).dim;
   call.overwrite = may_overwrite(call, group, arg, ad);
   call.dx = batched(ad, group.count, group_grad_[arg.producer] + std::size_t(arg.offset) * ad.size());
-  argument_backward(group, call, i);
+  cg_->device()->backward(*n0.op, call, i);
   call.overwrite = false;
   return true;
 }
@@ -477,43 +461,18 @@ bool BatchedEngine::backward_scattered(OpCall& call, const Group& group, unsigne
   if (argument_needing_gradient(group, i) == kNoNode) return false;
   const Dim& ad = cg_->node(n0.arg(i)).dim;
   const std::size_t asize = ad.size();
-  if (record_.args(group)[i].strided) {
-    backward_along_runs(call, group, i, asize);
-    return true;
-  }
   float* g = cg_->memory().scratch.allocate_array<float>(asize * group.count);
   const bool whole = overwrites_whole_gradient(*n0.op);
   if (!whole) cg_->device()->zero(g, asize * group.count);
   call.dx = batched(ad, group.count, g);
   call.overwrite = whole;
-  argument_backward(group, call, i);
+  cg_->device()->backward(*n0.op, call, i);
   call.overwrite = false;
   const std::uint64_t scatter_start = profiling_ ? profile::now_ns() : 0;
   scatter_gradient(group, i, g, asize);
   if (profiling_) scatter_ns += profile::now_ns() - scatter_start;
   scattered += group.count * asize * sizeof(float);
   return true;
-}
-
-void BatchedEngine::backward_along_runs(const OpCall& call, const Group& group, unsigned i, std::size_t asize) {
-  // As scatter_gradient moves a gathered gradient, run by run, but computed in place.
-  const GroupArg& arg = record_.args(group)[i];
-  const ArgumentRun* runs = record_.runs(arg);
-  StridedArguments xs(*cg_, record_, group);
-  for (std::uint32_t r = 0; r < arg.runs; ++r) {
-    const ArgumentRun& run = runs[r];
-    float* dx;
-    bool overwrite = false;
-    if (run.group == kNoGroup) {
-      if (!needs_gradient(run.node)) continue;
-      dx = cg_->node(run.node).grad;
-    } else {
-      if (!group_grad_[run.group]) continue;
-      dx = group_grad_[run.group] + std::size_t(run.position) * asize;
-      overwrite = may_overwrite_nodes(run.group, run.position, run.n);
-    }
-    backward_strided(*cg_->device(), *cg_, record_, group, xs, call.dy.v, i, dx, overwrite, run.j, run.n);
-  }
 }
 
 void BatchedEngine::scatter_gradient(const Group& group, unsigned i, const float* g, std::size_t asize) {

@@ -85,13 +85,9 @@ class BatchedEngine : public EngineBase {
   bool backward_shared(OpCall& call, std::uint32_t g, unsigned i);
   /// Backward into consecutive outputs of one group: straight into that group's gradient block.
   bool backward_into_block(OpCall& call, const Group& group, unsigned i);
-  /// Backward into arguments spread over groups: into scratch, then added to each run's block
-  /// (along the runs, where the argument was read strided).
+  /// Backward into arguments spread over groups: into scratch, then added to each run's block.
   bool backward_scattered(OpCall& call, const Group& group, unsigned i, std::uint64_t& scatter_ns,
                           std::uint64_t& scattered);
-  /// Backward into a strided argument spread over groups (strided_elementwise.h): each run's
-  /// gradients straight into its block, node by node.
-  void backward_along_runs(const OpCall& call, const Group& group, unsigned i, std::size_t asize);
   /// Adds the gradients `g` holds for argument i of the group's nodes (asize floats each) into
   /// the blocks of the groups that computed them, and into the gradients of nodes in no group.
   void scatter_gradient(const Group& group, unsigned i, const float* g, std::size_t asize);
@@ -114,9 +110,6 @@ class BatchedEngine : public EngineBase {
   /// Zeroes what group g's gradient block holds no gradients in yet (if it has a block).
   void complete_block(std::uint32_t g);
   bool needs_gradient(VariableIndex a) const { return a <= last_ && needs_[a]; }
-  /// The gradient of argument i of a group into call.dx, by the device's kernel, or node by node
-  /// where the group read its arguments strided and its gradient reads them.
-  void argument_backward(const Group& group, const OpCall& call, unsigned i);
   /// The first argument at position i of the group's nodes that needs a gradient, or kNoNode.
   VariableIndex argument_needing_gradient(const Group& group, unsigned i) const;
   Tensor batched(const Dim& d, std::uint32_t count, float* v) const;

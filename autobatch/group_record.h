@@ -20,9 +20,6 @@ struct GroupArg {
   std::uint32_t producer;  ///< the group whose consecutive outputs these are, or kNoGroup
   std::uint32_t offset;    ///< position of the first of them in that group
   bool shared;             ///< one argument (or parameter) for the whole group
-  /// Read where it lies, neither side by side nor gathered: slices of the producer's wider
-  /// nodes, or (no producer) along its runs (autobatch/strided_elementwise.h).
-  bool strided = false;
   /// A gathered argument's runs (GroupRecord::add_runs): runs [first_run, first_run + runs).
   std::uint32_t first_run = 0, runs = 0;
 };
@@ -95,7 +92,7 @@ class GroupRecord {
   std::vector<VariableIndex> nodes_;
   std::vector<const void*> data_;  // op data of each node, as nodes_
   std::vector<GroupArg> args_;
-  std::vector<ArgumentRun> runs_;  // of the gathered and strided arguments
+  std::vector<ArgumentRun> runs_;  // of the gathered arguments
   std::vector<std::uint32_t> group_of_;  // per graph node
   std::vector<std::uint32_t> position_;  // per graph node
 };
