@@ -35,6 +35,20 @@ std::uint64_t LazyWeightGradients::run(ComputationGraph& cg, const GroupRecord& 
     const std::uint64_t sa = signature(a), sb = signature(b);
     return sa != sb ? sa < sb : a.argument < b.argument;
   });
+  // Signatures hold parameters' addresses, which differ from run to run; the parts of one weight
+  // from several signatures (attention's v over sources of several lengths) are added in the
+  // order of their groups instead, so that a seeded run gives the same gradients every time.
+  blocks_.clear();
+  for (std::size_t first = 0, end; first < waiting_.size(); first = end) {
+    std::uint32_t earliest = waiting_[first].group;
+    for (end = first + 1; end < waiting_.size() && signature(waiting_[end]) == signature(waiting_[first]); ++end)
+      earliest = std::min(earliest, waiting_[end].group);
+    blocks_.push_back({first, end, earliest});
+  }
+  std::sort(blocks_.begin(), blocks_.end(), [](const Block& a, const Block& b) { return a.earliest < b.earliest; });
+  ordered_.clear();
+  for (const Block& b : blocks_) ordered_.insert(ordered_.end(), waiting_.begin() + b.first, waiting_.begin() + b.end);
+  waiting_.swap(ordered_);
   AlignedMemoryPool& scratch = cg.memory().scratch;
   std::uint64_t calls = 0;
   for (std::size_t first = 0; first < waiting_.size();) {

@@ -39,6 +39,11 @@ class LazyWeightGradients {
     unsigned argument;
     VariableIndex target;
   };
+  /// The waiting parts [first, end) of one signature, the earliest of their groups.
+  struct Block {
+    std::size_t first, end;
+    std::uint32_t earliest;
+  };
   /// Whether the waiting parts [a_first, a_end) and [b_first, b_end) are of the same groups.
   bool same_groups(std::size_t a_first, std::size_t a_end, std::size_t b_first, std::size_t b_end) const;
   /// Makes call_ the backward call over every node of the waiting parts [first, end) (of one
@@ -48,6 +53,8 @@ class LazyWeightGradients {
               std::size_t first, std::size_t end);
 
   std::vector<Waiting> waiting_;
+  std::vector<Block> blocks_;
+  std::vector<Waiting> ordered_;  // waiting_ by blocks in order of their earliest group
   std::vector<MemoryRun> runs_;  // one group's block each, gathered with one device call
   std::vector<const void*> data_;
   std::vector<Tensor> xs_;
