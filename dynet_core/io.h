@@ -7,11 +7,17 @@
 // the collection's own name, "/" for a root), each as key + its name relative to the collection:
 // a collection "/enc/" saved with the key "/model/" stores "/enc/W" as "/model/W".
 //
-// Guarantees: every save replaces the file atomically (a crash leaves the old file or the new
-// one, never a mix); a load checks the whole file (header, format version, checksum, layout) and
-// that it matches the target exactly (names, kinds, dims) before the first value is copied, and
-// otherwise throws std::runtime_error naming the file and the first mismatch, leaving the live
-// parameters unchanged. Usage errors (a bad key) are std::invalid_argument.
+// Two formats. dybatch's own, the default, is checked: every save replaces the file atomically (a
+// crash leaves the old file or the new one, never a mix); a load checks the whole file (header,
+// format version, checksum, layout) and that it matches the target exactly (names, kinds, dims).
+// DyNet 2's text format (io_dynet_text.h) is written on request (TextFileSaver's `format`) and
+// read by every loader when a file is in it, with DyNet's rules: populate(model, key) fills the
+// model's parameters in order from the records whose names start with the key (all records
+// without one), values are stored divided by the weight-decay factor that DyNet's writer
+// multiplied them by, and a record's gradient is loaded (FULL_GRAD) or zeroed (ZERO_GRAD).
+// Either way a load reads and checks the whole file and its match with the target before the first
+// value is copied, and otherwise throws std::runtime_error naming the file, the record and the
+// problem, leaving the live parameters unchanged. Usage errors (a bad key) are std::invalid_argument.
 
 #include <string>
 #include <vector>
@@ -49,10 +55,12 @@ class Loader {
 };
 
 /// Writes one file. Each save() call rewrites the whole file atomically with everything this saver
-/// has saved so far; with `append`, the records already in the file are kept too.
+/// has saved so far; with `append`, the records already in the file are kept too (the file must be
+/// in `format`). DyNet's format has text only: with a binary `archive` it throws
+/// std::invalid_argument.
 class FileSaver : public Saver {
  public:
-  FileSaver(std::string path, ArchiveFormat format, bool append);
+  FileSaver(std::string path, ArchiveFormat archive, bool append, ModelFileFormat format = ModelFileFormat::Dybatch);
   void save(const ParameterCollection& model, const std::string& key = "") override;
   void save(const Parameter& param, const std::string& key = "") override;
   void save(const LookupParameter& param, const std::string& key = "") override;
@@ -61,14 +69,16 @@ class FileSaver : public Saver {
   void commit(std::vector<SavedParameter> added);
 
   std::string path_;
-  ArchiveFormat format_;
+  ArchiveFormat archive_;
+  ModelFileFormat format_;
   std::vector<SavedParameter> records_;
 };
 
-/// Reads one file; each call reads and checks it afresh.
+/// Reads one file, in dybatch's format with an archive of `archive` or in DyNet's; each call reads
+/// and checks it afresh.
 class FileLoader : public Loader {
  public:
-  FileLoader(std::string path, ArchiveFormat format);
+  FileLoader(std::string path, ArchiveFormat archive);
   void populate(ParameterCollection& model, const std::string& key = "") override;
   void populate(Parameter& param, const std::string& key = "") override;
   void populate(LookupParameter& param, const std::string& key = "") override;
@@ -77,15 +87,18 @@ class FileLoader : public Loader {
 
  private:
   std::string path_;
-  ArchiveFormat format_;
+  ArchiveFormat archive_;
 };
 
+/// With `format` ModelFileFormat::DyNet, writes the text DyNet 2.1 writes and loads.
 class TextFileSaver : public FileSaver {
  public:
-  explicit TextFileSaver(const std::string& path, bool append = false)
-      : FileSaver(path, ArchiveFormat::Text, append) {}
+  explicit TextFileSaver(const std::string& path, bool append = false,
+                         ModelFileFormat format = ModelFileFormat::Dybatch)
+      : FileSaver(path, ArchiveFormat::Text, append, format) {}
 };
 
+/// Reads dybatch's text archives and DyNet's text format.
 class TextFileLoader : public FileLoader {
  public:
   explicit TextFileLoader(const std::string& path) : FileLoader(path, ArchiveFormat::Text) {}

@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "dynet_core/io_text_fields.h"
+
 namespace dynet {
 
 namespace {
@@ -34,35 +36,6 @@ std::string header_line(FileContent content, unsigned version, ArchiveFormat for
                         std::uint32_t crc) {
   return std::string(kMagic) + ' ' + content_name(content) + " v" + std::to_string(version) + ' ' +
          archive_format_name(format) + ' ' + std::to_string(payload_bytes) + " crc32=" + hex8(crc) + '\n';
-}
-
-// Header bytes as they can be shown in a message.
-std::string printable(std::string_view s) {
-  std::string out;
-  for (char c : s) out += (c >= 0x20 && c < 0x7f) ? c : '?';
-  return out;
-}
-
-std::vector<std::string_view> split_spaces(std::string_view s) {
-  std::vector<std::string_view> fields;
-  std::size_t start = 0;
-  for (std::size_t k = 0; k <= s.size(); ++k)
-    if (k == s.size() || s[k] == ' ') {
-      fields.push_back(s.substr(start, k - start));
-      start = k + 1;
-    }
-  return fields;
-}
-
-// Decimal digits only, at most 18 of them (no overflow); false otherwise.
-bool parse_decimal(std::string_view s, std::uint64_t& v) {
-  if (s.empty() || s.size() > 18) return false;
-  v = 0;
-  for (char c : s) {
-    if (c < '0' || c > '9') return false;
-    v = v * 10 + static_cast<unsigned>(c - '0');
-  }
-  return true;
 }
 
 bool parse_hex8(std::string_view s, std::uint32_t& v) {

@@ -5,6 +5,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "dynet_core/io_dynet_text.h"
 #include "dynet_core/io_envelope.h"
 #include "dynet_core/io_file.h"
 
@@ -91,22 +92,37 @@ const char* kind_name(SavedParameter::Kind kind) {
   return kind == Kind::Parameter ? "parameter" : "lookup parameter";
 }
 
-std::string parameter_file_bytes(ArchiveFormat format, const std::vector<SavedParameter>& records) {
-  return seal(FileContent::Parameters, format, encode(records, format));
+std::string parameter_file_bytes(ModelFileFormat format, ArchiveFormat archive,
+                                 const std::vector<SavedParameter>& records) {
+  if (format == ModelFileFormat::DyNet) return dynet_text_bytes(records);
+  return seal(FileContent::Parameters, archive, encode(records, archive));
 }
 
-void write_parameter_file(const std::string& path, ArchiveFormat format, const std::vector<SavedParameter>& records) {
-  write_file_atomically(path, parameter_file_bytes(format, records));
+void write_parameter_file(const std::string& path, ModelFileFormat format, ArchiveFormat archive,
+                          const std::vector<SavedParameter>& records) {
+  write_file_atomically(path, parameter_file_bytes(format, archive, records));
 }
 
-std::vector<SavedParameter> read_parameter_file(const std::string& path, ArchiveFormat format) {
+ParameterFile read_parameter_file(const std::string& path, ArchiveFormat archive) {
   const std::string bytes = read_file(path);
-  const std::string_view payload = open_envelope(bytes, path, FileContent::Parameters, format);
-  try {
-    return decode(payload, format);
-  } catch (const std::runtime_error& e) {
-    throw std::runtime_error(describe_file(FileContent::Parameters, path) + " is malformed: " + e.what());
+  const std::string file = describe_file(FileContent::Parameters, path);
+  ParameterFile f;
+  if (is_dynet_text(bytes)) {
+    f.format = ModelFileFormat::DyNet;
+    try {
+      f.records = parse_dynet_text(bytes);
+    } catch (const std::runtime_error& e) {
+      throw std::runtime_error(file + " is not a valid DyNet model file: " + e.what());
+    }
+    return f;
   }
+  const std::string_view payload = open_envelope(bytes, path, FileContent::Parameters, archive);
+  try {
+    f.records = decode(payload, archive);
+  } catch (const std::runtime_error& e) {
+    throw std::runtime_error(file + " is malformed: " + e.what());
+  }
+  return f;
 }
 
 }  // namespace dynet

@@ -35,4 +35,5 @@
 #include "dynet_core/string_util.h"
 #include "dynet_core/tensor.h"
 #include "dynet_core/vertex_scope.h"
+#include "dynet_core/version.h"
 #include "trainers/training.h"

@@ -14,6 +14,7 @@
 #include "dynet_core/io.h"
 #include "dynet_core/io_envelope.h"
 #include "dynet_core/io_file.h"
+#include "dynet_core/load_refusal.h"
 #include "dynet_core/model_of_every_kind.h"
 #include "scratch_folder.h"
 
@@ -30,18 +31,8 @@ std::unique_ptr<Loader> loader_for(ArchiveFormat format, const std::string& path
   return std::make_unique<BinaryFileLoader>(path);
 }
 
-// The message of the std::runtime_error populate() throws for `path`, after checking that the
-// model kept its values; empty when it did not throw.
 std::string refusal(ArchiveFormat format, const std::string& path, ParameterCollection& model) {
-  const auto before = snapshot(model);
-  std::string message;
-  try {
-    loader_for(format, path)->populate(model);
-  } catch (const std::runtime_error& e) {
-    message = e.what();
-  }
-  CHECK(same_bits(snapshot(model), before));
-  return message;
+  return load_refusal(model, [&] { loader_for(format, path)->populate(model); });
 }
 
 struct SavedModel {

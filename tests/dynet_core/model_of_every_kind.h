@@ -1,6 +1,7 @@
 #pragma once
 // A small model holding every kind of parameter (scalar, vector, matrix, 3-d tensor, lookup
-// tables with vector and matrix rows, a subcollection), and bitwise snapshots of its values.
+// tables with vector and matrix rows, a subcollection), and bitwise snapshots of its values (and
+// gradients).
 
 #include <cstring>
 #include <limits>
@@ -41,6 +42,14 @@ inline std::vector<std::vector<float>> snapshot(const dynet::ParameterCollection
   for (const auto& p : m.parameters_list()) values.push_back(dynet::as_vector(p->values));
   for (const auto& p : m.lookup_parameters_list()) values.push_back(dynet::as_vector(p->all_values));
   return values;
+}
+
+/// Every value of `m`, then every gradient: what a refused load must leave as it was.
+inline std::vector<std::vector<float>> snapshot_with_gradients(const dynet::ParameterCollection& m) {
+  std::vector<std::vector<float>> state = snapshot(m);
+  for (const auto& p : m.parameters_list()) state.push_back(dynet::as_vector(p->g));
+  for (const auto& p : m.lookup_parameters_list()) state.push_back(dynet::as_vector(p->all_grads));
+  return state;
 }
 
 /// Bitwise equality (NaN equals the same NaN).

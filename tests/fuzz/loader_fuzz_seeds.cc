@@ -1,6 +1,6 @@
 // Writes the starting corpus of loader_fuzzer into a folder: valid model files in both archive
-// formats and a valid trainer checkpoint, each whole and as a bare payload, behind the mode byte
-// loader_fuzzer.cc reads.
+// formats and in DyNet's text format (with gradients) and a valid trainer checkpoint, each whole
+// and as a bare payload, behind the mode byte loader_fuzzer.cc reads.
 
 #include <cstdint>
 #include <cstdio>
@@ -40,13 +40,19 @@ int main(int argc, char** argv) {
   m.set_extreme_values();
   TextFileSaver(folder + "/model.txt").save(m.model);
   BinaryFileSaver(folder + "/model.bin").save(m.model);
+  // DyNet's format holds finite values only, and gradients.
+  ModelOfEveryKind finite{ParameterInitNormal()};
+  for (const auto& p : finite.model.parameters_list()) p->accumulate_grad(p->values);
+  TextFileSaver(folder + "/model.dynet", false, ModelFileFormat::DyNet).save(finite.model);
   AdamTrainer trainer(m.model);
   std::ostringstream checkpoint;
   trainer.save(checkpoint);
   write_seed(folder, "text-model", 0, read_file(folder + "/model.txt"));
   write_seed(folder, "binary-model", 1, read_file(folder + "/model.bin"));
+  write_seed(folder, "dynet-model", 0, read_file(folder + "/model.dynet"));
   write_seed(folder, "checkpoint", 5, checkpoint.str());
   std::remove((folder + "/model.txt").c_str());
   std::remove((folder + "/model.bin").c_str());
+  std::remove((folder + "/model.dynet").c_str());
   return 0;
 }

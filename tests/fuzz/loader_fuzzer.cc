@@ -1,11 +1,13 @@
 // libFuzzer target for everything dybatch reads from files: model files in both archive formats
-// and trainer checkpoints. The first input byte says what the rest is:
+// and in DyNet's text format (a whole file starting with '#'), and trainer checkpoints. The first
+// input byte says what the rest is:
 //   bit 0: a text (0) or binary (1) archive;
 //   bit 1: a whole file (0), or a payload that is sealed into a valid header first (1), so that
 //          inputs reach the archive decoder behind the checksum;
 //   bit 2: a model file (0) or a trainer checkpoint (1).
 // Besides the sanitizers' checks, the oracle is the loaders' contract: a load succeeds or throws
-// std::runtime_error, and when it throws, the model and the trainer keep every bit.
+// std::runtime_error, and when it throws, the model (values and gradients) and the trainer keep
+// every bit.
 
 #include <unistd.h>
 
@@ -51,14 +53,14 @@ std::string checkpoint_of(Trainer& t) {
 
 void load_model(Target& t, ArchiveFormat format, const std::string& file) {
   std::ofstream(t.path, std::ios::binary | std::ios::trunc) << file;
-  const auto before = snapshot(t.model.model);
+  const auto before = snapshot_with_gradients(t.model.model);
   try {
     if (format == ArchiveFormat::Text)
       TextFileLoader(t.path).populate(t.model.model);
     else
       BinaryFileLoader(t.path).populate(t.model.model);
   } catch (const std::runtime_error& e) {
-    if (!same_bits(snapshot(t.model.model), before)) contract_broken("the model changed", e);
+    if (!same_bits(snapshot_with_gradients(t.model.model), before)) contract_broken("the model changed", e);
   }
 }
 

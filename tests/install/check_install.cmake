@@ -1,14 +1,36 @@
-# Installs the built tree into a fresh prefix, then configures, builds and runs a consumer that
-# finds it with find_package(dybatch).
+# Installs the built tree into a fresh prefix, then builds and runs programs against it as users
+# do. CONSUMER=cmake: a CMake project that finds it with find_package(dybatch). CONSUMER=make: a
+# plain Makefile that asks pkg-config, building the DyNet-style xor of PROGRAMS and a program that
+# prints the version the installed library reports, which must be VERSION, as pkg-config's must.
 file(REMOVE_RECURSE ${WORK})
 function(run)
   execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "failed: ${ARGN}\n${out}\n${err}")
   endif()
+  string(STRIP "${out}" out)
+  set(output "${out}" PARENT_SCOPE)
 endfunction()
+function(expect_version what)
+  if(NOT output STREQUAL VERSION)
+    message(FATAL_ERROR "${what} says '${output}', the project's VERSION is '${VERSION}'")
+  endif()
+endfunction()
+
 run(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${WORK}/prefix)
-run(${CMAKE_COMMAND} -S ${SOURCE}/consumer -B ${WORK}/build -DCMAKE_PREFIX_PATH=${WORK}/prefix -DCMAKE_BUILD_TYPE=Release)
-run(${CMAKE_COMMAND} --build ${WORK}/build)
-run(${WORK}/build/consumer)
-message(STATUS "an installed dybatch was found, built against and run")
+if(CONSUMER STREQUAL "cmake")
+  run(${CMAKE_COMMAND} -S ${SOURCE}/consumer -B ${WORK}/build -DCMAKE_PREFIX_PATH=${WORK}/prefix -DCMAKE_BUILD_TYPE=Release)
+  run(${CMAKE_COMMAND} --build ${WORK}/build)
+  run(${WORK}/build/consumer)
+  message(STATUS "an installed dybatch was found, built against and run")
+else()
+  set(ENV{PKG_CONFIG_PATH} ${WORK}/prefix/${LIBDIR}/pkgconfig)
+  run(${PKG_CONFIG} --modversion dybatch)
+  expect_version("pkg-config --modversion dybatch")
+  file(MAKE_DIRECTORY ${WORK}/build)
+  run(${MAKE} -C ${WORK}/build -f ${SOURCE}/makefile_consumer/Makefile VPATH=${SOURCE}/makefile_consumer:${PROGRAMS})
+  run(${WORK}/build/xor --dynet-seed 1)
+  run(${WORK}/build/version)
+  expect_version("dybatch_version() of the installed library")
+  message(STATUS "a Makefile built and ran a DyNet program against an installed dybatch through pkg-config")
+endif()

@@ -15,9 +15,11 @@
 
 namespace dynet {
 
-/// DyNet's: the whole model saved to / read from `filename` under the key "/model".
-inline void save_dynet_model(std::string filename, ParameterCollection* model) {
-  TextFileSaver(filename).save(*model, "/model");
+/// DyNet's: the whole model saved to / read from `filename` under the key "/model". Saved in
+/// dybatch's checked format unless `format` asks for DyNet's; loaded from either.
+inline void save_dynet_model(std::string filename, ParameterCollection* model,
+                             ModelFileFormat format = ModelFileFormat::Dybatch) {
+  TextFileSaver(filename, false, format).save(*model, "/model");
 }
 inline void load_dynet_model(std::string filename, ParameterCollection* model) {
   TextFileLoader(filename).populate(*model, "/model");
