@@ -1,11 +1,12 @@
 #pragma once
 // Gated recurrent unit (Cho et al., 2014), with DyNet's GRUBuilder equations:
-//   [a_z; a_r] = b_zr + W_zr x_t + U_zr h_{t-1},  z = logistic(a_z), r = logistic(a_r)
-//   g = tanh(b_h + W_h x_t + U_h (r * h_{t-1}))
+//   z = logistic(b_z + W_xz x_t + W_hz h_{t-1}),  r = logistic(b_r + W_xr x_t + W_hr h_{t-1})
+//   g = tanh(b_h + W_xh x_t + W_hh (r * h_{t-1}))
 //   h_t = (1 - z) * h_{t-1} + z * g
-// The update and reset gates share one affine transform (one matrix product per step instead of
-// two). Parameters of each layer: W_zr {2 hidden, input}, U_zr {2 hidden, hidden}, b_zr {2 hidden},
-// W_h {hidden, input}, U_h {hidden, hidden}, b_h {hidden} (biases zero).
+// Parameters of each layer, in DyNet's order: W_xz {hidden, input}, W_hz {hidden, hidden}, b_z
+// {hidden}, W_xr, W_hr, b_r, W_xh, W_hh, b_h (biases zero).
+// The update and reset gates run as one affine transform (one matrix product per step instead of
+// two): new_graph joins W_xz and W_xr, W_hz and W_hr, b_z and b_r into {2 hidden} rows once per graph.
 
 #include "builders/rnn_builder.h"
 
@@ -20,6 +21,14 @@ class GRUBuilder : public RNNBuilder {
 
  protected:
   CellState step(unsigned layer, const Expression& x, const CellState* prev, const Expression& h_rec) override;
+  void derive_graph_expressions(ComputationGraph&, bool) override;
+
+ private:
+  /// One layer's update and reset gates joined, [z; r], in the bound graph.
+  struct JoinedGates {
+    Expression w_x, w_h, b;
+  };
+  std::vector<JoinedGates> zr_;
 };
 
 }  // namespace dynet
