@@ -5,8 +5,10 @@
 //   h_t = (1 - z) * h_{t-1} + z * g
 // Parameters of each layer, in DyNet's order: W_xz {hidden, input}, W_hz {hidden, hidden}, b_z
 // {hidden}, W_xr, W_hr, b_r, W_xh, W_hh, b_h (biases zero).
-// The update and reset gates run as one affine transform (one matrix product per step instead of
-// two): new_graph joins W_xz and W_xr, W_hz and W_hr, b_z and b_r into {2 hidden} rows once per graph.
+// Each gate is its own affine transform, as in DyNet. Joining z's and r's rows into one product
+// needs a copy of them in every graph, and joined weights are not parameters, whose gradients the
+// batched engine may add late in one product: a one-layer GRU (128 -> 256, one core) trained about
+// 1.2 times slower so than gate by gate, at 1 and at 16 sequences of 20 a graph.
 
 #include "builders/rnn_builder.h"
 
@@ -21,14 +23,6 @@ class GRUBuilder : public RNNBuilder {
 
  protected:
   CellState step(unsigned layer, const Expression& x, const CellState* prev, const Expression& h_rec) override;
-  void derive_graph_expressions(ComputationGraph&, bool) override;
-
- private:
-  /// One layer's update and reset gates joined, [z; r], in the bound graph.
-  struct JoinedGates {
-    Expression w_x, w_h, b;
-  };
-  std::vector<JoinedGates> zr_;
 };
 
 }  // namespace dynet

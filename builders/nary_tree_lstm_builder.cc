@@ -7,8 +7,6 @@
 #include "dynet_core/ops/elementwise.h"
 #include "dynet_core/ops/leaves.h"
 #include "dynet_core/ops/linalg.h"
-#include "dynet_core/ops/select.h"
-#include "dynet_core/ops/shape.h"
 
 namespace dynet {
 
@@ -46,64 +44,40 @@ NaryTreeLSTMBuilder::NaryTreeLSTMBuilder(unsigned N, unsigned layers, unsigned i
   }
 }
 
-NaryTreeLSTMBuilder::JoinedGates NaryTreeLSTMBuilder::join_layer(ComputationGraph& cg, unsigned layer,
-                                                                 bool update) const {
-  const unsigned n = hidden_dim();
-  const std::vector<LookupParameter>& lp = lparams[layer];
-  auto row = [&](int table, unsigned k) {
-    return update ? lookup(cg, lp[static_cast<unsigned>(table)], k) : const_lookup(cg, lp[static_cast<unsigned>(table)], k);
-  };
-  JoinedGates g;
-  std::vector<Expression> w{var(layer, kX2I), var(layer, kX2O), var(layer, kX2C)};
-  std::vector<Expression> b{var(layer, kBI), var(layer, kBO), var(layer, kBC)};
-  const Expression forget_bias = var(layer, kBF) + 1.f;
-  for (unsigned k = 0; k < n_; ++k) {
-    w.push_back(var(layer, kX2F));
-    b.push_back(forget_bias);
-  }
-  g.w = concatenate(w);
-  g.b = concatenate(b);
-  g.leaf_w = pick_range(g.w, 0, 3 * n);
-  g.leaf_b = pick_range(g.b, 0, 3 * n);
-  const Expression no_cell = zeros(cg, Dim({n, n}));
-  for (unsigned j = 0; j < n_; ++j) {
-    std::vector<Expression> u{row(kH2I, j), row(kH2O, j), row(kH2C, j)};
-    std::vector<Expression> v{row(kC2I, j), row(kC2O, j), no_cell};
-    for (unsigned k = 0; k < n_; ++k) {
-      u.push_back(row(kH2F, j * n_ + k));
-      v.push_back(row(kC2F, j * n_ + k));
-    }
-    g.u.push_back(concatenate(u));
-    g.v.push_back(concatenate(v));
-  }
-  return g;
-}
-
 void NaryTreeLSTMBuilder::derive_graph_expressions(ComputationGraph& cg, bool update) {
-  joined_.clear();
-  for (unsigned l = 0; l < layers(); ++l) joined_.push_back(join_layer(cg, l, update));
+  rows_.assign(layers(), {});
+  forget_bias_.clear();
+  for (unsigned l = 0; l < layers(); ++l) {
+    for (const LookupParameter& table : lparams[l]) {
+      std::vector<Expression> rows;
+      for (unsigned k = 0; k < table.get_storage().n; ++k)
+        rows.push_back(update ? lookup(cg, table, k) : const_lookup(cg, table, k));
+      rows_[l].push_back(std::move(rows));
+    }
+    forget_bias_.push_back(var(l, kBF) + 1.f);
+  }
 }
 
 CellState NaryTreeLSTMBuilder::node(unsigned layer, const Expression& x, const std::vector<const CellState*>& children) {
-  const unsigned n = hidden_dim();
-  const JoinedGates& g = joined_[layer];
+  const std::vector<std::vector<Expression>>& rows = rows_[layer];
   auto position = [&](std::size_t j) { return std::min(static_cast<unsigned>(j), n_ - 1); };
-  Expression a;
-  if (children.empty()) {
-    a = affine_transform({g.leaf_b, g.leaf_w, x});
-  } else {
-    std::vector<Expression> args{g.b};
-    if (x.pg) args.insert(args.end(), {g.w, x});
-    for (std::size_t j = 0; j < children.size(); ++j)
-      args.insert(args.end(), {g.u[position(j)], children[j]->h, g.v[position(j)], children[j]->c});
-    a = affine_transform(args);
-  }
-  const Expression i = logistic(pick_range(a, 0, n));
-  const Expression o = logistic(pick_range(a, n, 2 * n));
-  std::vector<Expression> terms{cmult(i, tanh(pick_range(a, 2 * n, 3 * n)))};
+  // b + W x + sum_j (U[row(j)] h_j + V[row(j)] c_j); no V for the candidate (v < 0).
+  auto gate = [&](const Expression& b, int w, int u, int v, auto row) {
+    std::vector<Expression> args{b};
+    if (x.pg) args.insert(args.end(), {var(layer, static_cast<unsigned>(w)), x});
+    for (std::size_t j = 0; j < children.size(); ++j) {
+      args.insert(args.end(), {rows[static_cast<unsigned>(u)][row(j)], children[j]->h});
+      if (v >= 0) args.insert(args.end(), {rows[static_cast<unsigned>(v)][row(j)], children[j]->c});
+    }
+    return affine_transform(args);
+  };
+  const Expression i = logistic(gate(var(layer, kBI), kX2I, kH2I, kC2I, position));
+  const Expression o = logistic(gate(var(layer, kBO), kX2O, kH2O, kC2O, position));
+  const Expression u = tanh(gate(var(layer, kBC), kX2C, kH2C, -1, position));
+  std::vector<Expression> terms{cmult(i, u)};
   for (std::size_t k = 0; k < children.size(); ++k) {
-    const unsigned f = 3 + position(k);
-    terms.push_back(cmult(logistic(pick_range(a, f * n, (f + 1) * n)), children[k]->c));
+    const auto row = [&](std::size_t j) { return position(j) * n_ + position(k); };
+    terms.push_back(cmult(logistic(gate(forget_bias_[layer], kX2F, kH2F, kC2F, row)), children[k]->c));
   }
   const Expression c = terms.size() == 1 ? terms[0] : sum(terms);
   return {cmult(o, tanh(c)), c};
