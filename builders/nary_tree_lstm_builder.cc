@@ -51,7 +51,7 @@ void NaryTreeLSTMBuilder::derive_graph_expressions(ComputationGraph& cg, bool up
     for (const LookupParameter& table : lparams[l]) {
       std::vector<Expression> rows;
       for (unsigned k = 0; k < table.get_storage().n; ++k)
-        rows.push_back(update ? lookup(cg, table, k) : const_lookup(cg, table, k));
+        rows.push_back(update ? parameter(cg, table, k) : const_parameter(cg, table, k));
       rows_[l].push_back(std::move(rows));
     }
     forget_bias_.push_back(var(l, kBF) + 1.f);

@@ -18,9 +18,10 @@
 // layer_parameters()) and `lparams` {U_i, U_f, U_o, U_c, V_i, V_f, V_o}.
 //
 // Each gate is one affine transform over the node's input and its children, as in DyNet; the
-// tables' rows enter the graph once per new_graph. Joining every gate and child position into one
-// product a node needs the rows copied into joined matrices in every graph: on one core, the
-// arith-trees example trained 1.3 times slower so at one tree a graph (1.05 times faster at 64).
+// tables' rows enter the graph once per new_graph as parameters (parameter(cg, table, row)): no
+// copy, and they batch as weights. Joining every gate and child position into one product a node
+// needs the rows copied into joined matrices in every graph: on one core, the arith-trees example
+// trained 1.3 times slower so at one tree a graph (1.05 times faster at 64).
 
 #include "builders/layered_tree_lstm_builder.h"
 
