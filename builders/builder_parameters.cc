@@ -20,7 +20,12 @@ BuilderParameters::BuilderParameters(ParameterCollection& model, const std::stri
 }
 
 Parameter BuilderParameters::add_layer_parameter(unsigned layer, const Dim& d, float init_constant) {
-  params_.at(layer).push_back(local_model_.add_parameters(d, ParameterInitConst(init_constant)));
+  return add_layer_parameter(layer, d, init_constant, local_model_);
+}
+
+Parameter BuilderParameters::add_layer_parameter(unsigned layer, const Dim& d, float init_constant,
+                                                 ParameterCollection& collection) {
+  params_.at(layer).push_back(collection.add_parameters(d, ParameterInitConst(init_constant)));
   params[layer].push_back(params_[layer].back());
   return params_[layer].back();
 }
@@ -40,6 +45,7 @@ void BuilderParameters::bind_graph(ComputationGraph& cg, bool update) {
     for (const Parameter& p : params_[l]) vars_[l].push_back(update ? parameter(cg, p) : const_parameter(cg, p));
   cg_ = &cg;
   graph_id_ = cg.id();
+  derive_graph_expressions(cg, update);
 }
 
 ComputationGraph& BuilderParameters::graph(const char* who) const {

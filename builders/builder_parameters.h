@@ -55,9 +55,16 @@ class BuilderParameters {
   /// Adds a parameter of layer `layer` (layers are filled in order, starting with layer 0).
   Parameter add_layer_parameter(unsigned layer, const Dim& d, float init_constant);
   Parameter add_layer_parameter(unsigned layer, const Dim& d);
+  /// The same in `collection` instead of the builder's subcollection, where DyNet's builder puts
+  /// it there (VanillaLSTMBuilder's layer-norm gains and biases go to the model it was given).
+  Parameter add_layer_parameter(unsigned layer, const Dim& d, float init_constant, ParameterCollection& collection);
 
-  /// Makes the expressions of every parameter in `cg` (constants when `update` is false).
+  /// Makes the expressions of every parameter in `cg` (constants when `update` is false), then
+  /// those derived from them (derive_graph_expressions).
   void bind_graph(ComputationGraph& cg, bool update);
+  /// Called by bind_graph once the parameter expressions exist, for expressions a builder derives
+  /// from them once per graph (its fused weights) and the graph state of builders it is made of.
+  virtual void derive_graph_expressions(ComputationGraph&, bool) {}
   /// The expression of parameter `k` of layer `layer` in the bound graph.
   const Expression& var(unsigned layer, unsigned k) const { return vars_[layer][k]; }
   /// The graph of the last new_graph(); throws std::invalid_argument naming `who` when there is none.

@@ -16,22 +16,28 @@ namespace dynet {
 class CoupledLSTMBuilder : public RNNBuilder {
  public:
   /// Without parameters until assigned a builder made with a model.
-  CoupledLSTMBuilder() : CoupledLSTMBuilder("CoupledLSTMBuilder", true) {}
+  CoupledLSTMBuilder() : CoupledLSTMBuilder("CoupledLSTMBuilder", Peepholes::always) {}
   CoupledLSTMBuilder(unsigned layers, unsigned input_dim, unsigned hidden_dim, ParameterCollection& model);
   std::unique_ptr<RNNBuilder> clone() const override { return std::make_unique<CoupledLSTMBuilder>(*this); }
 
  protected:
-  /// `peepholes` false: W_ci and W_co are {hidden, 1} and the cell feeds no gate (FastLSTMBuilder).
+  /// Where the cell feeds the gates, as DyNet's builders of this family differ:
+  ///   always: as above (CoupledLSTMBuilder);
+  ///   with_previous_state: only when there is a previous state, so a step from the zero state
+  ///     computes o = logistic(b_o + W_xo x_t) (DeepLSTMBuilder);
+  ///   never: W_ci and W_co are {hidden, 1} and feed no gate (FastLSTMBuilder).
+  enum class Peepholes { always, with_previous_state, never };
+
   /// `name` is the class, as messages name it; `collection` DyNet's name for its parameters.
   CoupledLSTMBuilder(const std::string& name, const std::string& collection, unsigned layers, unsigned input_dim,
-                     unsigned hidden_dim, ParameterCollection& model, bool peepholes,
+                     unsigned hidden_dim, ParameterCollection& model, Peepholes peepholes,
                      UpperLayerInput upper = UpperLayerInput::below);
-  CoupledLSTMBuilder(const std::string& name, bool peepholes) : RNNBuilder(name, true), peepholes_(peepholes) {}
+  CoupledLSTMBuilder(const std::string& name, Peepholes peepholes) : RNNBuilder(name, true), peepholes_(peepholes) {}
 
   CellState step(unsigned layer, const Expression& x, const CellState* prev, const Expression& h_rec) override;
 
  private:
-  bool peepholes_ = true;
+  Peepholes peepholes_ = Peepholes::always;
 };
 
 }  // namespace dynet

@@ -1,5 +1,6 @@
 #pragma once
-// DyNet's DeepLSTMBuilder: a stack of coupled LSTMs with peepholes (CoupledLSTMBuilder's cell) in
+// DyNet's DeepLSTMBuilder: a stack of coupled LSTMs with peepholes (CoupledLSTMBuilder's cell, except
+// that a step from the zero state has no peephole into its output gate, as in DyNet's deep-lstm.cc) in
 // which every layer above the first reads the layer below's output and the step's input joined,
 // [h^{l-1}_t; x_t] ({hidden + input}), and whose add_input returns the outputs of all layers
 // joined, [h^1_t; ...; h^L_t] ({layers * hidden}); back() is the top layer's output alone.
@@ -13,10 +14,10 @@ namespace dynet {
 class DeepLSTMBuilder : public CoupledLSTMBuilder {
  public:
   /// Without parameters until assigned a builder made with a model.
-  DeepLSTMBuilder() : CoupledLSTMBuilder("DeepLSTMBuilder", true) {}
+  DeepLSTMBuilder() : CoupledLSTMBuilder("DeepLSTMBuilder", Peepholes::with_previous_state) {}
   DeepLSTMBuilder(unsigned layers, unsigned input_dim, unsigned hidden_dim, ParameterCollection& model)
-      : CoupledLSTMBuilder("DeepLSTMBuilder", "deep-lstm-builder", layers, input_dim, hidden_dim, model, true,
-                           UpperLayerInput::below_and_input) {}
+      : CoupledLSTMBuilder("DeepLSTMBuilder", "deep-lstm-builder", layers, input_dim, hidden_dim, model,
+                           Peepholes::with_previous_state, UpperLayerInput::below_and_input) {}
   std::unique_ptr<RNNBuilder> clone() const override { return std::make_unique<DeepLSTMBuilder>(*this); }
 
  protected:

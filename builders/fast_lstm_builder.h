@@ -12,9 +12,10 @@ namespace dynet {
 class FastLSTMBuilder : public CoupledLSTMBuilder {
  public:
   /// Without parameters until assigned a builder made with a model.
-  FastLSTMBuilder() : CoupledLSTMBuilder("FastLSTMBuilder", false) {}
+  FastLSTMBuilder() : CoupledLSTMBuilder("FastLSTMBuilder", Peepholes::never) {}
   FastLSTMBuilder(unsigned layers, unsigned input_dim, unsigned hidden_dim, ParameterCollection& model)
-      : CoupledLSTMBuilder("FastLSTMBuilder", "fast-lstm-builder", layers, input_dim, hidden_dim, model, false) {}
+      : CoupledLSTMBuilder("FastLSTMBuilder", "fast-lstm-builder", layers, input_dim, hidden_dim, model,
+                           Peepholes::never) {}
   std::unique_ptr<RNNBuilder> clone() const override { return std::make_unique<FastLSTMBuilder>(*this); }
 };
 

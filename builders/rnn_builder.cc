@@ -94,23 +94,25 @@ RNNPointer RNNBuilder::check_prev(RNNPointer prev, const char* who) const {
 
 Expression RNNBuilder::add_input(const Expression& x) { return add_input(cur_, x); }
 
-Expression RNNBuilder::add_input(RNNPointer prev, const Expression& x) {
-  check_prev(prev, "add_input");
-  check_vector(x, input_dim(), "add_input", "the input");
+Expression RNNBuilder::add_input(RNNPointer prev, const Expression& x) { return add_step(prev, x, nullptr, "add_input"); }
+
+Expression RNNBuilder::add_step(RNNPointer prev, const Expression& x, const LayerCell* cell, const char* who) {
+  check_prev(prev, who);
+  check_vector(x, input_dim(), who, "the input");
   const unsigned batch = x.dim().bd;
   const bool dropping = dropout_x_ > 0.f || dropout_h_ > 0.f;
   if (dropping && masks_batch_ == 0) set_dropout_masks(batch);
   if (dropping && masks_batch_ > 1 && masks_batch_ != batch)
-    throw std::invalid_argument(name() + "::add_input: the input has batch size " + std::to_string(batch) +
+    throw std::invalid_argument(name() + "::" + who + ": the input has batch size " + std::to_string(batch) +
                                 " but this sequence's dropout masks were drawn for batch size " +
                                 std::to_string(masks_batch_));
 
   const std::vector<CellState>* before =
       prev >= 0 ? &states_[static_cast<unsigned>(prev)] : (initial_.empty() ? nullptr : &initial_);
-  if (before) check_state_batch(*before, prev, batch);
+  if (before) check_state_batch(*before, prev, batch, who);
   std::vector<CellState> now(layers());
   const bool fused = fuses_dropout();
-  const VertexScope cell(graph("add_input"), name());
+  const VertexScope scope(graph(who), name());
   for (unsigned l = 0; l < layers(); ++l) {
     Expression in = l == 0 ? x
                     : upper_layer_input() == UpperLayerInput::below_and_input ? concatenate({now[l - 1].h, x})
@@ -119,13 +121,14 @@ Expression RNNBuilder::add_input(RNNPointer prev, const Expression& x) {
     const CellState* p = before ? &(*before)[l] : nullptr;
     Expression h_rec;
     if (p) h_rec = dropout_h_ > 0.f && !fused ? cmult(p->h, masks_h_[l]) : p->h;
-    now[l] = step(l, in, p, h_rec);
+    now[l] = cell ? (*cell)(l, in, p, h_rec) : step(l, in, p, h_rec);
   }
   append_position(prev, std::move(now));
   return step_output(states_.back());
 }
 
-void RNNBuilder::check_state_batch(const std::vector<CellState>& state, RNNPointer prev, unsigned batch) const {
+void RNNBuilder::check_state_batch(const std::vector<CellState>& state, RNNPointer prev, unsigned batch,
+                                   const char* who) const {
   const bool from_input = batch != 1;
   for (const CellState& s : state)
     for (const Expression* e : {&s.h, &s.c}) {
@@ -137,7 +140,7 @@ void RNNBuilder::check_state_batch(const std::vector<CellState>& state, RNNPoint
       }
       const std::string where = prev < 0 ? "the initial state given to start_new_sequence"
                                           : "the state at position " + std::to_string(prev);
-      throw std::invalid_argument(name() + "::add_input: " +
+      throw std::invalid_argument(name() + "::" + who + ": " +
                                   (from_input ? "the input has batch size " + std::to_string(batch) + ", but " + where +
                                                     " has batch size " + std::to_string(b)
                                               : where + " mixes batch sizes " + std::to_string(batch) + " and " +

@@ -12,6 +12,7 @@
 // Dropout is variational (Gal and Ghahramani, 2016): one mask per layer for the inputs and one
 // for the recurrent state, drawn once per sequence and reused at every step.
 
+#include <functional>
 #include <memory>
 #include <utility>
 #include <vector>
@@ -84,6 +85,12 @@ class RNNBuilder : public BuilderParameters {
   /// (null for a zero state) and h_rec the previous output with the recurrent mask applied, which
   /// is what the recurrent matrices read. A builder that fuses dropout gets both without the masks.
   virtual CellState step(unsigned layer, const Expression& x, const CellState* prev, const Expression& h_rec) = 0;
+  /// A variant of step() for one call, such as a cell that also reads an auxiliary input.
+  using LayerCell = std::function<CellState(unsigned layer, const Expression& x, const CellState* prev,
+                                            const Expression& h_rec)>;
+  /// add_input(prev, x) computing each layer with `cell` (step() when null); `who` is the method
+  /// the user called, as messages name it.
+  Expression add_step(RNNPointer prev, const Expression& x, const LayerCell* cell, const char* who);
   /// What add_input returns for a new position, given its state per layer: the top output.
   virtual Expression step_output(const std::vector<CellState>& layers) const { return layers.back().h; }
   /// True for a builder whose step() multiplies by the dropout masks itself, inside a fused op.
@@ -98,7 +105,7 @@ class RNNBuilder : public BuilderParameters {
   RNNPointer check_prev(RNNPointer prev, const char* who) const;
   /// Throws std::invalid_argument, naming what the user passed, unless the input's batch size and
   /// those of `state` (at position `prev`) agree or are 1: the cell would mix them.
-  void check_state_batch(const std::vector<CellState>& state, RNNPointer prev, unsigned batch) const;
+  void check_state_batch(const std::vector<CellState>& state, RNNPointer prev, unsigned batch, const char* who) const;
   /// Makes `states` (per layer) the position after `prev` and the current one; returns its top output.
   Expression append_position(RNNPointer prev, std::vector<CellState> states);
   /// A state of `batch` zeros for a carried-over part that was never given.

@@ -13,7 +13,6 @@ TreeLSTMBuilder::TreeLSTMBuilder(ParameterCollection& model, const std::string& 
 
 void TreeLSTMBuilder::new_graph(ComputationGraph& cg, bool update) {
   bind_graph(cg, update);
-  derive_graph_expressions(cg, update);
   start_new_sequence();
 }
 

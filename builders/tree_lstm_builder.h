@@ -60,9 +60,6 @@ class TreeLSTMBuilder : public BuilderParameters {
   /// (per layer) of its children (never both empty). Returns one state per layer.
   virtual std::vector<CellState> node_layers(const Expression& x,
                                              const std::vector<const std::vector<CellState>*>& children) = 0;
-  /// Called by new_graph(cg, update) after the parameter expressions exist, for expressions
-  /// derived from them and the graph state of builders a tree builder is made of.
-  virtual void derive_graph_expressions(ComputationGraph&, bool) {}
 
  private:
   const std::vector<CellState>& node_states(int id, const char* who) const;

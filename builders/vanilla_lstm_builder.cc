@@ -23,8 +23,8 @@ VanillaLSTMBuilder::VanillaLSTMBuilder(unsigned layers, unsigned input_dim, unsi
     add_layer_parameter(l, {4 * hidden_dim}, 0.f);
     if (!ln_lstm) continue;
     for (unsigned rows : {4 * hidden_dim, 4 * hidden_dim, hidden_dim}) {
-      add_layer_parameter(l, {rows}, 1.f);
-      add_layer_parameter(l, {rows}, 0.f);
+      add_layer_parameter(l, {rows}, 1.f, model);
+      add_layer_parameter(l, {rows}, 0.f, model);
     }
   }
   ln_params.resize(ln_lstm ? layers : 0);

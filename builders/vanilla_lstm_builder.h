@@ -7,7 +7,9 @@
 // With layer normalization (Ba et al., 2016), W_x x and W_h h are normalized separately before
 // the bias is added, and c_t is normalized inside the tanh of h_t.
 // Parameters of each layer: W_x {4 hidden, input}, W_h {4 hidden, hidden}, b {4 hidden} (zeros);
-// with layer norm also gains/biases for W_h h, W_x x ({4 hidden}) and for c ({hidden}).
+// with layer norm also gains/biases for W_h h, W_x x ({4 hidden}) and for c ({hidden}), which
+// DyNet puts in the model given to the constructor, not in the builder's subcollection: they are
+// saved and loaded with that model, not with get_parameter_collection().
 
 #include "builders/rnn_builder.h"
 

@@ -110,6 +110,33 @@ OpDef TableParameterOp = OpRow("lookup_table_parameter").arity(0).infer(infer_ta
 OpDef ConstTableParameterOp = OpRow("const_lookup_table_parameter").arity(0).infer(infer_table).forward(no_kernel)
     .saves(kSavesNothing).check(check_const_table).value_alias(table_values).parameter_name(table_name);
 
+Dim infer_table_row(const DimArgs&, const void* data) { return static_cast<const TableRowData*>(data)->table->dim; }
+float* table_row_values(const void* data) {
+  const TableRowData& r = *static_cast<const TableRowData*>(data);
+  return r.table->row(r.index);
+}
+float* table_row_grads(const void* data) {
+  // As table_grads: the node refers to the (mutable) table.
+  const TableRowData& r = *static_cast<const TableRowData*>(data);
+  return row_gradient_target(*r.table, r.index);
+}
+const char* table_row_name(const void* data) { return static_cast<const TableRowData*>(data)->table->name.c_str(); }
+
+Expression check_table_row(CheckCase& c) {
+  const unsigned rows = c.uniform(1, 4);
+  return parameter(c.cg, c.lookup_parameter(rows, c.shape(1, 2)), c.uniform(0, rows - 1));
+}
+Expression check_const_table_row(CheckCase& c) {
+  return const_parameter(c.cg, c.lookup_parameter(3, c.shape(1, 2), false), c.uniform(0, 2));
+}
+
+OpDef TableRowParameterOp = OpRow("lookup_row_parameter").arity(0).infer(infer_table_row).forward(no_kernel)
+    .saves(kSavesNothing).check(check_table_row).value_alias(table_row_values).grad_alias(table_row_grads)
+    .parameter_name(table_row_name);
+OpDef ConstTableRowParameterOp = OpRow("const_lookup_row_parameter").arity(0).infer(infer_table_row)
+    .forward(no_kernel).saves(kSavesNothing).check(check_const_table_row).value_alias(table_row_values)
+    .parameter_name(table_row_name);
+
 Dim infer_lookup(const DimArgs&, const void* data) {
   const LookupData& d = *static_cast<const LookupData*>(data);
   return d.table->dim.with_batch(d.count);
@@ -210,6 +237,14 @@ Expression parameter_node(ComputationGraph& g, const OpDef& op, const Parameter&
 
 Expression table_node(ComputationGraph& g, const OpDef& op, const LookupParameter& p) {
   return g.append(op, {}, &table_of(p, op.name));
+}
+
+Expression table_row_node(ComputationGraph& g, const OpDef& op, const LookupParameter& p, unsigned index) {
+  LookupParameterStorage& table = table_of(p, op.name);
+  if (index >= table.n)
+    throw std::invalid_argument(std::string(op.name) + ": index " + std::to_string(index) + " is out of range for " +
+                                describe(table));
+  return g.append(op, {}, g.store(TableRowData{&table, index}));
 }
 
 Expression input_node(ComputationGraph& g, const Dim& d, const float* values,
@@ -333,6 +368,14 @@ Expression const_parameter(ComputationGraph& g, const LookupParameter& p) {
   return decayed_constant(called_as("const_parameter", [&] { return table_node(g, ConstTableParameterOp, p); }), p);
 }
 
+Expression parameter(ComputationGraph& g, const LookupParameter& p, unsigned index) {
+  return decayed(called_as("parameter", [&] { return table_row_node(g, TableRowParameterOp, p, index); }), p);
+}
+Expression const_parameter(ComputationGraph& g, const LookupParameter& p, unsigned index) {
+  return decayed_constant(
+      called_as("const_parameter", [&] { return table_row_node(g, ConstTableRowParameterOp, p, index); }), p);
+}
+
 Expression lookup(ComputationGraph& g, const LookupParameter& p, unsigned index) {
   return decayed(lookup_index(g, LookupOp, p, index), p);
 }
@@ -375,5 +418,7 @@ void register_leaf_ops() {
   register_ops({&InputOp, &ParameterOp, &ConstParameterOp, &TableParameterOp, &ConstTableParameterOp,
                 &LookupOp, &ConstLookupOp, &ConstantOp});
 }
+
+void register_table_row_ops() { register_ops({&TableRowParameterOp, &ConstTableRowParameterOp}); }
 
 }  // namespace dynet

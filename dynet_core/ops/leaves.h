@@ -42,6 +42,13 @@ Expression parameter(ComputationGraph& g, const LookupParameter& p);
 Expression const_parameter(ComputationGraph& g, const Parameter& p);
 Expression const_parameter(ComputationGraph& g, const LookupParameter& p);
 
+/// Row `index` of a lookup table as a parameter: y is the row itself, not a copy, and backward
+/// accumulates into the row's gradient, as parameter(g, p) does for a whole parameter. Rows used
+/// as weights (DyNet's NaryTreeLSTMBuilder keeps its matrices in tables) then batch as weights
+/// do, by identity; lookup() copies rows, for the inputs of a batch.
+Expression parameter(ComputationGraph& g, const LookupParameter& p, unsigned index);
+Expression const_parameter(ComputationGraph& g, const LookupParameter& p, unsigned index);
+
 /// Row `index` of a lookup table.
 Expression lookup(ComputationGraph& g, const LookupParameter& p, unsigned index);
 /// Row *pindex, read at every forward.
@@ -74,6 +81,11 @@ struct LookupData {
   const unsigned* indices;         // copied into the arena, or the caller's index
   const std::vector<unsigned>* pindices;
   unsigned count;
+};
+
+struct TableRowData {
+  LookupParameterStorage* table;
+  unsigned index;
 };
 
 struct ConstantData {

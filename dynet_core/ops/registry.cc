@@ -18,6 +18,7 @@ void register_softmax_ops();
 void register_loss_ops();
 void register_random_ops();
 void register_leaf_ops();
+void register_table_row_ops();
 void register_gradient_control_ops();
 void register_lstm_ops();
 void register_convolution_ops();
@@ -68,6 +69,9 @@ void register_all_ops() {
   register_gradient_control_ops();
   register_lstm_ops();
   register_convolution_ops();
+  // Ops added since are registered last: an op's id seeds the cases its tests draw, and appending
+  // keeps every earlier op's.
+  register_table_row_ops();
 }
 
 }  // namespace dynet

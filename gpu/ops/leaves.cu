@@ -61,7 +61,8 @@ void add_leaf_kernels(KernelTable& t) {
   lookup.kernel.leaf_backward = lookup_leaf_backward;
   t.add({kernel_for("input", input_forward), kernel_for("parameter", no_kernel),
          kernel_for("const_parameter", no_kernel), kernel_for("lookup_table_parameter", no_kernel),
-         kernel_for("const_lookup_table_parameter", no_kernel), lookup,
+         kernel_for("const_lookup_table_parameter", no_kernel), kernel_for("lookup_row_parameter", no_kernel),
+         kernel_for("const_lookup_row_parameter", no_kernel), lookup,
          kernel_for("const_lookup", lookup_forward), kernel_for("constant", constant_forward)});
 }
 

@@ -190,14 +190,6 @@ TEST_CASE("a misused builder's message names the method called, once, and no op"
                  t.add_input(0, {}, vector_of(cg, kInput));
                  t.add_input(1, {0}, Expression());
                }});
-  m.push_back({"NaryTreeLSTMBuilder::add_input", "three children for N = 2", [] {
-                 ParameterCollection model;
-                 NaryTreeLSTMBuilder t(2, 1, kInput, kHidden, model);
-                 ComputationGraph cg;
-                 t.new_graph(cg);
-                 for (int i = 0; i < 3; ++i) t.add_input(i, {}, vector_of(cg, kInput));
-                 t.add_input(3, {0, 1, 2}, Expression());
-               }});
   m.push_back({"NaryTreeLSTMBuilder", "N = 0", [] {
                  ParameterCollection model;
                  NaryTreeLSTMBuilder(0, 1, kInput, kHidden, model);

@@ -13,6 +13,7 @@
 #include "dynet_core/expr.h"
 #include "dynet_core/graph.h"
 #include "dynet_core/io.h"
+#include "support/scramble.h"
 #include "support/temp_file.h"
 
 using namespace dynet;
@@ -42,7 +43,7 @@ TEST_CASE("a recurrent builder's parameters load into a builder of the same shap
   TempFile file("lstm.model", "");
   const bool binary = GENERATE(false, true);
   ParameterCollection trained_model;
-  VanillaLSTMBuilder trained(2, 3, 4, trained_model, true);
+  VanillaLSTMBuilder trained(2, 3, 4, trained_model);
   if (binary)
     BinaryFileSaver(file.path()).save(trained.get_parameter_collection());
   else
@@ -50,7 +51,7 @@ TEST_CASE("a recurrent builder's parameters load into a builder of the same shap
 
   ParameterCollection other_model;
   other_model.add_parameters({5}, 0.f, "unrelated");
-  VanillaLSTMBuilder loaded(2, 3, 4, other_model, true);
+  VanillaLSTMBuilder loaded(2, 3, 4, other_model);
   CHECK(run_lstm(loaded) != run_lstm(trained));
   if (binary)
     BinaryFileLoader(file.path()).populate(loaded.get_parameter_collection());
@@ -59,10 +60,23 @@ TEST_CASE("a recurrent builder's parameters load into a builder of the same shap
   CHECK(run_lstm(loaded) == run_lstm(trained));
 
   ParameterCollection wrong_model;
-  VanillaLSTMBuilder wider(2, 3, 5, wrong_model, true);
+  VanillaLSTMBuilder wider(2, 3, 5, wrong_model);
   const std::vector<float> before = run_lstm(wider);
   CHECK_THROWS_AS(TextFileLoader(file.path()).populate(wider.get_parameter_collection()), std::runtime_error);
   CHECK(run_lstm(wider) == before);
+}
+
+TEST_CASE("a layer-normalized LSTM's gains and biases save and load with the model it was given, as DyNet's",
+          "[builders][persistence]") {
+  TempFile file("ln-lstm.model", "");
+  ParameterCollection trained_model, other_model;
+  VanillaLSTMBuilder trained(2, 3, 4, trained_model, true), loaded(2, 3, 4, other_model, true);
+  test_support::scramble(trained_model);
+  TextFileSaver(file.path()).save(trained_model);
+  TextFileLoader(file.path()).populate(loaded.get_parameter_collection(), "/vanilla-lstm-builder/");
+  CHECK(run_lstm(loaded) != run_lstm(trained));  // the gains and biases are not in the builder's collection
+  TextFileLoader(file.path()).populate(other_model);
+  CHECK(run_lstm(loaded) == run_lstm(trained));
 }
 
 TEST_CASE("tree, bidirectional and softmax builders save and load with their model", "[builders][persistence]") {

@@ -1,145 +1,242 @@
-// One step of every recurrent cell against its equations written out with Eigen, from a given
-// initial state, so that every term (input, recurrence, cell) is exercised.
+// Every recurrent builder against DyNet's equations, written out with Eigen from DyNet's sources
+// (rnn.cc, gru.cc, lstm.cc, fast-lstm.cc, deep-lstm.cc) over the builder's `params` in DyNet's
+// order: two layers, two steps, the first from the zero state and the second from the first's, so
+// that each cell's branches with and without a previous state and every parameter are exercised.
 
 #include <catch2/catch.hpp>
 
 #include <Eigen/Core>
+#include <cmath>
+#include <functional>
+#include <memory>
 #include <vector>
 
+#include "builders/compact_vanilla_lstm_builder.h"
 #include "builders/coupled_lstm_builder.h"
+#include "builders/deep_lstm_builder.h"
+#include "builders/fast_lstm_builder.h"
 #include "builders/gru_builder.h"
 #include "builders/simple_rnn_builder.h"
 #include "builders/vanilla_lstm_builder.h"
 #include "dynet_core/expr.h"
 #include "dynet_core/graph.h"
-#include "dynet_core/tensor_eigen.h"
 #include "support/device_values.h"
+#include "support/scramble.h"
 
 using namespace dynet;
+using Eigen::MatrixXf;
 using Eigen::VectorXf;
 
 namespace {
 
-constexpr unsigned kInput = 3, kHidden = 2;
+constexpr unsigned kInput = 3, kHidden = 2, kLayers = 2;
 
-Eigen::MatrixXf value(const Parameter& p) { return host_matrix(p.get_storage().values); }
 VectorXf sigmoid(const VectorXf& a) { return (1.f + (-a.array()).exp()).inverse().matrix(); }
 VectorXf tanh_of(const VectorXf& a) { return a.array().tanh().matrix(); }
 VectorXf cwise(const VectorXf& a, const VectorXf& b) { return a.cwiseProduct(b); }
+VectorXf one_minus(const VectorXf& a) { return (1.f - a.array()).matrix(); }
+/// layer_norm: g * (x - mean) / sqrt(var + 1e-6) + b. DyNet divides by std + 1e-8; dybatch's op
+/// keeps its epsilon inside the root (docs/compatibility.md), which the two-row cells here, of
+/// small variance, tell apart.
+VectorXf layer_norm(const VectorXf& x, const MatrixXf& g, const MatrixXf& b) {
+  const VectorXf centered = x.array() - x.mean();
+  return VectorXf(cwise(g, centered / std::sqrt(centered.squaredNorm() / float(x.size()) + 1e-6f)) + b);
+}
 
-/// Fills every parameter with distinct, non-trivial values (biases included).
-void scramble(const std::vector<Parameter>& params) {
-  float s = 0.3f;
-  for (Parameter p : params) {
-    std::vector<float> v(p.get_storage().size());
-    for (float& x : v) x = (s = std::fmod(s * 7.13f + 0.37f, 2.f)) - 1.f;
-    p.set_value(v);
+/// One layer's parameter values in the order of the builder's `params` (then `ln_params`).
+using Layer = std::vector<MatrixXf>;
+struct State {
+  VectorXf h, c;
+};
+/// One layer of a cell from DyNet's source: its input, and its previous state (null: zero state).
+using Cell = std::function<State(const Layer& p, const VectorXf& x, const State* prev)>;
+
+std::vector<Layer> values_of(const std::vector<std::vector<Parameter>>& params,
+                             const std::vector<std::vector<Parameter>>& more = {}) {
+  std::vector<Layer> layers;
+  for (std::size_t l = 0; l < params.size(); ++l) {
+    layers.emplace_back();
+    for (const Parameter& p : params[l]) layers.back().push_back(host_matrix(p.get_storage().values));
+    if (l < more.size())
+      for (const Parameter& p : more[l]) layers.back().push_back(host_matrix(p.get_storage().values));
+  }
+  return layers;
+}
+
+VectorXf vec_of(const std::vector<float>& v) { return Eigen::Map<const VectorXf>(v.data(), Eigen::Index(v.size())); }
+const VectorXf kXs[2] = {VectorXf::LinSpaced(kInput, -0.8f, 0.9f), VectorXf::LinSpaced(kInput, 0.6f, -0.4f)};
+
+/// Runs both steps through the builder and through `cell`, and compares the full state after
+/// each. `deep`: the layers above the first read [h below; x] (DyNet's DeepLSTMBuilder).
+void check_two_steps(RNNBuilder& rnn, const std::vector<Layer>& p, const Cell& cell, bool with_cells,
+                     bool deep = false) {
+  ComputationGraph cg;
+  rnn.new_graph(cg);
+  rnn.start_new_sequence();
+  std::vector<State> now;
+  for (int t = 0; t < 2; ++t) {
+    rnn.add_input(input(cg, Dim({kInput}), std::vector<float>(kXs[t].data(), kXs[t].data() + kInput)));
+    std::vector<State> next;
+    VectorXf in = kXs[t];
+    for (unsigned l = 0; l < kLayers; ++l) {
+      next.push_back(cell(p[l], in, now.empty() ? nullptr : &now[l]));
+      if (deep) {
+        in = VectorXf(kHidden + kInput);
+        in << next.back().h, kXs[t];
+      } else {
+        in = next.back().h;
+      }
+    }
+    now = next;
+    const std::vector<Expression> s = rnn.final_s();
+    REQUIRE(s.size() == (with_cells ? 2 : 1) * kLayers);
+    for (unsigned l = 0; l < kLayers; ++l) {
+      INFO("step " << t << ", layer " << l);
+      const VectorXf h = vec_of(as_vector(cg.incremental_forward(s[(with_cells ? kLayers : 0) + l])));
+      CHECK((h - now[l].h).cwiseAbs().maxCoeff() < 1e-5f);
+      if (with_cells) CHECK((vec_of(as_vector(cg.incremental_forward(s[l]))) - now[l].c).cwiseAbs().maxCoeff() < 1e-5f);
+    }
   }
 }
 
-struct OneStep {
-  ComputationGraph cg;
-  VectorXf x = VectorXf::LinSpaced(kInput, -0.8f, 0.9f);
-  VectorXf h0 = VectorXf::LinSpaced(kHidden, 0.4f, -0.6f);
-  VectorXf c0 = VectorXf::LinSpaced(kHidden, -0.5f, 0.7f);
+/// rnn.cc: p = x2h, h2h, hb[, l2h]; `aux` adds l2h aux (add_auxiliary_input).
+State simple_rnn(const Layer& p, const VectorXf& x, const State* prev, const VectorXf* aux = nullptr) {
+  VectorXf a = p[2] + p[0] * x;
+  if (aux) a += p[3] * *aux;
+  if (prev) a += p[1] * prev->h;
+  return {tanh_of(a), VectorXf()};
+}
 
-  Expression vec(const VectorXf& v) { return input(cg, Dim({unsigned(v.size())}), std::vector<float>(v.data(), v.data() + v.size())); }
-  /// Runs one step of `rnn` from (c0, h0) and returns the output h and, for LSTMs, the cell c.
-  std::pair<VectorXf, VectorXf> run(RNNBuilder& rnn) {
-    rnn.new_graph(cg);
-    if (rnn.num_h0_components() == 2)
-      rnn.start_new_sequence({vec(c0), vec(h0)});
-    else
-      rnn.start_new_sequence({vec(h0)});
-    rnn.add_input(vec(x));
-    const std::vector<Expression> s = rnn.final_s();
-    auto get = [&](const Expression& e) {
-      const std::vector<float> v = as_vector(cg.incremental_forward(e));
-      return VectorXf(Eigen::Map<const VectorXf>(v.data(), v.size()));
-    };
-    return {get(s.back()), s.size() == 2 ? get(s[0]) : VectorXf()};
+/// gru.cc: p = x2z, h2z, bz, x2r, h2r, br, x2h, h2h, bh.
+State gru(const Layer& p, const VectorXf& x, const State* prev) {
+  if (!prev) return {cwise(sigmoid(p[2] + p[0] * x), tanh_of(p[8] + p[6] * x)), VectorXf()};
+  const VectorXf& h = prev->h;
+  const VectorXf z = sigmoid(p[2] + p[0] * x + p[1] * h), r = sigmoid(p[5] + p[3] * x + p[4] * h);
+  const VectorXf g = tanh_of(p[8] + p[6] * x + p[7] * cwise(r, h));
+  return {cwise(one_minus(z), h) + cwise(z, g), VectorXf()};
+}
+
+/// lstm.cc's VanillaLSTMBuilder: p = x2i, h2i, bi {4h, ...} rows i, f, o, g, and with layer norm
+/// ln_params gh, bh, gx, bx, gc, bc.
+State vanilla_lstm(const Layer& p, const VectorXf& x, const State* prev, bool ln, float forget_bias) {
+  VectorXf a = p[2] + (ln ? layer_norm(p[0] * x, p[5], p[6]) : VectorXf(p[0] * x));
+  if (prev) a += ln ? layer_norm(p[1] * prev->h, p[3], p[4]) : VectorXf(p[1] * prev->h);
+  const unsigned n = kHidden;
+  const VectorXf i = sigmoid(a.segment(0, n)), f = sigmoid(a.segment(n, n).array() + forget_bias);
+  const VectorXf o = sigmoid(a.segment(2 * n, n)), g = tanh_of(a.segment(3 * n, n));
+  const VectorXf c = prev ? VectorXf(cwise(f, prev->c) + cwise(i, g)) : cwise(i, g);
+  return {cwise(o, tanh_of(ln ? layer_norm(c, p[7], p[8]) : c)), c};
+}
+
+/// lstm.cc's CoupledLSTMBuilder, fast-lstm.cc and deep-lstm.cc: p = x2i, h2i, c2i, bi, x2o, h2o,
+/// c2o, bo, x2c, h2c, bc. They differ in where the cell feeds the gates: Coupled's i reads c_{t-1}
+/// and its o reads c_t at every step; Deep's o reads c_t only with a previous state; Fast's never.
+enum class Peep { coupled, deep, fast };
+State coupled_lstm(const Layer& p, const VectorXf& x, const State* prev, Peep peep) {
+  VectorXf ai = p[3] + p[0] * x, ag = p[10] + p[8] * x, ao = p[7] + p[4] * x;
+  if (prev) {
+    ai += p[1] * prev->h + (peep == Peep::fast ? VectorXf::Zero(kHidden) : VectorXf(p[2] * prev->c));
+    ag += p[9] * prev->h;
+    ao += p[5] * prev->h;
   }
-};
-
-void require_close(const VectorXf& got, const VectorXf& expected) {
-  INFO("got " << got.transpose() << ", expected " << expected.transpose());
-  REQUIRE(got.size() == expected.size());
-  CHECK((got - expected).cwiseAbs().maxCoeff() < 1e-5f);
+  const VectorXf i = sigmoid(ai);
+  const VectorXf c = prev ? VectorXf(cwise(one_minus(i), prev->c) + cwise(i, tanh_of(ag))) : cwise(i, tanh_of(ag));
+  if (peep == Peep::coupled || (peep == Peep::deep && prev)) ao += p[6] * c;
+  return {cwise(sigmoid(ao), tanh_of(c)), c};
 }
 
 }  // namespace
 
-TEST_CASE("one SimpleRNN step is h = tanh(b + W_x x + W_h h0)", "[builders][rnn]") {
+TEST_CASE("SimpleRNNBuilder computes DyNet's h = tanh(hb + x2h x + h2h h)", "[builders][rnn]") {
   ParameterCollection model;
-  SimpleRNNBuilder rnn(1, kInput, kHidden, model);
-  const auto& p = rnn.layer_parameters()[0];
-  scramble(p);
-  OneStep s;
-  require_close(s.run(rnn).first, tanh_of(value(p[2]) + value(p[0]) * s.x + value(p[1]) * s.h0));
+  SimpleRNNBuilder rnn(kLayers, kInput, kHidden, model);
+  test_support::scramble(model);
+  check_two_steps(rnn, values_of(rnn.params),
+                  [](const Layer& p, const VectorXf& x, const State* prev) { return simple_rnn(p, x, prev); }, false);
 }
 
-TEST_CASE("one VanillaLSTM step follows the LSTM equations, gates in the order i, f, o, g", "[builders][rnn]") {
+TEST_CASE("SimpleRNNBuilder with support_lags adds l2h aux in add_auxiliary_input, as DyNet's", "[builders][rnn]") {
   ParameterCollection model;
-  const float forget_bias = GENERATE(1.f, 0.f);
-  VanillaLSTMBuilder rnn(1, kInput, kHidden, model, false, forget_bias);
-  const auto& p = rnn.layer_parameters()[0];
-  scramble(p);
-  OneStep s;
-  const auto hc = s.run(rnn);
-  const VectorXf a = value(p[2]) + value(p[0]) * s.x + value(p[1]) * s.h0;
-  const unsigned n = kHidden;
-  const VectorXf i = sigmoid(a.segment(0, n)), f = sigmoid(a.segment(n, n).array() + forget_bias);
-  const VectorXf o = sigmoid(a.segment(2 * n, n)), g = tanh_of(a.segment(3 * n, n));
-  const VectorXf c = cwise(f, s.c0) + cwise(i, g);
-  require_close(hc.second, c);
-  require_close(hc.first, cwise(o, tanh_of(c)));
+  SimpleRNNBuilder rnn(kLayers, kInput, kHidden, model, true);
+  test_support::scramble(model);
+  const std::vector<Layer> p = values_of(rnn.params);
+  REQUIRE(p[1].size() == 4);
+  const VectorXf aux = VectorXf::LinSpaced(kHidden, 0.7f, -0.2f);
+  ComputationGraph cg;
+  rnn.new_graph(cg);
+  rnn.start_new_sequence();
+  const Expression aux_e = input(cg, Dim({kHidden}), std::vector<float>(aux.data(), aux.data() + kHidden));
+  auto in = [&](int t) { return input(cg, Dim({kInput}), std::vector<float>(kXs[t].data(), kXs[t].data() + kInput)); };
+  const Expression h1 = rnn.add_auxiliary_input(in(0), aux_e);
+  const Expression h2 = rnn.add_input(in(1));
+  std::vector<State> s1, s2;
+  VectorXf x1 = kXs[0], x2 = kXs[1];
+  for (unsigned l = 0; l < kLayers; ++l) {
+    s1.push_back(simple_rnn(p[l], x1, nullptr, &aux));
+    s2.push_back(simple_rnn(p[l], x2, &s1[l]));
+    x1 = s1[l].h;
+    x2 = s2[l].h;
+  }
+  CHECK((vec_of(as_vector(cg.incremental_forward(h1))) - s1.back().h).cwiseAbs().maxCoeff() < 1e-5f);
+  CHECK((vec_of(as_vector(cg.incremental_forward(h2))) - s2.back().h).cwiseAbs().maxCoeff() < 1e-5f);
+
+  ParameterCollection other;
+  SimpleRNNBuilder unlagged(1, kInput, kHidden, other);
+  ComputationGraph cg2;
+  unlagged.new_graph(cg2);
+  CHECK_THROWS_WITH(unlagged.add_auxiliary_input(input(cg2, Dim({kInput}), {1.f, 2.f, 3.f}), zeros(cg2, Dim({kHidden}))),
+                    Catch::Contains("SimpleRNNBuilder::add_auxiliary_input") && Catch::Contains("support_lags"));
 }
 
-TEST_CASE("one layer-normalized VanillaLSTM step normalizes W_x x, W_h h and c", "[builders][rnn]") {
+TEST_CASE("GRUBuilder computes DyNet's GRU from its nine parameters a layer", "[builders][rnn]") {
   ParameterCollection model;
-  VanillaLSTMBuilder rnn(1, kInput, kHidden, model, true);
-  const auto& p = rnn.layer_parameters()[0];
-  scramble(p);
-  OneStep s;
-  const auto hc = s.run(rnn);
-  auto ln = [](const VectorXf& v, const Parameter& g, const Parameter& b) {
-    const VectorXf centered = v.array() - v.mean();
-    const float deviation = std::sqrt(centered.squaredNorm() / v.size() + 1e-6f);
-    return VectorXf(cwise(value(g), centered / deviation) + value(b));
-  };
-  // Parameters: W_x, W_h, b, then gain/bias for W_h h, for W_x x, for c.
-  const VectorXf a = value(p[2]) + ln(value(p[0]) * s.x, p[5], p[6]) + ln(value(p[1]) * s.h0, p[3], p[4]);
-  const unsigned n = kHidden;
-  const VectorXf i = sigmoid(a.segment(0, n)), f = sigmoid(a.segment(n, n).array() + 1.f);
-  const VectorXf o = sigmoid(a.segment(2 * n, n)), g = tanh_of(a.segment(3 * n, n));
-  const VectorXf c = cwise(f, s.c0) + cwise(i, g);
-  require_close(hc.second, c);
-  require_close(hc.first, cwise(o, tanh_of(ln(c, p[7], p[8]))));
+  GRUBuilder rnn(kLayers, kInput, kHidden, model);
+  test_support::scramble(model);
+  REQUIRE(rnn.params[0].size() == 9);
+  check_two_steps(rnn, values_of(rnn.params), gru, false);
 }
 
-TEST_CASE("one CoupledLSTM step has peepholes and f = 1 - i", "[builders][rnn]") {
+TEST_CASE("VanillaLSTMBuilder and CompactVanillaLSTMBuilder compute DyNet's LSTM, gates i, f, o, g in {4 hidden} rows",
+          "[builders][rnn]") {
+  // The compact builder's fused gates have lstm.cc's forget bias of 1 (nodes-lstm.cc).
+  const float forget_bias = GENERATE(1.f, 0.f, 0.5f);
+  const bool compact = GENERATE(false, true);
+  if (compact && forget_bias != 1.f) return;
   ParameterCollection model;
-  CoupledLSTMBuilder rnn(1, kInput, kHidden, model);
-  const auto& p = rnn.layer_parameters()[0];  // W_xi W_hi W_ci b_i W_xo W_ho W_co b_o W_xc W_hc b_c
-  scramble(p);
-  OneStep s;
-  const auto hc = s.run(rnn);
-  const VectorXf i = sigmoid(value(p[3]) + value(p[0]) * s.x + value(p[1]) * s.h0 + value(p[2]) * s.c0);
-  const VectorXf g = tanh_of(value(p[10]) + value(p[8]) * s.x + value(p[9]) * s.h0);
-  const VectorXf c = cwise(VectorXf::Ones(kHidden) - i, s.c0) + cwise(i, g);
-  const VectorXf o = sigmoid(value(p[7]) + value(p[4]) * s.x + value(p[5]) * s.h0 + value(p[6]) * c);
-  require_close(hc.second, c);
-  require_close(hc.first, cwise(o, tanh_of(c)));
+  std::unique_ptr<RNNBuilder> rnn;
+  if (compact)
+    rnn = std::make_unique<CompactVanillaLSTMBuilder>(kLayers, kInput, kHidden, model);
+  else
+    rnn = std::make_unique<VanillaLSTMBuilder>(kLayers, kInput, kHidden, model, false, forget_bias);
+  test_support::scramble(model);
+  check_two_steps(*rnn, values_of(rnn->params),
+                  [&](const Layer& p, const VectorXf& x, const State* prev) {
+                    return vanilla_lstm(p, x, prev, false, forget_bias);
+                  },
+                  true);
 }
 
-TEST_CASE("one GRU step interpolates between h0 and the candidate with the update gate", "[builders][rnn]") {
+TEST_CASE("a layer-normalized VanillaLSTMBuilder normalizes W_x x, W_h h and c as DyNet's", "[builders][rnn]") {
   ParameterCollection model;
-  GRUBuilder rnn(1, kInput, kHidden, model);
-  const auto& p = rnn.layer_parameters()[0];  // W_zr U_zr b_zr W_h U_h b_h
-  scramble(p);
-  OneStep s;
-  const VectorXf zr = sigmoid(value(p[2]) + value(p[0]) * s.x + value(p[1]) * s.h0);
-  const VectorXf z = zr.segment(0, kHidden), r = zr.segment(kHidden, kHidden);
-  const VectorXf g = tanh_of(value(p[5]) + value(p[3]) * s.x + value(p[4]) * cwise(r, s.h0));
-  require_close(s.run(rnn).first, cwise(VectorXf::Ones(kHidden) - z, s.h0) + cwise(z, g));
+  VanillaLSTMBuilder rnn(kLayers, kInput, kHidden, model, true);
+  test_support::scramble(model);
+  REQUIRE(rnn.ln_params.size() == kLayers);
+  check_two_steps(rnn, values_of(rnn.params, rnn.ln_params),
+                  [](const Layer& p, const VectorXf& x, const State* prev) { return vanilla_lstm(p, x, prev, true, 1.f); },
+                  true);
+}
+
+TEST_CASE("CoupledLSTMBuilder, FastLSTMBuilder and DeepLSTMBuilder compute DyNet's coupled LSTMs (f = 1 - i)",
+          "[builders][rnn]") {
+  const Peep peep = GENERATE(Peep::coupled, Peep::fast, Peep::deep);
+  ParameterCollection model;
+  std::unique_ptr<RNNBuilder> rnn;
+  if (peep == Peep::coupled) rnn = std::make_unique<CoupledLSTMBuilder>(kLayers, kInput, kHidden, model);
+  if (peep == Peep::fast) rnn = std::make_unique<FastLSTMBuilder>(kLayers, kInput, kHidden, model);
+  if (peep == Peep::deep) rnn = std::make_unique<DeepLSTMBuilder>(kLayers, kInput, kHidden, model);
+  INFO(rnn->get_parameter_collection().get_fullname());
+  test_support::scramble(model);
+  check_two_steps(*rnn, values_of(rnn->params),
+                  [&](const Layer& p, const VectorXf& x, const State* prev) { return coupled_lstm(p, x, prev, peep); },
+                  true, peep == Peep::deep);
 }

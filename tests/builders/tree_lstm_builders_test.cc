@@ -1,9 +1,10 @@
-// The tree builders: gradients, the N-ary and child-sum equations on a small tree, the role of
-// child order, batched trees, and bad input.
+// The tree builders: gradients, the N-ary (DyNet's) and child-sum equations on a small tree, the
+// role of child order, batched trees, and bad input.
 
 #include <catch2/catch.hpp>
 
 #include <Eigen/Core>
+#include <algorithm>
 #include <memory>
 #include <vector>
 
@@ -14,6 +15,7 @@
 #include "dynet_core/tensor_eigen.h"
 #include "support/device_values.h"
 #include "support/gradient_check.h"
+#include "support/scramble.h"
 
 using namespace dynet;
 using Eigen::VectorXf;
@@ -46,14 +48,6 @@ VectorXf get(ComputationGraph& cg, const Expression& e) {
   const std::vector<float> v = as_vector(cg.incremental_forward(e));
   return Eigen::Map<const VectorXf>(v.data(), v.size());
 }
-void randomize(const TreeLSTMBuilder& tree) {
-  for (const auto& layer : tree.layer_parameters())
-    for (Parameter p : layer) {
-      std::vector<float> v(p.get_storage().size());
-      for (std::size_t k = 0; k < v.size(); ++k) v[k] = 0.7f * std::sin(1.3f * k + 0.5f * v.size());
-      p.set_value(v);
-    }
-}
 
 }  // namespace
 
@@ -73,43 +67,76 @@ TEST_CASE("gradients flow through the tree builders", "[builders][tree]") {
   test_support::check_gradients(model, cg, test_support::weighted_sum(cg, seen, 13));
 }
 
-TEST_CASE("an N-ary TreeLSTM node follows Tai et al.'s equations, one U per child position", "[builders][tree]") {
+TEST_CASE("an N-ary TreeLSTM node computes DyNet's equations, more than N children included", "[builders][tree]") {
+  // treelstm.cc: per layer params x2i, bi, x2f, bf, x2o, bo, x2c, bc and lookup tables h2i, h2f,
+  // h2o, h2c, c2i, c2f, c2o; child j reads row e(j) = min(j, N - 1), forget gate k row e(j) N + e(k).
+  constexpr unsigned N = 2, kLayers = 2;
   ParameterCollection model;
-  NaryTreeLSTMBuilder tree(2, 1, kInput, kHidden, model);
-  randomize(tree);
-  const auto& p = tree.layer_parameters()[0];  // W, b, U_0, U_1; rows i, o, u, f_0, f_1
-  const unsigned n = kHidden;
+  NaryTreeLSTMBuilder tree(N, kLayers, kInput, kHidden, model);
+  test_support::scramble(model);
+  REQUIRE(tree.params.size() == kLayers);
+  REQUIRE(tree.lparams.size() == kLayers);
+  struct State {
+    VectorXf h, c;
+  };
+  auto node = [&](unsigned l, const VectorXf* x, const std::vector<const State*>& children) {
+    const auto& p = tree.params[l];
+    const auto& lp = tree.lparams[l];
+    auto W = [&](unsigned k) { return value(p[k]); };
+    auto L = [&](unsigned table, unsigned row) { return host_matrix(lp[table].get_storage().values[row]); };
+    enum { X2I, BI, X2F, BF, X2O, BO, X2C, BC };
+    enum { H2I, H2F, H2O, H2C, C2I, C2F, C2O };
+    auto e = [&](std::size_t j) { return unsigned(std::min<std::size_t>(j, N - 1)); };
+    auto input_term = [&](unsigned w) { return x ? VectorXf(W(w) * *x) : VectorXf(VectorXf::Zero(kHidden)); };
+    VectorXf ai = W(BI) + input_term(X2I), ao = W(BO) + input_term(X2O), au = W(BC) + input_term(X2C);
+    for (std::size_t j = 0; j < children.size(); ++j) {
+      ai += L(H2I, e(j)) * children[j]->h + L(C2I, e(j)) * children[j]->c;
+      ao += L(H2O, e(j)) * children[j]->h + L(C2O, e(j)) * children[j]->c;
+      au += L(H2C, e(j)) * children[j]->h;
+    }
+    VectorXf c = cwise(sigmoid(ai), tanh_of(au));
+    for (std::size_t k = 0; k < children.size(); ++k) {
+      VectorXf af = W(BF) + input_term(X2F);
+      for (std::size_t j = 0; j < children.size(); ++j)
+        af += L(H2F, e(j) * N + e(k)) * children[j]->h + L(C2F, e(j) * N + e(k)) * children[j]->c;
+      c += cwise(sigmoid(af.array() + 1.f), children[k]->c);
+    }
+    return State{cwise(sigmoid(ao), tanh_of(c)), c};
+  };
+  // Nodes: three leaves, 3 = (0 1) with input, 4 = (3 2 0) with input (three children for N = 2),
+  // 5 = (4) without input.
+  const std::vector<std::vector<int>> children{{}, {}, {}, {0, 1}, {3, 2, 0}, {4}};
+  const std::vector<bool> has_input{true, true, true, true, true, false};
   ComputationGraph cg;
   tree.new_graph(cg);
-  tree.start_new_sequence();
-  const VectorXf xl = VectorXf::LinSpaced(kInput, -0.5f, 0.8f), xr = VectorXf::LinSpaced(kInput, 0.9f, -0.2f);
-  auto vec = [&](const VectorXf& v) { return input(cg, Dim({kInput}), std::vector<float>(v.data(), v.data() + v.size())); };
-  tree.add_input(0, {}, vec(xl));
-  tree.add_input(1, {}, vec(xr));
-  tree.add_input(2, {0, 1}, Expression());
-
-  auto leaf = [&](const VectorXf& x, VectorXf& h, VectorXf& c) {
-    const VectorXf a = value(p[1]).topRows(3 * n) + value(p[0]).topRows(3 * n) * x;
-    c = cwise(sigmoid(a.segment(0, n)), tanh_of(a.segment(2 * n, n)));
-    h = cwise(sigmoid(a.segment(n, n)), tanh_of(c));
-  };
-  VectorXf hl, cl, hr, cr;
-  leaf(xl, hl, cl);
-  leaf(xr, hr, cr);
-  const VectorXf a = value(p[1]) + value(p[2]) * hl + value(p[3]) * hr;
-  const VectorXf c = cwise(sigmoid(a.segment(0, n)), tanh_of(a.segment(2 * n, n))) +
-                     cwise(sigmoid(a.segment(3 * n, n)), cl) + cwise(sigmoid(a.segment(4 * n, n)), cr);
-  const VectorXf h = cwise(sigmoid(a.segment(n, n)), tanh_of(c));
-  const std::vector<Expression> s = tree.get_s(2);
-  CHECK((get(cg, s[0]) - c).cwiseAbs().maxCoeff() < 1e-5f);
-  CHECK((get(cg, s[1]) - h).cwiseAbs().maxCoeff() < 1e-5f);
-  CHECK((get(cg, tree.get_h(0)[0]) - hl).cwiseAbs().maxCoeff() < 1e-5f);
+  std::vector<std::vector<State>> expected;  // per node, per layer
+  for (int id = 0; id < int(children.size()); ++id) {
+    const VectorXf x = VectorXf::LinSpaced(kInput, -0.5f + 0.3f * float(id), 0.8f - 0.2f * float(id));
+    tree.add_input(id, children[unsigned(id)],
+                   has_input[unsigned(id)] ? input(cg, Dim({kInput}), std::vector<float>(x.data(), x.data() + kInput))
+                                           : Expression());
+    std::vector<State> layers;
+    VectorXf in = x;
+    for (unsigned l = 0; l < kLayers; ++l) {
+      std::vector<const State*> kids;
+      for (int child : children[unsigned(id)]) kids.push_back(&expected[unsigned(child)][l]);
+      layers.push_back(node(l, l == 0 && !has_input[unsigned(id)] ? nullptr : &in, kids));
+      in = layers.back().h;
+    }
+    expected.push_back(layers);
+    const std::vector<Expression> s = tree.get_s(id);
+    for (unsigned l = 0; l < kLayers; ++l) {
+      INFO("node " << id << ", layer " << l);
+      CHECK((get(cg, s[l]) - layers[l].c).cwiseAbs().maxCoeff() < 1e-5f);
+      CHECK((get(cg, s[kLayers + l]) - layers[l].h).cwiseAbs().maxCoeff() < 1e-5f);
+    }
+  }
 }
 
 TEST_CASE("a child-sum TreeLSTM node follows Tai et al.'s equations", "[builders][tree]") {
   ParameterCollection model;
   ChildSumTreeLSTMBuilder tree(1, kInput, kHidden, model);
-  randomize(tree);
+  test_support::scramble(model);
   const auto& p = tree.layer_parameters()[0];  // W_iou, U_iou, b_iou, W_f, U_f, b_f
   const unsigned n = kHidden;
   ComputationGraph cg;
@@ -206,7 +233,6 @@ TEST_CASE("tree builders reject bad nodes and keep the tree", "[builders][tree]"
   CHECK_THROWS_WITH(tree.back(), Catch::Contains("no node"));
   tree.add_input(0, {}, x);
   tree.add_input(1, {}, x);
-  CHECK_THROWS_WITH(tree.add_input(2, {0, 1, 0}, Expression()), Catch::Contains("3 children") && Catch::Contains("at most 2"));
   CHECK_THROWS_WITH(tree.add_input(2, {0, 7}, Expression()), Catch::Contains("node 7 has not been added"));
   CHECK_THROWS_WITH(tree.add_input(1, {0}, Expression()), Catch::Contains("already added"));
   CHECK_THROWS_WITH(tree.add_input(-1, {0}, Expression()), Catch::Contains("negative"));

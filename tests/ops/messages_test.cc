@@ -395,6 +395,8 @@ std::vector<Misuse> expression_misuses(Scene& s) {
   add("parameter", "an empty LookupParameter", [&s] { parameter(s.cg, LookupParameter()); });
   add("const_parameter", "an empty Parameter", [&s] { const_parameter(s.cg, Parameter()); });
   add("const_parameter", "an empty LookupParameter", [&s] { const_parameter(s.cg, LookupParameter()); });
+  add("parameter", "a table row out of range", [&s] { parameter(s.cg, s.table, 7u); });
+  add("const_parameter", "an empty LookupParameter's row", [&s] { const_parameter(s.cg, LookupParameter(), 0u); });
   add("lookup", "an empty LookupParameter", [&s] { lookup(s.cg, LookupParameter(), 0u); });
   add("lookup", "a row out of range", [&s] { lookup(s.cg, s.table, 7u); });
   add("lookup", "rows out of range", [&s] { lookup(s.cg, s.named_table, s.far); });
@@ -475,7 +477,8 @@ TEST_CASE("every registered op is misused by the message test", "[ops][errors]")
       {"add", "operator+"}, {"subtract", "operator-"}, {"negate", "operator-"}, {"add_constant", "operator+"},
       {"constant_minus", "operator-"}, {"multiply_constant", "operator*"}, {"matmul", "operator*"},
       {"select_rows_cols", "select_rows"}, {"lookup_table_parameter", "parameter"},
-      {"const_lookup_table_parameter", "const_parameter"}, {"restricted_log_softmax", "log_softmax"}};
+      {"const_lookup_table_parameter", "const_parameter"}, {"lookup_row_parameter", "parameter"},
+      {"const_lookup_row_parameter", "const_parameter"}, {"restricted_log_softmax", "log_softmax"}};
   Scene s;
   std::set<std::string> misused;
   for (const Misuse& m : expression_misuses(s)) misused.insert(m.function);
