@@ -20,7 +20,9 @@
 #include "builders/vanilla_lstm_builder.h"
 #include "dynet_core/expr.h"
 #include "dynet_core/graph.h"
+#include "dynet_core/io.h"
 #include "support/device_values.h"
+#include "scratch_folder.h"
 #include "support/scramble.h"
 
 using namespace dynet;
@@ -239,4 +241,25 @@ TEST_CASE("CoupledLSTMBuilder, FastLSTMBuilder and DeepLSTMBuilder compute DyNet
   check_two_steps(*rnn, values_of(rnn->params),
                   [&](const Layer& p, const VectorXf& x, const State* prev) { return coupled_lstm(p, x, prev, peep); },
                   true, peep == Peep::deep);
+}
+
+// A builder trained elsewhere arrives as a file in DyNet's format (the text DyNet 2.1 writes):
+// populated from it, a fresh builder of the same kind computes DyNet's equations over the file's
+// values, so the file's records land on the right parameters in the right order.
+TEST_CASE("builders populated from a file in DyNet's format compute DyNet's equations over its values",
+          "[builders][rnn][io]") {
+  const ScratchFolder folder;
+  const std::string path = folder.file("builder.model");
+  ParameterCollection trained_model, fresh_model;
+  GRUBuilder trained_gru(kLayers, kInput, kHidden, trained_model);
+  VanillaLSTMBuilder trained_lstm(kLayers, kInput, kHidden, trained_model, true);
+  test_support::scramble(trained_model);
+  TextFileSaver(path, false, ModelFileFormat::DyNet).save(trained_model);
+  GRUBuilder fresh_gru(kLayers, kInput, kHidden, fresh_model);
+  VanillaLSTMBuilder fresh_lstm(kLayers, kInput, kHidden, fresh_model, true);
+  TextFileLoader(path).populate(fresh_model);
+  check_two_steps(fresh_gru, values_of(trained_gru.params), gru, false);
+  check_two_steps(fresh_lstm, values_of(trained_lstm.params, trained_lstm.ln_params),
+                  [](const Layer& p, const VectorXf& x, const State* prev) { return vanilla_lstm(p, x, prev, true, 1.f); },
+                  true);
 }
