@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "autobatch/group_record.h"
-#include "dynet_core/device.h"
+#include "dynet_core/device/device.h"
 
 namespace dynet {
 

@@ -8,7 +8,7 @@
 
 #include "dynet_core/execution_engine.h"
 #include "dynet_core/graph.h"
-#include "dynet_core/ops/transpose_cache.h"
+#include "dynet_core/gemm/transpose_cache.h"
 
 namespace dynet {
 

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "dynet_core/device.h"
+#include "dynet_core/device/device.h"
 #include "dynet_core/dim.h"
 
 namespace dynet {

@@ -1,6 +1,6 @@
 #include "autobatch/strided_elementwise.h"
 
-#include "dynet_core/chain_program.h"
+#include "dynet_core/chain/chain_program.h"
 
 namespace dynet {
 

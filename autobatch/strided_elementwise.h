@@ -8,7 +8,7 @@
 // device that runs kernels of its own keeps gathering them.
 
 #include "autobatch/group_record.h"
-#include "dynet_core/device.h"
+#include "dynet_core/device/device.h"
 
 namespace dynet {
 

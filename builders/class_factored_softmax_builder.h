@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "builders/softmax_builder.h"
-#include "dynet_core/dict.h"
+#include "dynet_core/io/dict.h"
 
 namespace dynet {
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "builders/class_factored_softmax_builder.h"
-#include "dynet_core/dict.h"
+#include "dynet_core/io/dict.h"
 
 namespace dynet {
 

@@ -18,7 +18,7 @@
 
 #include "builders/hierarchical_softmax_cluster.h"
 #include "builders/softmax_builder.h"
-#include "dynet_core/dict.h"
+#include "dynet_core/io/dict.h"
 
 namespace dynet {
 

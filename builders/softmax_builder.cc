@@ -4,7 +4,7 @@
 #include <stdexcept>
 
 #include "dynet_core/graph.h"
-#include "dynet_core/rng.h"
+#include "dynet_core/random_engine.h"
 
 namespace dynet {
 

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "dynet_core/device.h"
+#include "dynet_core/device/device.h"
 
 namespace dynet {
 

@@ -11,7 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "dynet_core/device.h"
+#include "dynet_core/device/device.h"
 #include "dynet_core/parameters.h"
 
 namespace dynet {

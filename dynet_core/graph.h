@@ -12,7 +12,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "dynet_core/device.h"
+#include "dynet_core/device/device.h"
 #include "dynet_core/execution_engine.h"
 #include "dynet_core/expression.h"
 #include "dynet_core/live_graphs.h"

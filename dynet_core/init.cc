@@ -12,12 +12,12 @@
 #include <stdexcept>
 #include <string>
 
-#include "dynet_core/device.h"
-#include "dynet_core/gpu_backend.h"
-#include "dynet_core/guarded_device.h"
+#include "dynet_core/device/device.h"
+#include "dynet_core/device/gpu_backend.h"
+#include "dynet_core/device/guarded_device.h"
 #include "dynet_core/ops/registry.h"
-#include "dynet_core/rand.h"
-#include "dynet_core/rng.h"
+#include "dynet_core/host_random.h"
+#include "dynet_core/random_engine.h"
 
 namespace dynet {
 

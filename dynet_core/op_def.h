@@ -12,7 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "dynet_core/aligned_memory_pool.h"
+#include "dynet_core/device/aligned_memory_pool.h"
 #include "dynet_core/tensor.h"
 
 namespace dynet {

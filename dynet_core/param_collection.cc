@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "dynet_core/device.h"
+#include "dynet_core/device/device.h"
 #include "dynet_core/init.h"
 
 namespace dynet {

@@ -6,8 +6,8 @@
 #include <random>
 #include <stdexcept>
 
-#include "dynet_core/device.h"
-#include "dynet_core/rng.h"
+#include "dynet_core/device/device.h"
+#include "dynet_core/random_engine.h"
 
 namespace dynet {
 

@@ -6,7 +6,7 @@
 #include <mutex>
 #include <unordered_map>
 
-#include "dynet_core/device.h"
+#include "dynet_core/device/device.h"
 #include "dynet_core/init.h"
 #include "dynet_core/op_def.h"
 #include "dynet_core/signature.h"

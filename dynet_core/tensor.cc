@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "dynet_core/device.h"
+#include "dynet_core/device/device.h"
 
 namespace dynet {
 

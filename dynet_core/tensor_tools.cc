@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "dynet_core/rng.h"
+#include "dynet_core/random_engine.h"
 
 namespace dynet {
 

@@ -1,7 +1,7 @@
 #pragma once
 // Device_GPU: one CUDA device whose pools take cudaMalloc'd blocks (never managed memory), one
 // stream that every kernel and device operation of it is ordered on, and one cuBLAS handle bound
-// to that stream. The Device contract (dynet_core/device.h) holds: the host never reads its blocks.
+// to that stream. The Device contract (dynet_core/device/device.h) holds: the host never reads its blocks.
 //
 // Several threads may drive one Device_GPU (DataParallel, ShardedTraining, concurrent backward
 // passes). Every entry first makes this GPU the calling thread's current CUDA device, since a
@@ -20,7 +20,7 @@
 #include <mutex>
 #include <vector>
 
-#include "dynet_core/device.h"
+#include "dynet_core/device/device.h"
 #include "gpu/device_operations.h"
 #include "gpu/kernel_timer.h"
 

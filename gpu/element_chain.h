@@ -1,5 +1,5 @@
 #pragma once
-// A fused chain (dynet_core/chain_program.h) packed for one run as a kernel runs it: one thread per
+// A fused chain (dynet_core/chain/chain_program.h) packed for one run as a kernel runs it: one thread per
 // element of the iteration space, each step's value held in the thread's registers or local
 // memory, so that only what the chain reads from outside, its writes and its gradients reach
 // device memory. Forward and backward of one element are plain functions of the packed chain,
@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "dynet_core/chain_program.h"
+#include "dynet_core/chain/chain_program.h"
 #include "dynet_core/ops/host_device.h"
 #include "gpu/element_rules.h"
 

@@ -1,6 +1,6 @@
 #pragma once
 // The one GEMM entry point of the CUDA kernels, through cuBLAS, with the batch rules of the CPU's
-// gemm (dynet_core/ops/gemm.h): an operand with one batch element broadcasts; a y with one batch
+// gemm (dynet_core/gemm/gemm.h): an operand with one batch element broadcasts; a y with one batch
 // element sums the products of a batched product.
 
 #include "dynet_core/tensor.h"

@@ -1,4 +1,4 @@
-#include "dynet_core/gpu_backend.h"
+#include "dynet_core/device/gpu_backend.h"
 
 #include "gpu/device_gpu.h"
 #include "gpu/kernel_table.h"

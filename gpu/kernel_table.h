@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "dynet_core/kernel_table.h"
+#include "dynet_core/device/kernel_table.h"
 #include "dynet_core/op_def.h"
 
 namespace dynet {

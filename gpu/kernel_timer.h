@@ -2,7 +2,7 @@
 // Kernel times on a GPU, for the profiler: host clocks see only a launch, so each timed call is
 // bracketed by two CUDA events on the device's stream, and the times are read once the stream has
 // reached them (at the end of a step), without a synchronization per kernel. Device_GPU's clock
-// (KernelClock, dynet_core/device.h).
+// (KernelClock, dynet_core/device/device.h).
 //
 // The profiler's steps are per thread, so are the slots: each thread that drives the device
 // times its own calls and collects its own. On the one stream a thread's interval also covers
@@ -16,7 +16,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "dynet_core/device.h"
+#include "dynet_core/device/device.h"
 
 namespace dynet {
 namespace gpu {

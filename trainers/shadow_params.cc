@@ -1,7 +1,7 @@
 #include "trainers/shadow_params.h"
 
 
-#include "dynet_core/device.h"
+#include "dynet_core/device/device.h"
 
 namespace dynet {
 

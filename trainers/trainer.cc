@@ -5,7 +5,7 @@
 #include <iostream>
 #include <stdexcept>
 
-#include "dynet_core/device.h"
+#include "dynet_core/device/device.h"
 #include "dynet_core/init.h"
 #include "dynet_core/profiler.h"
 

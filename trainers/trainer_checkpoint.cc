@@ -1,4 +1,4 @@
-// Trainer checkpoints: a binary Boost archive in the checked envelope of dynet_core/io_envelope.h.
+// Trainer checkpoints: a binary Boost archive in the checked envelope of dynet_core/io/envelope.h.
 // Payload layout, format version 1:
 //   trainer class name
 //   setting count, then per setting (Trainer::settings order): name, value
@@ -15,10 +15,10 @@
 #include <ostream>
 #include <stdexcept>
 
-#include "dynet_core/device.h"
-#include "dynet_core/io_archive.h"
-#include "dynet_core/io_envelope.h"
-#include "dynet_core/io_file.h"
+#include "dynet_core/device/device.h"
+#include "dynet_core/io/archive.h"
+#include "dynet_core/io/envelope.h"
+#include "dynet_core/io/whole_file.h"
 #include "trainers/trainer.h"
 
 namespace dynet {

@@ -2,7 +2,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "dynet_core/device.h"
+#include "dynet_core/device/device.h"
 #include "trainers/trainer.h"
 
 namespace dynet {

@@ -1,5 +1,5 @@
 #pragma once
-// Update kernels per device type, as ops have kernels per device type (dynet_core/kernel_table.h):
+// Update kernels per device type, as ops have kernels per device type (dynet_core/device/kernel_table.h):
 // a trainer launches its rule (trainers/update_rules.h) through the device of the parameter, so the
 // same code updates parameters on the CPU, on the guarded CPU device of the tests and on a GPU.
 // The CPU table is filled here; a GPU backend sets its own at start-up and checks it.
@@ -8,7 +8,7 @@
 #include <string>
 #include <tuple>
 
-#include "dynet_core/device.h"
+#include "dynet_core/device/device.h"
 #include "trainers/update_rules.h"
 
 namespace dynet {

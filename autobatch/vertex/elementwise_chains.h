@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "autobatch/vertex/op_dag.h"
-#include "dynet_core/chain_program.h"
+#include "dynet_core/chain/chain_program.h"
 
 namespace dynet {
 namespace vertex {

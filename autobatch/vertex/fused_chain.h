@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "autobatch/vertex/op_dag.h"
-#include "dynet_core/chain_program.h"
-#include "dynet_core/operand_map.h"
+#include "dynet_core/chain/chain_program.h"
+#include "dynet_core/chain/operand_map.h"
 
 namespace dynet {
 namespace vertex {

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "autobatch/group_record.h"
-#include "dynet_core/device.h"
-#include "dynet_core/ops/transpose_cache.h"
+#include "dynet_core/device/device.h"
+#include "dynet_core/gemm/transpose_cache.h"
 
 namespace dynet {
 

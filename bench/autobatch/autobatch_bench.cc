@@ -28,7 +28,7 @@
 #include "common/gemm_peak.h"
 #include "dynet_core/dybatch.h"
 #include "examples/common/tagged_corpus.h"
-#include "trainers/training_group.h"
+#include "trainers/program/training_group.h"
 #include "workloads/flops.h"
 
 using namespace dynet;

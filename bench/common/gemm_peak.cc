@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <chrono>
 
-#include "dynet_core/ops/gemm.h"
+#include "dynet_core/gemm/gemm.h"
 
 namespace bench {
 

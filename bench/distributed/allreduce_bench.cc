@@ -8,7 +8,7 @@
 #include <cstdio>
 #include <vector>
 
-#include "trainers/communicator.h"
+#include "trainers/parallel/communicator.h"
 
 int main() {
   const auto comm = dynet::launched_communicator();

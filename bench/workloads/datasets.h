@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "autobatch/random_trees.h"
-#include "dynet_core/dict.h"
+#include "dynet_core/io/dict.h"
 #include "workloads/tagger_vocabulary.h"
 
 namespace bench {

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "dynet_core/expr.h"
+#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/graph.h"
 
 namespace bench {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "dynet_core/dict.h"
+#include "dynet_core/io/dict.h"
 #include "examples/common/tagged_corpus.h"
 
 namespace bench {

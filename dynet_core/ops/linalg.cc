@@ -11,7 +11,7 @@
 #include "dynet_core/ops/reductions.h"
 #include "dynet_core/ops/shape.h"
 #include "dynet_core/ops/dims.h"
-#include "dynet_core/ops/gemm.h"
+#include "dynet_core/gemm/gemm.h"
 #include "dynet_core/ops/registry.h"
 #include "dynet_core/tensor_eigen.h"
 

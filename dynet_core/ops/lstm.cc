@@ -7,7 +7,7 @@
 #include "dynet_core/ops/called_as.h"
 #include "dynet_core/ops/check_case.h"
 #include "dynet_core/ops/dims.h"
-#include "dynet_core/ops/gemm.h"
+#include "dynet_core/gemm/gemm.h"
 #include "dynet_core/ops/random.h"
 #include "dynet_core/ops/registry.h"
 #include "dynet_core/tensor_eigen.h"

@@ -12,7 +12,7 @@
 #include "dynet_core/ops/check_case.h"
 #include "dynet_core/ops/counter_rng.h"
 #include "dynet_core/ops/registry.h"
-#include "dynet_core/rng.h"
+#include "dynet_core/random_engine.h"
 
 namespace dynet {
 

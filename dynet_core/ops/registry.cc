@@ -1,6 +1,6 @@
 #include "dynet_core/ops/registry.h"
 
-#include "dynet_core/kernel_table.h"
+#include "dynet_core/device/kernel_table.h"
 
 #include <cstring>
 #include <stdexcept>

@@ -18,19 +18,19 @@
 
 #include "builders/child_sum_tree_lstm_builder.h"
 #include "builders/nary_tree_lstm_builder.h"
-#include "dynet_core/expr.h"
+#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/graph.h"
 #include "dynet_core/init.h"
-#include "dynet_core/io.h"
+#include "dynet_core/io/savers_and_loaders.h"
 #include "dynet_core/param_collection.h"
 #include "dynet_core/tensor_tools.h"
 #include "examples/common/arithmetic_trees.h"
 #include "examples/common/minibatches.h"
 #include "examples/common/training_epoch.h"
-#include "trainers/sharded_training.h"
-#include "trainers/training_flags.h"
-#include "trainers/training_group.h"
-#include "trainers/training_program.h"
+#include "trainers/parallel/sharded_training.h"
+#include "trainers/program/training_flags.h"
+#include "trainers/program/training_group.h"
+#include "trainers/program/training_program.h"
 
 using namespace dynet;
 using namespace examples;

@@ -20,16 +20,16 @@
 #include <vector>
 
 #include "builders/vanilla_lstm_builder.h"
-#include "dynet_core/expr.h"
+#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/graph.h"
 #include "dynet_core/init.h"
-#include "dynet_core/io.h"
+#include "dynet_core/io/savers_and_loaders.h"
 #include "dynet_core/param_collection.h"
 #include "dynet_core/tensor_tools.h"
 #include "examples/common/minibatches.h"
 #include "examples/common/training_epoch.h"
-#include "trainers/training_flags.h"
-#include "trainers/training_program.h"
+#include "trainers/program/training_flags.h"
+#include "trainers/program/training_program.h"
 
 using namespace dynet;
 using namespace examples;

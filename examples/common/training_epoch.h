@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "examples/common/minibatches.h"
-#include "trainers/training_flags.h"
+#include "trainers/program/training_flags.h"
 
 namespace examples {
 

@@ -3,7 +3,7 @@
 #include <vector>
 
 #include "autobatch/argument_placement.h"
-#include "dynet_core/expr.h"
+#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/param_collection.h"
 #include "support/host_device.h"
 

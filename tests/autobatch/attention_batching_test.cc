@@ -14,7 +14,7 @@
 #include "builders/vanilla_lstm_builder.h"
 #include "dybatch.h"
 #include "dynet_core/profiler.h"
-#include "dynet_core/rng.h"
+#include "dynet_core/random_engine.h"
 
 using namespace dynet;
 

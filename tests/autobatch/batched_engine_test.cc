@@ -5,7 +5,7 @@
 #include <numeric>
 #include <stdexcept>
 
-#include "dynet_core/expr.h"
+#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/graph.h"
 #include "dynet_core/param_collection.h"
 #include "support/device_values.h"

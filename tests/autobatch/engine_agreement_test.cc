@@ -10,11 +10,11 @@
 #include <set>
 #include <vector>
 
-#include "dynet_core/expr.h"
+#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/graph.h"
 #include "dynet_core/ops/check_case.h"
 #include "dynet_core/ops/registry.h"
-#include "dynet_core/rng.h"
+#include "dynet_core/random_engine.h"
 
 using namespace dynet;
 

@@ -3,7 +3,7 @@
 #include <vector>
 
 #include "autobatch/group_record.h"
-#include "dynet_core/expr.h"
+#include "dynet_core/ops/all_ops.h"
 
 using namespace dynet;
 

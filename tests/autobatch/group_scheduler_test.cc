@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "autobatch/group_scheduler.h"
-#include "dynet_core/expr.h"
+#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/graph.h"
 #include "dynet_core/param_collection.h"
 

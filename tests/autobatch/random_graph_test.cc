@@ -8,7 +8,7 @@
 #include <cmath>
 
 #include "autobatch/random_graph.h"
-#include "dynet_core/rng.h"
+#include "dynet_core/random_engine.h"
 #include "support/element_chain_device.h"
 #include "support/sample_count.h"
 

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "dynet_core/dict.h"
-#include "dynet_core/expr.h"
+#include "dynet_core/io/dict.h"
+#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/graph.h"
 #include "support/device_values.h"
 #include "workloads/rnn_language_model.h"

@@ -17,9 +17,9 @@
 #include "builders/sequence_tree_lstm_builders.h"
 #include "builders/simple_rnn_builder.h"
 #include "builders/vanilla_lstm_builder.h"
-#include "dynet_core/expr.h"
+#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/graph.h"
-#include "dynet_core/rng.h"
+#include "dynet_core/random_engine.h"
 #include "support/gradient_check.h"
 #include "support/device_values.h"
 

@@ -6,7 +6,7 @@
 #include "support/gradient_check.h"
 #include "builders/gru_builder.h"
 #include "builders/vanilla_lstm_builder.h"
-#include "dynet_core/expr.h"
+#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/graph.h"
 
 using namespace dynet;

@@ -20,8 +20,8 @@
 #include "builders/simple_rnn_builder.h"
 #include "builders/standard_softmax_builder.h"
 #include "builders/vanilla_lstm_builder.h"
-#include "dynet_core/dict.h"
-#include "dynet_core/expr.h"
+#include "dynet_core/io/dict.h"
+#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/graph.h"
 #include "support/message_check.h"
 

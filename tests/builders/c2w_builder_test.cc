@@ -6,9 +6,9 @@
 #include <vector>
 
 #include "builders/c2w_builder.h"
-#include "dynet_core/expr.h"
+#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/graph.h"
-#include "dynet_core/io.h"
+#include "dynet_core/io/savers_and_loaders.h"
 #include "support/gradient_check.h"
 #include "support/temp_file.h"
 

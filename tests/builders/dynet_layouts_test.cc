@@ -23,7 +23,7 @@
 #include "builders/simple_rnn_builder.h"
 #include "builders/standard_softmax_builder.h"
 #include "builders/vanilla_lstm_builder.h"
-#include "dynet_core/dict.h"
+#include "dynet_core/io/dict.h"
 #include "support/temp_file.h"
 
 using namespace dynet;

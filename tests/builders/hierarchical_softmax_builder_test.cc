@@ -9,10 +9,10 @@
 #include <vector>
 
 #include "builders/hierarchical_softmax_builder.h"
-#include "dynet_core/expr.h"
+#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/graph.h"
-#include "dynet_core/io.h"
-#include "dynet_core/rng.h"
+#include "dynet_core/io/savers_and_loaders.h"
+#include "dynet_core/random_engine.h"
 #include "support/device_values.h"
 #include "support/gradient_check.h"
 #include "support/scramble.h"

@@ -12,7 +12,7 @@
 
 #include "builders/vanilla_lstm_builder.h"
 #include "dynet_core/graph.h"
-#include "dynet_core/rng.h"
+#include "dynet_core/random_engine.h"
 #include "dynet_core/tensor_tools.h"
 #include "support/gradient_check.h"
 #include "support/sample_count.h"

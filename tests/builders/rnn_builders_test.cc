@@ -16,7 +16,7 @@
 #include "builders/simple_rnn_builder.h"
 #include "builders/vanilla_lstm_builder.h"
 #include "support/gradient_check.h"
-#include "dynet_core/expr.h"
+#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/graph.h"
 
 using namespace dynet;

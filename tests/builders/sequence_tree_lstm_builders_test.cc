@@ -11,9 +11,9 @@
 
 #include "builders/sequence_tree_lstm_builders.h"
 #include "builders/vanilla_lstm_builder.h"
-#include "dynet_core/expr.h"
+#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/graph.h"
-#include "dynet_core/io.h"
+#include "dynet_core/io/savers_and_loaders.h"
 #include "support/gradient_check.h"
 #include "support/temp_file.h"
 

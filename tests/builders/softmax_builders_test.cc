@@ -7,7 +7,7 @@
 
 #include "builders/class_factored_softmax_builder.h"
 #include "builders/standard_softmax_builder.h"
-#include "dynet_core/expr.h"
+#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/graph.h"
 #include "support/gradient_check.h"
 #include "support/temp_file.h"

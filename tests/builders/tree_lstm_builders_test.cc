@@ -10,7 +10,7 @@
 
 #include "builders/child_sum_tree_lstm_builder.h"
 #include "builders/nary_tree_lstm_builder.h"
-#include "dynet_core/expr.h"
+#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/graph.h"
 #include "dynet_core/tensor_eigen.h"
 #include "support/device_values.h"

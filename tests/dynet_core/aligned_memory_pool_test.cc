@@ -4,8 +4,8 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "dynet_core/aligned_memory_pool.h"
-#include "dynet_core/device.h"
+#include "dynet_core/device/aligned_memory_pool.h"
+#include "dynet_core/device/device.h"
 
 using namespace dynet;
 

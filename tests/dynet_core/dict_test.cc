@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "dynet_core/dict.h"
+#include "dynet_core/io/dict.h"
 
 using namespace dynet;
 

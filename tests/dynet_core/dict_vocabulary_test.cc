@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <fstream>
 
-#include "dynet_core/dict.h"
-#include "dynet_core/io_file.h"
+#include "dynet_core/io/dict.h"
+#include "dynet_core/io/whole_file.h"
 #include "support/temp_file.h"
 
 using namespace dynet;

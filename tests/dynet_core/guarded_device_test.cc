@@ -11,7 +11,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "dynet_core/guarded_device.h"
+#include "dynet_core/device/guarded_device.h"
 #include "dynet_core/init.h"
 #include "dynet_core/ops/registry.h"
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "dynet_core/gpu_backend.h"
+#include "dynet_core/device/gpu_backend.h"
 #include "dynet_core/init.h"
 
 using namespace dynet;

@@ -11,9 +11,9 @@
 #include <random>
 #include <stdexcept>
 
-#include "dynet_core/io.h"
-#include "dynet_core/io_envelope.h"
-#include "dynet_core/io_file.h"
+#include "dynet_core/io/savers_and_loaders.h"
+#include "dynet_core/io/envelope.h"
+#include "dynet_core/io/whole_file.h"
 #include "dynet_core/load_refusal.h"
 #include "dynet_core/model_of_every_kind.h"
 #include "scratch_folder.h"

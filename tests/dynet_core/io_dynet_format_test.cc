@@ -10,10 +10,10 @@
 #include <vector>
 
 #include "dynet/model.h"
-#include "dynet_core/expr.h"
+#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/graph.h"
-#include "dynet_core/io.h"
-#include "dynet_core/io_file.h"
+#include "dynet_core/io/savers_and_loaders.h"
+#include "dynet_core/io/whole_file.h"
 #include "dynet_core/dynet_text_record.h"
 #include "dynet_core/model_of_every_kind.h"
 #include "scratch_folder.h"

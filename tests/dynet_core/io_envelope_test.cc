@@ -4,7 +4,7 @@
 
 #include <stdexcept>
 
-#include "dynet_core/io_envelope.h"
+#include "dynet_core/io/envelope.h"
 
 using namespace dynet;
 

@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <stdexcept>
 
-#include "dynet_core/io_file.h"
+#include "dynet_core/io/whole_file.h"
 #include "scratch_folder.h"
 
 using namespace dynet;

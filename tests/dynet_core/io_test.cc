@@ -8,8 +8,8 @@
 #include <memory>
 #include <stdexcept>
 
-#include "dynet_core/io.h"
-#include "dynet_core/io_file.h"
+#include "dynet_core/io/savers_and_loaders.h"
+#include "dynet_core/io/whole_file.h"
 #include "dynet_core/model_of_every_kind.h"
 #include "scratch_folder.h"
 

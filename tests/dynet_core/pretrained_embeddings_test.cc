@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "dynet_core/param_collection.h"
-#include "dynet_core/pretrained_embeddings.h"
+#include "dynet_core/io/pretrained_embeddings.h"
 #include "dynet_core/string_util.h"
 #include "support/temp_file.h"
 

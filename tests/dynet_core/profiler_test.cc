@@ -4,7 +4,7 @@
 #include <sstream>
 
 #include "dybatch.h"
-#include "dynet_core/device.h"
+#include "dynet_core/device/device.h"
 #include "dynet_core/op_def.h"
 #include "dynet_core/ops/registry.h"
 #include "scratch_folder.h"

@@ -14,9 +14,9 @@
 #include <utility>
 #include <vector>
 
-#include "dynet_core/aligned_memory_pool.h"
+#include "dynet_core/device/aligned_memory_pool.h"
 #include "dynet_core/dim.h"
-#include "dynet_core/expr.h"
+#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/graph.h"
 #include "dynet_core/param_collection.h"
 

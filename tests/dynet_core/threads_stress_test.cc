@@ -14,16 +14,16 @@
 #include <thread>
 #include <vector>
 
-#include "dynet_core/device.h"
-#include "dynet_core/expr.h"
+#include "dynet_core/device/device.h"
+#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/gradient_set.h"
 #include "dynet_core/graph.h"
 #include "dynet_core/init.h"
-#include "dynet_core/io.h"
+#include "dynet_core/io/savers_and_loaders.h"
 #include "dynet_core/param_collection.h"
-#include "dynet_core/thread_pool.h"
+#include "dynet_core/device/thread_pool.h"
 #include "support/temp_file.h"
-#include "trainers/data_parallel.h"
+#include "trainers/parallel/data_parallel.h"
 
 using namespace dynet;
 

@@ -12,10 +12,10 @@
 #include <sstream>
 
 #include "dynet_core/graph.h"
-#include "dynet_core/kernel_table.h"
+#include "dynet_core/device/kernel_table.h"
 #include "dynet_core/ops/check_case.h"
 #include "dynet_core/ops/registry.h"
-#include "dynet_core/ops/transpose_cache.h"
+#include "dynet_core/gemm/transpose_cache.h"
 #include "dynet_core/signature.h"
 
 using namespace dynet;

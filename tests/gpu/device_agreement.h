@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-#include "dynet_core/device.h"
+#include "dynet_core/device/device.h"
 #include "dynet_core/expression.h"
 #include "dynet_core/ops/check_case.h"
 

@@ -7,7 +7,7 @@
 
 #include <iostream>
 
-#include "dynet_core/guarded_device.h"
+#include "dynet_core/device/guarded_device.h"
 #include "gpu/device_agreement.h"
 
 using namespace dynet;

@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "dynet_core/kernel_table.h"
+#include "dynet_core/device/kernel_table.h"
 #include "dynet_core/ops/registry.h"
 #include "gpu/kernel_table.h"
 #include "gpu/trainer_updates.h"

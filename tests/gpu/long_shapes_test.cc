@@ -7,7 +7,7 @@
 #include <random>
 #include <vector>
 
-#include "dynet_core/expr.h"
+#include "dynet_core/ops/all_ops.h"
 #include "gpu/device_agreement.h"
 #include "gpu/device_gpu.h"
 #include "gpu/kernel_table.h"

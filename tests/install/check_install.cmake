@@ -1,5 +1,6 @@
 # Installs the built tree into a fresh prefix, then builds and runs programs against it as users
-# do. CONSUMER=cmake: a CMake project that finds it with find_package(dybatch). CONSUMER=make: a
+# do. CONSUMER=cmake: a CMake project that finds it with find_package(dybatch) and builds a program
+# on the library and one on its training-program frame (dybatch::program). CONSUMER=make: a
 # plain Makefile that asks pkg-config, building the DyNet-style xor of PROGRAMS and a program that
 # prints the version the installed library reports, which must be VERSION, as pkg-config's must.
 file(REMOVE_RECURSE ${WORK})
@@ -22,7 +23,8 @@ if(CONSUMER STREQUAL "cmake")
   run(${CMAKE_COMMAND} -S ${SOURCE}/consumer -B ${WORK}/build -DCMAKE_PREFIX_PATH=${WORK}/prefix -DCMAKE_BUILD_TYPE=Release)
   run(${CMAKE_COMMAND} --build ${WORK}/build)
   run(${WORK}/build/consumer)
-  message(STATUS "an installed dybatch was found, built against and run")
+  run(${WORK}/build/training_frame --epochs 2 --learning-rate 0.05)
+  message(STATUS "an installed dybatch and its program frame were found, built against and run")
 else()
   set(ENV{PKG_CONFIG_PATH} ${WORK}/prefix/${LIBDIR}/pkgconfig)
   run(${PKG_CONFIG} --modversion dybatch)

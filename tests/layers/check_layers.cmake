@@ -4,6 +4,8 @@
 # The public facade above them all, dynet_core/compat/ (the umbrella
 # <dybatch.h> and DyNet's header names, an include folder of its own), is no part of a layer and
 # is included by no library file but the core's forwarding header kept for old programs.
+# The training-program frame, trainers/program (a library of its own, on Boost.Program_options), is
+# included by no file of the library proper.
 set(allowed_dynet_core dynet_core)
 set(allowed_autobatch dynet_core autobatch)
 set(allowed_builders dynet_core builders)
@@ -12,6 +14,7 @@ set(allowed_gpu dynet_core trainers gpu)
 set(layers dynet_core autobatch builders trainers gpu)
 set(umbrella_forwarder dynet_core/dybatch.h)
 set(facade dynet_core/compat)
+set(program_frame trainers/program)
 file(GLOB facade_headers RELATIVE ${SOURCE}/${facade} ${SOURCE}/${facade}/*.h ${SOURCE}/${facade}/dynet/*.h)
 
 set(violations "")
@@ -26,6 +29,9 @@ foreach(layer IN LISTS layers)
       list(FIND facade_headers "${target}" is_facade)
       if(NOT is_facade EQUAL -1 AND NOT file STREQUAL umbrella_forwarder)
         list(APPEND violations "${file}: includes the public facade's ${target}")
+      endif()
+      if(target MATCHES "^${program_frame}/" AND NOT file MATCHES "^${program_frame}/")
+        list(APPEND violations "${file}: includes ${target} (the training-program frame is no part of the library)")
       endif()
       string(REGEX MATCH "^[^/]+" top "${target}")
       list(FIND layers "${top}" is_layer)

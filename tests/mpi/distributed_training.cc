@@ -19,11 +19,11 @@
 #include <vector>
 
 #include "dynet_core/init.h"
-#include "dynet_core/io.h"
+#include "dynet_core/io/savers_and_loaders.h"
 #include "dynet_core/profiler.h"
 #include "support/distributed_model.h"
 #include "trainers/adam_trainer.h"
-#include "trainers/communicator.h"
+#include "trainers/parallel/communicator.h"
 
 using namespace dynet;
 using test_support::DistributedModel;

@@ -8,12 +8,12 @@
 #include <random>
 #include <vector>
 
-#include "dynet_core/aligned_memory_pool.h"
-#include "dynet_core/device.h"
-#include "dynet_core/ops/gemm.h"
-#include "dynet_core/ops/jit_gemm.h"
-#include "dynet_core/ops/transpose_cache.h"
-#include "dynet_core/thread_pool.h"
+#include "dynet_core/device/aligned_memory_pool.h"
+#include "dynet_core/device/device.h"
+#include "dynet_core/gemm/gemm.h"
+#include "dynet_core/gemm/jit_gemm.h"
+#include "dynet_core/gemm/transpose_cache.h"
+#include "dynet_core/device/thread_pool.h"
 
 using namespace dynet;
 

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <vector>
 
-#include "dynet_core/expr.h"
+#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/graph.h"
 
 using namespace dynet;

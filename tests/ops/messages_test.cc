@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "dynet_core/expr.h"
+#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/graph.h"
 #include "dynet_core/ops/registry.h"
 #include "dynet_core/param_collection.h"

@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "support/gradient_check.h"
-#include "dynet_core/expr.h"
+#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/graph.h"
 
 using namespace dynet;

@@ -12,12 +12,12 @@
 #include <string>
 #include <vector>
 
-#include "dynet_core/expr.h"
+#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/graph.h"
 #include "dynet_core/param_collection.h"
-#include "dynet_core/rng.h"
-#include "trainers/data_parallel.h"
-#include "trainers/distributed_reducer.h"
+#include "dynet_core/random_engine.h"
+#include "trainers/parallel/data_parallel.h"
+#include "trainers/parallel/distributed_reducer.h"
 #include "trainers/simple_sgd_trainer.h"
 #include "support/device_values.h"
 

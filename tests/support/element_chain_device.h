@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "dynet_core/device.h"
+#include "dynet_core/device/device.h"
 #include "gpu/element_chain.h"
 
 namespace test_support {

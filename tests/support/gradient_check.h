@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "dynet_core/expr.h"
+#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/graph.h"
 #include "dynet_core/param_collection.h"
 #include "dynet_core/tensor_tools.h"

@@ -3,7 +3,7 @@
 // device memory: whatever device the run makes the default (the guarded one, a GPU), these
 // blocks are host memory, which only a plain CPU device may be given.
 
-#include "dynet_core/device.h"
+#include "dynet_core/device/device.h"
 
 namespace test_support {
 

@@ -7,7 +7,7 @@
 // catch host accesses to device memory and device kernels' mistakes along each code path, which
 // a tenth of the data still takes; the ordinary run checks every value on every data point.
 
-#include "dynet_core/device.h"
+#include "dynet_core/device/device.h"
 #include "dynet_core/init.h"
 
 namespace test_support {

@@ -20,7 +20,7 @@
 
 #include "dynet_core/tensor_tools.h"
 #include "support/distributed_model.h"
-#include "trainers/communicator.h"
+#include "trainers/parallel/communicator.h"
 
 using namespace dynet;
 using test_support::DistributedModel;

@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "support/distributed_model.h"
-#include "trainers/communicator.h"
-#include "trainers/sharded_training.h"
+#include "trainers/parallel/communicator.h"
+#include "trainers/parallel/sharded_training.h"
 
 using namespace dynet;
 using test_support::DistributedModel;

@@ -7,7 +7,7 @@
 #include <memory>
 #include <vector>
 
-#include "dynet_core/expr.h"
+#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/graph.h"
 #include "dynet_core/param_collection.h"
 #include "trainers/all_trainers.h"

@@ -7,10 +7,10 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "dynet_core/expr.h"
+#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/graph.h"
-#include "dynet_core/io.h"
-#include "dynet_core/io_envelope.h"
+#include "dynet_core/io/savers_and_loaders.h"
+#include "dynet_core/io/envelope.h"
 #include "dynet_core/model_of_every_kind.h"
 #include "scratch_folder.h"
 #include "trainers/all_trainers.h"

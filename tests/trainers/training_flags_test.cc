@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "trainers/training.h"
-#include "trainers/training_flags.h"
+#include "trainers/program/training_flags.h"
 
 using namespace dynet;
 namespace po = boost::program_options;

@@ -6,7 +6,7 @@
 #include <memory>
 #include <string>
 
-#include "trainers/training_group.h"
+#include "trainers/program/training_group.h"
 
 using namespace dynet;
 

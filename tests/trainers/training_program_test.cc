@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "dynet_core/init.h"
-#include "trainers/training_program.h"
+#include "trainers/program/training_program.h"
 
 using namespace dynet;
 namespace po = boost::program_options;

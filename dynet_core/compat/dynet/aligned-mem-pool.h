@@ -1,4 +1,4 @@
 #pragma once
 // DyNet's <dynet/aligned-mem-pool.h>: the memory pools.
 
-#include "dynet_core/aligned_memory_pool.h"
+#include "dynet_core/device/aligned_memory_pool.h"

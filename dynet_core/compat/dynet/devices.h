@@ -1,4 +1,4 @@
 #pragma once
 // DyNet's <dynet/devices.h>: devices.
 
-#include "dynet_core/device.h"
+#include "dynet_core/device/device.h"

@@ -4,4 +4,4 @@
 // DyNet's header brought in <sstream>, and programs read lines with std::istringstream through it.
 #include <sstream>
 
-#include "dynet_core/dict.h"
+#include "dynet_core/io/dict.h"

@@ -7,5 +7,5 @@
 #include "dynet/init.h"
 #include "dynet_core/model.h"
 #include "dynet_core/param_collection.h"
-#include "dynet_core/rand.h"
+#include "dynet_core/host_random.h"
 #include "dynet_core/tensor.h"

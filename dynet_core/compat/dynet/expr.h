@@ -3,4 +3,4 @@
 // and initialization.
 
 #include "dynet/dynet.h"
-#include "dynet_core/expr.h"
+#include "dynet_core/ops/all_ops.h"

@@ -5,7 +5,7 @@
 
 #include <limits>
 
-#include "dynet_core/expr.h"
+#include "dynet_core/ops/all_ops.h"
 
 #ifndef DYNET_DEVICE_MIN
 #define DYNET_DEVICE_MIN std::numeric_limits<float>::min()

@@ -2,4 +2,4 @@
 // DyNet's <dynet/globals.h>: the random engine, the default device and the autobatching flag.
 
 #include "dynet_core/init.h"
-#include "dynet_core/rand.h"
+#include "dynet_core/host_random.h"

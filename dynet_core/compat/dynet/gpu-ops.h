@@ -1,4 +1,4 @@
 #pragma once
 // DyNet's <dynet/gpu-ops.h>: devices; the CUDA backend is not part of this build.
 
-#include "dynet_core/device.h"
+#include "dynet_core/device/device.h"

@@ -7,7 +7,7 @@
 #include "dynet/globals.h"
 #include "dynet/tensor.h"
 #include "dynet/weight-decay.h"
-#include "dynet_core/io.h"
+#include "dynet_core/io/savers_and_loaders.h"
 #include "dynet_core/model.h"
 #include "dynet_core/param_collection.h"
 #include "dynet_core/param_init.h"

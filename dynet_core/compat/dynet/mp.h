@@ -1,4 +1,4 @@
 #pragma once
 // DyNet's <dynet/mp.h>: multi-process training; dybatch trains on several cores with DataParallel.
 
-#include "trainers/data_parallel.h"
+#include "trainers/parallel/data_parallel.h"

@@ -1,4 +1,4 @@
 #pragma once
 // DyNet's <dynet/param-nodes.h>: parameter and lookup expressions.
 
-#include "dynet_core/expr.h"
+#include "dynet_core/ops/all_ops.h"

@@ -1,4 +1,4 @@
 #pragma once
 // DyNet's <dynet/pretrain.h>: save_pretrained_embeddings, read_pretrained_embeddings.
 
-#include "dynet_core/pretrained_embeddings.h"
+#include "dynet_core/io/pretrained_embeddings.h"

@@ -1,4 +1,4 @@
 #pragma once
 // DyNet's <dynet/rand.h>: host random helpers.
 
-#include "dynet_core/rand.h"
+#include "dynet_core/host_random.h"

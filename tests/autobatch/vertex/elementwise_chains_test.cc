@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "autobatch/vertex/fusion.h"
-#include "dynet_core/expr.h"
+#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/param_collection.h"
 #include "tests/autobatch/vertex/graph_dag.h"
 

@@ -11,13 +11,13 @@
 #include "autobatch/vertex/instance_discovery.h"
 #include "autobatch/vertex/instance_plan.h"
 #include "autobatch/vertex/lazy_weight_gradients.h"
-#include "dynet_core/expr.h"
+#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/graph.h"
 #include "dynet_core/param_collection.h"
-#include "dynet_core/rng.h"
+#include "dynet_core/random_engine.h"
 #include "dynet_core/vertex_scope.h"
 #include "support/device_values.h"
-#include "trainers/data_parallel.h"
+#include "trainers/parallel/data_parallel.h"
 
 using namespace dynet;
 

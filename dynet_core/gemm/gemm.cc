@@ -1,0 +1,157 @@
+#include "dynet_core/gemm/gemm.h"
+
+#include <algorithm>
+
+#include <Eigen/Core>
+
+#include "dynet_core/device/device.h"
+#include "dynet_core/gemm/jit_gemm.h"
+#include "dynet_core/gemm/transpose_cache.h"
+#include "dynet_core/device/thread_pool.h"
+
+namespace dynet {
+
+namespace {
+
+// Below this many floating-point operations a product runs on one thread: waking another costs
+// about as much as it saves.
+constexpr double kParallelFlops = 4e6;
+
+// A transposed copy of a weight larger than one kernel block costs 0.5-1.5 ns an element (measured
+// on 640 x 256 to 10,000 x 256), which the kernels' speed over Eigen's repays after 64-217 columns.
+// It is made once the pass's products over the weight reach this many columns in all (a tree's
+// levels, or a sequence's steps, are many small products over one weight), and then serves the
+// rest of the pass.
+constexpr unsigned kColumnsToTranspose = 128;
+
+using Strided = Eigen::Map<Eigen::MatrixXf, Eigen::Unaligned, Eigen::OuterStride<>>;
+using ConstStrided = Eigen::Map<const Eigen::MatrixXf, Eigen::Unaligned, Eigen::OuterStride<>>;
+
+/// A column-major matrix in memory: `rows` x `cols` with leading dimension `ld`.
+struct Operand {
+  const float* v;
+  unsigned rows, cols, ld;
+  ConstStrided map() const { return ConstStrided(v, rows, cols, Eigen::OuterStride<>(ld)); }
+};
+
+template <class Y, class A, class B>
+void product(Y&& y, const A& a, const B& b, bool accumulate) {
+  if (accumulate)
+    y.noalias() += a * b;
+  else
+    y.noalias() = a * b;
+}
+
+template <class B>
+void eigen_product_op_a(Strided& y, const Operand& a, bool ta, const B& b, bool accumulate) {
+  if (ta)
+    product(y, a.map().transpose(), b, accumulate);
+  else
+    product(y, a.map(), b, accumulate);
+}
+
+/// y (m x n, ldy) = op(a) * op(b), or += when accumulate.
+void block_product(float* y, unsigned ldy, const Operand& a, bool ta, const Operand& b, bool tb, bool accumulate) {
+  const unsigned m = ta ? a.cols : a.rows, k = ta ? a.rows : a.cols, n = tb ? b.rows : b.cols;
+  if (!ta && jit_gemm(m, n, k, a.v, a.ld, b.v, b.ld, tb, y, ldy, accumulate)) return;
+  Strided ym(y, m, n, Eigen::OuterStride<>(ldy));
+  if (tb)
+    eigen_product_op_a(ym, a, ta, b.map().transpose(), accumulate);
+  else
+    eigen_product_op_a(ym, a, ta, b.map(), accumulate);
+}
+
+/// Batch element k of t as a matrix (rows x the product of the other dims). Column counts fit
+/// in 32 bits: a tensor has at most Dim::kMaxElements elements.
+Operand batch_matrix(const Tensor& t, unsigned k) {
+  return {t.batch_ptr(k), t.d.rows(), static_cast<unsigned>(t.d.batch_size() / t.d.rows()), t.d.rows()};
+}
+/// All batch elements of t side by side: rows x (cols * batches). Valid because batches are outermost.
+Operand column_batch(const Tensor& t) {
+  return {t.v, t.d.rows(), static_cast<unsigned>(t.d.size() / t.d.rows()), t.d.rows()};
+}
+
+/// The pool to split a product of `flops` over, or null to run it here.
+ThreadPool* pool_for(const Tensor& y, double flops) {
+  if (flops < kParallelFlops || !y.device || ThreadPool::in_task()) return nullptr;
+  ThreadPool* pool = y.device->thread_pool();
+  return pool && pool->threads() > 1 ? pool : nullptr;
+}
+
+/// Runs part(p) for every part p: on the pool's threads, or as the one part here without a pool.
+template <class Part>
+void run_parts(ThreadPool* pool, Part&& part) {
+  if (pool)
+    pool->run(part);
+  else
+    part(0);
+}
+
+/// [begin, end) of part p of n items split into `parts` nearly equal ranges.
+inline unsigned part_begin(unsigned n, unsigned p, unsigned parts) {
+  return static_cast<unsigned>(std::size_t(n) * p / parts);
+}
+
+}  // namespace
+
+void gemm(const Tensor& y, const Tensor& a, bool ta, const Tensor& b, bool tb, bool accumulate,
+          TransposeCache* transposes) {
+  // A shared left operand times every batch element: one GEMM over all columns, split by columns.
+  if (a.d.bd == 1 && !tb && b.d.bd == y.d.bd) {
+    Operand am = batch_matrix(a, 0);
+    const Operand bc = column_batch(b);
+    // The copy pays only where a JIT kernel then takes the product; Eigen reads a^T in place.
+    if (ta && transposes && jit_gemm_serves(am.cols, bc.cols, am.rows)) {
+      const float* t = jit_gemm_one_block(am.cols, am.rows)
+                           ? transposes->get(am.v, am.rows, am.cols)
+                           : transposes->get_after(am.v, am.rows, am.cols, bc.cols, kColumnsToTranspose);
+      if (t) {
+        am = {t, am.cols, am.rows, am.cols};
+        ta = false;
+      }
+    }
+    const unsigned m = ta ? am.cols : am.rows, cols = bc.cols;
+    ThreadPool* pool = pool_for(y, 2.0 * m * cols * bc.rows);
+    const unsigned parts = pool ? pool->threads() : 1;
+    auto part = [&](unsigned p) {
+      const unsigned c0 = part_begin(cols, p, parts), c1 = part_begin(cols, p + 1, parts);
+      if (c1 == c0) return;
+      const Operand bp{bc.v + std::size_t(c0) * bc.ld, bc.rows, c1 - c0, bc.ld};
+      block_product(y.v + std::size_t(c0) * m, m, am, ta, bp, false, accumulate);
+    };
+    run_parts(pool, part);
+    return;
+  }
+  // Gradient of a shared weight: sum over the batch of dy_b * x_b^T is one GEMM, split by rows.
+  if (y.d.bd == 1 && !ta && tb && a.d.bd == b.d.bd) {
+    const Operand ac = column_batch(a), bc = column_batch(b);
+    const unsigned rows = ac.rows;
+    ThreadPool* pool = pool_for(y, 2.0 * rows * bc.rows * ac.cols);
+    const unsigned parts = pool ? pool->threads() : 1;
+    auto part = [&](unsigned p) {
+      const unsigned r0 = part_begin(rows, p, parts), r1 = part_begin(rows, p + 1, parts);
+      if (r1 == r0) return;
+      const Operand ap{ac.v + r0, r1 - r0, ac.cols, ac.ld};
+      block_product(y.v + r0, rows, ap, false, bc, true, accumulate);
+    };
+    run_parts(pool, part);
+    return;
+  }
+  // Operands of one batch element each still give every batch element of y their product (an
+  // affine transform whose bias alone is batched).
+  const unsigned batches = std::max({a.d.bd, b.d.bd, y.d.bd});
+  const bool sum_batches = y.d.bd == 1 && batches > 1;
+  const Operand y0 = batch_matrix(y, 0);
+  if (sum_batches && !accumulate) Strided(y.v, y0.rows, y0.cols, Eigen::OuterStride<>(y0.ld)).setZero();
+  const double flops = 2.0 * y0.rows * y0.cols * (ta ? a.d.rows() : a.d.cols()) * batches;
+  // Batch elements are independent unless they are summed into one y.
+  ThreadPool* pool = sum_batches ? nullptr : pool_for(y, flops);
+  const unsigned parts = pool ? pool->threads() : 1;
+  auto part = [&](unsigned p) {
+    for (unsigned k = p; k < batches; k += parts)
+      block_product(y.batch_ptr(k), y0.rows, batch_matrix(a, k), ta, batch_matrix(b, k), tb, accumulate || sum_batches);
+  };
+  run_parts(pool, part);
+}
+
+}  // namespace dynet
