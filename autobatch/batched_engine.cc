@@ -34,15 +34,17 @@ std::uint32_t max_group(const ComputationGraph& cg, const Node& n) {
   return static_cast<std::uint32_t>(Dim::kMaxElements / largest);
 }
 
-/// Whether `device` runs a fused chain in one go: the CPU as a host loop over device memory, as
-/// a CPU kernel is; another device only as its chain kernel.
-bool runs_fused_chains(const Device& device) { return device.type == DeviceType::CPU || device.runs_chains(); }
+/// Whether `device` runs a fused chain in one go: as its chain kernel, or as a host loop where its
+/// kernels are host code.
+bool runs_fused_chains(const Device& device) {
+  return device.capabilities().chain_kernels || device.capabilities().host_kernels;
+}
 
 }  // namespace
 
 bool BatchedEngine::plans_units() const {
   const int mode = cg_->vertex();
-  return mode == 2 || (mode == 1 && cg_->device()->runs_chains());
+  return mode == 2 || (mode == 1 && cg_->device()->capabilities().costly_calls);
 }
 
 Tensor BatchedEngine::batched(const Dim& d, std::uint32_t count, float* v) const {
@@ -189,7 +191,7 @@ bool BatchedEngine::run_chain(const VertexExecutor::ChainTask& task) {
     chain_data_[k] = record_.data(g)[0];
   }
   const std::uint64_t kernel_start = profiling_ ? profile::now_ns() : 0;
-  if (device.runs_chains()) {
+  if (device.capabilities().chain_kernels) {
     device.run_chain_forward(chain.program(), chain_run(count));
   } else {
     float* scratch = mem.scratch.allocate_array<float>(chain.scratch_floats());
@@ -573,7 +575,7 @@ bool BatchedEngine::backward_chain(const VertexExecutor::ChainTask& task, std::u
       cg_->device()->zero(grad, ad.size() * group.count);
     }
   }
-  if (device.runs_chains()) {
+  if (device.capabilities().chain_kernels) {
     ChainRun run = chain_run(task.count);
     run.read_grads = chain_read_grads_.data();
     run.write_grads = chain_write_grads_.data();

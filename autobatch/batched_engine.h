@@ -47,9 +47,9 @@ class BatchedEngine : public EngineBase {
   };
 
   /// Whether this forward pass plans vertex-function instances as units: always under
-  /// --dynet-vertex 2; under 1 on a device whose kernel calls are launches (one that runs fused
-  /// chains as kernels), where cutting calls pays. On the CPU a call costs little next to its
-  /// kernel, and planning costs more than units save.
+  /// --dynet-vertex 2; under 1 on a device whose kernel calls are costly (launches), where cutting
+  /// calls pays. On the CPU a call costs little next to its kernel, and planning costs more than
+  /// units save.
   bool plans_units() const;
   /// Gives the parameter leaves the scheduler found their parameter's memory.
   void alias_parameter_leaves();

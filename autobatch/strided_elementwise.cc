@@ -7,7 +7,7 @@ namespace dynet {
 bool reads_strided(const ComputationGraph& cg, const Node& n0, const Device& device) {
   const OpDef& op = *n0.op;
   if (!op.elementwise.f || n0.nargs > kMaxChainArgs || op.host_check || (op.saves & kSavesInputs) ||
-      !device.kernels_on_host())
+      !device.capabilities().host_kernels)
     return false;
   const std::size_t size = n0.dim.size();
   for (unsigned i = 0; i < n0.nargs; ++i)

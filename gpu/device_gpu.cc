@@ -39,7 +39,8 @@ int checked_gpu(int cuda_id) {
 }  // namespace
 
 Device_GPU::Device_GPU(int cuda_id, const MemorySizes& sizes, bool debug_memory)
-    : Device(DeviceType::GPU, "GPU:" + std::to_string(cuda_id), sizes, debug_memory, false, true),
+    : Device(DeviceType::GPU, "GPU:" + std::to_string(cuda_id), DeviceCapabilities{false, true, true}, sizes,
+             debug_memory, false, true),
       cuda_device_id(checked_gpu(cuda_id)) {
   gpu::check_cuda(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "Device_GPU: cudaStreamCreate");
   try {

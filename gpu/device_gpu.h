@@ -58,7 +58,6 @@ class Device_GPU : public Device {
   void apply_runs(RunOp op, const MemoryRun* runs, std::size_t count) override;
   void synchronize() override;
   /// Fused chains run as one kernel each (fused_chains.cu).
-  bool runs_chains() const override { return true; }
   void run_chain_forward(const ChainProgram& chain, const ChainRun& run) override;
   void run_chain_backward(const ChainProgram& chain, const ChainRun& run) override;
 

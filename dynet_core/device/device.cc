@@ -12,11 +12,11 @@
 namespace dynet {
 
 void Device::run_chain_forward(const ChainProgram&, const ChainRun&) {
-  throw std::logic_error("Device " + name + " runs no fused chains (runs_chains() is false)");
+  throw std::logic_error("Device " + name + " runs no fused chains (it has no chain kernels)");
 }
 
 void Device::run_chain_backward(const ChainProgram&, const ChainRun&) {
-  throw std::logic_error("Device " + name + " runs no fused chains (runs_chains() is false)");
+  throw std::logic_error("Device " + name + " runs no fused chains (it has no chain kernels)");
 }
 
 void Device::check_device_memory(const void*, std::size_t, const char*) const {}
@@ -60,10 +60,11 @@ void GraphMemory::set_debug(bool on) {
   scratch.set_debug(on);
 }
 
-Device::Device(DeviceType t, std::string n, const MemorySizes& sizes, bool debug_memory, bool guarded,
-               bool entered)
+Device::Device(DeviceType t, std::string n, const DeviceCapabilities& capabilities, const MemorySizes& sizes,
+               bool debug_memory, bool guarded, bool entered)
     : type(t),
       name(std::move(n)),
+      capabilities_(capabilities),
       kernels_(kernel_table(t)),
       sizes_(sizes),
       debug_memory_(debug_memory),

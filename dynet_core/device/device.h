@@ -51,6 +51,19 @@ struct MemorySizes {
   std::size_t scratch;     ///< SCS: kernel temporaries and gathered batch inputs
 };
 
+/// What a device can do, each answer read for one reason. A backend states them at construction.
+struct DeviceCapabilities {
+  /// Its kernels are host code (the CPU devices, guarded or not), so the host may loop over its
+  /// memory as one of its kernels, through run_host_kernel: fused chains as tiled host loops,
+  /// elementwise groups reading their arguments in place along runs.
+  bool host_kernels = false;
+  /// It runs a fused chain of elementwise ops as one kernel (run_chain_forward / backward).
+  bool chain_kernels = false;
+  /// A kernel call costs a launch (microseconds) whatever its size, so that planning repeated
+  /// units into fewer, larger calls pays at one example a graph (--dynet-vertex 1).
+  bool costly_calls = false;
+};
+
 /// One run of a batched memory operation: n floats from src to dst (src unused by RunOp::Zero).
 struct MemoryRun {
   float* dst;
@@ -158,21 +171,18 @@ class Device : public BlockSource {
   /// Runs op's leaf_backward (a lookup passing its gradient to the table) on this device.
   void leaf_backward(const OpDef& op, const OpCall& c);
 
-  /// Whether this device's kernels are host code (the CPU devices, guarded or not), so that an
-  /// engine may run a host loop as one of its kernels (run_host_kernel).
-  bool kernels_on_host() const { return type == DeviceType::CPU; }
+  /// What this device can do.
+  const DeviceCapabilities& capabilities() const { return capabilities_; }
   /// Runs `kernel`, a host loop over this device's memory, as one of this device's kernels (memory
   /// open on a guarded device). Throws std::logic_error naming `what` on a device whose kernels are
   /// not host code (a GPU), where the loop would dereference device pointers on the host.
   template <class Kernel>
   void run_host_kernel(const char* what, Kernel&& kernel);
 
-  /// Whether this device runs fused chains of elementwise ops as kernels. A device whose kernels
-  /// are host code (the CPU ones) has none: the engine runs its chains as host loops over tiles
-  /// (autobatch/vertex/fused_chain.h) through run_host_kernel.
-  virtual bool runs_chains() const { return false; }
   /// Runs `chain` forward, or backward, as `run` says (chain_program.h), in one launch; throws
-  /// std::logic_error on a device that does not run chains.
+  /// std::logic_error on a device without chain kernels (capabilities().chain_kernels). Where a
+  /// device has none but host kernels, the engine runs chains as host loops over tiles
+  /// (autobatch/vertex/fused_chain.h) through run_host_kernel.
   virtual void run_chain_forward(const ChainProgram& chain, const ChainRun& run);
   virtual void run_chain_backward(const ChainProgram& chain, const ChainRun& run);
 
@@ -184,11 +194,12 @@ class Device : public BlockSource {
   /// Set by a backend whose kernels the host cannot time; forward / backward / leaf_backward
   /// time every kernel with it while profiling (profile::device_timed).
   KernelClock* clock_ = nullptr;
+  DeviceCapabilities capabilities_;
 
   /// `entered`: the device needs enter() / leave() around its kernels and operations (a guarded
   /// device opens its memory there, a GPU makes itself the calling thread's current device).
-  Device(DeviceType type, std::string name, const MemorySizes& sizes, bool debug_memory, bool guarded = false,
-         bool entered = false);
+  Device(DeviceType type, std::string name, const DeviceCapabilities& capabilities, const MemorySizes& sizes,
+         bool debug_memory, bool guarded = false, bool entered = false);
   /// Around the kernels and operations of an `entered` device. A guarded device opens its memory
   /// to host code until the matching leave(); calls nest and may come from several threads at
   /// once, and memory stays open while any of them is inside. A GPU makes itself current.
@@ -261,7 +272,7 @@ class DeviceAccess {
 
 template <class Kernel>
 void Device::run_host_kernel(const char* what, Kernel&& kernel) {
-  if (!kernels_on_host()) host_kernel_refused(what);
+  if (!capabilities_.host_kernels) host_kernel_refused(what);
   const DeviceAccess access(*this);
   kernel();
 }

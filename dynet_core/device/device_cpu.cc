@@ -10,7 +10,7 @@ Device_CPU::Device_CPU(const MemorySizes& sizes, bool debug_memory, unsigned thr
 
 Device_CPU::Device_CPU(std::string name, const MemorySizes& sizes, bool debug_memory, unsigned threads,
                        bool guarded)
-    : Device(DeviceType::CPU, std::move(name), sizes, debug_memory, guarded) {
+    : Device(DeviceType::CPU, std::move(name), DeviceCapabilities{true, false, false}, sizes, debug_memory, guarded) {
   if (threads > 1) pool_ = std::make_unique<ThreadPool>(threads);
 }
 

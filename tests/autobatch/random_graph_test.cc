@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 #include "autobatch/random_graph.h"
 #include "dynet_core/random_engine.h"
@@ -152,7 +153,7 @@ TEST_CASE("random graphs of repeated cells agree when instances run as vertex-fu
     CHECK(c.fused > c.tasks / 4);       // and many run an elementwise chain as one pass
     // Mode 1 runs units only where kernel calls are launches (a GPU); small groups' weight
     // gradients wait for one call on every device.
-    CHECK((c.suited_tasks > 0) == !dynet::default_device()->kernels_on_host());
+    CHECK((c.suited_tasks > 0) == dynet::default_device()->capabilities().costly_calls);
     CHECK(c.suited_lazy_calls > 0);
   }
 }
@@ -175,6 +176,38 @@ TEST_CASE("random graphs of repeated cells agree when the device runs fused chai
   CHECK(c.suited_tasks == c.tasks);  // mode 1 plans units on a device whose kernel calls are launches
 }
 
+TEST_CASE("each capability of a device steers the one choice of the engine it stands for",
+          "[autobatch][differential][vertex][device]") {
+  RandomGraphOptions cells;
+  cells.repeated_cells = true;
+  cells.vertex_scopes = true;
+  const std::uint64_t seeds = sample_count(40);
+  SECTION("chain kernels: every fused chain is the device's kernel; mode 1 plans no units without costly calls") {
+    test_support::ElementChainDevice device({true, true, false});
+    RandomModel m(6, 20, 5, &device);
+    const VertexCounts c = run_repeated_cells(m, cells, seeds, &device);
+    CHECK(c.fused > 0);
+    CHECK(device.forward_chains == c.fused);  // mode 2 only: mode 1 runs op by op here
+    CHECK(c.suited_tasks == 0);
+  }
+  SECTION("costly calls: mode 1 plans units; without chain kernels, chains run as host loops") {
+    test_support::ElementChainDevice device({true, false, true});
+    RandomModel m(6, 20, 5, &device);
+    const VertexCounts c = run_repeated_cells(m, cells, seeds, &device);
+    CHECK(c.suited_tasks == c.tasks);
+    CHECK(c.fused > 0);
+    CHECK(device.forward_chains == 0);
+  }
+  SECTION("host kernels: without them no host loop runs, and chains run op by op") {
+    test_support::ElementChainDevice device({false, false, false});
+    CHECK_THROWS_AS(device.run_host_kernel("a probe", [] {}), std::logic_error);
+    RandomModel m(6, 20, 5, &device);
+    const VertexCounts c = run_repeated_cells(m, cells, seeds, &device);  // a host loop would throw
+    CHECK(c.tasks > 0);
+    CHECK(c.fused == 0);
+  }
+}
+
 TEST_CASE("random graphs of repeated cells built with plain ops: discovered instances agree",
           "[autobatch][differential][vertex]") {
   RandomModel m(6, 20, 5);
@@ -188,7 +221,7 @@ TEST_CASE("random graphs of repeated cells built with plain ops: discovered inst
     CHECK(c.instances > c.marked / 4);
     CHECK(c.tasks < c.instances);  // tasks run several discovered instances at once
     CHECK(c.fused > c.tasks / 4);
-    CHECK((c.suited_tasks > 0) == !dynet::default_device()->kernels_on_host());  // mode 1: units on a GPU only
+    CHECK((c.suited_tasks > 0) == dynet::default_device()->capabilities().costly_calls);  // mode 1: units on a GPU only
     CHECK(c.suited_lazy_calls > 0);
   }
 }

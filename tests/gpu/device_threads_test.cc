@@ -103,7 +103,7 @@ TEST_CASE("each thread collects the kernel times of its own calls", "[gpu][threa
 
 TEST_CASE("a host loop is refused as a GPU kernel", "[gpu]") {
   Device_GPU gpu(0, MemorySizes{MB, MB, MB, MB});
-  CHECK_FALSE(gpu.kernels_on_host());
+  CHECK_FALSE(gpu.capabilities().host_kernels);
   bool ran = false;
   CHECK_THROWS_WITH(gpu.run_host_kernel("moving average", [&] { ran = true; }),
                     Catch::Contains("moving average") && Catch::Contains("GPU:0"));

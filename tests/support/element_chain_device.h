@@ -2,7 +2,9 @@
 // A CPU device that runs fused chains as the GPU backend does: the engine hands each chain to
 // Device::run_chain_forward / run_chain_backward, and the device runs it element by element with
 // the GPU kernel's own per-element code (gpu/element_chain.h), here in host loops. Graphs and
-// parameters on it exercise the engine's path for chain kernels on machines without a GPU.
+// parameters on it exercise the engine's path for chain kernels on machines without a GPU. Its
+// capabilities are the caller's, so that a test can turn each one off: by default it has chain
+// kernels and costly calls, as a GPU has, and its kernels stay host code.
 
 #include <cstdint>
 #include <vector>
@@ -14,9 +16,10 @@ namespace test_support {
 
 class ElementChainDevice : public dynet::Device_CPU {
  public:
-  ElementChainDevice() : Device_CPU(dynet::MemorySizes{1 << 20, 1 << 20, 1 << 20, 1 << 20}, true) {}
-
-  bool runs_chains() const override { return true; }
+  explicit ElementChainDevice(const dynet::DeviceCapabilities& capabilities = {true, true, true})
+      : Device_CPU(dynet::MemorySizes{1 << 20, 1 << 20, 1 << 20, 1 << 20}, true) {
+    capabilities_ = capabilities;
+  }
   void run_chain_forward(const dynet::ChainProgram& chain, const dynet::ChainRun& run) override {
     for_each_element(chain, run, [](const dynet::gpu::ElementChain& c, std::size_t i) {
       dynet::gpu::chain_forward_element(c, i);

@@ -15,7 +15,7 @@ namespace test_support {
 /// How many of a loop's n data points this run visits: all of them in the ordinary run, a tenth
 /// (at least one) on the guarded device and on a GPU.
 inline unsigned sample_count(unsigned n) {
-  return dynet::default_device->guarded() || !dynet::default_device->kernels_on_host() ? (n + 9) / 10 : n;
+  return dynet::default_device->guarded() || !dynet::default_device->capabilities().host_kernels ? (n + 9) / 10 : n;
 }
 
 }  // namespace test_support
