@@ -34,12 +34,6 @@ std::uint32_t max_group(const ComputationGraph& cg, const Node& n) {
   return static_cast<std::uint32_t>(Dim::kMaxElements / largest);
 }
 
-/// Whether `device` runs a fused chain in one go: as its chain kernel, or as a host loop where its
-/// kernels are host code.
-bool runs_fused_chains(const Device& device) {
-  return device.capabilities().chain_kernels || device.capabilities().host_kernels;
-}
-
 }  // namespace
 
 bool BatchedEngine::plans_units() const {
@@ -83,7 +77,7 @@ void BatchedEngine::forward_nodes(VariableIndex begin, VariableIndex end) {
       task_function_ = &plan_.function(plan_.unit_at(group[0]));
       const std::uint64_t gathered_before = stats_.bytes_gathered;
       executor_.run_task(plan_, group.data(), count,
-                         [this](const VariableIndex* nodes, std::uint32_t n) { run_split(nodes, n); },
+                         [this](const VariableIndex* nodes, std::uint32_t n) { run_scheduled(nodes, n); },
                          [this](const VertexExecutor::ChainTask& task) { return run_chain(task); });
       stats_.fused_chains += executor_.task_chains();
       if (profiling_)
@@ -94,7 +88,7 @@ void BatchedEngine::forward_nodes(VariableIndex begin, VariableIndex end) {
       scheduler_.computed(done.data(), static_cast<std::uint32_t>(done.size()));
       continue;
     }
-    run_split(group.data(), count);
+    run_scheduled(group.data(), count);
     scheduler_.computed(group.data(), count);
   }
   const std::uint64_t scheduling = elapsed_ns(start) - (kernel_ns_ - kernel_ns_before);
@@ -102,7 +96,7 @@ void BatchedEngine::forward_nodes(VariableIndex begin, VariableIndex end) {
   if (profiling_) profile::add_time(profile::Phase::Scheduling, scheduling);
 }
 
-void BatchedEngine::run_split(const VariableIndex* nodes, std::uint32_t count) {
+void BatchedEngine::run_scheduled(const VariableIndex* nodes, std::uint32_t count) {
   // Slices of the outputs of several groups run as one view of each, not as one copy of them all:
   // a view copies nothing forward and adds its gradient into its group's block in one kernel call,
   // where the copy writes every slice and scatters its gradient back run by run. (Under the agenda
@@ -111,16 +105,16 @@ void BatchedEngine::run_split(const VariableIndex* nodes, std::uint32_t count) {
   if (count > 1 && slices_computed_value(*cg_, record_, cg_->node(nodes[0]), begin, end)) {
     record_.for_each_run(*cg_, nodes, count, 0,
                          [&](std::uint32_t j, std::uint32_t n, std::uint32_t, std::uint32_t, VariableIndex) {
-                           run_chunks(nodes + j, n);
+                           run_in_size_limits(nodes + j, n);
                          });
     return;
   }
-  run_chunks(nodes, count);
+  run_in_size_limits(nodes, count);
 }
 
-void BatchedEngine::run_chunks(const VariableIndex* nodes, std::uint32_t count) {
+void BatchedEngine::run_in_size_limits(const VariableIndex* nodes, std::uint32_t count) {
   const std::uint32_t most = max_group(*cg_, cg_->node(nodes[0]));
-  for (std::uint32_t done = 0; done < count; done += most) run_group(nodes + done, std::min(most, count - done));
+  for (std::uint32_t done = 0; done < count; done += most) run_as_one_call(nodes + done, std::min(most, count - done));
 }
 
 void BatchedEngine::alias_parameter_leaves() {
@@ -131,7 +125,7 @@ void BatchedEngine::alias_parameter_leaves() {
   }
 }
 
-void BatchedEngine::run_group(const VariableIndex* nodes, std::uint32_t count, bool deferred) {
+void BatchedEngine::run_as_one_call(const VariableIndex* nodes, std::uint32_t count, bool deferred) {
   const Clock::time_point start = Clock::now();
   assert(one_op_and_signature(*cg_, nodes, count));
   GraphMemory& mem = cg_->memory();
@@ -145,20 +139,21 @@ void BatchedEngine::run_group(const VariableIndex* nodes, std::uint32_t count, b
   const unsigned nargs = n0.nargs;
   // A fused chain reads its arguments side by side, so a deferred group gathers slices.
   const bool strided = !deferred && !view && reads_strided(*cg_, n0, *cg_->device());
-  Traffic traffic;
+  ArgumentBytes bytes;
+  bool along_runs = false;
   xs_.resize(nargs);
-  for (unsigned i = 0; i < nargs; ++i) read_argument(nodes, count, i, view, strided, traffic);
+  for (unsigned i = 0; i < nargs; ++i) along_runs |= read_argument(nodes, count, i, view, strided, bytes);
   if (deferred) {
-    if (profiling_) profile::add_bytes(traffic.gathered, traffic.in_place, 0);
+    if (profiling_) profile::add_bytes(bytes.gathered, bytes.in_place, 0);
   } else {
-    if (!view) run_forward_kernel(g, out, traffic);
+    if (!view) run_forward_kernel(g, out, along_runs, bytes);
     mem.scratch.revert(mark);
   }
 
   group_function_.push_back(task_function_);
   stats_.nodes += count;
-  stats_.bytes_in_place += traffic.in_place;
-  stats_.bytes_gathered += traffic.gathered;
+  stats_.bytes_in_place += bytes.in_place;
+  stats_.bytes_gathered += bytes.gathered;
   kernel_ns_ += elapsed_ns(start);
 }
 
@@ -167,38 +162,29 @@ bool BatchedEngine::run_chain(const VertexExecutor::ChainTask& task) {
   const std::uint32_t ops = static_cast<std::uint32_t>(chain.ops().size());
   const std::uint32_t count = task.count;
   Device& device = *cg_->device();
-  bool fuse = runs_fused_chains(device);
+  bool fuse = FusedChainCall::runs_on(device);
   for (std::uint32_t k = 0; k < ops && fuse; ++k) fuse = count <= max_group(*cg_, cg_->node(task.nodes[k * count]));
   if (!fuse) {
-    for (std::uint32_t k = 0; k < ops; ++k) run_split(task.nodes + k * count, count);
+    for (std::uint32_t k = 0; k < ops; ++k) run_scheduled(task.nodes + k * count, count);
     return false;
   }
   GraphMemory& mem = cg_->memory();
   const AlignedMemoryPool::Mark mark = mem.scratch.mark();
   const std::uint32_t first = record_.size();
-  for (std::uint32_t k = 0; k < ops; ++k) run_group(task.nodes + k * count, count, true);
+  for (std::uint32_t k = 0; k < ops; ++k) run_as_one_call(task.nodes + k * count, count, true);
   const Clock::time_point start = Clock::now();
   // Every op of the chain is one of its writes, in order (the executor keeps every value).
   assert(chain.writes().size() == ops);
-  chain_reads_.resize(chain.reads().size());
-  chain_writes_.resize(ops);
-  chain_data_.resize(ops);
-  for (std::size_t r = 0; r < chain_reads_.size(); ++r)
-    chain_reads_[r] = record_.args(record_[first + task.read_op[r]])[task.read_arg[r]].values;
+  chain_call_.start(chain, false);
+  for (std::size_t r = 0; r < chain_call_.reads.size(); ++r)
+    chain_call_.reads[r] = record_.args(record_[first + task.read_op[r]])[task.read_arg[r]].values;
   for (std::uint32_t k = 0; k < ops; ++k) {
     const Group& g = record_[first + k];
-    chain_writes_[k] = g.values;
-    chain_data_[k] = record_.data(g)[0];
+    chain_call_.writes[k] = g.values;
+    chain_call_.data[k] = record_.data(g)[0];
   }
   const std::uint64_t kernel_start = profiling_ ? profile::now_ns() : 0;
-  if (device.capabilities().chain_kernels) {
-    device.run_chain_forward(chain.program(), chain_run(count));
-  } else {
-    float* scratch = mem.scratch.allocate_array<float>(chain.scratch_floats());
-    device.run_host_kernel("fused chain forward", [&] {
-      chain.run_forward(count, chain_reads_.data(), chain_writes_.data(), scratch, chain_data_.data());
-    });
-  }
+  chain_call_.forward(device, chain, count, mem.scratch);
   const Node& n0 = cg_->node(task.nodes[0]);
   if (profiling_)
     profile::fused_chain(task_function_->id, task_function_->key, ops, n0.dim, count, false, kernel_start,
@@ -206,7 +192,7 @@ bool BatchedEngine::run_chain(const VertexExecutor::ChainTask& task) {
   if (mem.forward.debug())
     for (std::uint32_t k = 0; k < ops; ++k) {
       const Node& n = cg_->node(task.nodes[k * count]);
-      check_guard(*n.op, mem.forward, chain_writes_[k], n.dim.with_batch(n.dim.bd * count), "output");
+      check_guard(*n.op, mem.forward, chain_call_.writes[k], n.dim.with_batch(n.dim.bd * count), "output");
     }
   mem.scratch.revert(mark);
   fused_runs_.push_back({first, ops, task.id});
@@ -224,8 +210,8 @@ float* BatchedEngine::place_outputs(const VariableIndex* nodes, std::uint32_t co
   return view ? slices : cg_->memory().forward.allocate_array<float>(size * count);
 }
 
-void BatchedEngine::read_argument(const VariableIndex* nodes, std::uint32_t count, unsigned i, bool view,
-                                  bool strided, Traffic& traffic) {
+bool BatchedEngine::read_argument(const VariableIndex* nodes, std::uint32_t count, unsigned i, bool view,
+                                  bool strided, ArgumentBytes& read) {
   GraphMemory& mem = cg_->memory();
   const Node& n0 = cg_->node(nodes[0]);
   const Node& a0 = cg_->node(n0.arg(i));
@@ -234,28 +220,29 @@ void BatchedEngine::read_argument(const VariableIndex* nodes, std::uint32_t coun
   if (place.how == Placement::Shared) {
     xs_[i] = Tensor(a0.dim, a0.value, cg_->device());
     record_.add_argument({a0.value, kNoGroup, 0, true});
-    if (!view) traffic.in_place += asize * sizeof(float);
-    return;
+    if (!view) read.in_place += asize * sizeof(float);
+    return false;
   }
   const std::uint64_t bytes = count * asize * sizeof(float);
   GroupArg arg{place.values, place.producer, place.offset, false};
+  bool along_runs = false;
   if (view) {
     const Group& from = record_[place.producer];
     arg.values = from.values + std::size_t(place.offset) * from.stride;  // never read
   } else if (place.how == Placement::InPlace) {
-    traffic.in_place += bytes;
+    read.in_place += bytes;
   } else if (strided && place.producer != kNoGroup) {
     // Consecutive slices of one group's wider nodes; backward never reads them (reads_strided).
     const Group& from = record_[place.producer];
     arg.values = from.values + std::size_t(place.offset) * from.stride;
-    traffic.in_place += bytes;
-    traffic.strided = true;
+    read.in_place += bytes;
+    along_runs = true;
   } else if (strided) {
     // The outputs of several groups, read along their runs; backward scatters along them too.
     record_.add_runs(*cg_, nodes, count, i, arg);
     arg.values = a0.value;  // never read
-    traffic.in_place += bytes;
-    traffic.strided = true;
+    read.in_place += bytes;
+    along_runs = true;
   } else {
     const std::uint64_t gather_start = profiling_ ? profile::now_ns() : 0;
     // Backward reads the gathered copy again only when the op saves its inputs.
@@ -263,14 +250,15 @@ void BatchedEngine::read_argument(const VariableIndex* nodes, std::uint32_t coun
                                              : mem.scratch.allocate_array<float>(count * asize);
     record_.add_runs(*cg_, nodes, count, i, arg);
     gather_argument(*cg_, record_, arg, asize, arg.values, runs_);
-    traffic.gathered += bytes;
+    read.gathered += bytes;
     if (profiling_) profile::add_time(profile::Phase::Memory, profile::now_ns() - gather_start);
   }
   xs_[i] = batched(a0.dim, count, arg.values);
   record_.add_argument(arg);
+  return along_runs;
 }
 
-void BatchedEngine::run_forward_kernel(std::uint32_t g, float* out, const Traffic& traffic) {
+void BatchedEngine::run_forward_kernel(std::uint32_t g, float* out, bool along_runs, const ArgumentBytes& bytes) {
   GraphMemory& mem = cg_->memory();
   const Group& group = record_[g];
   const std::uint32_t count = group.count;
@@ -284,13 +272,13 @@ void BatchedEngine::run_forward_kernel(std::uint32_t g, float* out, const Traffi
   call.nodes = count;
   call.scratch = &mem.scratch;
   const std::uint64_t kernel_start = profiling_ ? profile::now_ns() : 0;
-  if (traffic.strided)
+  if (along_runs)
     run_strided(*cg_->device(), *cg_, record_, group);
   else
     cg_->device()->forward(op, call);
   if (profiling_) {
     profile::kernel(kernel_key(n0), op, n0.dim, count, false, kernel_start, profile::now_ns() - kernel_start);
-    profile::add_bytes(traffic.gathered, traffic.in_place, 0);
+    profile::add_bytes(bytes.gathered, bytes.in_place, 0);
   }
   if (mem.forward.debug()) check_guard(op, mem.forward, out, call.y.d, "output");
   ++stats_.batches;
@@ -399,13 +387,29 @@ void BatchedEngine::backward_group(std::uint32_t g) {
   const std::uint64_t group_start = profiling_ ? profile::now_ns() : 0;
   std::uint64_t scatter_ns = 0, scattered = 0;
   if (op.leaf_backward) dev->leaf_backward(op, call);
-  if (op.backward) {
-    for (unsigned i = 0; i < n0.nargs; ++i) {
-      const bool ran = args[i].shared                  ? backward_shared(call, g, i)
-                       : args[i].producer != kNoGroup ? backward_into_block(call, group, i)
-                                                      : backward_scattered(call, group, i, scatter_ns, scattered);
-      if (ran) ++stats_.backward_batches;
+  for (unsigned i = 0; op.backward && i < n0.nargs; ++i) {
+    if (args[i].shared && cg_->vertex() != 0 && LazyWeightGradients::may_wait(*cg_, record_, g, i)) {
+      // Parts for a trainable parameter from a small group wait for one call over every such
+      // group (lazy_weight_gradients.h), counted when they run.
+      const VariableIndex target = argument_needing_gradient(group, i);
+      if (target != kNoNode) lazy_.wait(g, i, target);
+      continue;
     }
+    const Dim& ad = cg_->node(n0.arg(i)).dim;
+    const bool spread = !args[i].shared && args[i].producer == kNoGroup;
+    const bool whole = overwrites_whole_gradient(op);
+    float* const dx = gradient_destination(group, i, !(spread && whole));
+    if (!dx) continue;
+    call.dx = args[i].shared ? Tensor(ad, dx, dev) : batched(ad, group.count, dx);
+    call.overwrite = args[i].producer != kNoGroup ? may_overwrite(call, group, args[i], ad) : spread && whole;
+    dev->backward(op, call, i);
+    call.overwrite = false;
+    ++stats_.backward_batches;
+    if (!spread) continue;
+    const std::uint64_t scatter_start = profiling_ ? profile::now_ns() : 0;
+    scatter_gradient(group, i, dx, ad.size());
+    if (profiling_) scatter_ns += profile::now_ns() - scatter_start;
+    scattered += group.count * ad.size() * sizeof(float);
   }
   if (profiling_) {
     profile::kernel(kernel_key(n0), op, n0.dim, group.count, true, group_start,
@@ -426,55 +430,22 @@ VariableIndex BatchedEngine::argument_needing_gradient(const Group& group, unsig
   return kNoNode;
 }
 
-bool BatchedEngine::backward_shared(OpCall& call, std::uint32_t g, unsigned i) {
-  // Every node of the group refers to the same argument (or parameter): find one that receives
-  // a gradient.
-  const VariableIndex target = argument_needing_gradient(record_[g], i);
-  if (target == kNoNode) return false;
-  if (cg_->vertex() != 0 && LazyWeightGradients::may_wait(*cg_, record_, g, i)) {
-    lazy_.wait(g, i, target);
-    return false;  // counted when the waiting parts run
-  }
-  complete_block(record_.group_of(target));
-  const Node& t = cg_->node(target);
-  call.dx = Tensor(t.dim, t.grad, cg_->device());
-  cg_->device()->backward(*cg_->node(record_.nodes(record_[g])[0]).op, call, i);
-  return true;
-}
-
-bool BatchedEngine::backward_into_block(OpCall& call, const Group& group, unsigned i) {
-  // Their gradients are consecutive in the producer's block, which exists when any of its nodes
-  // needs a gradient.
+float* BatchedEngine::gradient_destination(const Group& group, unsigned i, bool zero_scratch) {
   const GroupArg& arg = record_.args(group)[i];
-  if (!group_grad_[arg.producer]) return false;
-  const Node& n0 = cg_->node(record_.nodes(group)[0]);
-  const Dim& ad = cg_->node(n0.arg(i)).dim;
-  call.overwrite = may_overwrite(call, group, arg, ad);
-  call.dx = batched(ad, group.count, group_grad_[arg.producer] + std::size_t(arg.offset) * ad.size());
-  cg_->device()->backward(*n0.op, call, i);
-  call.overwrite = false;
-  return true;
-}
-
-bool BatchedEngine::backward_scattered(OpCall& call, const Group& group, unsigned i, std::uint64_t& scatter_ns,
-                                       std::uint64_t& scattered) {
-  const VariableIndex* nodes = record_.nodes(group);
-  const Node& n0 = cg_->node(nodes[0]);
-  if (argument_needing_gradient(group, i) == kNoNode) return false;
-  const Dim& ad = cg_->node(n0.arg(i)).dim;
-  const std::size_t asize = ad.size();
+  if (arg.shared) {
+    // Every node of the group refers to the same argument (or parameter).
+    const VariableIndex target = argument_needing_gradient(group, i);
+    if (target == kNoNode) return nullptr;
+    complete_block(record_.group_of(target));
+    return cg_->node(target).grad;
+  }
+  const std::size_t asize = cg_->node(cg_->node(record_.nodes(group)[0]).arg(i)).dim.size();
+  if (arg.producer != kNoGroup)  // the block exists when any of the producer's nodes needs a gradient
+    return group_grad_[arg.producer] ? group_grad_[arg.producer] + std::size_t(arg.offset) * asize : nullptr;
+  if (argument_needing_gradient(group, i) == kNoNode) return nullptr;
   float* g = cg_->memory().scratch.allocate_array<float>(asize * group.count);
-  const bool whole = overwrites_whole_gradient(*n0.op);
-  if (!whole) cg_->device()->zero(g, asize * group.count);
-  call.dx = batched(ad, group.count, g);
-  call.overwrite = whole;
-  cg_->device()->backward(*n0.op, call, i);
-  call.overwrite = false;
-  const std::uint64_t scatter_start = profiling_ ? profile::now_ns() : 0;
-  scatter_gradient(group, i, g, asize);
-  if (profiling_) scatter_ns += profile::now_ns() - scatter_start;
-  scattered += group.count * asize * sizeof(float);
-  return true;
+  if (zero_scratch) cg_->device()->zero(g, asize * group.count);
+  return g;
 }
 
 void BatchedEngine::scatter_gradient(const Group& group, unsigned i, const float* g, std::size_t asize) {
@@ -503,20 +474,11 @@ void BatchedEngine::scatter_gradient(const Group& group, unsigned i, const float
   stats_.bytes_scattered += group.count * asize * sizeof(float);
 }
 
-ChainRun BatchedEngine::chain_run(std::uint32_t count) const {
-  ChainRun run;
-  run.instances = count;
-  run.reads = chain_reads_.data();
-  run.writes = chain_writes_.data();
-  run.data = chain_data_.data();
-  return run;
-}
-
 bool BatchedEngine::backward_chain(const VertexExecutor::ChainTask& task, std::uint32_t first) {
   const vertex::FusedChain& chain = *task.chain;
   const std::uint32_t ops = static_cast<std::uint32_t>(chain.ops().size());
   Device& device = *cg_->device();
-  if (!runs_fused_chains(device)) return false;
+  if (!FusedChainCall::runs_on(device)) return false;
   bool reached = false;  // whether a gradient reached any op of the chain
   for (std::uint32_t k = 0; k < ops; ++k) reached = reached || (group_grad_[first + k] && !coverage_.untouched(first + k));
   if (!reached) return true;
@@ -525,79 +487,44 @@ bool BatchedEngine::backward_chain(const VertexExecutor::ChainTask& task, std::u
   const std::uint64_t start = profiling_ ? profile::now_ns() : 0;
   // The chain adds what it passes back inside into an op's gradient from outside, or writes it
   // over a block no gradient has reached yet (the overwrite rule, for the whole block).
-  chain_write_grads_.resize(ops);
-  chain_fresh_.resize(ops + chain.reads().size());
-  std::uint8_t* const fresh_writes = chain_fresh_.data();
-  std::uint8_t* const fresh_reads = fresh_writes + ops;
-  chain_data_.resize(ops);
-  chain_writes_.resize(ops);
+  FusedChainCall& c = chain_call_;
+  c.start(chain, true);
   for (std::uint32_t k = 0; k < ops; ++k) {
-    fresh_writes[k] = group_grad_[first + k] && may_overwrite_nodes(first + k, 0, task.count);
-    chain_write_grads_[k] = group_grad_[first + k];
-    chain_writes_[k] = record_[first + k].values;
-    chain_data_[k] = record_.data(record_[first + k])[0];
+    c.fresh_writes[k] = group_grad_[first + k] && may_overwrite_nodes(first + k, 0, task.count);
+    c.write_grads[k] = group_grad_[first + k];
+    c.writes[k] = record_[first + k].values;
+    c.data[k] = record_.data(record_[first + k])[0];
   }
   const std::size_t reads = chain.reads().size();
-  chain_reads_.resize(reads);
-  chain_read_grads_.resize(reads);
   for (std::size_t r = 0; r < reads; ++r) {
     const Group& group = record_[first + task.read_op[r]];
-    const unsigned i = task.read_arg[r];
-    const GroupArg& arg = record_.args(group)[i];
-    const Dim& ad = cg_->node(cg_->node(record_.nodes(group)[0]).arg(i)).dim;
-    chain_reads_[r] = arg.values;
-    float*& grad = chain_read_grads_[r];
-    grad = nullptr;
-    fresh_reads[r] = 0;
-    if (arg.shared) {
-      const VariableIndex target = argument_needing_gradient(group, i);
-      if (target == kNoNode) continue;
-      complete_block(record_.group_of(target));
-      grad = cg_->node(target).grad;
-    } else if (arg.producer != kNoGroup) {
-      if (!group_grad_[arg.producer]) continue;
-      grad = group_grad_[arg.producer] + std::size_t(arg.offset) * ad.size();
-      // Written over only by the one read of its nodes (reads are the chain's inputs one by one,
-      // and two of them may be one producer's).
-      bool alone = chain.read_in_place(static_cast<unsigned>(r));
-      for (std::size_t q = 0; q < reads && alone; ++q) {
-        const GroupArg& other = record_.args(record_[first + task.read_op[q]])[task.read_arg[q]];
-        alone = q == r || other.shared || other.producer != arg.producer;
-      }
-      if (alone)
-        fresh_reads[r] = may_overwrite_nodes(arg.producer, arg.offset, task.count);
-      else
-        complete_block(arg.producer);
-    } else {
-      if (argument_needing_gradient(group, i) == kNoNode) continue;
-      // Added into scratch first, then to each run's block.
-      grad = mem.scratch.allocate_array<float>(ad.size() * group.count);
-      cg_->device()->zero(grad, ad.size() * group.count);
+    const GroupArg& arg = record_.args(group)[task.read_arg[r]];
+    c.reads[r] = arg.values;
+    c.read_grads[r] = gradient_destination(group, task.read_arg[r], true);
+    c.fresh_reads[r] = 0;
+    if (!c.read_grads[r] || arg.shared || arg.producer == kNoGroup) continue;
+    // Written over only by the one read of its nodes (reads are the chain's inputs one by one,
+    // and two of them may be one producer's).
+    bool alone = chain.read_in_place(static_cast<unsigned>(r));
+    for (std::size_t q = 0; q < reads && alone; ++q) {
+      const GroupArg& other = record_.args(record_[first + task.read_op[q]])[task.read_arg[q]];
+      alone = q == r || other.shared || other.producer != arg.producer;
     }
+    if (alone)
+      c.fresh_reads[r] = may_overwrite_nodes(arg.producer, arg.offset, task.count);
+    else
+      complete_block(arg.producer);
   }
-  if (device.capabilities().chain_kernels) {
-    ChainRun run = chain_run(task.count);
-    run.read_grads = chain_read_grads_.data();
-    run.write_grads = chain_write_grads_.data();
-    run.fresh_reads = fresh_reads;
-    run.fresh_writes = fresh_writes;
-    device.run_chain_backward(chain.program(), run);
-  } else {
-    float* scratch = mem.scratch.allocate_array<float>(chain.scratch_floats());
-    device.run_host_kernel("fused chain backward", [&] {
-      chain.run_backward(task.count, chain_reads_.data(), chain_read_grads_.data(), chain_writes_.data(),
-                         chain_write_grads_.data(), scratch, chain_data_.data(), fresh_reads, fresh_writes);
-    });
-  }
+  c.backward(device, chain, task.count, mem.scratch);
   const std::uint64_t kernel_end = profiling_ ? profile::now_ns() : 0;
   std::uint64_t scattered = 0;
   for (std::size_t r = 0; r < reads; ++r) {
     const Group& group = record_[first + task.read_op[r]];
     const unsigned i = task.read_arg[r];
     const GroupArg& arg = record_.args(group)[i];
-    if (arg.shared || arg.producer != kNoGroup || !chain_read_grads_[r]) continue;
+    if (arg.shared || arg.producer != kNoGroup || !c.read_grads[r]) continue;
     const std::size_t asize = cg_->node(cg_->node(record_.nodes(group)[0]).arg(i)).dim.size();
-    scatter_gradient(group, i, chain_read_grads_[r], asize);
+    scatter_gradient(group, i, c.read_grads[r], asize);
     scattered += group.count * asize * sizeof(float);
   }
   if (profiling_) {

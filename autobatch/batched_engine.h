@@ -20,6 +20,7 @@
 #include "autobatch/group_record.h"
 #include "autobatch/group_scheduler.h"
 #include "autobatch/strided_elementwise.h"
+#include "autobatch/vertex/fused_chain_call.h"
 #include "autobatch/vertex/instance_plan.h"
 #include "autobatch/vertex/lazy_weight_gradients.h"
 #include "autobatch/vertex/vertex_executor.h"
@@ -39,11 +40,9 @@ class BatchedEngine : public EngineBase {
   void on_truncate(VariableIndex n) override;
 
  private:
-  /// Bytes a group's kernel read where they were and bytes gathered for it; whether it reads
-  /// slices of wider nodes where they lie (strided_elementwise.h).
-  struct Traffic {
+  /// Bytes a group's kernel read where they were and bytes gathered for it.
+  struct ArgumentBytes {
     std::uint64_t in_place = 0, gathered = 0;
-    bool strided = false;
   };
 
   /// Whether this forward pass plans vertex-function instances as units: always under
@@ -55,50 +54,44 @@ class BatchedEngine : public EngineBase {
   void alias_parameter_leaves();
   /// Runs the `count` nodes at `ready` (of one signature) as few kernel calls as tensor sizes
   /// allow, slices as views where they can be.
-  void run_split(const VariableIndex* ready, std::uint32_t count);
+  void run_scheduled(const VariableIndex* ready, std::uint32_t count);
   /// Runs them in groups as large as tensor sizes allow.
-  void run_chunks(const VariableIndex* ready, std::uint32_t count);
+  void run_in_size_limits(const VariableIndex* ready, std::uint32_t count);
   /// Runs the `count` nodes at `ready` (of one signature) as one kernel call and records them;
   /// `deferred`: records them, their outputs placed and arguments read, for a fused chain to
   /// compute (its scratch stays until then).
-  void run_group(const VariableIndex* ready, std::uint32_t count, bool deferred = false);
-  /// Records the groups of a vertex task's elementwise chain and computes them in one pass;
-  /// false (each group run on its own) when a group would need splitting or the device neither is
-  /// a CPU nor runs chains.
+  void run_as_one_call(const VariableIndex* ready, std::uint32_t count, bool deferred = false);
+  /// Records the groups of a vertex task's elementwise chain and computes them in one call
+  /// (fused_chain_call.h); false (each group run on its own) when a group would need splitting or
+  /// the device can run no chain in one call.
   bool run_chain(const VertexExecutor::ChainTask& task);
   /// Where the group's outputs go, every `stride` floats from the returned address: a view of
   /// their arguments (`view` set) or a fresh block.
   float* place_outputs(const VariableIndex* nodes, std::uint32_t count, std::uint32_t& stride, bool& view);
   /// Makes xs_[i] the group's argument i, gathering it if need be, and records where it is. With
-  /// `strided`, slices of wider nodes are read where they lie instead (strided_elementwise.h).
-  void read_argument(const VariableIndex* nodes, std::uint32_t count, unsigned i, bool view, bool strided,
-                     Traffic& traffic);
-  /// Runs group g's forward kernel into `out`, from the arguments in xs_, or node by node from
-  /// where the record says they lie if the traffic says they are strided.
-  void run_forward_kernel(std::uint32_t g, float* out, const Traffic& traffic);
+  /// `strided`, an argument of several nodes is read where it lies instead, along its runs
+  /// (strided_elementwise.h); returns whether it is.
+  bool read_argument(const VariableIndex* nodes, std::uint32_t count, unsigned i, bool view, bool strided,
+                     ArgumentBytes& bytes);
+  /// Runs group g's forward kernel into `out`, from the arguments in xs_, or, `along_runs`, node by
+  /// node from where the record says they lie.
+  void run_forward_kernel(std::uint32_t g, float* out, bool along_runs, const ArgumentBytes& bytes);
 
   /// Runs the backward kernels of group g.
   void backward_group(std::uint32_t g);
-  /// Backward into a shared argument (one node for the whole group); false if it needs none.
-  /// Under --dynet-vertex 1 or 2, parts for a trainable parameter from a small group wait for one
-  /// call over every such group (lazy_weight_gradients.h).
-  bool backward_shared(OpCall& call, std::uint32_t g, unsigned i);
-  /// Backward into consecutive outputs of one group: straight into that group's gradient block.
-  bool backward_into_block(OpCall& call, const Group& group, unsigned i);
-  /// Backward into arguments spread over groups: into scratch, then added to each run's block.
-  bool backward_scattered(OpCall& call, const Group& group, unsigned i, std::uint64_t& scatter_ns,
-                          std::uint64_t& scattered);
+  /// Where the gradient of argument i of the group goes, or null when no node needs it: the
+  /// shared argument's own gradient (its group's block made whole first), the argument's span of
+  /// its producer's block, or scratch (zeroed if `zero_scratch`) that scatter_gradient then adds
+  /// into the blocks of the groups it was gathered from. Both backward paths, a group's and a
+  /// fused chain's, ask it; the overwrite rule is theirs.
+  float* gradient_destination(const Group& group, unsigned i, bool zero_scratch);
   /// Adds the gradients `g` holds for argument i of the group's nodes (asize floats each) into
   /// the blocks of the groups that computed them, and into the gradients of nodes in no group.
   void scatter_gradient(const Group& group, unsigned i, const float* g, std::size_t asize);
-  /// Runs the backward of a task's fused chain as one pass over tiles (on the CPU) or as the
-  /// device's chain kernel, its groups' gradient blocks made whole first; false when the chain's
-  /// plan is gone or the device can do neither (its groups then run one by one, as its values are
-  /// all kept).
+  /// Runs the backward of a task's fused chain in one call (fused_chain_call.h), its groups'
+  /// gradient blocks made whole first; false when the device can run no chain in one call (its
+  /// groups then run one by one, as its values are all kept).
   bool backward_chain(const VertexExecutor::ChainTask& task, std::uint32_t first);
-  /// A run of the chain whose reads, writes and op data chain_reads_, chain_writes_ and
-  /// chain_data_ hold, over `count` instances.
-  ChainRun chain_run(std::uint32_t count) const;
   /// The overwrite rule: whether the backward kernel may write argument i's gradient over what
   /// is in group arg.producer's block instead of adding to it, because its op overwrites and
   /// nothing written there yet lies under what it writes. If so, that part is recorded as
@@ -128,16 +121,11 @@ class BatchedEngine : public EngineBase {
   VariableIndex last_ = 0;  // of the backward pass running
   const std::uint8_t* needs_ = nullptr;
 
-  std::uint64_t kernel_ns_ = 0;  // time inside run_group, so scheduling time can be told apart
+  std::uint64_t kernel_ns_ = 0;  // time inside run_as_one_call, so scheduling time can be told apart
   std::vector<Tensor> xs_;       // kernel call buffer
   std::vector<MemoryRun> runs_;  // run tables of a gather or of a scatter's copies
   std::vector<MemoryRun> adds_;  // run table of a scatter's additions
-  std::vector<const float*> chain_reads_;  // a fused chain's arguments
-  std::vector<float*> chain_writes_;       // its outputs
-  std::vector<const void*> chain_data_;    // its ops' data
-  std::vector<float*> chain_read_grads_;   // in backward: its arguments' gradients
-  std::vector<float*> chain_write_grads_;  // and its ops'
-  std::vector<std::uint8_t> chain_fresh_;  // which of those blocks it writes over: its ops', then its reads'
+  FusedChainCall chain_call_;    // the lists of the fused chain running
   // The fused chains run, by the group of their first op and their executor's id, in group order.
   struct FusedRun {
     std::uint32_t first, ops;

@@ -1,3 +1,4 @@
+// make_engine (dynet_core/execution_engine.h): the engine of each --dynet-autobatch strategy.
 #include "dynet_core/execution_engine.h"
 
 #include <stdexcept>
