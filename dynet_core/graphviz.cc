@@ -1,3 +1,4 @@
+// ComputationGraph::print_graphviz (graph.h): the graph in Graphviz's dot language, as DyNet prints it.
 #include <iostream>
 
 #include "dynet_core/graph.h"

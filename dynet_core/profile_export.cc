@@ -1,3 +1,4 @@
+// The profiler's files (profiler.h): a snapshot as JSON, and its timeline as a Chrome trace.
 #include <cstdio>
 #include <fstream>
 #include <stdexcept>

@@ -1,3 +1,4 @@
+// The profiler's report (profiler.h): the phase, kernel and vertex tables printed at exit.
 #include <algorithm>
 #include <cstdio>
 #include <string>

@@ -1,3 +1,4 @@
+// make_gpu_device (dynet_core/device/gpu_backend.h) in CUDA builds: installs the kernel tables, then opens the GPU.
 #include "dynet_core/device/gpu_backend.h"
 
 #include "gpu/device_gpu.h"

@@ -1,3 +1,4 @@
+// The trainers' moving average of the weights (trainer.h): swapping it in and out, and its update.
 #include <cmath>
 #include <stdexcept>
 #include <string>

@@ -1,3 +1,4 @@
+// Device_CPU (device.h): device memory is host memory, its operations memcpy / memset and loops.
 #include <cstring>
 
 #include "dynet_core/device/device.h"

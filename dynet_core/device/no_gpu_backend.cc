@@ -1,3 +1,4 @@
+// make_gpu_device (gpu_backend.h) in builds without the CUDA backend: it refuses, naming why.
 #include <stdexcept>
 #include <string>
 

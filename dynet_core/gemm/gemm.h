@@ -1,5 +1,5 @@
 #pragma once
-// The one GEMM entry point of the CPU kernels: JIT kernels (ops/jit_gemm.h) where they serve the
+// The one GEMM entry point of the CPU kernels: JIT kernels (jit_gemm.h) where they serve the
 // shape, Eigen otherwise. Batch rules: an operand with one batch element broadcasts, also to
 // every batch element of a y that has more than both operands; when y has one batch element and
 // the product has more, the products are summed (a shared weight's gradient). Shapes that allow it run as a single large GEMM over all batch elements side by side.

@@ -1,3 +1,4 @@
+// Every op family's CUDA kernels, collected into one table (cuda_kernels, gpu/kernel_table.h).
 #include "gpu/kernel_table.h"
 
 namespace dynet {
