@@ -53,7 +53,7 @@ def dybatch_programs(build, engines, vertex, threads, sharded):
             out.append(Program("dybatch-" + ENGINES[e] + "+vertex",
                                [binary, "--dynet-autobatch", str(e), "--dynet-vertex", "1"]))
     # With several threads a dybatch user may train one graph a thread (ShardedTraining), as the
-    # README's "Several cores" shows, beside one graph whose products the threads split.
+    # docs/distributed.md's "Several cores" shows, beside one graph whose products the threads split.
     if sharded and threads > 1 and 1 in engines:
         out.append(Program("dybatch-agenda+shards", [binary, "--dynet-autobatch", "1", "--variant", "sharded"]))
     return out
