@@ -13,6 +13,7 @@
 #include <cstdint>
 
 #include "dynet_core/device/aligned_memory_pool.h"
+#include "dynet_core/ops/elementwise_op_list.h"
 #include "dynet_core/tensor.h"
 
 namespace dynet {
@@ -102,10 +103,13 @@ struct GradCheck {
 struct ElementwiseRule {
   /// Not an aggregate: OpRow::elementwise sets it.
   constexpr ElementwiseRule() {}
-  constexpr ElementwiseRule(void (*f_)(const void*, const float* const*, unsigned, float*, std::size_t),
+  constexpr ElementwiseRule(ElementwiseOp op_, void (*f_)(const void*, const float* const*, unsigned, float*, std::size_t),
                             void (*df_)(const void*, unsigned, const float* const*, unsigned, const float*,
                                         const float*, float*, std::size_t, bool))
-      : f(f_), df(df_) {}
+      : op(op_), f(f_), df(df_) {}
+
+  /// Which elementwise op this is (elementwise_op_list.h); none for a row without a rule.
+  ElementwiseOp op = ElementwiseOp::none;
 
   /// y[e] = f(xs[0][e], ..., xs[nargs - 1][e]) for e < n; `data` is the node's op data.
   void (*f)(const void* data, const float* const* xs, unsigned nargs, float* y, std::size_t n) = nullptr;

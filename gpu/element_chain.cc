@@ -12,17 +12,15 @@ namespace gpu {
 
 namespace {
 
-struct RuleInfo {
-  const char* op;
-  std::size_t data_bytes;
-};
-
-constexpr std::array<RuleInfo, element::kRuleCount> kRuleInfo = std::apply(
+/// Op data bytes each rule reads, by rule code (the op's ElementwiseOp).
+constexpr std::array<std::size_t, element::kRuleCount> kRuleDataBytes = std::apply(
     [](auto... entries) {
-      return std::array<RuleInfo, element::kRuleCount>{
-          RuleInfo{entries.op, decltype(entries)::rule::data_bytes}...};
+      return std::array<std::size_t, element::kRuleCount>{decltype(entries)::rule::data_bytes...};
     },
     element::kRules);
+
+/// The rule code of an op: its identity, which is element::kRuleCount for an op without a rule.
+unsigned rule_code(const OpDef& op) { return static_cast<unsigned>(op.elementwise.op); }
 
 /// Where each array of a packed chain starts, in bytes from the block's start, and how many
 /// argument slots its steps use.
@@ -35,8 +33,8 @@ constexpr std::size_t kAlign = 16;
 std::size_t aligned(std::size_t bytes) { return (bytes + kAlign - 1) / kAlign * kAlign; }
 
 std::size_t data_bytes(const ChainStep& s) {
-  const unsigned code = rule_codes()[s.op->id];
-  return code < element::kRuleCount ? aligned(kRuleInfo[code].data_bytes) : 0;
+  const unsigned code = rule_code(*s.op);
+  return code < element::kRuleCount ? aligned(kRuleDataBytes[code]) : 0;
 }
 
 Layout layout_of(const ChainProgram& c) {
@@ -78,26 +76,6 @@ T at(std::uintptr_t base, std::size_t offset) {
 
 }  // namespace
 
-const std::vector<unsigned>& rule_codes() {
-  // Built once the registry is complete: registration ends before any graph runs.
-  static const std::vector<unsigned> codes = [] {
-    register_all_ops();
-    std::vector<unsigned> by_id(registered_ops().size(), element::kRuleCount);
-    for (unsigned c = 0; c < element::kRuleCount; ++c)
-      if (const OpDef* op = find_op(kRuleInfo[c].op)) by_id[op->id] = c;
-    return by_id;
-  }();
-  return codes;
-}
-
-std::string ops_without_element_rules() {
-  std::string missing;
-  for (const OpDef* op : registered_ops())
-    if (op->elementwise.f && rule_codes()[op->id] == element::kRuleCount)
-      missing += (missing.empty() ? "" : ", ") + std::string(op->name);
-  return missing;
-}
-
 std::size_t element_chain_bytes(const ChainProgram& chain) { return layout_of(chain).bytes; }
 
 ElementChain pack_element_chain(const ChainProgram& c, const ChainRun& run, unsigned char* block,
@@ -107,11 +85,11 @@ ElementChain pack_element_chain(const ChainProgram& c, const ChainRun& run, unsi
   std::size_t data = 0;
   for (unsigned s = 0; s < c.step_count; ++s) {
     const ChainStep& cs = c.steps[s];
-    const unsigned code = rule_codes()[cs.op->id];
+    const unsigned code = rule_code(*cs.op);
     if (code == element::kRuleCount)
       throw std::logic_error(std::string("fused chain kernel: op '") + cs.op->name + "' has no element rule");
     steps[s] = ElementStep{code, cs.nargs, cs.first_arg, cs.write, unsigned(data), cs.op->elementwise.df != nullptr};
-    const std::size_t bytes = kRuleInfo[code].data_bytes;
+    const std::size_t bytes = kRuleDataBytes[code];
     if (bytes) std::memcpy(block + l.data + data, run.data ? run.data[s] : cs.data, bytes);
     data += aligned(bytes);
   }

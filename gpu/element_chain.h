@@ -47,12 +47,6 @@ struct ElementChain {
   std::size_t total;                 ///< elements of the space
 };
 
-/// The rule code of every registered op id, or element::kRuleCount for ops without one.
-const std::vector<unsigned>& rule_codes();
-/// The rows with an ElementwiseRule that have no entry in element::kRules, comma-separated;
-/// empty when every fusible op can run in a chain kernel.
-std::string ops_without_element_rules();
-
 /// Bytes the packed block of `chain` needs.
 std::size_t element_chain_bytes(const ChainProgram& chain);
 /// Packs `chain` and `run` into `block` (element_chain_bytes long) as an ElementChain whose

@@ -1,6 +1,7 @@
 #pragma once
-// The scalar rule of every row that declares an ElementwiseRule, one element at a time, by op name:
-// what a kernel running a whole fused chain (element_chain.h) computes at each step. Each entry
+// The scalar rule of every row that declares an ElementwiseRule, one element at a time, in the
+// order of its identity (dynet_core/ops/elementwise_op_list.h), which the compiler checks: what a
+// kernel running a whole fused chain (element_chain.h) computes at each step. Each entry
 // wraps the rule of dynet_core/ops that the op's own kernels run, so that a fused and an unfused op
 // compute one formula; the unary and binary ops' own CUDA kernels are registered from this list
 // too (ops/elementwise.cu, ops/arithmetic.cu). Host and device code: g++ compiles it for the
@@ -9,9 +10,11 @@
 #include <cstddef>
 #include <tuple>
 #include <type_traits>
+#include <utility>
 
 #include "dynet_core/ops/arithmetic.h"
 #include "dynet_core/ops/elementwise.h"
+#include "dynet_core/ops/elementwise_op_list.h"
 #include "dynet_core/ops/host_device.h"
 #include "dynet_core/ops/reductions.h"
 
@@ -80,34 +83,44 @@ struct ScaledCopy {
 template <class Rule>
 struct Entry {
   using rule = Rule;
-  const char* op;
+  ElementwiseOp op;
 };
 
+using E = ElementwiseOp;
 // clang-format off
 inline constexpr auto kRules = std::make_tuple(
-    Entry<Unary<rules::Negate>>{"negate"}, Entry<Unary<rules::Tanh>>{"tanh"},
-    Entry<Unary<rules::Logistic>>{"logistic"}, Entry<Unary<rules::Rectify>>{"rectify"},
-    Entry<Unary<rules::Elu>>{"elu"}, Entry<Unary<rules::Selu>>{"selu"}, Entry<Unary<rules::Silu>>{"silu"},
-    Entry<Unary<rules::Softsign>>{"softsign"}, Entry<Unary<rules::Exp>>{"exp"}, Entry<Unary<rules::Log>>{"log"},
-    Entry<Unary<rules::LogSigmoid>>{"log_sigmoid"}, Entry<Unary<rules::Square>>{"square"},
-    Entry<Unary<rules::Cube>>{"cube"}, Entry<Unary<rules::Sqrt>>{"sqrt"}, Entry<Unary<rules::Abs>>{"abs"},
-    Entry<Unary<rules::Sin>>{"sin"}, Entry<Unary<rules::Cos>>{"cos"}, Entry<Unary<rules::Erf>>{"erf"},
-    Entry<Unary<rules::Tan>>{"tan"}, Entry<Unary<rules::Asin>>{"asin"}, Entry<Unary<rules::Acos>>{"acos"},
-    Entry<Unary<rules::Atan>>{"atan"}, Entry<Unary<rules::Sinh>>{"sinh"}, Entry<Unary<rules::Cosh>>{"cosh"},
-    Entry<Unary<rules::Asinh>>{"asinh"}, Entry<Unary<rules::Acosh>>{"acosh"},
-    Entry<Unary<rules::Atanh>>{"atanh"}, Entry<Unary<rules::Lgamma>>{"lgamma"},
-    Entry<Unary<rules::Rounding>>{"round"}, Entry<Unary<rules::Rounding>>{"ceil"},
-    Entry<Unary<rules::Rounding>>{"floor"}, Entry<Unary<rules::AddConst>>{"add_constant"},
-    Entry<Unary<rules::ConstMinus>>{"constant_minus"}, Entry<Unary<rules::MulConst>>{"multiply_constant"},
-    Entry<Binary<rules::Add>>{"add"}, Entry<Binary<rules::Subtract>>{"subtract"},
-    Entry<Binary<rules::Multiply>>{"cmult"}, Entry<Binary<rules::Divide>>{"cdiv"},
-    Entry<Binary<rules::Min>>{"min"}, Entry<Binary<rules::Max>>{"max"}, Entry<Binary<rules::Pow>>{"pow"},
-    Entry<Sum>{"sum"}, Entry<LogSumExp>{"logsumexp"}, Entry<Copy>{"nobackprop"},
-    Entry<ScaledCopy>{"scale_gradient"});
+    Entry<Unary<rules::Negate>>{E::negate}, Entry<Unary<rules::Tanh>>{E::tanh},
+    Entry<Unary<rules::Logistic>>{E::logistic}, Entry<Unary<rules::Rectify>>{E::rectify},
+    Entry<Unary<rules::Elu>>{E::elu}, Entry<Unary<rules::Selu>>{E::selu}, Entry<Unary<rules::Silu>>{E::silu},
+    Entry<Unary<rules::Softsign>>{E::softsign}, Entry<Unary<rules::Exp>>{E::exp}, Entry<Unary<rules::Log>>{E::log},
+    Entry<Unary<rules::LogSigmoid>>{E::log_sigmoid}, Entry<Unary<rules::Square>>{E::square},
+    Entry<Unary<rules::Cube>>{E::cube}, Entry<Unary<rules::Sqrt>>{E::sqrt}, Entry<Unary<rules::Abs>>{E::abs},
+    Entry<Unary<rules::Sin>>{E::sin}, Entry<Unary<rules::Cos>>{E::cos}, Entry<Unary<rules::Erf>>{E::erf},
+    Entry<Unary<rules::Tan>>{E::tan}, Entry<Unary<rules::Asin>>{E::asin}, Entry<Unary<rules::Acos>>{E::acos},
+    Entry<Unary<rules::Atan>>{E::atan}, Entry<Unary<rules::Sinh>>{E::sinh}, Entry<Unary<rules::Cosh>>{E::cosh},
+    Entry<Unary<rules::Asinh>>{E::asinh}, Entry<Unary<rules::Acosh>>{E::acosh},
+    Entry<Unary<rules::Atanh>>{E::atanh}, Entry<Unary<rules::Lgamma>>{E::lgamma},
+    Entry<Unary<rules::Rounding>>{E::round}, Entry<Unary<rules::Rounding>>{E::ceil},
+    Entry<Unary<rules::Rounding>>{E::floor}, Entry<Unary<rules::AddConst>>{E::add_constant},
+    Entry<Unary<rules::ConstMinus>>{E::constant_minus}, Entry<Unary<rules::MulConst>>{E::multiply_constant},
+    Entry<Binary<rules::Add>>{E::add}, Entry<Binary<rules::Subtract>>{E::subtract},
+    Entry<Binary<rules::Multiply>>{E::cmult}, Entry<Binary<rules::Divide>>{E::cdiv},
+    Entry<Binary<rules::Min>>{E::min}, Entry<Binary<rules::Max>>{E::max}, Entry<Binary<rules::Pow>>{E::pow},
+    Entry<Sum>{E::sum}, Entry<LogSumExp>{E::logsumexp}, Entry<Copy>{E::nobackprop},
+    Entry<ScaledCopy>{E::scale_gradient});
 // clang-format on
 
 using Rules = std::decay_t<decltype(kRules)>;
 constexpr unsigned kRuleCount = std::tuple_size<Rules>::value;
+
+template <std::size_t... c>
+constexpr bool in_identity_order(std::index_sequence<c...>) {
+  return ((std::get<c>(kRules).op == static_cast<ElementwiseOp>(c)) && ...);
+}
+static_assert(kRuleCount == kElementwiseOpCount,
+              "gpu/element_rules.h: one rule for every op of dynet_core/ops/elementwise_op_list.h, no more");
+static_assert(in_identity_order(std::make_index_sequence<kRuleCount>{}),
+              "gpu/element_rules.h: the rules are out of the order of dynet_core/ops/elementwise_op_list.h");
 /// The rule of code c: its index in kRules.
 template <unsigned c>
 using RuleAt = typename std::tuple_element_t<c, Rules>::rule;

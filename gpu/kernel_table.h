@@ -48,8 +48,7 @@ class KernelTable {
 
 /// Every family's CUDA kernels (gpu/ops/registry.cc); needs no GPU.
 KernelTable cuda_kernels();
-/// Installs cuda_kernels() for the registered ops; throws as KernelTable::install does, and
-/// std::logic_error naming every op that can join a fused chain but has no element rule.
+/// Installs cuda_kernels() for the registered ops; throws as KernelTable::install does.
 void install_cuda_kernels();
 
 }  // namespace gpu

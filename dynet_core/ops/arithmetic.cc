@@ -77,10 +77,10 @@ void binary_backward(const OpCall& c, unsigned i) {
 }
 
 template <class R>
-constexpr OpDef binary_op(const char* name, Saves saves, Expression (*check)(CheckCase&)) {
-  return OpRow(name).arity(2).infer(infer_broadcast).forward(binary_forward<R>).backward(binary_backward<R>)
+constexpr OpDef binary_op(ElementwiseOp op, Saves saves, Expression (*check)(CheckCase&)) {
+  return OpRow(elementwise_op_name(op)).arity(2).infer(infer_broadcast).forward(binary_forward<R>).backward(binary_backward<R>)
       .saves(saves).batch(ConcatBatch().broadcasts_all()).check(check).backward_overwrites()
-      .elementwise(ElementwiseRule(binary_run<R>, binary_run_gradient<R>));
+      .elementwise(ElementwiseRule(op, binary_run<R>, binary_run_gradient<R>));
 }
 
 Expression binary(const OpDef& op, const Expression& a, const Expression& b) {
@@ -98,31 +98,31 @@ std::pair<Expression, Expression> broadcast_pair(CheckCase& c, float lo_a = -1.5
   return {c.input(a, lo_a, hi_a), c.input(b, lo_b, hi_b)};
 }
 
-OpDef AddOp = binary_op<rules::Add>("add", kSavesNothing, [](CheckCase& c) {
+OpDef AddOp = binary_op<rules::Add>(ElementwiseOp::add, kSavesNothing, [](CheckCase& c) {
   auto p = broadcast_pair(c);
   return p.first + p.second;
 });
-OpDef SubtractOp = binary_op<rules::Subtract>("subtract", kSavesNothing, [](CheckCase& c) {
+OpDef SubtractOp = binary_op<rules::Subtract>(ElementwiseOp::subtract, kSavesNothing, [](CheckCase& c) {
   auto p = broadcast_pair(c);
   return p.first - p.second;
 });
-OpDef MultiplyOp = binary_op<rules::Multiply>("cmult", kSavesInputs, [](CheckCase& c) {
+OpDef MultiplyOp = binary_op<rules::Multiply>(ElementwiseOp::cmult, kSavesInputs, [](CheckCase& c) {
   auto p = broadcast_pair(c);
   return cmult(p.first, p.second);
 });
-OpDef DivideOp = binary_op<rules::Divide>("cdiv", kSavesBoth, [](CheckCase& c) {
+OpDef DivideOp = binary_op<rules::Divide>(ElementwiseOp::cdiv, kSavesBoth, [](CheckCase& c) {
   auto p = broadcast_pair(c, -1.5f, 1.5f, 0.5f, 2.f);
   return cdiv(p.first, p.second);
 });
-OpDef MinOp = binary_op<rules::Min>("min", kSavesInputs, [](CheckCase& c) {
+OpDef MinOp = binary_op<rules::Min>(ElementwiseOp::min, kSavesInputs, [](CheckCase& c) {
   auto p = broadcast_pair(c);
   return min(p.first, p.second);
 });
-OpDef MaxOp = binary_op<rules::Max>("max", kSavesInputs, [](CheckCase& c) {
+OpDef MaxOp = binary_op<rules::Max>(ElementwiseOp::max, kSavesInputs, [](CheckCase& c) {
   auto p = broadcast_pair(c);
   return max(p.first, p.second);
 });
-OpDef PowOp = binary_op<rules::Pow>("pow", kSavesBoth, [](CheckCase& c) {
+OpDef PowOp = binary_op<rules::Pow>(ElementwiseOp::pow, kSavesBoth, [](CheckCase& c) {
   auto p = broadcast_pair(c, 0.5f, 2.f, -1.5f, 1.5f);
   return pow(p.first, p.second);
 });
@@ -160,7 +160,7 @@ void sum_backward(const OpCall& c, unsigned) {
   for (unsigned bi = 0; bi < c.dy.d.bd; ++bi) accumulate(c.dx.v, c.dy.v + std::size_t(bi) * per_batch, per_batch);
 }
 
-OpDef SumOp = OpRow("sum").arity(-1).infer(infer_sum).forward(sum_forward).backward(sum_backward).saves(kSavesNothing)
+OpDef SumOp = OpRow(elementwise_op_name(ElementwiseOp::sum)).arity(-1).infer(infer_sum).forward(sum_forward).backward(sum_backward).saves(kSavesNothing)
     .batch(ConcatBatch().broadcasts_all())
     .check([](CheckCase& c) {
       const unsigned bd = c.batch();
@@ -169,7 +169,7 @@ OpDef SumOp = OpRow("sum").arity(-1).infer(infer_sum).forward(sum_forward).backw
       for (Expression& x : xs) x = c.input(d.with_batch(c.uniform(0, 1) ? bd : 1));
       return sum(xs);
     })
-    .backward_overwrites().elementwise(ElementwiseRule(sum_run, sum_run_gradient));
+    .backward_overwrites().elementwise(ElementwiseRule(ElementwiseOp::sum, sum_run, sum_run_gradient));
 
 }  // namespace
 
@@ -209,7 +209,9 @@ Expression average(ExpressionSpan xs) {
 }
 
 void register_arithmetic_ops() {
-  register_ops({&AddOp, &SubtractOp, &MultiplyOp, &DivideOp, &MinOp, &MaxOp, &PowOp, &SumOp});
+#define DYBATCH_ROW(op, row) &row,
+  register_ops({DYBATCH_ARITHMETIC_ELEMENTWISE_OPS(DYBATCH_ROW)});
+#undef DYBATCH_ROW
 }
 
 }  // namespace dynet

@@ -76,11 +76,11 @@ void unary_backward(const OpCall& c, unsigned) {
 
 /// One row per rule; a rule with fields is the op data and selects the kernel.
 template <class R>
-constexpr OpDef unary_op(const char* name, Saves saves, Expression (*check)(CheckCase&)) {
+constexpr OpDef unary_op(ElementwiseOp op, Saves saves, Expression (*check)(CheckCase&)) {
   constexpr std::uint8_t data_bytes = std::is_empty<R>::value ? 0 : sizeof(R);
-  return OpRow(name).arity(1).infer(same_dim).forward(unary_forward<R>).backward(unary_backward<R>).saves(saves)
+  return OpRow(elementwise_op_name(op)).arity(1).infer(same_dim).forward(unary_forward<R>).backward(unary_backward<R>).saves(saves)
       .batch(ConcatBatch().sig_bytes(data_bytes)).check(check).backward_overwrites()
-      .elementwise(ElementwiseRule(unary_run<R>, unary_run_gradient<R>));
+      .elementwise(ElementwiseRule(op, unary_run<R>, unary_run_gradient<R>));
 }
 
 template <class R>
@@ -96,58 +96,58 @@ Expression any_input(CheckCase& c, float lo = -1.5f, float hi = 1.5f) {
   return c.input(c.shape(0, 3, c.batch()), lo, hi);
 }
 
-OpDef NegateOp = unary_op<rules::Negate>("negate", kSavesNothing, [](CheckCase& c) { return -any_input(c); });
-OpDef TanhOp = unary_op<rules::Tanh>("tanh", kSavesOutput, [](CheckCase& c) { return tanh(any_input(c)); });
-OpDef LogisticOp = unary_op<rules::Logistic>("logistic", kSavesOutput,
+OpDef NegateOp = unary_op<rules::Negate>(ElementwiseOp::negate, kSavesNothing, [](CheckCase& c) { return -any_input(c); });
+OpDef TanhOp = unary_op<rules::Tanh>(ElementwiseOp::tanh, kSavesOutput, [](CheckCase& c) { return tanh(any_input(c)); });
+OpDef LogisticOp = unary_op<rules::Logistic>(ElementwiseOp::logistic, kSavesOutput,
                                              [](CheckCase& c) { return logistic(any_input(c, -3, 3)); });
-OpDef RectifyOp = unary_op<rules::Rectify>("rectify", kSavesInputs,
+OpDef RectifyOp = unary_op<rules::Rectify>(ElementwiseOp::rectify, kSavesInputs,
                                            [](CheckCase& c) { return rectify(any_input(c)); });
-OpDef EluOp = unary_op<rules::Elu>("elu", kSavesBoth,
+OpDef EluOp = unary_op<rules::Elu>(ElementwiseOp::elu, kSavesBoth,
                                    [](CheckCase& c) { return elu(any_input(c), c.real(0.5f, 2.f)); });
-OpDef SeluOp = unary_op<rules::Selu>("selu", kSavesBoth, [](CheckCase& c) { return selu(any_input(c)); });
-OpDef SiluOp = unary_op<rules::Silu>("silu", kSavesInputs,
+OpDef SeluOp = unary_op<rules::Selu>(ElementwiseOp::selu, kSavesBoth, [](CheckCase& c) { return selu(any_input(c)); });
+OpDef SiluOp = unary_op<rules::Silu>(ElementwiseOp::silu, kSavesInputs,
                                      [](CheckCase& c) { return silu(any_input(c), c.real(0.5f, 2.f)); });
-OpDef SoftsignOp = unary_op<rules::Softsign>("softsign", kSavesInputs,
+OpDef SoftsignOp = unary_op<rules::Softsign>(ElementwiseOp::softsign, kSavesInputs,
                                              [](CheckCase& c) { return softsign(any_input(c)); });
-OpDef ExpOp = unary_op<rules::Exp>("exp", kSavesOutput, [](CheckCase& c) { return exp(any_input(c)); });
-OpDef LogOp = unary_op<rules::Log>("log", kSavesInputs,
+OpDef ExpOp = unary_op<rules::Exp>(ElementwiseOp::exp, kSavesOutput, [](CheckCase& c) { return exp(any_input(c)); });
+OpDef LogOp = unary_op<rules::Log>(ElementwiseOp::log, kSavesInputs,
                                    [](CheckCase& c) { return log(any_input(c, 0.3f, 2.f)); });
-OpDef LogSigmoidOp = unary_op<rules::LogSigmoid>("log_sigmoid", kSavesOutput,
+OpDef LogSigmoidOp = unary_op<rules::LogSigmoid>(ElementwiseOp::log_sigmoid, kSavesOutput,
                                                  [](CheckCase& c) { return log_sigmoid(any_input(c, -3, 3)); });
-OpDef SquareOp = unary_op<rules::Square>("square", kSavesInputs,
+OpDef SquareOp = unary_op<rules::Square>(ElementwiseOp::square, kSavesInputs,
                                          [](CheckCase& c) { return square(any_input(c)); });
-OpDef CubeOp = unary_op<rules::Cube>("cube", kSavesInputs, [](CheckCase& c) { return cube(any_input(c)); });
-OpDef SqrtOp = unary_op<rules::Sqrt>("sqrt", kSavesOutput,
+OpDef CubeOp = unary_op<rules::Cube>(ElementwiseOp::cube, kSavesInputs, [](CheckCase& c) { return cube(any_input(c)); });
+OpDef SqrtOp = unary_op<rules::Sqrt>(ElementwiseOp::sqrt, kSavesOutput,
                                      [](CheckCase& c) { return sqrt(any_input(c, 0.3f, 2.f)); });
-OpDef AbsOp = unary_op<rules::Abs>("abs", kSavesInputs, [](CheckCase& c) { return abs(any_input(c)); });
-OpDef SinOp = unary_op<rules::Sin>("sin", kSavesInputs, [](CheckCase& c) { return sin(any_input(c)); });
-OpDef CosOp = unary_op<rules::Cos>("cos", kSavesInputs, [](CheckCase& c) { return cos(any_input(c)); });
-OpDef ErfOp = unary_op<rules::Erf>("erf", kSavesInputs, [](CheckCase& c) { return erf(any_input(c)); });
-OpDef TanOp = unary_op<rules::Tan>("tan", kSavesOutput, [](CheckCase& c) { return tan(any_input(c, -1.2f, 1.2f)); });
-OpDef AsinOp = unary_op<rules::Asin>("asin", kSavesInputs, [](CheckCase& c) { return asin(any_input(c, -0.9f, 0.9f)); });
-OpDef AcosOp = unary_op<rules::Acos>("acos", kSavesInputs, [](CheckCase& c) { return acos(any_input(c, -0.9f, 0.9f)); });
-OpDef AtanOp = unary_op<rules::Atan>("atan", kSavesInputs, [](CheckCase& c) { return atan(any_input(c, -3, 3)); });
-OpDef SinhOp = unary_op<rules::Sinh>("sinh", kSavesInputs, [](CheckCase& c) { return sinh(any_input(c)); });
-OpDef CoshOp = unary_op<rules::Cosh>("cosh", kSavesInputs, [](CheckCase& c) { return cosh(any_input(c)); });
-OpDef AsinhOp = unary_op<rules::Asinh>("asinh", kSavesInputs, [](CheckCase& c) { return asinh(any_input(c, -3, 3)); });
-OpDef AcoshOp = unary_op<rules::Acosh>("acosh", kSavesInputs, [](CheckCase& c) { return acosh(any_input(c, 1.7f, 3.f)); });
-OpDef AtanhOp = unary_op<rules::Atanh>("atanh", kSavesInputs, [](CheckCase& c) { return atanh(any_input(c, -0.9f, 0.9f)); });
-OpDef LgammaOp = unary_op<rules::Lgamma>("lgamma", kSavesInputs, [](CheckCase& c) {
+OpDef AbsOp = unary_op<rules::Abs>(ElementwiseOp::abs, kSavesInputs, [](CheckCase& c) { return abs(any_input(c)); });
+OpDef SinOp = unary_op<rules::Sin>(ElementwiseOp::sin, kSavesInputs, [](CheckCase& c) { return sin(any_input(c)); });
+OpDef CosOp = unary_op<rules::Cos>(ElementwiseOp::cos, kSavesInputs, [](CheckCase& c) { return cos(any_input(c)); });
+OpDef ErfOp = unary_op<rules::Erf>(ElementwiseOp::erf, kSavesInputs, [](CheckCase& c) { return erf(any_input(c)); });
+OpDef TanOp = unary_op<rules::Tan>(ElementwiseOp::tan, kSavesOutput, [](CheckCase& c) { return tan(any_input(c, -1.2f, 1.2f)); });
+OpDef AsinOp = unary_op<rules::Asin>(ElementwiseOp::asin, kSavesInputs, [](CheckCase& c) { return asin(any_input(c, -0.9f, 0.9f)); });
+OpDef AcosOp = unary_op<rules::Acos>(ElementwiseOp::acos, kSavesInputs, [](CheckCase& c) { return acos(any_input(c, -0.9f, 0.9f)); });
+OpDef AtanOp = unary_op<rules::Atan>(ElementwiseOp::atan, kSavesInputs, [](CheckCase& c) { return atan(any_input(c, -3, 3)); });
+OpDef SinhOp = unary_op<rules::Sinh>(ElementwiseOp::sinh, kSavesInputs, [](CheckCase& c) { return sinh(any_input(c)); });
+OpDef CoshOp = unary_op<rules::Cosh>(ElementwiseOp::cosh, kSavesInputs, [](CheckCase& c) { return cosh(any_input(c)); });
+OpDef AsinhOp = unary_op<rules::Asinh>(ElementwiseOp::asinh, kSavesInputs, [](CheckCase& c) { return asinh(any_input(c, -3, 3)); });
+OpDef AcoshOp = unary_op<rules::Acosh>(ElementwiseOp::acosh, kSavesInputs, [](CheckCase& c) { return acosh(any_input(c, 1.7f, 3.f)); });
+OpDef AtanhOp = unary_op<rules::Atanh>(ElementwiseOp::atanh, kSavesInputs, [](CheckCase& c) { return atanh(any_input(c, -0.9f, 0.9f)); });
+OpDef LgammaOp = unary_op<rules::Lgamma>(ElementwiseOp::lgamma, kSavesInputs, [](CheckCase& c) {
   return lgamma(c.uniform(0, 1) ? any_input(c, 0.3f, 4.f) : any_input(c, -0.9f, -0.1f));
 });
 // Rounding is flat between jumps, so only the zero gradient matches central differences, on
 // inputs away from the jumps; values and the straight-through case have their own test.
-OpDef RoundOp = unary_op<rules::Rounding>("round", kSavesNothing,
+OpDef RoundOp = unary_op<rules::Rounding>(ElementwiseOp::round, kSavesNothing,
                                        [](CheckCase& c) { return round(any_input(c, 0.6f, 1.4f), zero_gradient); });
-OpDef CeilOp = unary_op<rules::Rounding>("ceil", kSavesNothing,
+OpDef CeilOp = unary_op<rules::Rounding>(ElementwiseOp::ceil, kSavesNothing,
                                      [](CheckCase& c) { return ceil(any_input(c, 0.1f, 0.9f), zero_gradient); });
-OpDef FloorOp = unary_op<rules::Rounding>("floor", kSavesNothing,
+OpDef FloorOp = unary_op<rules::Rounding>(ElementwiseOp::floor, kSavesNothing,
                                        [](CheckCase& c) { return floor(any_input(c, 0.1f, 0.9f), zero_gradient); });
-OpDef AddConstOp = unary_op<rules::AddConst>("add_constant", kSavesNothing,
+OpDef AddConstOp = unary_op<rules::AddConst>(ElementwiseOp::add_constant, kSavesNothing,
                                              [](CheckCase& c) { return any_input(c) + c.real(-2, 2); });
-OpDef ConstMinusOp = unary_op<rules::ConstMinus>("constant_minus", kSavesNothing,
+OpDef ConstMinusOp = unary_op<rules::ConstMinus>(ElementwiseOp::constant_minus, kSavesNothing,
                                                  [](CheckCase& c) { return c.real(-2, 2) - any_input(c); });
-OpDef MulConstOp = unary_op<rules::MulConst>("multiply_constant", kSavesNothing,
+OpDef MulConstOp = unary_op<rules::MulConst>(ElementwiseOp::multiply_constant, kSavesNothing,
                                              [](CheckCase& c) { return any_input(c) * c.real(-2, 2); });
 
 }  // namespace
@@ -212,10 +212,9 @@ Expression operator/(const Expression& x, float c) {
 }
 
 void register_elementwise_ops() {
-  register_ops({&NegateOp, &TanhOp, &LogisticOp, &RectifyOp, &EluOp, &SeluOp, &SiluOp, &SoftsignOp,
-                &ExpOp, &LogOp, &LogSigmoidOp, &SquareOp, &CubeOp, &SqrtOp, &AbsOp, &SinOp, &CosOp,
-                &ErfOp, &TanOp, &AsinOp, &AcosOp, &AtanOp, &SinhOp, &CoshOp, &AsinhOp, &AcoshOp, &AtanhOp,
-                &LgammaOp, &RoundOp, &CeilOp, &FloorOp, &AddConstOp, &ConstMinusOp, &MulConstOp});
+#define DYBATCH_ROW(op, row) &row,
+  register_ops({DYBATCH_UNARY_ELEMENTWISE_OPS(DYBATCH_ROW)});
+#undef DYBATCH_ROW
 }
 
 }  // namespace dynet

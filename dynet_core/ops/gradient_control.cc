@@ -28,17 +28,17 @@ void scaled_backward(const OpCall& c, unsigned) {
   scaled_run_gradient(c.data[0], 0, nullptr, 1, nullptr, c.dy.v, c.dx.v, c.y.d.size(), c.overwrite);
 }
 
-OpDef NoBackpropOp = OpRow("nobackprop").arity(1).infer(same_dim).forward(copy_forward).saves(kSavesNothing)
+OpDef NoBackpropOp = OpRow(elementwise_op_name(ElementwiseOp::nobackprop)).arity(1).infer(same_dim).forward(copy_forward).saves(kSavesNothing)
     .batch(ConcatBatch()).check([](CheckCase& c) { return nobackprop(c.constant_input(c.shape(0, 3, c.batch()))); })
-    .elementwise(ElementwiseRule(copy_run, nullptr));
-OpDef ScaleGradientOp = OpRow("scale_gradient").arity(1).infer(same_dim).forward(copy_forward)
+    .elementwise(ElementwiseRule(ElementwiseOp::nobackprop, copy_run, nullptr));
+OpDef ScaleGradientOp = OpRow(elementwise_op_name(ElementwiseOp::scale_gradient)).arity(1).infer(same_dim).forward(copy_forward)
     .backward(scaled_backward).saves(kSavesNothing).batch(ConcatBatch().sig_bytes(sizeof(float)))
     .check([](CheckCase& c) {
       // The numeric gradient sees the identity, so the check scales by 1; the
       // reversal itself has its own test.
       return scale_gradient(c.input(c.shape(0, 3, c.batch())), 1.f);
     })
-    .elementwise(ElementwiseRule(copy_run, scaled_run_gradient));
+    .elementwise(ElementwiseRule(ElementwiseOp::scale_gradient, copy_run, scaled_run_gradient));
 
 void argmax_forward(const OpCall& c) {
   const unsigned n = c.y.d.rows(), cols = c.y.d.size() / n;

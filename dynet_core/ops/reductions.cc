@@ -224,7 +224,7 @@ void logsumexp_backward(const OpCall& c, unsigned i) {
     logsumexp_run_gradient(nullptr, i, xs, c.nargs, c.y.v + bi * n, c.dy.v + bi * n, c.dx.batch_ptr(bi), n, false);
   }
 }
-OpDef LogSumExpOp = OpRow("logsumexp").arity(-1).infer(infer_logsumexp).forward(logsumexp_forward)
+OpDef LogSumExpOp = OpRow(elementwise_op_name(ElementwiseOp::logsumexp)).arity(-1).infer(infer_logsumexp).forward(logsumexp_forward)
     .backward(logsumexp_backward).saves(kSavesBoth).batch(ConcatBatch().broadcasts_all())
     .check([](CheckCase& c) {
       const unsigned bd = c.batch();
@@ -233,7 +233,7 @@ OpDef LogSumExpOp = OpRow("logsumexp").arity(-1).infer(infer_logsumexp).forward(
       for (Expression& x : xs) x = c.input(d.with_batch(c.uniform(0, 1) ? bd : 1), -3, 3);
       return logsumexp(xs);
     })
-    .elementwise(ElementwiseRule(logsumexp_run, logsumexp_run_gradient));
+    .elementwise(ElementwiseRule(ElementwiseOp::logsumexp, logsumexp_run, logsumexp_run_gradient));
 
 Dim remove_dim(const DimArgs& xs, const void* data) {
   const unsigned d = *static_cast<const unsigned*>(data);

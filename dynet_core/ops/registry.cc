@@ -1,6 +1,7 @@
 #include "dynet_core/ops/registry.h"
 
 #include "dynet_core/device/kernel_table.h"
+#include "dynet_core/ops/op_families.h"
 
 #include <cstring>
 #include <stdexcept>
@@ -8,20 +9,10 @@
 
 namespace dynet {
 
-void register_arithmetic_ops();
-void register_elementwise_ops();
-void register_linalg_ops();
-void register_reduction_ops();
-void register_shape_ops();
-void register_select_ops();
-void register_softmax_ops();
-void register_loss_ops();
-void register_random_ops();
-void register_leaf_ops();
+#define DYBATCH_DECLARE_FAMILY(family) void register_##family##_ops();
+DYBATCH_OP_FAMILIES(DYBATCH_DECLARE_FAMILY)
+#undef DYBATCH_DECLARE_FAMILY
 void register_table_row_ops();
-void register_gradient_control_ops();
-void register_lstm_ops();
-void register_convolution_ops();
 
 namespace {
 std::vector<const OpDef*>& table() {
@@ -48,6 +39,10 @@ void register_ops(std::initializer_list<OpDef*> rows) {
                              "' has no gradient check: give GradCheck::build, or a skip_reason");
     if (find_op(op->name))
       throw std::logic_error(std::string("two ops are named '") + op->name + "'");
+    if (op->elementwise.f && (op->elementwise.op == ElementwiseOp::none ||
+                              std::strcmp(op->name, elementwise_op_name(op->elementwise.op)) != 0))
+      throw std::logic_error(std::string("op '") + op->name +
+                             "' has an elementwise rule but not its own identity (ops/elementwise_op_list.h)");
     op->id = static_cast<std::uint16_t>(table().size());
     table().push_back(op);
     add_cpu_kernels(*op);
@@ -56,22 +51,16 @@ void register_ops(std::initializer_list<OpDef*> rows) {
 
 void register_all_ops() {
   if (!table().empty()) return;
-  register_leaf_ops();
-  register_arithmetic_ops();
-  register_elementwise_ops();
-  register_linalg_ops();
-  register_reduction_ops();
-  register_shape_ops();
-  register_select_ops();
-  register_softmax_ops();
-  register_loss_ops();
-  register_random_ops();
-  register_gradient_control_ops();
-  register_lstm_ops();
-  register_convolution_ops();
+#define DYBATCH_REGISTER_FAMILY(family) register_##family##_ops();
+  DYBATCH_OP_FAMILIES(DYBATCH_REGISTER_FAMILY)
+#undef DYBATCH_REGISTER_FAMILY
   // Ops added since are registered last: an op's id seeds the cases its tests draw, and appending
-  // keeps every earlier op's.
+  // keeps every earlier op's. (Their kernels are the leaf family's.)
   register_table_row_ops();
+  for (unsigned k = 0; k < kElementwiseOpCount; ++k)
+    if (!find_op(elementwise_op_name(static_cast<ElementwiseOp>(k))))
+      throw std::logic_error(std::string("elementwise op '") + elementwise_op_name(static_cast<ElementwiseOp>(k)) +
+                             "' is listed in ops/elementwise_op_list.h, but no row of it was registered");
 }
 
 }  // namespace dynet

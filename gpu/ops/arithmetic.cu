@@ -99,7 +99,7 @@ template <class Entry>
 void add_if_binary(KernelTable&, const Entry&) {}
 template <class R>
 void add_if_binary(KernelTable& t, const element::Entry<element::Binary<R>>& e) {
-  t.add({kernel_for(e.op, binary_forward<R>, binary_backward<R>)});
+  t.add({kernel_for(elementwise_op_name(e.op), binary_forward<R>, binary_backward<R>)});
 }
 
 // y (+)= x where x has y's batch size or one batch element that every batch element of y gets.

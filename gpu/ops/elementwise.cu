@@ -50,7 +50,7 @@ template <class Entry>
 void add_if_unary(KernelTable&, const Entry&) {}
 template <class R>
 void add_if_unary(KernelTable& t, const element::Entry<element::Unary<R>>& e) {
-  t.add({kernel_for(e.op, unary_forward<R>, unary_backward<R>)});
+  t.add({kernel_for(elementwise_op_name(e.op), unary_forward<R>, unary_backward<R>)});
 }
 
 }  // namespace

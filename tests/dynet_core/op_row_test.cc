@@ -38,7 +38,7 @@ constexpr OpDef kEveryField = OpRow("every_field")
                                   .leaf_backward(leaf_backward_a)
                                   .backward_overwrites()
                                   .argument_span(span_a)
-                                  .elementwise(ElementwiseRule(run_a, run_gradient_a));
+                                  .elementwise(ElementwiseRule(ElementwiseOp::cube, run_a, run_gradient_a));
 constexpr OpDef kNameOnly = OpRow("name_only");
 
 }  // namespace
@@ -61,6 +61,7 @@ TEST_CASE("each OpRow setter writes the field it names", "[ops][op_row]") {
   CHECK(op.argument_span == &span_a);
   CHECK(op.elementwise.f == &run_a);
   CHECK(op.elementwise.df == &run_gradient_a);
+  CHECK(op.elementwise.op == ElementwiseOp::cube);
   CHECK(op.id == OpDef::kUnregistered);
 }
 
