@@ -48,8 +48,8 @@ void gather_argument(const ComputationGraph& cg, const GroupRecord& record, cons
   cg.device()->apply_runs(RunOp::Copy, table.data(), table.size());
 }
 
-bool slices_computed_value(const ComputationGraph& cg, const GroupRecord& record, const Node& n,
-                           unsigned& begin, unsigned& end) {
+bool slices_computed_value(const ComputationGraph& cg, const GroupRecord& record, const Node& n, unsigned& begin,
+                           unsigned& end) {
   const OpDef& op = *n.op;
   if (!op.argument_span || n.nargs != 1 || (op.saves & kSavesOutput)) return false;
   const Node& a = cg.node(n.arg(0));

@@ -37,8 +37,8 @@ void gather_argument(const ComputationGraph& cg, const GroupRecord& record, cons
                      float* to, std::vector<MemoryRun>& table);
 /// Whether node n is a slice of a computed value with one batch element (its range [begin, end)):
 /// what a view needs of each of its nodes.
-bool slices_computed_value(const ComputationGraph& cg, const GroupRecord& record, const Node& n,
-                           unsigned& begin, unsigned& end);
+bool slices_computed_value(const ComputationGraph& cg, const GroupRecord& record, const Node& n, unsigned& begin,
+                           unsigned& end);
 /// Where the outputs of a group of slices already are, every `stride` floats, when they need no
 /// copy (null otherwise): each node's argument is a computed value with one batch element, and
 /// the arguments are one node or consecutive outputs of one group. A slice of a parameter (or of

@@ -18,8 +18,7 @@ constexpr VariableIndex kNoNode = 0xFFFFFFFFu;
 constexpr std::uint32_t kNoGroup = GroupRecord::kNoGroup;
 
 std::uint64_t elapsed_ns(Clock::time_point since) {
-  return static_cast<std::uint64_t>(
-      std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - since).count());
+  return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - since).count());
 }
 
 /// The backward kernel of `op` writes every element of an argument's gradient (not a slice of
@@ -76,12 +75,13 @@ void BatchedEngine::forward_nodes(VariableIndex begin, VariableIndex end) {
     if (units && plan_.unit_at(group[0]) != ScheduleUnits::kNoUnit) {
       task_function_ = &plan_.function(plan_.unit_at(group[0]));
       const std::uint64_t gathered_before = stats_.bytes_gathered;
-      executor_.run_task(plan_, group.data(), count,
-                         [this](const VariableIndex* nodes, std::uint32_t n) { run_scheduled(nodes, n); },
-                         [this](const VertexExecutor::ChainTask& task) { return run_chain(task); });
+      executor_.run_task(
+          plan_, group.data(), count, [this](const VariableIndex* nodes, std::uint32_t n) { run_scheduled(nodes, n); },
+          [this](const VertexExecutor::ChainTask& task) { return run_chain(task); });
       stats_.fused_chains += executor_.task_chains();
       if (profiling_)
-        profile::vertex_task(task_function_->id, task_function_->key, count, stats_.bytes_gathered - gathered_before, 0);
+        profile::vertex_task(task_function_->id, task_function_->key, count, stats_.bytes_gathered - gathered_before,
+                             0);
       task_function_ = nullptr;
       ++stats_.vertex_tasks;
       const std::vector<VariableIndex>& done = executor_.task_nodes();
@@ -210,8 +210,8 @@ float* BatchedEngine::place_outputs(const VariableIndex* nodes, std::uint32_t co
   return view ? slices : cg_->memory().forward.allocate_array<float>(size * count);
 }
 
-bool BatchedEngine::read_argument(const VariableIndex* nodes, std::uint32_t count, unsigned i, bool view,
-                                  bool strided, ArgumentBytes& read) {
+bool BatchedEngine::read_argument(const VariableIndex* nodes, std::uint32_t count, unsigned i, bool view, bool strided,
+                                  ArgumentBytes& read) {
   GraphMemory& mem = cg_->memory();
   const Node& n0 = cg_->node(nodes[0]);
   const Node& a0 = cg_->node(n0.arg(i));
@@ -330,7 +330,8 @@ bool BatchedEngine::may_overwrite(const OpCall& call, const Group& group, const 
   // A slice overwrites its span of every node when it reads the producer's nodes one to one.
   unsigned begin = 0, end = ad.batch_size();
   const bool overwrite = op.backward_overwrites && arg.offset == 0 && record_[arg.producer].count == group.count &&
-                         op.argument_span(call.data[0], ad, begin, end) && coverage_.claim_span(arg.producer, begin, end);
+                         op.argument_span(call.data[0], ad, begin, end) &&
+                         coverage_.claim_span(arg.producer, begin, end);
   if (!overwrite) complete_block(arg.producer);
   return overwrite;
 }
@@ -416,7 +417,8 @@ void BatchedEngine::backward_group(std::uint32_t g) {
                     profile::now_ns() - group_start - scatter_ns);
     profile::add_time(profile::Phase::Memory, scatter_ns);
     profile::add_bytes(0, 0, scattered);
-    if (const VertexFunction* f = group_function_[g]; f && scattered) profile::vertex_task(f->id, f->key, 0, 0, scattered);
+    if (const VertexFunction* f = group_function_[g]; f && scattered)
+      profile::vertex_task(f->id, f->key, 0, 0, scattered);
   }
   mem.scratch.revert(mark);
 }
@@ -480,7 +482,8 @@ bool BatchedEngine::backward_chain(const VertexExecutor::ChainTask& task, std::u
   Device& device = *cg_->device();
   if (!FusedChainCall::runs_on(device)) return false;
   bool reached = false;  // whether a gradient reached any op of the chain
-  for (std::uint32_t k = 0; k < ops; ++k) reached = reached || (group_grad_[first + k] && !coverage_.untouched(first + k));
+  for (std::uint32_t k = 0; k < ops; ++k)
+    reached = reached || (group_grad_[first + k] && !coverage_.untouched(first + k));
   if (!reached) return true;
   GraphMemory& mem = cg_->memory();
   const AlignedMemoryPool::Mark mark = mem.scratch.mark();

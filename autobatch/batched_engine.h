@@ -110,9 +110,9 @@ class BatchedEngine : public EngineBase {
   GroupScheduler scheduler_;
   InstancePlan plan_;  // vertex-function instances of the forward pass running (--dynet-vertex)
   VertexExecutor executor_;
-  const VertexFunction* task_function_ = nullptr;  // of the task running, if any
+  const VertexFunction* task_function_ = nullptr;      // of the task running, if any
   std::vector<const VertexFunction*> group_function_;  // per group: the function of its task, or null
-  LazyWeightGradients lazy_;  // of the backward pass running
+  LazyWeightGradients lazy_;                           // of the backward pass running
   GroupRecord record_;
   std::vector<VariableIndex> alias_nodes_;  // computed nodes whose value is parameter memory
 

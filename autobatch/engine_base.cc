@@ -42,9 +42,7 @@ void EngineBase::forget_gradients() {
   gradients_upto_ = 0;
 }
 
-bool EngineBase::has_gradient(VariableIndex i) const {
-  return i < gradients_upto_ && cg_->node(i).grad != nullptr;
-}
+bool EngineBase::has_gradient(VariableIndex i) const { return i < gradients_upto_ && cg_->node(i).grad != nullptr; }
 
 void EngineBase::incremental_forward(VariableIndex last) {
   if (last < evaluated_) return;
@@ -108,19 +106,17 @@ void EngineBase::backward_node(Node& n, const std::uint8_t* needs) {
       call.dx = Tensor(a.dim, a.grad, cg_->device());
       cg_->device()->backward(op, call, k);
       ++stats_.backward_batches;
-      if (mem.backward.debug() && !a.op->grad_alias)
-        check_guard(op, mem.backward, a.grad, a.dim, "argument gradient");
+      if (mem.backward.debug() && !a.op->grad_alias) check_guard(op, mem.backward, a.grad, a.dim, "argument gradient");
     }
   }
   if (profiling_) profile::kernel(kernel_key(n), op, n.dim, 1, true, start, profile::now_ns() - start);
   mem.scratch.revert(mark);
 }
 
-void EngineBase::check_guard(const OpDef& op, const AlignedMemoryPool& pool,
-                                  const float* values, const Dim& d, const char* what) {
+void EngineBase::check_guard(const OpDef& op, const AlignedMemoryPool& pool, const float* values, const Dim& d,
+                             const char* what) {
   if (!pool.guard_intact(values, d.size() * sizeof(float)))
-    throw std::logic_error(std::string("op '") + op.name + "' wrote past the end of its " + what +
-                           " " + to_string(d));
+    throw std::logic_error(std::string("op '") + op.name + "' wrote past the end of its " + what + " " + to_string(d));
 }
 
 void EngineBase::backward(VariableIndex last, bool full, const float* seed) {

@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "dynet_core/execution_engine.h"
-#include "dynet_core/graph.h"
 #include "dynet_core/gemm/transpose_cache.h"
+#include "dynet_core/graph.h"
 
 namespace dynet {
 
@@ -46,12 +46,12 @@ class EngineBase : public ExecutionEngine {
   float* zeroed_gradient(const Node& n);
   void backward_node(Node& n, const std::uint8_t* needs);
   /// In debug-memory mode, throws when a kernel wrote past the end of `values`.
-  static void check_guard(const OpDef& op, const AlignedMemoryPool& pool, const float* values,
-                          const Dim& d, const char* what);
+  static void check_guard(const OpDef& op, const AlignedMemoryPool& pool, const float* values, const Dim& d,
+                          const char* what);
 
   ComputationGraph* cg_ = nullptr;
   TransposeCache transposes_;  // for backward kernels; reset by every backward pass
-  bool profiling_ = false;  // --dynet-profiling, read when a graph is bound
+  bool profiling_ = false;     // --dynet-profiling, read when a graph is bound
 
  private:
   void forget_gradients();
@@ -62,7 +62,7 @@ class EngineBase : public ExecutionEngine {
   VariableIndex gradients_upto_ = 0;  // nodes [0, gradients_upto_) may hold gradient pointers
   std::uint64_t generation_ = 0;
   // Host bookkeeping, reused from pass to pass.
-  std::vector<Tensor> wide_xs_;           // arguments of a node with more than kInlineTensors
+  std::vector<Tensor> wide_xs_;            // arguments of a node with more than kInlineTensors
   std::vector<std::uint8_t> needs_flags_;  // per node: needs a gradient (backward)
   std::vector<std::uint8_t> reach_flags_;  // per node: the loss depends on it (backward)
   std::vector<float> seed_;                // the seed of backward, on the host

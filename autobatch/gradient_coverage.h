@@ -55,7 +55,7 @@ class GradientCoverage {
   std::vector<Block> blocks_;
   std::vector<std::uint8_t> written_;  // per node of every block
   std::vector<Span> spans_;
-  std::vector<Span> sorted_;  // the spans of one block in order (complete's work list)
+  std::vector<Span> sorted_;      // the spans of one block in order (complete's work list)
   std::vector<MemoryRun> zeros_;  // what complete zeroes
 };
 

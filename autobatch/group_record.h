@@ -34,9 +34,9 @@ struct ArgumentRun {
 struct Group {
   std::uint32_t first_node;  ///< into the record's node list
   std::uint32_t count;
-  std::uint32_t first_arg;   ///< into the record's argument list: one per argument position
-  float* values;             ///< outputs in group order, node j at values + j * stride
-  std::uint32_t stride;      ///< the node size, unless the group is a view of wider nodes (slices)
+  std::uint32_t first_arg;  ///< into the record's argument list: one per argument position
+  float* values;            ///< outputs in group order, node j at values + j * stride
+  std::uint32_t stride;     ///< the node size, unless the group is a view of wider nodes (slices)
 };
 
 class GroupRecord {
@@ -62,8 +62,7 @@ class GroupRecord {
   /// Records the runs of argument i of nodes[0, count) (for_each_run), for an argument that is
   /// gathered: its gradients are scattered back along them without visiting the nodes again.
   /// Sets arg's first_run and runs.
-  void add_runs(const ComputationGraph& cg, const VariableIndex* nodes, std::uint32_t count, unsigned i,
-                GroupArg& arg);
+  void add_runs(const ComputationGraph& cg, const VariableIndex* nodes, std::uint32_t count, unsigned i, GroupArg& arg);
   const ArgumentRun* runs(const GroupArg& arg) const { return runs_.data() + arg.first_run; }
 
   std::uint32_t size() const { return static_cast<std::uint32_t>(groups_.size()); }
@@ -78,8 +77,8 @@ class GroupRecord {
 
   /// Whether argument i of nodes[0, count) are consecutive outputs of one group: that group
   /// (`producer`), from position `offset` on.
-  bool consecutive_outputs(const ComputationGraph& cg, const VariableIndex* nodes, std::uint32_t count,
-                           unsigned i, std::uint32_t& producer, std::uint32_t& offset) const;
+  bool consecutive_outputs(const ComputationGraph& cg, const VariableIndex* nodes, std::uint32_t count, unsigned i,
+                           std::uint32_t& producer, std::uint32_t& offset) const;
   /// Calls f(j, n, group, position, argument) for each run of argument i of nodes[j, j + n) that
   /// are consecutive outputs of one group, from `position` on; group is kNoGroup (and n 1) for
   /// an argument in no group. Gathers and scatters move a run at a time.
@@ -92,7 +91,7 @@ class GroupRecord {
   std::vector<VariableIndex> nodes_;
   std::vector<const void*> data_;  // op data of each node, as nodes_
   std::vector<GroupArg> args_;
-  std::vector<ArgumentRun> runs_;  // of the gathered arguments
+  std::vector<ArgumentRun> runs_;        // of the gathered arguments
   std::vector<std::uint32_t> group_of_;  // per graph node
   std::vector<std::uint32_t> position_;  // per graph node
 };
@@ -102,8 +101,8 @@ class GroupRecord {
 bool one_op_and_signature(const ComputationGraph& cg, const VariableIndex* nodes, std::uint32_t count);
 
 template <class F>
-void GroupRecord::for_each_run(const ComputationGraph& cg, const VariableIndex* nodes, std::uint32_t count,
-                               unsigned i, F&& f) const {
+void GroupRecord::for_each_run(const ComputationGraph& cg, const VariableIndex* nodes, std::uint32_t count, unsigned i,
+                               F&& f) const {
   VariableIndex a = cg.node(nodes[0]).arg(i);
   for (std::uint32_t j = 0; j < count;) {
     const std::uint32_t group = group_of_[a], position = position_[a];

@@ -66,8 +66,7 @@ void GroupScheduler::count_dependencies(const ComputationGraph& cg) {
       key_of_[j] = kAlone;
     } else {
       const std::uint64_t signature = unit == ScheduleUnits::kNoUnit ? nd.signature : units_->key[unit];
-      const std::uint32_t k =
-          key_id(policy_ == Policy::Depth ? spread(signature ^ spread(nd.depth + 1)) : signature);
+      const std::uint32_t k = key_id(policy_ == Policy::Depth ? spread(signature ^ spread(nd.depth + 1)) : signature);
       key_of_[j] = k;
       ++remaining_[k];
       ++key_nodes_[k];

@@ -51,8 +51,7 @@ class GroupScheduler {
 
   /// Starts scheduling nodes [begin, end) of cg; every node below begin is computed. `units`
   /// (null: none) stays read until the last group is handed out.
-  void start(const ComputationGraph& cg, VariableIndex begin, VariableIndex end,
-             const ScheduleUnits* units = nullptr);
+  void start(const ComputationGraph& cg, VariableIndex begin, VariableIndex end, const ScheduleUnits* units = nullptr);
   /// The parameter leaves among those nodes, which are not scheduled.
   const std::vector<VariableIndex>& parameter_leaves() const { return leaves_; }
   /// The next group (its nodes stay valid until the next call), or an empty one when every node
@@ -65,8 +64,8 @@ class GroupScheduler {
 
  private:
   static constexpr std::uint32_t kNotScheduled = 0xFFFFFFFFu;
-  static constexpr std::uint32_t kAlone = 0xFFFFFFFEu;  // a node that is never batched
-  static constexpr std::uint32_t kInUnit = 0xFFFFFFFDu; // a unit's node other than its first
+  static constexpr std::uint32_t kAlone = 0xFFFFFFFEu;   // a node that is never batched
+  static constexpr std::uint32_t kInUnit = 0xFFFFFFFDu;  // a unit's node other than its first
 
   /// The key id of a schedulable node (one that stands for a unit: the unit's), made on first use.
   std::uint32_t key_id(std::uint64_t key) {
@@ -116,16 +115,16 @@ class GroupScheduler {
   std::vector<std::uint32_t> pending_;  // arguments not computed yet
   std::vector<std::uint32_t> consumer_start_;
   std::vector<VariableIndex> consumers_;
-  std::vector<VariableIndex> alone_;  // ready nodes that run alone
+  std::vector<VariableIndex> alone_;   // ready nodes that run alone
   std::vector<std::uint32_t> height_;  // agenda: longest path to a node nothing in range consumes
 
   // Per key id.
   std::vector<std::vector<VariableIndex>> ready_;
   std::vector<std::uint32_t> remaining_;  // nodes not handed out yet
   std::vector<std::uint32_t> key_nodes_;
-  std::vector<double> key_depth_sum_;          // depth: of its nodes; the smallest average runs first
+  std::vector<double> key_depth_sum_;        // depth: of its nodes; the smallest average runs first
   std::vector<std::uint32_t> ready_height_;  // agenda: the greatest height in its ready set
-  std::vector<std::uint32_t> active_;  // keys with a non-empty ready set
+  std::vector<std::uint32_t> active_;        // keys with a non-empty ready set
 };
 
 }  // namespace dynet

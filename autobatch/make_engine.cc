@@ -18,8 +18,7 @@ std::unique_ptr<ExecutionEngine> make_engine(int strategy) {
     case 2:
       return std::make_unique<BatchedEngine>(BatchedEngine::Policy::Depth);
     default:
-      throw std::invalid_argument("autobatch strategy " + std::to_string(strategy) +
-                                  " is not available in this build");
+      throw std::invalid_argument("autobatch strategy " + std::to_string(strategy) + " is not available in this build");
   }
 }
 

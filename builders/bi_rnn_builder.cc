@@ -13,8 +13,9 @@ BiRNNBuilder::BiRNNBuilder(unsigned layers, unsigned input_dim, unsigned hidden_
     : input_dim_(input_dim), hidden_dim_(hidden_dim) {
   if (layers == 0 || input_dim == 0 || hidden_dim == 0 || hidden_dim % 2 != 0)
     throw std::invalid_argument("BiRNNBuilder: layers and input_dim must be positive and hidden_dim positive and even "
-                                "(each direction gets half), got " + std::to_string(layers) + ", " +
-                                std::to_string(input_dim) + ", " + std::to_string(hidden_dim));
+                                "(each direction gets half), got " +
+                                std::to_string(layers) + ", " + std::to_string(input_dim) + ", " +
+                                std::to_string(hidden_dim));
   if (!factory) throw std::invalid_argument("BiRNNBuilder: the builder factory is empty");
   local_model_ = model.add_subcollection("bi-rnn-builder");
   for (unsigned l = 0; l < layers; ++l) {

@@ -39,7 +39,7 @@ Parameter BuilderParameters::add_layer_parameter(unsigned layer, const Dim& d) {
 void BuilderParameters::bind_graph(ComputationGraph& cg, bool update) {
   if (layers_ == 0)
     throw std::invalid_argument(name_ + "::new_graph: this builder was default-constructed and has no parameters; "
-                             "assign it a builder made with a ParameterCollection first");
+                                        "assign it a builder made with a ParameterCollection first");
   vars_.assign(params_.size(), {});
   for (std::size_t l = 0; l < params_.size(); ++l)
     for (const Parameter& p : params_[l]) vars_[l].push_back(update ? parameter(cg, p) : const_parameter(cg, p));
@@ -61,8 +61,8 @@ void BuilderParameters::check_vector(const Expression& x, unsigned rows, const c
                                 " belongs to another graph than the one given to new_graph(cg)");
   const Dim d = x.dim();
   if (d.rows() != rows || d.batch_size() != rows)
-    throw std::invalid_argument(name_ + "::" + who + ": " + what + " has dim " + to_string(d) +
-                                ", expected {" + std::to_string(rows) + "} (any batch size)");
+    throw std::invalid_argument(name_ + "::" + who + ": " + what + " has dim " + to_string(d) + ", expected {" +
+                                std::to_string(rows) + "} (any batch size)");
 }
 
 }  // namespace dynet

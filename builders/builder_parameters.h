@@ -39,9 +39,8 @@ class BuilderParameters {
  protected:
   /// Checks the sizes (all > 0) and creates the subcollection `collection` of `model` (DyNet's
   /// name for it); `name` is the builder's class, as messages name it.
-  BuilderParameters(ParameterCollection& model, const std::string& name, const std::string& collection,
-                    unsigned layers, unsigned input_dim, unsigned hidden_dim,
-                    UpperLayerInput upper = UpperLayerInput::below);
+  BuilderParameters(ParameterCollection& model, const std::string& name, const std::string& collection, unsigned layers,
+                    unsigned input_dim, unsigned hidden_dim, UpperLayerInput upper = UpperLayerInput::below);
   /// A builder without parameters (DyNet's default constructors), to be assigned a real one;
   /// new_graph on it throws std::invalid_argument.
   explicit BuilderParameters(const std::string& name) : name_(name), layers_(0), input_dim_(0), hidden_dim_(0) {}

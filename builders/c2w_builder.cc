@@ -21,8 +21,7 @@ unsigned checked_vocab(int vocab_size) {
 
 }  // namespace
 
-C2WBuilder::C2WBuilder(int vocab_size, unsigned layers, unsigned input_dim, unsigned hidden_dim,
-                       ParameterCollection& m)
+C2WBuilder::C2WBuilder(int vocab_size, unsigned layers, unsigned input_dim, unsigned hidden_dim, ParameterCollection& m)
     : local_model(subcollection_of(m)),
       p_lookup(local_model.add_lookup_parameters(checked_vocab(vocab_size), {input_dim})),
       fc2w(layers, input_dim, hidden_dim, local_model),
@@ -38,16 +37,15 @@ void C2WBuilder::new_graph(ComputationGraph& cg) {
 
 Expression C2WBuilder::add_word(int word_id, const std::vector<int>& chars, ComputationGraph& cg) {
   if (!cg_) throw std::invalid_argument("C2WBuilder::add_word: call new_graph(cg) first");
-  if (&cg != cg_)
-    throw std::invalid_argument("C2WBuilder::add_word: the graph is not the one given to new_graph(cg)");
+  if (&cg != cg_) throw std::invalid_argument("C2WBuilder::add_word: the graph is not the one given to new_graph(cg)");
   const auto known = composed_.find(word_id);
   if (known != composed_.end()) return known->second;
   if (chars.empty())
     throw std::invalid_argument("C2WBuilder::add_word: word " + std::to_string(word_id) + " has no characters");
   for (int c : chars)
     if (c < 0 || static_cast<unsigned>(c) >= vocab_size_)
-      throw std::invalid_argument("C2WBuilder::add_word: character id " + std::to_string(c) +
-                                  " is out of range for " + std::to_string(vocab_size_) + " characters");
+      throw std::invalid_argument("C2WBuilder::add_word: character id " + std::to_string(c) + " is out of range for " +
+                                  std::to_string(vocab_size_) + " characters");
   std::vector<Expression> embedded;
   for (int c : chars) embedded.push_back(lookup(cg, p_lookup, static_cast<unsigned>(c)));
   fc2w.start_new_sequence();

@@ -13,7 +13,8 @@ enum { kWiou, kUiou, kBiou, kWf, kUf, kBf };
 
 ChildSumTreeLSTMBuilder::ChildSumTreeLSTMBuilder(unsigned layers, unsigned input_dim, unsigned hidden_dim,
                                                  ParameterCollection& model)
-    : LayeredTreeLSTMBuilder(model, "ChildSumTreeLSTMBuilder", "child-sum-tree-lstm-builder", layers, input_dim, hidden_dim) {
+    : LayeredTreeLSTMBuilder(model, "ChildSumTreeLSTMBuilder", "child-sum-tree-lstm-builder", layers, input_dim,
+                             hidden_dim) {
   for (unsigned l = 0; l < layers; ++l) {
     add_layer_parameter(l, {3 * hidden_dim, layer_input_dim(l)});
     add_layer_parameter(l, {3 * hidden_dim, hidden_dim});

@@ -16,7 +16,8 @@
 
 namespace dynet {
 
-std::vector<ClassFactoredSoftmaxBuilder::Entry> ClassFactoredSoftmaxBuilder::read_cluster_file(const std::string& path) {
+std::vector<ClassFactoredSoftmaxBuilder::Entry> ClassFactoredSoftmaxBuilder::read_cluster_file(
+    const std::string& path) {
   std::ifstream in(path);
   if (!in) throw std::runtime_error("ClassFactoredSoftmaxBuilder: cannot read the cluster file '" + path + "'");
   std::vector<Entry> entries;
@@ -26,14 +27,17 @@ std::vector<ClassFactoredSoftmaxBuilder::Entry> ClassFactoredSoftmaxBuilder::rea
     Entry e{"", "", path + ":" + std::to_string(n)};
     if (!(fields >> e.cls)) continue;
     if (!(fields >> e.word))
-      throw std::runtime_error("ClassFactoredSoftmaxBuilder: " + e.where + ": expected 'class word', found only '" + e.cls + "'");
+      throw std::runtime_error("ClassFactoredSoftmaxBuilder: " + e.where + ": expected 'class word', found only '" +
+                               e.cls + "'");
     entries.push_back(e);
   }
-  if (entries.empty()) throw std::runtime_error("ClassFactoredSoftmaxBuilder: the cluster file '" + path + "' lists no words");
+  if (entries.empty())
+    throw std::runtime_error("ClassFactoredSoftmaxBuilder: the cluster file '" + path + "' lists no words");
   return entries;
 }
 
-std::vector<ClassFactoredSoftmaxBuilder::Entry> ClassFactoredSoftmaxBuilder::entries_of(const WordClasses& word_classes) {
+std::vector<ClassFactoredSoftmaxBuilder::Entry> ClassFactoredSoftmaxBuilder::entries_of(
+    const WordClasses& word_classes) {
   std::vector<Entry> entries;
   for (const auto& cw : word_classes)
     entries.push_back({cw.first, cw.second, "class entry " + std::to_string(entries.size() + 1)});
@@ -50,7 +54,9 @@ ClassFactoredSoftmaxBuilder::ClassFactoredSoftmaxBuilder(unsigned rep_dim, const
 
 ClassFactoredSoftmaxBuilder::ClassFactoredSoftmaxBuilder(unsigned rep_dim, const std::vector<Entry>& entries,
                                                          Dict& word_dict, ParameterCollection& model, bool bias)
-    : SoftmaxBuilder(model, "ClassFactoredSoftmaxBuilder", "class-factored-softmax-builder", rep_dim), word_dict_(&word_dict), bias_(bias) {
+    : SoftmaxBuilder(model, "ClassFactoredSoftmaxBuilder", "class-factored-softmax-builder", rep_dim),
+      word_dict_(&word_dict),
+      bias_(bias) {
   if (entries.empty()) throw std::invalid_argument("ClassFactoredSoftmaxBuilder: no word has a class");
   std::unordered_map<std::string, const Entry*> seen;
   for (const Entry& e : entries) {
@@ -149,8 +155,8 @@ Expression ClassFactoredSoftmaxBuilder::subclass_logits(const Expression& rep, u
 }
 
 Expression ClassFactoredSoftmaxBuilder::subclass_log_distribution(const Expression& rep, unsigned c) {
-  return log_softmax(called_as("ClassFactoredSoftmaxBuilder::subclass_log_distribution",
-                               [&] { return subclass_logits(rep, c); }));
+  return log_softmax(
+      called_as("ClassFactoredSoftmaxBuilder::subclass_log_distribution", [&] { return subclass_logits(rep, c); }));
 }
 
 void ClassFactoredSoftmaxBuilder::initialize_expressions() {

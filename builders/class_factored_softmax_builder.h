@@ -47,7 +47,9 @@ class ClassFactoredSoftmaxBuilder : public SoftmaxBuilder {
   Expression subclass_logits(const Expression& rep, unsigned c);
   /// Puts the word parameters of every class in the graph now rather than at first use.
   void initialize_expressions();
-  std::unique_ptr<SoftmaxBuilder> clone() const override { return std::make_unique<ClassFactoredSoftmaxBuilder>(*this); }
+  std::unique_ptr<SoftmaxBuilder> clone() const override {
+    return std::make_unique<ClassFactoredSoftmaxBuilder>(*this);
+  }
 
   unsigned num_classes() const { return class_dict_.size(); }
   /// The class of `word`; throws std::invalid_argument for a word in no class.
@@ -72,8 +74,8 @@ class ClassFactoredSoftmaxBuilder : public SoftmaxBuilder {
 
   const Dict* word_dict_;
   Dict class_dict_;
-  std::vector<int> word_class_;             ///< per word id: its class, or -1
-  std::vector<unsigned> word_position_;     ///< per word id: its row in its class
+  std::vector<int> word_class_;          ///< per word id: its class, or -1
+  std::vector<unsigned> word_position_;  ///< per word id: its row in its class
   std::vector<std::vector<unsigned>> class_words_;
   bool bias_;
   Parameter p_class_w_, p_class_b_;

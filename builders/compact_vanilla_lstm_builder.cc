@@ -36,9 +36,10 @@ CellState CompactVanillaLSTMBuilder::step(unsigned layer, const Expression& x, c
   const Expression& h = prev ? h_rec : zero;
   const std::pair<Expression, Expression> masks = dropout_masks(layer);
   const Expression gates =
-      masks.first.pg ? vanilla_lstm_gates_dropout(x, h, var(layer, kX2I), var(layer, kH2I), var(layer, kBias),
-                                                  masks.first, masks.second, weightnoise_std_)
-                     : vanilla_lstm_gates(x, h, var(layer, kX2I), var(layer, kH2I), var(layer, kBias), weightnoise_std_);
+      masks.first.pg
+          ? vanilla_lstm_gates_dropout(x, h, var(layer, kX2I), var(layer, kH2I), var(layer, kBias), masks.first,
+                                       masks.second, weightnoise_std_)
+          : vanilla_lstm_gates(x, h, var(layer, kX2I), var(layer, kH2I), var(layer, kBias), weightnoise_std_);
   const Expression c = vanilla_lstm_c(prev ? prev->c : zero, gates);
   return {vanilla_lstm_h(c, gates), c};
 }

@@ -14,7 +14,8 @@ enum { kX2I, kH2I, kC2I, kBI, kX2O, kH2O, kC2O, kBO, kX2C, kH2C, kBC };
 
 CoupledLSTMBuilder::CoupledLSTMBuilder(unsigned layers, unsigned input_dim, unsigned hidden_dim,
                                        ParameterCollection& model)
-    : CoupledLSTMBuilder("CoupledLSTMBuilder", "lstm-builder", layers, input_dim, hidden_dim, model, Peepholes::always) {}
+    : CoupledLSTMBuilder("CoupledLSTMBuilder", "lstm-builder", layers, input_dim, hidden_dim, model,
+                         Peepholes::always) {}
 
 CoupledLSTMBuilder::CoupledLSTMBuilder(const std::string& name, const std::string& collection, unsigned layers,
                                        unsigned input_dim, unsigned hidden_dim, ParameterCollection& model,

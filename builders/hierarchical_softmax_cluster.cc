@@ -35,7 +35,8 @@ Cluster& Cluster::operator=(const Cluster& other) {
 
 Cluster* Cluster::add_child(unsigned sym) {
   if (!words_.empty())
-    throw std::invalid_argument("Cluster::add_child: the cluster '" + toString() + "' holds words; it cannot have children");
+    throw std::invalid_argument("Cluster::add_child: the cluster '" + toString() +
+                                "' holds words; it cannot have children");
   const auto found = index_.find(sym);
   if (found != index_.end()) return children_[found->second].get();
   auto child = std::make_unique<Cluster>();
@@ -49,7 +50,8 @@ Cluster* Cluster::add_child(unsigned sym) {
 
 void Cluster::add_word(unsigned word) {
   if (!children_.empty())
-    throw std::invalid_argument("Cluster::add_word: the cluster '" + toString() + "' has children; it cannot hold words");
+    throw std::invalid_argument("Cluster::add_word: the cluster '" + toString() +
+                                "' has children; it cannot hold words");
   index_[word] = static_cast<unsigned>(words_.size());
   words_.push_back(word);
 }
@@ -64,7 +66,8 @@ void Cluster::initialize(ParameterCollection& model) {
   if (k == 0)
     throw std::invalid_argument("Cluster::initialize: the cluster '" + toString() + "' has neither children nor words");
   if (k > 1) {
-    if (rep_dim_ == 0) throw std::invalid_argument("Cluster::initialize: rep_dim is 0; give it to initialize(rep_dim, model)");
+    if (rep_dim_ == 0)
+      throw std::invalid_argument("Cluster::initialize: rep_dim is 0; give it to initialize(rep_dim, model)");
     const unsigned rows = k == 2 ? 1 : k;
     weights_ = model.add_parameters({rows, rep_dim_});
     bias_ = model.add_parameters({rows}, ParameterInitConst(0.f));
@@ -101,7 +104,9 @@ Expression Cluster::node_of(const Parameter& p, Expression& cached, ComputationG
   return cached;
 }
 
-Expression Cluster::get_weights(ComputationGraph& cg) const { return node_of(weights_, weights_expr_, cg, "get_weights"); }
+Expression Cluster::get_weights(ComputationGraph& cg) const {
+  return node_of(weights_, weights_expr_, cg, "get_weights");
+}
 Expression Cluster::get_bias(ComputationGraph& cg) const { return node_of(bias_, bias_expr_, cg, "get_bias"); }
 
 Expression Cluster::predict(const Expression& h, ComputationGraph& cg) const {
@@ -113,8 +118,9 @@ Expression Cluster::neg_log_softmax(Expression h, unsigned r, ComputationGraph& 
   require_initialized("neg_log_softmax");
   const unsigned k = branches();
   if (r >= k)
-    throw std::invalid_argument("Cluster::neg_log_softmax: branch " + std::to_string(r) + " is out of range for the cluster '" +
-                                toString() + "' of " + std::to_string(k) + " branches");
+    throw std::invalid_argument("Cluster::neg_log_softmax: branch " + std::to_string(r) +
+                                " is out of range for the cluster '" + toString() + "' of " + std::to_string(k) +
+                                " branches");
   if (k == 1) return input(cg, 0.f);
   if (k > 2) return pickneglogsoftmax(predict(h, cg), r);
   const Expression p0 = logistic(predict(h, cg));
@@ -143,22 +149,24 @@ unsigned Cluster::sample(Expression h, ComputationGraph& cg) const {
 unsigned Cluster::get_index(unsigned word) const {
   const auto found = index_.find(word);
   if (found == index_.end())
-    throw std::invalid_argument("Cluster::get_index: " + std::to_string(word) + " is neither a child symbol nor a word of the cluster '" +
-                                toString() + "'");
+    throw std::invalid_argument("Cluster::get_index: " + std::to_string(word) +
+                                " is neither a child symbol nor a word of the cluster '" + toString() + "'");
   return found->second;
 }
 
 unsigned Cluster::get_word(unsigned index) const {
   if (index >= words_.size())
-    throw std::invalid_argument("Cluster::get_word: index " + std::to_string(index) + " is out of range for the cluster '" +
-                                toString() + "' of " + std::to_string(words_.size()) + " words");
+    throw std::invalid_argument("Cluster::get_word: index " + std::to_string(index) +
+                                " is out of range for the cluster '" + toString() + "' of " +
+                                std::to_string(words_.size()) + " words");
   return words_[index];
 }
 
 const Cluster* Cluster::get_child(unsigned i) const {
   if (i >= children_.size())
-    throw std::invalid_argument("Cluster::get_child: index " + std::to_string(i) + " is out of range for the cluster '" +
-                                toString() + "' of " + std::to_string(children_.size()) + " children");
+    throw std::invalid_argument("Cluster::get_child: index " + std::to_string(i) +
+                                " is out of range for the cluster '" + toString() + "' of " +
+                                std::to_string(children_.size()) + " children");
   return children_[i].get();
 }
 

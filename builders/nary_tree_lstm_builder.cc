@@ -11,9 +11,9 @@
 namespace dynet {
 
 namespace {
-enum { kX2I, kBI, kX2F, kBF, kX2O, kBO, kX2C, kBC };            // params
-enum { kH2I, kH2F, kH2O, kH2C, kC2I, kC2F, kC2O, kLookups };    // lparams
-}
+enum { kX2I, kBI, kX2F, kBF, kX2O, kBO, kX2C, kBC };          // params
+enum { kH2I, kH2F, kH2O, kH2C, kC2I, kC2F, kC2O, kLookups };  // lparams
+}  // namespace
 
 NaryTreeLSTMBuilder::NaryTreeLSTMBuilder(unsigned N, unsigned layers, unsigned input_dim, unsigned hidden_dim,
                                          ParameterCollection& model)
@@ -58,7 +58,8 @@ void NaryTreeLSTMBuilder::derive_graph_expressions(ComputationGraph& cg, bool up
   }
 }
 
-CellState NaryTreeLSTMBuilder::node(unsigned layer, const Expression& x, const std::vector<const CellState*>& children) {
+CellState NaryTreeLSTMBuilder::node(unsigned layer, const Expression& x,
+                                    const std::vector<const CellState*>& children) {
   const std::vector<std::vector<Expression>>& rows = rows_[layer];
   auto position = [&](std::size_t j) { return std::min(static_cast<unsigned>(j), n_ - 1); };
   // b + W x + sum_j (U[row(j)] h_j + V[row(j)] c_j); no V for the candidate (v < 0).

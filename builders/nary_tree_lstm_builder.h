@@ -31,8 +31,7 @@ class NaryTreeLSTMBuilder : public LayeredTreeLSTMBuilder {
  public:
   /// Without parameters until assigned a builder made with a model.
   NaryTreeLSTMBuilder() : LayeredTreeLSTMBuilder("NaryTreeLSTMBuilder"), n_(0) {}
-  NaryTreeLSTMBuilder(unsigned N, unsigned layers, unsigned input_dim, unsigned hidden_dim,
-                      ParameterCollection& model);
+  NaryTreeLSTMBuilder(unsigned N, unsigned layers, unsigned input_dim, unsigned hidden_dim, ParameterCollection& model);
 
   unsigned max_children() const { return n_; }
   std::unique_ptr<TreeLSTMBuilder> clone() const override { return std::make_unique<NaryTreeLSTMBuilder>(*this); }
@@ -47,7 +46,7 @@ class NaryTreeLSTMBuilder : public LayeredTreeLSTMBuilder {
  private:
   unsigned n_;
   std::vector<std::vector<std::vector<Expression>>> rows_;  ///< per layer, table (as lparams), row: in the bound graph
-  std::vector<Expression> forget_bias_;  ///< per layer: b_f + 1 in the bound graph
+  std::vector<Expression> forget_bias_;                     ///< per layer: b_f + 1 in the bound graph
 };
 
 }  // namespace dynet

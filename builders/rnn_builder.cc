@@ -30,10 +30,10 @@ void RNNBuilder::start_new_sequence(const std::vector<Expression>& h_0) {
   std::vector<CellState> initial;
   if (!h_0.empty()) {
     if (h_0.size() != num_h0_components())
-      throw std::invalid_argument(name() + "::start_new_sequence: h_0 holds " + std::to_string(h_0.size()) +
-                                  " expressions, expected " + std::to_string(num_h0_components()) +
-                                  (has_cell_ ? " (the cell of every layer, then the output of every layer)"
-                                             : " (the output of every layer)"));
+      throw std::invalid_argument(
+          name() + "::start_new_sequence: h_0 holds " + std::to_string(h_0.size()) + " expressions, expected " +
+          std::to_string(num_h0_components()) +
+          (has_cell_ ? " (the cell of every layer, then the output of every layer)" : " (the output of every layer)"));
     for (const Expression& e : h_0) check_vector(e, hidden_dim(), "start_new_sequence", "an h_0 vector");
     const unsigned n = layers();
     for (unsigned l = 0; l < n; ++l)
@@ -94,7 +94,9 @@ RNNPointer RNNBuilder::check_prev(RNNPointer prev, const char* who) const {
 
 Expression RNNBuilder::add_input(const Expression& x) { return add_input(cur_, x); }
 
-Expression RNNBuilder::add_input(RNNPointer prev, const Expression& x) { return add_step(prev, x, nullptr, "add_input"); }
+Expression RNNBuilder::add_input(RNNPointer prev, const Expression& x) {
+  return add_step(prev, x, nullptr, "add_input");
+}
 
 Expression RNNBuilder::add_step(RNNPointer prev, const Expression& x, const LayerCell* cell, const char* who) {
   check_prev(prev, who);
@@ -114,7 +116,7 @@ Expression RNNBuilder::add_step(RNNPointer prev, const Expression& x, const Laye
   const bool fused = fuses_dropout();
   const VertexScope scope(graph(who), name());
   for (unsigned l = 0; l < layers(); ++l) {
-    Expression in = l == 0 ? x
+    Expression in = l == 0                                                    ? x
                     : upper_layer_input() == UpperLayerInput::below_and_input ? concatenate({now[l - 1].h, x})
                                                                               : now[l - 1].h;
     if (dropout_x_ > 0.f && !fused) in = cmult(in, masks_x_[l]);
@@ -138,14 +140,14 @@ void RNNBuilder::check_state_batch(const std::vector<CellState>& state, RNNPoint
         batch = b;
         continue;
       }
-      const std::string where = prev < 0 ? "the initial state given to start_new_sequence"
-                                          : "the state at position " + std::to_string(prev);
-      throw std::invalid_argument(name() + "::" + who + ": " +
-                                  (from_input ? "the input has batch size " + std::to_string(batch) + ", but " + where +
-                                                    " has batch size " + std::to_string(b)
-                                              : where + " mixes batch sizes " + std::to_string(batch) + " and " +
-                                                    std::to_string(b)) +
-                                  " (batch sizes must agree, or be 1)");
+      const std::string where =
+          prev < 0 ? "the initial state given to start_new_sequence" : "the state at position " + std::to_string(prev);
+      throw std::invalid_argument(
+          name() + "::" + who + ": " +
+          (from_input ? "the input has batch size " + std::to_string(batch) + ", but " + where + " has batch size " +
+                            std::to_string(b)
+                      : where + " mixes batch sizes " + std::to_string(batch) + " and " + std::to_string(b)) +
+          " (batch sizes must agree, or be 1)");
     }
 }
 

@@ -86,8 +86,8 @@ class RNNBuilder : public BuilderParameters {
   /// is what the recurrent matrices read. A builder that fuses dropout gets both without the masks.
   virtual CellState step(unsigned layer, const Expression& x, const CellState* prev, const Expression& h_rec) = 0;
   /// A variant of step() for one call, such as a cell that also reads an auxiliary input.
-  using LayerCell = std::function<CellState(unsigned layer, const Expression& x, const CellState* prev,
-                                            const Expression& h_rec)>;
+  using LayerCell =
+      std::function<CellState(unsigned layer, const Expression& x, const CellState* prev, const Expression& h_rec)>;
   /// add_input(prev, x) computing each layer with `cell` (step() when null); `who` is the method
   /// the user called, as messages name it.
   Expression add_step(RNNPointer prev, const Expression& x, const LayerCell* cell, const char* who);
@@ -113,11 +113,11 @@ class RNNBuilder : public BuilderParameters {
 
   bool has_cell_;
   float dropout_x_ = 0.f, dropout_h_ = 0.f;
-  std::vector<Expression> masks_x_, masks_h_;  ///< per layer (empty expressions for a rate of 0)
-  unsigned masks_batch_ = 0;                  ///< the batch size the masks were drawn for; 0: none yet
-  std::vector<CellState> initial_;            ///< per layer; empty for a zero initial state
+  std::vector<Expression> masks_x_, masks_h_;   ///< per layer (empty expressions for a rate of 0)
+  unsigned masks_batch_ = 0;                    ///< the batch size the masks were drawn for; 0: none yet
+  std::vector<CellState> initial_;              ///< per layer; empty for a zero initial state
   std::vector<std::vector<CellState>> states_;  ///< per position, then per layer
-  std::vector<RNNPointer> head_;              ///< the position each position continued from
+  std::vector<RNNPointer> head_;                ///< the position each position continued from
   RNNPointer cur_ = -1;
 };
 

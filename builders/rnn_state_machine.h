@@ -41,8 +41,7 @@ class RNNStateMachine {
   [[noreturn]] void failure(RNNOp op) const {
     static const char* const states[] = {"CREATED", "GRAPH_READY", "READING_INPUT"};
     static const char* const ops[] = {"new_graph", "start_new_sequence", "add_input"};
-    throw std::runtime_error(std::string("RNNStateMachine: ") + ops[op] + " is not allowed in state " +
-                             states[q_] +
+    throw std::runtime_error(std::string("RNNStateMachine: ") + ops[op] + " is not allowed in state " + states[q_] +
                              (q_ == CREATED ? " (call new_graph first)" : " (call start_new_sequence first)"));
   }
 

@@ -41,7 +41,8 @@ void check_children_readable(const std::string& builder, std::size_t children, u
 unsigned half_of(unsigned hidden_dim) {
   if (hidden_dim % 2 != 0)
     throw std::invalid_argument("BidirectionalTreeLSTMBuilder: hidden_dim must be even (half of it for each "
-                                "direction), got " + std::to_string(hidden_dim));
+                                "direction), got " +
+                                std::to_string(hidden_dim));
   return hidden_dim / 2;
 }
 

@@ -12,8 +12,8 @@ namespace {
 enum { kX2H, kH2H, kBias, kL2H };
 }
 
-SimpleRNNBuilder::SimpleRNNBuilder(unsigned layers, unsigned input_dim, unsigned hidden_dim,
-                                   ParameterCollection& model, bool support_lags)
+SimpleRNNBuilder::SimpleRNNBuilder(unsigned layers, unsigned input_dim, unsigned hidden_dim, ParameterCollection& model,
+                                   bool support_lags)
     : RNNBuilder(model, "SimpleRNNBuilder", "simple-rnn-builder", layers, input_dim, hidden_dim, false),
       lagging_(support_lags) {
   for (unsigned l = 0; l < layers; ++l) {
@@ -39,7 +39,7 @@ CellState SimpleRNNBuilder::cell(unsigned layer, const Expression& x, const Cell
 Expression SimpleRNNBuilder::add_auxiliary_input(const Expression& x, const Expression& aux) {
   if (!lagging_)
     throw std::invalid_argument(name() + "::add_auxiliary_input: this builder has no W_l; make it with "
-                                "support_lags = true");
+                                         "support_lags = true");
   check_vector(aux, hidden_dim(), "add_auxiliary_input", "the auxiliary input");
   const LayerCell lagged = [&](unsigned layer, const Expression& in, const CellState* prev, const Expression& h_rec) {
     return cell(layer, in, prev, h_rec, &aux);

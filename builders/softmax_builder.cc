@@ -34,7 +34,8 @@ void SoftmaxBuilder::check_rep(const Expression& rep, const char* who, unsigned 
   const std::string where = name_ + "::" + who + ": ";
   if (!rep.pg) throw std::invalid_argument(where + "the representation is an empty Expression");
   if (rep.pg != cg_ || rep.graph_id != graph_id_)
-    throw std::invalid_argument(where + "the representation belongs to another graph than the one given to new_graph(cg)");
+    throw std::invalid_argument(where +
+                                "the representation belongs to another graph than the one given to new_graph(cg)");
   const Dim d = rep.dim();
   if (d.rows() != rep_dim_ || d.batch_size() != rep_dim_)
     throw std::invalid_argument(where + "the representation has dim " + to_string(d) + ", expected {" +

@@ -23,7 +23,8 @@ unsigned checked_rows(const Parameter& p_w) {
   if (!p_w) throw std::invalid_argument("StandardSoftmaxBuilder: p_w is an empty Parameter");
   const Dim d = p_w.dim();
   if (d.ndims() != 2)
-    throw std::invalid_argument("StandardSoftmaxBuilder: p_w has dim " + to_string(d) + ", expected {classes, rep_dim}");
+    throw std::invalid_argument("StandardSoftmaxBuilder: p_w has dim " + to_string(d) +
+                                ", expected {classes, rep_dim}");
   return d[1];
 }
 
@@ -34,8 +35,9 @@ StandardSoftmaxBuilder::StandardSoftmaxBuilder(Parameter& p_w)
 
 StandardSoftmaxBuilder::StandardSoftmaxBuilder(Parameter& p_w, Parameter& p_b) : StandardSoftmaxBuilder(p_w) {
   if (!p_b || p_b.dim() != Dim({num_classes_}))
-    throw std::invalid_argument("StandardSoftmaxBuilder: p_b has dim " + (p_b ? to_string(p_b.dim()) : std::string("(empty)")) +
-                                ", expected {" + std::to_string(num_classes_) + "}");
+    throw std::invalid_argument("StandardSoftmaxBuilder: p_b has dim " +
+                                (p_b ? to_string(p_b.dim()) : std::string("(empty)")) + ", expected {" +
+                                std::to_string(num_classes_) + "}");
   p_b_ = p_b;
 }
 

@@ -39,7 +39,8 @@ Expression TreeLSTMBuilder::add_input(int id, const std::vector<int>& children, 
                                 " has neither an input nor children");
   std::vector<const std::vector<CellState>*> child_states;
   for (int child : children) {
-    if (child == id) throw std::invalid_argument(name() + "::add_input: node " + std::to_string(id) + " is its own child");
+    if (child == id)
+      throw std::invalid_argument(name() + "::add_input: node " + std::to_string(id) + " is its own child");
     child_states.push_back(&node_states(child, "add_input"));
   }
   check_batches(id, children, x, child_states);
@@ -69,11 +70,12 @@ void TreeLSTMBuilder::check_batches(int id, const std::vector<int>& children, co
           source = static_cast<int>(k);
           continue;
         }
-        throw std::invalid_argument(
-            name() + "::add_input: node " + std::to_string(id) + "'s child " + std::to_string(children[k]) +
-            " has batch size " + std::to_string(b) + ", but " +
-            (source < 0 ? std::string("the input") : "its child " + std::to_string(children[static_cast<std::size_t>(source)])) +
-            " has batch size " + std::to_string(batch) + " (batch sizes must agree, or be 1)");
+        throw std::invalid_argument(name() + "::add_input: node " + std::to_string(id) + "'s child " +
+                                    std::to_string(children[k]) + " has batch size " + std::to_string(b) + ", but " +
+                                    (source < 0
+                                         ? std::string("the input")
+                                         : "its child " + std::to_string(children[static_cast<std::size_t>(source)])) +
+                                    " has batch size " + std::to_string(batch) + " (batch sizes must agree, or be 1)");
       }
 }
 

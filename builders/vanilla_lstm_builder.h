@@ -33,7 +33,8 @@ class VanillaLSTMBuilder : public RNNBuilder {
   CellState step(unsigned layer, const Expression& x, const CellState* prev, const Expression& h_rec) override;
 
  private:
-  Expression gate_activations(unsigned layer, const Expression& x, const CellState* prev, const Expression& h_rec) const;
+  Expression gate_activations(unsigned layer, const Expression& x, const CellState* prev,
+                              const Expression& h_rec) const;
 
   bool ln_lstm_;
   float forget_bias_;

@@ -17,8 +17,7 @@ void fill_dims(Dim& dim, It begin, It end) {
   unsigned n = 0;
   for (It it = begin; it != end; ++it, ++n) {
     if (n >= Dim::kMaxDims)
-      throw std::invalid_argument("Dim: at most " + std::to_string(Dim::kMaxDims) +
-                                  " dimensions are supported, got " +
+      throw std::invalid_argument("Dim: at most " + std::to_string(Dim::kMaxDims) + " dimensions are supported, got " +
                                   std::to_string(std::distance(begin, end)));
     if (*it <= 0)
       throw std::invalid_argument("Dim: dimension " + std::to_string(n) + " has size " +
@@ -47,8 +46,8 @@ Dim::Dim(const std::vector<long>& dims) { fill_dims(*this, dims.begin(), dims.en
 
 void Dim::set(unsigned i, unsigned s) {
   if (i >= kMaxDims)
-    throw std::invalid_argument("Dim::set: dimension index " + std::to_string(i) +
-                                " is out of range (max " + std::to_string(kMaxDims - 1) + ")");
+    throw std::invalid_argument("Dim::set: dimension index " + std::to_string(i) + " is out of range (max " +
+                                std::to_string(kMaxDims - 1) + ")");
   if (s == 0) throw std::invalid_argument("Dim::set: sizes must be >= 1");
   while (nd <= i) d[nd++] = 1;
   d[i] = s;
@@ -97,8 +96,8 @@ void reject_size(const Dim& d, const std::string& what) {
   std::uint64_t n = d.bd;
   bool exact = true;
   for (unsigned i = 0; i < d.nd; ++i) exact = exact && !__builtin_mul_overflow(n, d.d[i], &n);
-  throw std::invalid_argument(what + " " + to_string(d) + " has " +
-                              (exact ? std::to_string(n) : "more than 2^64") + " elements; " + limit_text());
+  throw std::invalid_argument(what + " " + to_string(d) + " has " + (exact ? std::to_string(n) : "more than 2^64") +
+                              " elements; " + limit_text());
 }
 
 }  // namespace dynet

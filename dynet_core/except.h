@@ -45,7 +45,7 @@ std::string message(Write&& write) {
   } while (0)
 #define DYNET_RUNTIME_ERR(msg) \
   throw std::runtime_error(::dynet::detail::message([&](std::ostream& dynet_os_) { dynet_os_ << msg; }))
-#define DYNET_ASSERT(expr, msg)       \
-  do {                                \
+#define DYNET_ASSERT(expr, msg)          \
+  do {                                   \
     if (!(expr)) DYNET_RUNTIME_ERR(msg); \
   } while (0)

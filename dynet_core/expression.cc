@@ -9,8 +9,7 @@ namespace dynet {
 
 namespace {
 ComputationGraph& checked_graph(const Expression& e, const char* where) {
-  if (!e.pg)
-    throw std::invalid_argument(std::string(where) + ": " + kEmptyExpressionUsed);
+  if (!e.pg) throw std::invalid_argument(std::string(where) + ": " + kEmptyExpressionUsed);
   if (!live_graphs::alive(e.graph_id)) throw_stale_graph(where);
   e.pg->check_expression(e, where);
   return *e.pg;
@@ -24,9 +23,7 @@ const Dim& Expression::dim() const { return checked_graph(*this, "Expression::di
 
 Tensor Expression::value() const { return checked_graph(*this, "Expression::value").get_value(i); }
 
-Tensor Expression::gradient() const {
-  return checked_graph(*this, "Expression::gradient").get_gradient(i);
-}
+Tensor Expression::gradient() const { return checked_graph(*this, "Expression::gradient").get_gradient(i); }
 
 bool Expression::is_stale() const {
   return !pg || !live_graphs::alive(graph_id) || i >= pg->size() || pg->node(i).epoch != epoch;

@@ -37,8 +37,7 @@ ComputationGraph::ComputationGraph(Device* device)
       autobatch_(current_params().autobatch),
       vertex_(current_params().vertex),
       profiling_(profile::enabled()) {
-  if (!device_)
-    throw std::invalid_argument("ComputationGraph: no device (was dynet::cleanup() called?)");
+  if (!device_) throw std::invalid_argument("ComputationGraph: no device (was dynet::cleanup() called?)");
   if (autobatch_ < 0 || autobatch_ > 2)
     throw std::invalid_argument("ComputationGraph: autobatch_flag is " + std::to_string(autobatch_) +
                                 "; expected 0 (off), 1 (agenda) or 2 (depth)");
@@ -67,8 +66,9 @@ void ComputationGraph::set_autobatch(int strategy) {
 
 void ComputationGraph::set_vertex(int mode) {
   if (mode < 0 || mode > 2)
-    throw std::invalid_argument("ComputationGraph::set_vertex: " + std::to_string(mode) +
-                                " is not a mode; expected 0 (op by op), 1 (as suits the device) or 2 (units everywhere)");
+    throw std::invalid_argument(
+        "ComputationGraph::set_vertex: " + std::to_string(mode) +
+        " is not a mode; expected 0 (op by op), 1 (as suits the device) or 2 (units everywhere)");
   if (mode == vertex_) return;
   engine_->invalidate();
   vertex_ = mode;
@@ -151,16 +151,15 @@ void ComputationGraph::differentiate(VariableIndex i, bool full, const float* se
   profile::note_pools(*memory_);
 }
 
-Expression ComputationGraph::append(const OpDef& op, const Expression* args, unsigned n,
-                                    const void* data) {
+Expression ComputationGraph::append(const OpDef& op, const Expression* args, unsigned n, const void* data) {
   if (profiling_ && !building_) start_building();
   if (op.id == OpDef::kUnregistered)
     throw std::logic_error(std::string("op '") + op.name +
                            "' is not registered; add it to its family's register function");
   if (op.arity >= 0 ? n != static_cast<unsigned>(op.arity) : n == 0)
     throw std::invalid_argument(std::string(op.name) + ": expected " +
-                                (op.arity >= 0 ? std::to_string(op.arity) : "at least 1") +
-                                " argument(s), got " + std::to_string(n));
+                                (op.arity >= 0 ? std::to_string(op.arity) : "at least 1") + " argument(s), got " +
+                                std::to_string(n));
   const Dim* inline_dims[kInlineDims];
   const Node* inline_nodes[kInlineDims];
   const bool inline_args = n <= kInlineDims;
@@ -263,10 +262,9 @@ Tensor ComputationGraph::get_value(const Expression& e) {
 
 Tensor ComputationGraph::get_gradient(VariableIndex i) {
   if (i >= size_ || !engine_->has_gradient(i))
-    throw std::runtime_error(
-        "get_gradient: node " + std::to_string(i) +
-        " has no gradient; call backward first (with full=true for nodes that do not depend on "
-        "parameters)");
+    throw std::runtime_error("get_gradient: node " + std::to_string(i) +
+                             " has no gradient; call backward first (with full=true for nodes that do not depend on "
+                             "parameters)");
   const Node& n = node(i);
   return Tensor(n.dim, n.grad, device_);
 }
@@ -288,8 +286,8 @@ void ComputationGraph::backward(const Expression& last, const std::vector<float>
   const Dim& d = node(last.i).dim;
   if (output_gradient.size() != d.size())
     throw std::invalid_argument("backward: the output gradient has " + std::to_string(output_gradient.size()) +
-                                " values; the expression has dim " + to_string(d) + " (" +
-                                std::to_string(d.size()) + " values)");
+                                " values; the expression has dim " + to_string(d) + " (" + std::to_string(d.size()) +
+                                " values)");
   differentiate(last.i, full, output_gradient.data());
 }
 

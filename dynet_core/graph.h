@@ -98,8 +98,7 @@ class ComputationGraph {
 
   /// Appends a node of `op` over `args` with op data `data` (already in this graph's arena).
   Expression append(const OpDef& op, const Expression* args, unsigned n, const void* data);
-  Expression append(const OpDef& op, std::initializer_list<Expression> args,
-                    const void* data = nullptr) {
+  Expression append(const OpDef& op, std::initializer_list<Expression> args, const void* data = nullptr) {
     return append(op, args.begin(), static_cast<unsigned>(args.size()), data);
   }
   /// A copy of `v` in the graph arena, alive until the graph is cleared.
@@ -123,13 +122,10 @@ class ComputationGraph {
   }
 
   Node& node(VariableIndex i) { return memory_->node_chunks[i >> kChunkBits][i & kChunkMask]; }
-  const Node& node(VariableIndex i) const {
-    return memory_->node_chunks[i >> kChunkBits][i & kChunkMask];
-  }
+  const Node& node(VariableIndex i) const { return memory_->node_chunks[i >> kChunkBits][i & kChunkMask]; }
   /// Throws std::invalid_argument when `e` does not name a live node of this graph.
   void check_expression(const Expression& e, const char* where) const {
-    if (e.pg != this || e.graph_id != id_ || e.i >= size_ || node(e.i).epoch != e.epoch)
-      reject_expression(e, where);
+    if (e.pg != this || e.graph_id != id_ || e.i >= size_ || node(e.i).epoch != e.epoch) reject_expression(e, where);
   }
   GraphMemory& memory() { return *memory_; }
 

@@ -16,8 +16,9 @@ struct IndexTensor {
   IndexTensor() = default;
   IndexTensor(const Dim& dim, std::ptrdiff_t* values, Device* dev) : d(dim), v(values), device(dev) {}
   /// Room of its own for dim.size() indices, zeroed; copies share it, the last one frees it.
-  IndexTensor(const Dim& dim, Device* dev)
-      : d(dim), device(dev), owned_(new std::ptrdiff_t[dim.size()]()) { v = owned_.get(); }
+  IndexTensor(const Dim& dim, Device* dev) : d(dim), device(dev), owned_(new std::ptrdiff_t[dim.size()]()) {
+    v = owned_.get();
+  }
 
   Dim d;
   std::ptrdiff_t* v = nullptr;

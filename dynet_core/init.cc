@@ -5,18 +5,18 @@
 #endif
 
 #include <atomic>
-#include <sstream>
 #include <memory>
 #include <mutex>
 #include <random>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 
 #include "dynet_core/device/device.h"
 #include "dynet_core/device/gpu_backend.h"
 #include "dynet_core/device/guarded_device.h"
-#include "dynet_core/ops/registry.h"
 #include "dynet_core/host_random.h"
+#include "dynet_core/ops/registry.h"
 #include "dynet_core/random_engine.h"
 
 namespace dynet {
@@ -46,8 +46,8 @@ T parse_number(const std::string& flag, const std::string& value, T lo, T hi) {
   std::istringstream in(value);
   T v{};
   if (!(in >> v) || !in.eof() || v < lo || v > hi)
-    throw std::invalid_argument(flag + ": '" + value + "' is not valid; expected a number from " +
-                                std::to_string(lo) + " to " + std::to_string(hi));
+    throw std::invalid_argument(flag + ": '" + value + "' is not valid; expected a number from " + std::to_string(lo) +
+                                " to " + std::to_string(hi));
   return v;
 }
 
@@ -58,8 +58,8 @@ std::vector<int> parse_device_list(const std::string& flag, const std::string& l
   for (;;) {
     const std::size_t comma = list.find(',', start);
     const std::string item = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    if (item.rfind("GPU:", 0) == 0 && item.size() > 4 &&
-        item.find_first_not_of("0123456789", 4) == std::string::npos && item.size() <= 7) {
+    if (item.rfind("GPU:", 0) == 0 && item.size() > 4 && item.find_first_not_of("0123456789", 4) == std::string::npos &&
+        item.size() <= 7) {
       const int id = std::stoi(item.substr(4));
       for (int g : gpus)
         if (g == id) throw std::invalid_argument(flag + " " + list + ": " + item + " is named twice");
@@ -98,8 +98,7 @@ void initialize_locked(Globals& g, const DynetParams& params) {
   if (params.gpu_ids.size() > 1)
     throw std::invalid_argument("--dynet-devices / --dynet-gpus: " + std::to_string(params.gpu_ids.size()) +
                                 " GPUs were asked for; dybatch runs on one GPU at a time");
-  if (!g.device && !params.gpu_ids.empty())
-    g.device = make_gpu_device(params.gpu_ids[0], sizes, params.debug_memory);
+  if (!g.device && !params.gpu_ids.empty()) g.device = make_gpu_device(params.gpu_ids[0], sizes, params.debug_memory);
   if (!g.device && params.guard_device_memory)
     g.device = std::make_unique<Device_GuardedCPU>(sizes, params.debug_memory, params.threads);
   if (!g.device) g.device = std::make_unique<Device_CPU>(sizes, params.debug_memory, params.threads);

@@ -22,10 +22,10 @@ struct DynetParams {
   ///   more planning than they save.
   /// 2: units and fused chains on every device.
   int vertex = 1;
-  int profiling = 0;           ///< --dynet-profiling: 0 off, 1 summary, 2 per-signature tables
-  float weight_decay = 0.f;    ///< --dynet-weight-decay: L2 decay applied by trainers
-  bool debug_memory = false;   ///< --dynet-debug-memory: NaN-filled allocations with canaries
-  unsigned threads = 1;        ///< --dynet-threads: cores that large GEMMs split over
+  int profiling = 0;          ///< --dynet-profiling: 0 off, 1 summary, 2 per-signature tables
+  float weight_decay = 0.f;   ///< --dynet-weight-decay: L2 decay applied by trainers
+  bool debug_memory = false;  ///< --dynet-debug-memory: NaN-filled allocations with canaries
+  unsigned threads = 1;       ///< --dynet-threads: cores that large GEMMs split over
   /// --dynet-devices (CPU, GPU:N, comma-separated) or --dynet-gpus N (GPU:0 to GPU:N-1): the GPUs
   /// asked for; as in DyNet, the first becomes the default device. Empty: the CPU.
   std::vector<int> gpu_ids;

@@ -28,9 +28,9 @@ class TransposeCache;
 struct OpCall {
   const Tensor* xs = nullptr;  ///< argument values
   unsigned nargs = 0;
-  Tensor y;                    ///< output value
-  Tensor dy;                   ///< output gradient (backward only)
-  Tensor dx;                   ///< gradient of the argument being differentiated (backward only)
+  Tensor y;                           ///< output value
+  Tensor dy;                          ///< output gradient (backward only)
+  Tensor dx;                          ///< gradient of the argument being differentiated (backward only)
   const void* const* data = nullptr;  ///< op data of each node of the group
   /// Backward only, for ops whose row sets backward_overwrites: dx holds garbage, and backward
   /// writes the gradient into it instead of adding.
@@ -69,19 +69,15 @@ struct BatchTraits {
   constexpr BatchTraits() {}
 
   BatchRule rule = BatchRule::None;
-  std::uint32_t shared = 0;   ///< bit i: argument i is the same node for the whole group
-  bool shared_odd = false;    ///< every odd argument is shared too (affine_transform's W1, W2...)
-  std::uint8_t sig_bytes = 0; ///< leading bytes of the op data that select the kernel
+  std::uint32_t shared = 0;    ///< bit i: argument i is the same node for the whole group
+  bool shared_odd = false;     ///< every odd argument is shared too (affine_transform's W1, W2...)
+  std::uint8_t sig_bytes = 0;  ///< leading bytes of the op data that select the kernel
   /// Bit i: the kernel broadcasts argument i when it has one batch element and y has more, so a
   /// parameter there is shared by the group instead of copied once per node (kAllArguments: all).
   std::uint32_t broadcasts = 0;
 
-  bool is_shared(unsigned i) const {
-    return (i < 32 && ((shared >> i) & 1u)) || (shared_odd && (i % 2 == 1));
-  }
-  bool is_broadcast(unsigned i) const {
-    return broadcasts == kAllArguments || (i < 32 && ((broadcasts >> i) & 1u));
-  }
+  bool is_shared(unsigned i) const { return (i < 32 && ((shared >> i) & 1u)) || (shared_odd && (i % 2 == 1)); }
+  bool is_broadcast(unsigned i) const { return broadcasts == kAllArguments || (i < 32 && ((broadcasts >> i) & 1u)); }
 };
 
 /// The numeric gradient check every registered op gets: `build` makes one random instance of the
@@ -91,7 +87,7 @@ struct GradCheck {
   constexpr GradCheck() {}
 
   Expression (*build)(CheckCase&) = nullptr;
-  float tolerance = 2e-2f;           ///< relative, against the larger of numeric and analytic
+  float tolerance = 2e-2f;            ///< relative, against the larger of numeric and analytic
   const char* skip_reason = nullptr;  ///< set instead of `build` only when no check can apply
 };
 
@@ -103,7 +99,8 @@ struct GradCheck {
 struct ElementwiseRule {
   /// Not an aggregate: OpRow::elementwise sets it.
   constexpr ElementwiseRule() {}
-  constexpr ElementwiseRule(ElementwiseOp op_, void (*f_)(const void*, const float* const*, unsigned, float*, std::size_t),
+  constexpr ElementwiseRule(ElementwiseOp op_,
+                            void (*f_)(const void*, const float* const*, unsigned, float*, std::size_t),
                             void (*df_)(const void*, unsigned, const float* const*, unsigned, const float*,
                                         const float*, float*, std::size_t, bool))
       : op(op_), f(f_), df(df_) {}
@@ -115,8 +112,8 @@ struct ElementwiseRule {
   void (*f)(const void* data, const float* const* xs, unsigned nargs, float* y, std::size_t n) = nullptr;
   /// dx[e] += dy[e] * dy/dxs[i] at e, or dx[e] = ... when `overwrite`; y holds f's output. Null when
   /// no gradient flows to the arguments (the row has no backward).
-  void (*df)(const void* data, unsigned i, const float* const* xs, unsigned nargs, const float* y,
-             const float* dy, float* dx, std::size_t n, bool overwrite) = nullptr;
+  void (*df)(const void* data, unsigned i, const float* const* xs, unsigned nargs, const float* y, const float* dy,
+             float* dx, std::size_t n, bool overwrite) = nullptr;
 };
 
 struct OpDef {

@@ -113,19 +113,17 @@ std::string ParameterCollection::unique_name(const std::string& requested, const
 
 void ParameterCollection::check_room(const Dim& d, const char* what) const {
   if (d.bd != 1)
-    throw std::invalid_argument(std::string(what) + ": parameters have no batch dimension, got " +
-                                to_string(d));
+    throw std::invalid_argument(std::string(what) + ": parameters have no batch dimension, got " + to_string(d));
   if (!d.fits()) reject_size(d, std::string(what) + ": the shape");
 }
 
-Parameter ParameterCollection::add_parameters(const Dim& d, float scale, const std::string& name,
-                                              Device* device) {
+Parameter ParameterCollection::add_parameters(const Dim& d, float scale, const std::string& name, Device* device) {
   if (scale == 0.f) return add_parameters(d, ParameterInitGlorot(), name, device);
   return add_parameters(d, ParameterInitUniform(scale), name, device);
 }
 
-Parameter ParameterCollection::add_parameters(const Dim& d, const ParameterInit& init,
-                                              const std::string& name, Device* device) {
+Parameter ParameterCollection::add_parameters(const Dim& d, const ParameterInit& init, const std::string& name,
+                                              Device* device) {
   check_room(d, "add_parameters");
   if (!device) device = default_device();
   auto s = std::make_shared<ParameterStorage>();
@@ -152,19 +150,18 @@ Parameter ParameterCollection::add_parameters(const Dim& d, Device* device) {
   return add_parameters(d, ParameterInitGlorot(), "", device);
 }
 
-LookupParameter ParameterCollection::add_lookup_parameters(unsigned n, const Dim& d,
-                                                           const std::string& name, Device* device) {
+LookupParameter ParameterCollection::add_lookup_parameters(unsigned n, const Dim& d, const std::string& name,
+                                                           Device* device) {
   return add_lookup_parameters(n, d, ParameterInitGlorot(true), name, device);
 }
 
-LookupParameter ParameterCollection::add_lookup_parameters(unsigned n, const Dim& d,
-                                                           const ParameterInit& init,
+LookupParameter ParameterCollection::add_lookup_parameters(unsigned n, const Dim& d, const ParameterInit& init,
                                                            const std::string& name, Device* device) {
   check_room(d, "add_lookup_parameters");
   if (n == 0) throw std::invalid_argument("add_lookup_parameters: a table needs at least one row");
   if (d.ndims() >= Dim::kMaxDims)
-    throw std::invalid_argument("add_lookup_parameters: rows may have at most " +
-                                std::to_string(Dim::kMaxDims - 1) + " dimensions, got " + to_string(d));
+    throw std::invalid_argument("add_lookup_parameters: rows may have at most " + std::to_string(Dim::kMaxDims - 1) +
+                                " dimensions, got " + to_string(d));
   if (!device) device = default_device();
   Dim all = d;
   all.set(d.ndims(), n);
@@ -205,8 +202,7 @@ const std::vector<std::shared_ptr<ParameterStorage>>& ParameterCollection::param
   return state_->storage.params;
 }
 
-const std::vector<std::shared_ptr<LookupParameterStorage>>&
-ParameterCollection::lookup_parameters_list() const {
+const std::vector<std::shared_ptr<LookupParameterStorage>>& ParameterCollection::lookup_parameters_list() const {
   return state_->storage.lookup_params;
 }
 
@@ -229,8 +225,7 @@ std::shared_ptr<Storage> find_named(const std::vector<std::shared_ptr<Storage>>&
                                     const char* who, const std::string& collection) {
   for (const auto& p : list)
     if (p->name == name) return p;
-  throw std::runtime_error(std::string(who) + ": no parameter named '" + name + "' in collection '" +
-                           collection + "'");
+  throw std::runtime_error(std::string(who) + ": no parameter named '" + name + "' in collection '" + collection + "'");
 }
 }  // namespace
 

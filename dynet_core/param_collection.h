@@ -39,8 +39,7 @@ class ParameterCollection {
   ParameterCollection& operator=(const ParameterCollection& other);
 
   /// `scale` 0 means Glorot initialization, otherwise uniform on [-scale, scale].
-  Parameter add_parameters(const Dim& d, float scale = 0.f, const std::string& name = "",
-                           Device* device = nullptr);
+  Parameter add_parameters(const Dim& d, float scale = 0.f, const std::string& name = "", Device* device = nullptr);
   Parameter add_parameters(const Dim& d, const ParameterInit& init, const std::string& name = "",
                            Device* device = nullptr);
   /// Glorot-initialized, named (DyNet's overloads).

@@ -25,8 +25,7 @@ void fill_random(Tensor& t, Dist dist) {
 }  // namespace
 
 ParameterInitNormal::ParameterInitNormal(float m, float v) : mean_(m), variance_(v) {
-  if (!(v >= 0))
-    throw std::invalid_argument("ParameterInitNormal: variance " + std::to_string(v) + " must be >= 0");
+  if (!(v >= 0)) throw std::invalid_argument("ParameterInitNormal: variance " + std::to_string(v) + " must be >= 0");
 }
 
 void ParameterInitNormal::initialize_params(Tensor& values, bool) const {
@@ -84,8 +83,8 @@ void ParameterInitSaxe::initialize_params(Tensor& values, bool) const {
 
 void ParameterInitFromVector::initialize_params(Tensor& values, bool) const {
   if (v_.size() != values.d.size())
-    throw std::invalid_argument("ParameterInitFromVector: the parameter has dim " + to_string(values.d) +
-                                " (" + std::to_string(values.d.size()) + " values), the vector has " +
+    throw std::invalid_argument("ParameterInitFromVector: the parameter has dim " + to_string(values.d) + " (" +
+                                std::to_string(values.d.size()) + " values), the vector has " +
                                 std::to_string(v_.size()));
   values.device->to_device(values.v, v_.data(), v_.size());
 }
@@ -97,8 +96,7 @@ void ParameterInitFromFile::initialize_params(Tensor& values, bool is_lookup) co
   float x;
   while (in >> x) v.push_back(x);
   if (!in.eof())
-    throw std::invalid_argument("ParameterInitFromFile: '" + path_ +
-                                "' holds something that is not a number after " +
+    throw std::invalid_argument("ParameterInitFromFile: '" + path_ + "' holds something that is not a number after " +
                                 std::to_string(v.size()) + " values");
   ParameterInitFromVector(std::move(v)).initialize_params(values, is_lookup);
 }

@@ -54,8 +54,7 @@ class ParameterInitIdentity : public ParameterInit {
 /// Glorot/Xavier: uniform on +-gain*sqrt(6 / sum of dims) (the row count of a lookup excluded).
 class ParameterInitGlorot : public ParameterInit {
  public:
-  explicit ParameterInitGlorot(bool is_lookup = false, float gain = 1.f)
-      : lookup_(is_lookup), gain_(gain) {}
+  explicit ParameterInitGlorot(bool is_lookup = false, float gain = 1.f) : lookup_(is_lookup), gain_(gain) {}
   void initialize_params(Tensor& values, bool is_lookup) const override;
 
  private:

@@ -14,14 +14,17 @@ namespace {
 std::string describe_name(const std::string& full, const char* kind) {
   const std::size_t slash = full.rfind('/');
   const std::string collection = full.substr(0, slash + 1), last = full.substr(slash + 1);
-  const bool unnamed = last.size() > 1 && last[0] == '_' && last.find_first_not_of("0123456789", 1) == std::string::npos;
+  const bool unnamed =
+      last.size() > 1 && last[0] == '_' && last.find_first_not_of("0123456789", 1) == std::string::npos;
   if (!unnamed) return std::string("the ") + kind + " '" + full + "'";
   return std::string("an unnamed ") + kind + (collection == "/" ? "" : " of the collection '" + collection + "'");
 }
 
 }  // namespace
 
-std::string describe(const ParameterStorage& s) { return describe_name(s.name, "Parameter") + " of dim " + to_string(s.dim); }
+std::string describe(const ParameterStorage& s) {
+  return describe_name(s.name, "Parameter") + " of dim " + to_string(s.dim);
+}
 
 std::string describe(const LookupParameterStorage& s) {
   return describe_name(s.name, "LookupParameter") + " of " + std::to_string(s.n) + " rows of dim " + to_string(s.dim);
@@ -48,7 +51,8 @@ void clip_values(ParameterStorage& s, float left, float right, const char* who) 
 
 void set_row(LookupParameterStorage& s, unsigned i, const std::vector<float>& v, const char* who) {
   if (i >= s.n)
-    throw std::invalid_argument(std::string(who) + ": index " + std::to_string(i) + " is out of range for " + describe(s));
+    throw std::invalid_argument(std::string(who) + ": index " + std::to_string(i) + " is out of range for " +
+                                describe(s));
   if (v.size() != s.row_size())
     throw std::invalid_argument(std::string(who) + ": a row of " + describe(s) + " holds " +
                                 std::to_string(s.row_size()) + " values, got " + std::to_string(v.size()));
@@ -63,8 +67,7 @@ void check_gradient(const Tensor& d, std::size_t n, const Device* device, const 
   if (d.d.size() != n)
     throw std::invalid_argument(who + ": " + what + " holds " + std::to_string(n) + " values, the tensor " +
                                 std::to_string(d.d.size()) + " (dim " + to_string(d.d) + ")");
-  if (d.device != device)
-    throw std::invalid_argument(who + ": the tensor is not on the device of " + what);
+  if (d.device != device) throw std::invalid_argument(who + ": the tensor is not on the device of " + what);
 }
 
 }  // namespace
@@ -89,7 +92,9 @@ void ParameterStorage::zero() {
 void ParameterStorage::squared_l2norm(float* sqnorm) const { *sqnorm = squared_norm(*device, values.v, size()); }
 void ParameterStorage::g_squared_l2norm(float* sqnorm) const { *sqnorm = squared_norm(*device, g.v, size()); }
 void ParameterStorage::clip(float left, float right) { clip_values(*this, left, right, "ParameterStorage::clip"); }
-void ParameterStorage::set_value(const std::vector<float>& val) { set_values(*this, val, "ParameterStorage::set_value"); }
+void ParameterStorage::set_value(const std::vector<float>& val) {
+  set_values(*this, val, "ParameterStorage::set_value");
+}
 void ParameterStorage::copy(const ParameterStorage& other) {
   if (other.dim != dim)
     throw std::invalid_argument("ParameterStorage::copy: " + describe(*this) + " cannot take the values of " +
@@ -100,8 +105,12 @@ void ParameterStorage::copy(const ParameterStorage& other) {
 void LookupParameterStorage::scale_parameters(float a) { device->scale(all_values.v, a, size()); }
 void LookupParameterStorage::scale_gradient(float a) { device->scale(all_grads.v, a, size()); }
 void LookupParameterStorage::zero() { device->zero(all_values.v, size()); }
-void LookupParameterStorage::squared_l2norm(float* sqnorm) const { *sqnorm = squared_norm(*device, all_values.v, size()); }
-void LookupParameterStorage::g_squared_l2norm(float* sqnorm) const { *sqnorm = squared_norm(*device, all_grads.v, size()); }
+void LookupParameterStorage::squared_l2norm(float* sqnorm) const {
+  *sqnorm = squared_norm(*device, all_values.v, size());
+}
+void LookupParameterStorage::g_squared_l2norm(float* sqnorm) const {
+  *sqnorm = squared_norm(*device, all_grads.v, size());
+}
 void LookupParameterStorage::initialize(unsigned index, const std::vector<float>& val) {
   set_row(*this, index, val, "LookupParameterStorage::initialize");
 }
@@ -199,9 +208,8 @@ void Parameter::clip_inplace(float left, float right) {
 
 LookupParameterStorage& LookupParameter::get_storage() const {
   if (!p)
-    throw std::invalid_argument(
-        "LookupParameter: this handle is empty; create it with "
-        "ParameterCollection::add_lookup_parameters");
+    throw std::invalid_argument("LookupParameter: this handle is empty; create it with "
+                                "ParameterCollection::add_lookup_parameters");
   return *p;
 }
 

@@ -51,7 +51,7 @@ struct ParameterStorage : ParameterStorageBase {
   std::string name;
   Dim dim;
   Tensor values;
-  Tensor g;              ///< accumulated gradient, zeroed by the trainer after an update
+  Tensor g;  ///< accumulated gradient, zeroed by the trainer after an update
 
   std::size_t size() const override { return dim.size(); }
   /// Zeroes the gradient and forgets that it was accumulated.
@@ -76,10 +76,10 @@ struct ParameterStorage : ParameterStorageBase {
 
 struct LookupParameterStorage : ParameterStorageBase {
   std::string name;
-  Dim dim;              ///< shape of one row (embedding)
-  unsigned n = 0;       ///< number of rows
-  Dim all_dim;          ///< dim with n appended: the shape of all_values
-  Tensor all_values;    ///< dim with n appended as the last dimension
+  Dim dim;            ///< shape of one row (embedding)
+  unsigned n = 0;     ///< number of rows
+  Dim all_dim;        ///< dim with n appended: the shape of all_values
+  Tensor all_values;  ///< dim with n appended as the last dimension
   Tensor all_grads;
   /// Row i of all_values / all_grads as a tensor of dim (DyNet's per-row views).
   std::vector<Tensor> values;

@@ -57,8 +57,7 @@ std::string report(const Snapshot& s) {
   }
   std::snprintf(buf, sizeof buf, "  %-28s %12s %12s %10s\n", "phase", "total", "per step", "% of step");
   out += buf;
-  const std::uint64_t accounted =
-      t.construction_ns + t.forward_ns + t.backward_ns + t.update_ns + t.communication_ns;
+  const std::uint64_t accounted = t.construction_ns + t.forward_ns + t.backward_ns + t.update_ns + t.communication_ns;
   row(out, "graph construction", t.construction_ns, s.steps, t.step_ns);
   row(out, "forward", t.forward_ns, s.steps, t.step_ns);
   row(out, "  scheduling", t.scheduling_ns, s.steps, t.step_ns);
@@ -93,12 +92,13 @@ std::string report(const Snapshot& s) {
   for (const KernelStats& k : s.kernels) kernel_ns += k.forward_ns + k.backward_ns;
   int width = 36;  // as wide as the longest row name, which a parameter's name can lengthen
   for (const KernelStats& k : s.kernels) width = std::max(width, static_cast<int>(k.name.size()));
-  std::snprintf(buf, sizeof buf, "  %-*s %9s %11s %19s %12s %12s %8s\n", width, "kernel (op, shape of one node)", "calls",
-                "nodes", "batch min/mean/max", "forward", "backward", "% kernels");
+  std::snprintf(buf, sizeof buf, "  %-*s %9s %11s %19s %12s %12s %8s\n", width, "kernel (op, shape of one node)",
+                "calls", "nodes", "batch min/mean/max", "forward", "backward", "% kernels");
   out += buf;
   for (const KernelStats& k : s.kernels) {
     char batch[40];
-    std::snprintf(batch, sizeof batch, "%u/%.1f/%u", k.min_batch, k.calls ? double(k.nodes) / k.calls : 0.0, k.max_batch);
+    std::snprintf(batch, sizeof batch, "%u/%.1f/%u", k.min_batch, k.calls ? double(k.nodes) / k.calls : 0.0,
+                  k.max_batch);
     std::snprintf(buf, sizeof buf, "  %-*s %9llu %11llu %19s %12s %12s %7.1f%%\n", width, k.name.c_str(),
                   static_cast<unsigned long long>(k.calls), static_cast<unsigned long long>(k.nodes), batch,
                   duration(k.forward_ns).c_str(), duration(k.backward_ns).c_str(),
@@ -113,8 +113,7 @@ std::string report(const Snapshot& s) {
     std::snprintf(buf, sizeof buf, "  %-36s %9llu %11llu %19.1f %12llu %12s %12s\n", f.name.c_str(),
                   static_cast<unsigned long long>(f.instances), static_cast<unsigned long long>(f.tasks),
                   f.tasks ? double(f.instances) / f.tasks : 0.0, static_cast<unsigned long long>(f.fused_chains),
-                  bytes(f.bytes_gathered).c_str(),
-                  bytes(f.bytes_scattered).c_str());
+                  bytes(f.bytes_gathered).c_str(), bytes(f.bytes_scattered).c_str());
     out += buf;
   }
   return out;

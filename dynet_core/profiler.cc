@@ -171,9 +171,9 @@ void end_graph_step(const Device* device) {
 }
 
 std::uint64_t now_ns() {
-  return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                        std::chrono::steady_clock::now().time_since_epoch())
-                                        .count());
+  return static_cast<std::uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+          .count());
 }
 
 void touch_step() {
@@ -186,12 +186,24 @@ void add_time(Phase phase, std::uint64_t ns) {
   touch_step();
   Phases& p = current.phases;
   switch (phase) {
-    case Phase::Construction: p.construction_ns += ns; break;
-    case Phase::Forward: p.forward_ns += ns; break;
-    case Phase::Scheduling: p.scheduling_ns += ns; break;
-    case Phase::Memory: p.memory_ns += ns; break;
-    case Phase::Backward: p.backward_ns += ns; break;
-    case Phase::Update: p.update_ns += ns; break;
+    case Phase::Construction:
+      p.construction_ns += ns;
+      break;
+    case Phase::Forward:
+      p.forward_ns += ns;
+      break;
+    case Phase::Scheduling:
+      p.scheduling_ns += ns;
+      break;
+    case Phase::Memory:
+      p.memory_ns += ns;
+      break;
+    case Phase::Backward:
+      p.backward_ns += ns;
+      break;
+    case Phase::Update:
+      p.update_ns += ns;
+      break;
   }
   if (phase == Phase::Backward || phase == Phase::Update) current.training = true;
 }

@@ -33,12 +33,12 @@ struct Phases {
   std::uint64_t scheduling_ns = 0;    ///< part of forward: grouping nodes
   std::uint64_t memory_ns = 0;        ///< gathers (forward) and scatters (backward)
   std::uint64_t forward_kernel_ns = 0;
-  std::uint64_t backward_ns = 0;      ///< backward, wall
+  std::uint64_t backward_ns = 0;  ///< backward, wall
   std::uint64_t backward_kernel_ns = 0;
-  std::uint64_t update_ns = 0;        ///< trainer updates
-  std::uint64_t communication_ns = 0; ///< summing gradients over processes (DistributedReducer)
-  std::uint64_t nodes = 0;            ///< nodes computed
-  std::uint64_t kernel_calls = 0;     ///< forward kernel calls (groups)
+  std::uint64_t update_ns = 0;         ///< trainer updates
+  std::uint64_t communication_ns = 0;  ///< summing gradients over processes (DistributedReducer)
+  std::uint64_t nodes = 0;             ///< nodes computed
+  std::uint64_t kernel_calls = 0;      ///< forward kernel calls (groups)
   std::uint64_t bytes_gathered = 0;
   std::uint64_t bytes_in_place = 0;
   std::uint64_t bytes_scattered = 0;
@@ -83,12 +83,12 @@ struct TraceEvent {
 
 struct Snapshot {
   int level = 0;
-  std::uint64_t steps = 0;             ///< training steps (forward and backward)
-  Phases total;                        ///< of the training steps
-  std::uint64_t evaluation_graphs = 0; ///< steps with no backward and no update
-  Phases evaluation;                   ///< of the evaluation graphs
-  Phases last_step;  ///< the last training step, or the last evaluation graph while none ran
-  std::vector<KernelStats> kernels;  ///< all steps, evaluation too, sorted by total time, largest first
+  std::uint64_t steps = 0;                     ///< training steps (forward and backward)
+  Phases total;                                ///< of the training steps
+  std::uint64_t evaluation_graphs = 0;         ///< steps with no backward and no update
+  Phases evaluation;                           ///< of the evaluation graphs
+  Phases last_step;                            ///< the last training step, or the last evaluation graph while none ran
+  std::vector<KernelStats> kernels;            ///< all steps, evaluation too, sorted by total time, largest first
   std::vector<VertexFunctionStats> functions;  ///< all steps, most instances first
   PoolMarks high_water;
   std::vector<TraceEvent> last_step_events;  ///< of last_step

@@ -50,8 +50,7 @@ std::uint64_t node_signature(const OpDef& op, const void* data, const Dim& out, 
   }
   h = mix(h, nargs);
   for (unsigned i = 0; i < nargs; ++i)
-    h = mix(h, shared_argument(op, i, *args[i], out) ? argument_identity(*args[i], arg_indices[i])
-                                                         : args[i]->dim_hash);
+    h = mix(h, shared_argument(op, i, *args[i], out) ? argument_identity(*args[i], arg_indices[i]) : args[i]->dim_hash);
   return h ? h : 1;
 }
 

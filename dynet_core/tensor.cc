@@ -26,8 +26,7 @@ void set_from_host(const Tensor& t, const float* host) {
 
 float as_scalar(const Tensor& t) {
   if (t.d.size() != 1)
-    throw std::invalid_argument("as_scalar: the tensor has dim " + to_string(t.d) +
-                                "; expected exactly one element");
+    throw std::invalid_argument("as_scalar: the tensor has dim " + to_string(t.d) + "; expected exactly one element");
   if (!t.device) return t.v[0];
   float x;
   t.device->to_host(&x, t.v, 1);

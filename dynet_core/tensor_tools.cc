@@ -37,9 +37,7 @@ void fill_random(Tensor& val, Distribution dist) {
   set_from_host(val, host.data());
 }
 
-float element(const Tensor& v, std::size_t i) {
-  return as_vector(Tensor(Dim({1}), v.v + i, v.device))[0];
-}
+float element(const Tensor& v, std::size_t i) { return as_vector(Tensor(Dim({1}), v.v + i, v.device))[0]; }
 void set_element_at(const Tensor& v, std::size_t i, float x) { set_from_host(Tensor(Dim({1}), v.v + i, v.device), &x); }
 
 /// For each line of v along dim, the index j of the largest score(line value j).
@@ -50,8 +48,8 @@ IndexTensor best_along(const Tensor& v, unsigned dim, unsigned num, const char* 
                              std::to_string(num));
   if (!v.v) throw std::invalid_argument(std::string("TensorTools::") + who + ": the tensor has no memory");
   if (dim >= Dim::kMaxDims)
-    throw std::invalid_argument(std::string("TensorTools::") + who + ": dim " + std::to_string(dim) +
-                                " is not below " + std::to_string(Dim::kMaxDims));
+    throw std::invalid_argument(std::string("TensorTools::") + who + ": dim " + std::to_string(dim) + " is not below " +
+                                std::to_string(Dim::kMaxDims));
   const std::size_t n = v.d[dim];
   std::size_t stride = 1;
   for (unsigned k = 0; k < dim; ++k) stride *= v.d[k];
@@ -91,7 +89,9 @@ IndexTensor TensorTools::categorical_sample_log_prob(const Tensor& v, unsigned d
   return ids;
 }
 
-float TensorTools::access_element(const Tensor& v, int index) { return element(v, checked(v, index, "access_element")); }
+float TensorTools::access_element(const Tensor& v, int index) {
+  return element(v, checked(v, index, "access_element"));
+}
 
 float TensorTools::access_element(const Tensor& v, const Dim& index) {
   const long row = index[0], col = index.ndims() > 1 ? index[1] : 0;
@@ -113,8 +113,8 @@ void TensorTools::copy_element(const Tensor& l, int lindex, Tensor& r, int rinde
 void TensorTools::set_elements(const Tensor& v, const std::vector<float>& vec) {
   if (vec.size() != v.d.size())
     throw std::invalid_argument("TensorTools::set_elements: " + std::to_string(vec.size()) +
-                                " values for a tensor of dim " + to_string(v.d) + " (" +
-                                std::to_string(v.d.size()) + " elements)");
+                                " values for a tensor of dim " + to_string(v.d) + " (" + std::to_string(v.d.size()) +
+                                " elements)");
   set_from_host(v, vec.data());
 }
 

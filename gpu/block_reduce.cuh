@@ -30,7 +30,9 @@ __device__ inline Found shuffle_xor(Found f, unsigned lane_mask) {
 
 struct Sum {
   template <class T>
-  __device__ T operator()(T a, T b) const { return a + b; }
+  __device__ T operator()(T a, T b) const {
+    return a + b;
+  }
 };
 struct Max {
   __device__ float operator()(float a, float b) const { return fmaxf(a, b); }

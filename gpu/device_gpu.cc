@@ -22,16 +22,18 @@ void split_run(const float* from, float* to, std::size_t n, std::vector<gpu::Cop
 }
 
 gpu::BlockMode block_mode(RunOp op) {
-  return op == RunOp::Copy ? gpu::BlockMode::Copy : op == RunOp::Zero ? gpu::BlockMode::Zero : gpu::BlockMode::AtomicAdd;
+  return op == RunOp::Copy   ? gpu::BlockMode::Copy
+         : op == RunOp::Zero ? gpu::BlockMode::Zero
+                             : gpu::BlockMode::AtomicAdd;
 }
 
 int checked_gpu(int cuda_id) {
   const int n = gpu::visible_gpus();
   if (cuda_id < 0 || cuda_id >= n)
-    throw std::runtime_error("Device_GPU: GPU:" + std::to_string(cuda_id) + " was asked for, but " +
-                             (n == 0 ? std::string("no CUDA device is visible")
-                                     : std::to_string(n) + " CUDA device(s) are visible (GPU:0 to GPU:" +
-                                           std::to_string(n - 1) + ")"));
+    throw std::runtime_error(
+        "Device_GPU: GPU:" + std::to_string(cuda_id) + " was asked for, but " +
+        (n == 0 ? std::string("no CUDA device is visible")
+                : std::to_string(n) + " CUDA device(s) are visible (GPU:0 to GPU:" + std::to_string(n - 1) + ")"));
   gpu::check_cuda(cudaSetDevice(cuda_id), "Device_GPU: cudaSetDevice");
   return cuda_id;
 }
@@ -163,13 +165,14 @@ double Device_GPU::squared_norm(const MemoryRun* runs, std::size_t count) {
   pieces_.clear();
   for (std::size_t r = 0; r < count; ++r) split_run(runs[r].src, nullptr, runs[r].n, pieces_);
   if (pieces_.empty()) return 0;
-  const void* list = stage(run_list_, pieces_.data(), pieces_.size() * sizeof(gpu::CopyBlock), "Device_GPU::squared_norm");
+  const void* list =
+      stage(run_list_, pieces_.data(), pieces_.size() * sizeof(gpu::CopyBlock), "Device_GPU::squared_norm");
   auto* sums = static_cast<double*>(reserve(norms_, pieces_.size() * sizeof(double), "Device_GPU::squared_norm"));
   gpu::launch_block_squared_norms(sums, static_cast<const gpu::CopyBlock*>(list), pieces_.size(), stream_);
   host_norms_.resize(pieces_.size());
-  gpu::check_cuda(cudaMemcpyAsync(host_norms_.data(), sums, pieces_.size() * sizeof(double), cudaMemcpyDeviceToHost,
-                                  stream_),
-                  "Device_GPU::squared_norm");
+  gpu::check_cuda(
+      cudaMemcpyAsync(host_norms_.data(), sums, pieces_.size() * sizeof(double), cudaMemcpyDeviceToHost, stream_),
+      "Device_GPU::squared_norm");
   synchronize();
   double s = 0;
   for (double piece : host_norms_) s += piece;

@@ -11,17 +11,13 @@ namespace gpu {
 
 namespace {
 
-__global__ void fill_kernel(float* dst, float value, std::size_t n) {
-  DYBATCH_GRID_STRIDE(i, n) dst[i] = value;
-}
+__global__ void fill_kernel(float* dst, float value, std::size_t n) { DYBATCH_GRID_STRIDE(i, n) dst[i] = value; }
 
 __global__ void scaled_add_kernel(float* dst, float a, const float* src, std::size_t n, bool overwrite) {
   DYBATCH_GRID_STRIDE(i, n) dst[i] = overwrite ? a * src[i] : dst[i] + a * src[i];
 }
 
-__global__ void scale_kernel(float* y, float a, std::size_t n) {
-  DYBATCH_GRID_STRIDE(i, n) y[i] *= a;
-}
+__global__ void scale_kernel(float* y, float a, std::size_t n) { DYBATCH_GRID_STRIDE(i, n) y[i] *= a; }
 
 __device__ inline bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
 

@@ -25,8 +25,8 @@ unsigned rule_code(const OpDef& op) { return static_cast<unsigned>(op.elementwis
 /// Where each array of a packed chain starts, in bytes from the block's start, and how many
 /// argument slots its steps use.
 struct Layout {
-  std::size_t steps, slots, maps, data, reads, writes, read_grads, write_grads, fresh_reads, fresh_writes,
-      shared_grads, bytes, slot_count;
+  std::size_t steps, slots, maps, data, reads, writes, read_grads, write_grads, fresh_reads, fresh_writes, shared_grads,
+      bytes, slot_count;
 };
 
 constexpr std::size_t kAlign = 16;
@@ -78,8 +78,7 @@ T at(std::uintptr_t base, std::size_t offset) {
 
 std::size_t element_chain_bytes(const ChainProgram& chain) { return layout_of(chain).bytes; }
 
-ElementChain pack_element_chain(const ChainProgram& c, const ChainRun& run, unsigned char* block,
-                                std::uintptr_t base) {
+ElementChain pack_element_chain(const ChainProgram& c, const ChainRun& run, unsigned char* block, std::uintptr_t base) {
   const Layout l = layout_of(c);
   ElementStep* steps = at<ElementStep>(block, l.steps);
   std::size_t data = 0;

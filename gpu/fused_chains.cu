@@ -10,7 +10,9 @@ namespace dynet {
 
 namespace {
 
-__global__ void chain_forward_kernel(gpu::ElementChain c) { DYBATCH_GRID_STRIDE(i, c.total) gpu::chain_forward_element(c, i); }
+__global__ void chain_forward_kernel(gpu::ElementChain c) {
+  DYBATCH_GRID_STRIDE(i, c.total) gpu::chain_forward_element(c, i);
+}
 
 __global__ void chain_backward_kernel(gpu::ElementChain c) {
   DYBATCH_GRID_STRIDE(i, c.total) gpu::chain_backward_element(c, i);

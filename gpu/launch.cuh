@@ -62,8 +62,9 @@ __device__ inline std::size_t batched(unsigned bd, std::size_t per_batch, std::s
   return (bd == 1 ? 0 : b * per_batch) + e;
 }
 
-#define DYBATCH_GRID_STRIDE(i, n) \
-  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < (n); i += std::size_t(blockDim.x) * gridDim.x)
+#define DYBATCH_GRID_STRIDE(i, n)                                                   \
+  for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < (n); \
+       i += std::size_t(blockDim.x) * gridDim.x)
 
 }  // namespace gpu
 }  // namespace dynet

@@ -1,6 +1,5 @@
 #include "gpu/trainer_updates.h"
 
-
 #include "gpu/launch.cuh"
 #include "trainers/update_kernels.h"
 
@@ -127,10 +126,13 @@ void exponentiated(Device& d, const update_rules::ExponentiatedGradient& rule, c
 }  // namespace
 
 void install_update_kernels() {
-  update_kernels(DeviceType::GPU) =
-      UpdateKernels{update<update_rules::Sgd>,      update<update_rules::Momentum>, update<update_rules::Adagrad>,
-                    update<update_rules::Adadelta>, update<update_rules::RMSProp>,  update<update_rules::Adam>,
-                    exponentiated};
+  update_kernels(DeviceType::GPU) = UpdateKernels{update<update_rules::Sgd>,
+                                                  update<update_rules::Momentum>,
+                                                  update<update_rules::Adagrad>,
+                                                  update<update_rules::Adadelta>,
+                                                  update<update_rules::RMSProp>,
+                                                  update<update_rules::Adam>,
+                                                  exponentiated};
   check_update_kernels(DeviceType::GPU, "CUDA");
 }
 

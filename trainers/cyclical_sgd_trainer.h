@@ -11,9 +11,8 @@ namespace dynet {
 
 class CyclicalSGDTrainer : public SimpleSGDTrainer {
  public:
-  explicit CyclicalSGDTrainer(ParameterCollection& m, float learning_rate_min = 0.01f,
-                              float learning_rate_max = 0.1f, float step_size = 2000, float gamma = 0.0f,
-                              float edecay = 0.0f);
+  explicit CyclicalSGDTrainer(ParameterCollection& m, float learning_rate_min = 0.01f, float learning_rate_max = 0.1f,
+                              float step_size = 2000, float gamma = 0.0f, float edecay = 0.0f);
   const char* name() const override { return "CyclicalSGDTrainer"; }
 };
 

@@ -1,6 +1,5 @@
 #include "trainers/shadow_params.h"
 
-
 #include "dynet_core/device/device.h"
 
 namespace dynet {

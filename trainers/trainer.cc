@@ -111,7 +111,8 @@ void Trainer::update() {
   for (std::size_t i = 0; i < params.size(); ++i) {
     ParameterStorage& p = *params[i];
     const StateBlock& s = param_state_[i];
-    if (p.updated) update_values(*p.device, {p.values.v, p.g.v, s.data, s.stride, p.size(), nullptr, 1, factor}, gscale);
+    if (p.updated)
+      update_values(*p.device, {p.values.v, p.g.v, s.data, s.stride, p.size(), nullptr, 1, factor}, gscale);
     p.zero_grad();
   }
   const auto& tables = model_.lookup_parameters_list();
@@ -120,11 +121,14 @@ void Trainer::update() {
     const StateBlock& s = lookup_state_[i];
     if (t.updated) {
       if (sparse_updates_enabled && !t.all_updated)
-        update_values(*t.device, {t.all_values.v, t.all_grads.v, s.data, s.stride, t.row_size(),
-                                  t.non_zero_grads.data(), t.non_zero_grads.size(), factor}, gscale);
+        update_values(*t.device,
+                      {t.all_values.v, t.all_grads.v, s.data, s.stride, t.row_size(), t.non_zero_grads.data(),
+                       t.non_zero_grads.size(), factor},
+                      gscale);
       else
-        update_values(*t.device, {t.all_values.v, t.all_grads.v, s.data, s.stride, t.all_values.d.size(), nullptr, 1,
-                                  factor}, gscale);
+        update_values(*t.device,
+                      {t.all_values.v, t.all_grads.v, s.data, s.stride, t.all_values.d.size(), nullptr, 1, factor},
+                      gscale);
     }
     t.zero_grad();
   }

@@ -94,8 +94,8 @@ void Trainer::restore(const std::string& bytes, const std::string& source) {
       const std::string saved_name = r.string("name length");
       const std::uint64_t size = r.count("value count");
       if (saved_name != storages[i]->name || size != blocks[i].stride)
-        throw Mismatch("holds state for the " + std::string(what) + " '" + saved_name + "' of " +
-                       std::to_string(size) + " values where the model has '" + storages[i]->name + "' of " +
+        throw Mismatch("holds state for the " + std::string(what) + " '" + saved_name + "' of " + std::to_string(size) +
+                       " values where the model has '" + storages[i]->name + "' of " +
                        std::to_string(blocks[i].stride) + " values");
       states.emplace_back(k * size);
       r.reals(states.back().data(), states.back().size());
@@ -110,7 +110,8 @@ void Trainer::restore(const std::string& bytes, const std::string& source) {
       for (std::size_t i = 0; i < live.size(); ++i) {
         const std::string setting = r.string("setting name length");
         if (setting != live[i].name)
-          throw std::runtime_error("setting " + std::to_string(i) + " is '" + setting + "', not '" + live[i].name + "'");
+          throw std::runtime_error("setting " + std::to_string(i) + " is '" + setting + "', not '" + live[i].name +
+                                   "'");
         values[i] = r.real();
         if (const char* why = Hyperparameter::violation(values[i], live[i].range))
           throw std::runtime_error(setting + " = " + std::to_string(values[i]) + ", which " + why);

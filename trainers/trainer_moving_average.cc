@@ -39,8 +39,7 @@ void Trainer::allocate_copies(std::vector<float*>& blocks) const {
 void Trainer::exponential_moving_average(float beta, unsigned update_freq) {
   choose_moving_average("exponential_moving_average", updates, update_freq);
   if (!(beta >= 0.f && beta < 1.f))
-    throw std::invalid_argument("exponential_moving_average: beta = " + std::to_string(beta) +
-                                " must be in [0, 1)");
+    throw std::invalid_argument("exponential_moving_average: beta = " + std::to_string(beta) + " must be in [0, 1)");
   ema_beta_ = beta;
   ma_update_freq_ = update_freq;
   ma_mode_ = MovingAverage::Exponential;

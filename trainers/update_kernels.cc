@@ -58,9 +58,12 @@ void cpu_exponentiated(Device& device, const update_rules::ExponentiatedGradient
 }
 
 UpdateKernels cpu_kernels() {
-  return UpdateKernels{cpu_update<update_rules::Sgd>,      cpu_update<update_rules::Momentum>,
-                       cpu_update<update_rules::Adagrad>,  cpu_update<update_rules::Adadelta>,
-                       cpu_update<update_rules::RMSProp>,  cpu_update<update_rules::Adam>,
+  return UpdateKernels{cpu_update<update_rules::Sgd>,
+                       cpu_update<update_rules::Momentum>,
+                       cpu_update<update_rules::Adagrad>,
+                       cpu_update<update_rules::Adadelta>,
+                       cpu_update<update_rules::RMSProp>,
+                       cpu_update<update_rules::Adam>,
                        cpu_exponentiated};
 }
 

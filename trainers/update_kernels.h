@@ -17,11 +17,10 @@ template <class Rule>
 using UpdateKernel = void (*)(Device& device, const Rule& rule, const update_rules::UpdateCall& call);
 
 /// One kernel per rule; EG's normalizes every block of its call.
-using UpdateKernels =
-    std::tuple<UpdateKernel<update_rules::Sgd>, UpdateKernel<update_rules::Momentum>,
-               UpdateKernel<update_rules::Adagrad>, UpdateKernel<update_rules::Adadelta>,
-               UpdateKernel<update_rules::RMSProp>, UpdateKernel<update_rules::Adam>,
-               UpdateKernel<update_rules::ExponentiatedGradient>>;
+using UpdateKernels = std::tuple<UpdateKernel<update_rules::Sgd>, UpdateKernel<update_rules::Momentum>,
+                                 UpdateKernel<update_rules::Adagrad>, UpdateKernel<update_rules::Adadelta>,
+                                 UpdateKernel<update_rules::RMSProp>, UpdateKernel<update_rules::Adam>,
+                                 UpdateKernel<update_rules::ExponentiatedGradient>>;
 
 /// The update kernels of devices of `type`; the CPU's are filled, any other starts empty.
 UpdateKernels& update_kernels(DeviceType type);

@@ -60,8 +60,12 @@ FusedChain::FusedChain(const OpDag& dag, std::vector<unsigned> ops, Values backw
                                 " ops and reads, more than kMaxChainValues");
   for (unsigned s = 0; s < ops_.size(); ++s) {
     const DagOp& o = dag.ops[ops_[s]];
-    ChainStep step{o.op, o.data, unsigned(o.args.size()), unsigned(arg_slots_.size()), -1,
-              !kept[s] && backward_values == Values::kRecomputed};
+    ChainStep step{o.op,
+                   o.data,
+                   unsigned(o.args.size()),
+                   unsigned(arg_slots_.size()),
+                   -1,
+                   !kept[s] && backward_values == Values::kRecomputed};
     if (kept[s]) step.write = int(std::find(writes_.begin(), writes_.end(), ops_[s]) - writes_.begin());
     for (const DagRef& a : o.args) {
       const int from = a.kind == DagRef::kOp ? step_of(a.index) : -1;
@@ -86,8 +90,8 @@ void FusedChain::load_reads(const float* const* reads, std::size_t begin, std::s
   }
 }
 
-void FusedChain::run_forward(unsigned instances, const float* const* reads, float* const* writes,
-                             float* scratch, const void* const* data) const {
+void FusedChain::run_forward(unsigned instances, const float* const* reads, float* const* writes, float* scratch,
+                             const void* const* data) const {
   const std::size_t total = instances * size_;
   const std::size_t first_step = reads_.size();
   const float* values[kMaxChainValues];
@@ -153,7 +157,8 @@ void FusedChain::run_backward(unsigned instances, const float* const* reads, flo
           has_grad[to] = true;
         } else if (read_grads[slot] && maps_[slot].in_place()) {
           const bool overwrite = fresh_reads && fresh_reads[slot] && !written[slot];
-          step.op->elementwise.df(data_of(s, data), a, xs, step.nargs, y, grads[s], read_grads[slot] + begin, n, overwrite);
+          step.op->elementwise.df(data_of(s, data), a, xs, step.nargs, y, grads[s], read_grads[slot] + begin, n,
+                                  overwrite);
           written[slot] = true;
         } else if (read_grads[slot]) {
           step.op->elementwise.df(data_of(s, data), a, xs, step.nargs, y, grads[s], spare, n, true);
@@ -162,7 +167,8 @@ void FusedChain::run_backward(unsigned instances, const float* const* reads, flo
       }
     }
     for (unsigned r = 0; r < reads_.size() && fresh_reads; ++r)
-      if (fresh_reads[r] && read_grads[r] && !written[r]) std::fill(read_grads[r] + begin, read_grads[r] + begin + n, 0.f);
+      if (fresh_reads[r] && read_grads[r] && !written[r])
+        std::fill(read_grads[r] + begin, read_grads[r] + begin + n, 0.f);
   }
 }
 

@@ -55,25 +55,23 @@ class FusedChain {
   /// fresh_reads[r] / fresh_writes[w] (null: none is): that gradient block holds nothing yet, and
   /// is overwritten instead of added to (zeroed where nothing reaches it); a fresh read must be
   /// read in place (read_in_place).
-  void run_backward(unsigned instances, const float* const* reads, float* const* read_grads,
-                    const float* const* writes, float* const* write_grads, float* scratch,
-                    const void* const* data = nullptr, const std::uint8_t* fresh_reads = nullptr,
-                    const std::uint8_t* fresh_writes = nullptr) const;
+  void run_backward(unsigned instances, const float* const* reads, float* const* read_grads, const float* const* writes,
+                    float* const* write_grads, float* scratch, const void* const* data = nullptr,
+                    const std::uint8_t* fresh_reads = nullptr, const std::uint8_t* fresh_writes = nullptr) const;
   /// Whether read r is read where it is (its shape is the chain's, not broadcast).
   bool read_in_place(unsigned r) const { return maps_[r].in_place(); }
   /// The chain as a device that runs it as one kernel receives it; valid while the chain lives.
   ChainProgram program() const {
-    return {steps_.data(), unsigned(steps_.size()), arg_slots_.data(), maps_.data(), unsigned(reads_.size()),
-            unsigned(writes_.size()), size_};
+    return {steps_.data(), unsigned(steps_.size()), arg_slots_.data(),
+            maps_.data(),  unsigned(reads_.size()), unsigned(writes_.size()),
+            size_};
   }
 
  private:
   /// Points values[r] at each read's elements [begin, begin + n), gathered when not in place.
   void load_reads(const float* const* reads, std::size_t begin, std::size_t n, float* scratch,
                   const float** values) const;
-  const void* data_of(unsigned step, const void* const* data) const {
-    return data ? data[step] : steps_[step].data;
-  }
+  const void* data_of(unsigned step, const void* const* data) const { return data ? data[step] : steps_[step].data; }
   /// The argument pointers of a step from the values of all slots.
   void arguments(const ChainStep& s, const float* const* values, const float** xs) const {
     for (unsigned a = 0; a < s.nargs; ++a) xs[a] = values[arg_slots_[s.first_arg + a]];

@@ -30,9 +30,8 @@ void FusedChainCall::forward(Device& device, const vertex::FusedChain& chain, st
     return;
   }
   float* tiles = scratch.allocate_array<float>(chain.scratch_floats());
-  device.run_host_kernel("fused chain forward", [&] {
-    chain.run_forward(instances, reads.data(), writes.data(), tiles, data.data());
-  });
+  device.run_host_kernel("fused chain forward",
+                         [&] { chain.run_forward(instances, reads.data(), writes.data(), tiles, data.data()); });
 }
 
 void FusedChainCall::backward(Device& device, const vertex::FusedChain& chain, std::uint32_t instances,

@@ -27,8 +27,7 @@ class FusedChainCall {
   /// Computes the chain's writes over `instances`; scratch for the host loop comes from `scratch`.
   void forward(Device& device, const vertex::FusedChain& chain, std::uint32_t instances, AlignedMemoryPool& scratch);
   /// Passes the write gradients back into the read gradients (null ones are not needed).
-  void backward(Device& device, const vertex::FusedChain& chain, std::uint32_t instances,
-                AlignedMemoryPool& scratch);
+  void backward(Device& device, const vertex::FusedChain& chain, std::uint32_t instances, AlignedMemoryPool& scratch);
 
   std::vector<const float*> reads;
   std::vector<float*> writes;

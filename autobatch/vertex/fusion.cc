@@ -13,9 +13,7 @@ namespace {
 /// leaves the graph acyclic, so every step is reached.
 std::vector<FusionPlan::Step> order_steps(const OpDag& dag, const FusionPlan& plan) {
   const unsigned n = unsigned(dag.ops.size());
-  auto unit_of = [&](unsigned op) {
-    return plan.chain_of[op] < 0 ? op : plan.chains[plan.chain_of[op]].ops().front();
-  };
+  auto unit_of = [&](unsigned op) { return plan.chain_of[op] < 0 ? op : plan.chains[plan.chain_of[op]].ops().front(); };
   std::vector<unsigned> waiting(n, 0);
   std::vector<std::vector<unsigned>> readers(n);
   for (unsigned i = 0; i < n; ++i)

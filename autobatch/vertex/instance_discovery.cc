@@ -42,7 +42,7 @@ void InstanceDiscovery::close(VariableIndex begin, VariableIndex end) {
 void InstanceDiscovery::trim(const ComputationGraph& cg, std::size_t c, bool keep_end) {
   VertexInstance& inst = candidates_[c];
   if (repeats_[c]) return;
-  tried_.clear();  // lengths whose part has been hashed, with that hash
+  tried_.clear();          // lengths whose part has been hashed, with that hash
   VariableIndex best = 0;  // the longest part that repeats
   for (std::size_t k = 0; k < candidates_.size(); ++k) {
     const VariableIndex n = candidates_[k].end - candidates_[k].begin;
@@ -64,8 +64,10 @@ void InstanceDiscovery::trim(const ComputationGraph& cg, std::size_t c, bool kee
   }
   if (best == 0) return;
   repeats_[c] = 1;  // its part has the structure of one that repeats
-  if (keep_end) inst.begin = inst.end - best;
-  else inst.end = inst.begin + best;
+  if (keep_end)
+    inst.begin = inst.end - best;
+  else
+    inst.end = inst.begin + best;
 }
 
 void InstanceDiscovery::find(const ComputationGraph& cg, VariableIndex begin, VariableIndex end) {
@@ -91,7 +93,8 @@ void InstanceDiscovery::find(const ComputationGraph& cg, VariableIndex begin, Va
       continue;
     }
     bool sibling = false;
-    for (std::size_t k = 0; k < anchors_.size() && !sibling; ++k) sibling = share_input(n, cg.node(anchors_[k]), is_parameter);
+    for (std::size_t k = 0; k < anchors_.size() && !sibling; ++k)
+      sibling = share_input(n, cg.node(anchors_[k]), is_parameter);
     if (!sibling && !anchors_.empty()) {
       close(open, last);
       open = last;

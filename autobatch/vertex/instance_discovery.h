@@ -51,12 +51,12 @@ class InstanceDiscovery {
 
   std::vector<VertexInstance> candidates_, kept_;
   std::vector<std::uint64_t> hashes_, kept_hashes_;
-  KeyTable hash_ids_;                     // hashes_ to ids
-  std::vector<std::uint32_t> hash_id_;    // per candidate
+  KeyTable hash_ids_;                      // hashes_ to ids
+  std::vector<std::uint32_t> hash_id_;     // per candidate
   std::vector<std::uint32_t> hash_count_;  // per id: candidates with that hash
-  std::vector<std::uint8_t> leaf_;     // per node of the range: a parameter leaf
-  std::vector<std::uint8_t> repeats_;  // per candidate: another one has its hash (or its trimmed part's)
-  std::vector<VariableIndex> anchors_;  // of the open candidate
+  std::vector<std::uint8_t> leaf_;         // per node of the range: a parameter leaf
+  std::vector<std::uint8_t> repeats_;      // per candidate: another one has its hash (or its trimmed part's)
+  std::vector<VariableIndex> anchors_;     // of the open candidate
   std::vector<std::pair<VariableIndex, std::uint64_t>> tried_;  // trim's lengths, with their part's hash
 };
 

@@ -34,7 +34,7 @@ class InstancePlan {
   /// The unit whose first node is `first`, or ScheduleUnits::kNoUnit.
   std::uint32_t unit_at(VariableIndex first) const {
     return first >= begin_ && first - begin_ < units_.unit_of.size() ? units_.unit_of[first - begin_]
-                                                                      : ScheduleUnits::kNoUnit;
+                                                                     : ScheduleUnits::kNoUnit;
   }
   const VertexFunction& function(std::uint32_t u) const { return *functions_[u]; }
   /// The nodes unit u runs, in order; every unit of one key has as many.

@@ -7,8 +7,7 @@
 
 namespace dynet {
 
-bool LazyWeightGradients::may_wait(const ComputationGraph& cg, const GroupRecord& record, std::uint32_t g,
-                                   unsigned i) {
+bool LazyWeightGradients::may_wait(const ComputationGraph& cg, const GroupRecord& record, std::uint32_t g, unsigned i) {
   const Group& group = record[g];
   if (group.count >= kWaitBelow) return false;
   const Node& n0 = cg.node(record.nodes(group)[0]);
@@ -98,8 +97,8 @@ bool LazyWeightGradients::same_groups(std::size_t a_first, std::size_t a_end, st
   return true;
 }
 
-void LazyWeightGradients::gather(ComputationGraph& cg, const GroupRecord& record,
-                                 const std::vector<float*>& group_grad, std::size_t first, std::size_t end) {
+void LazyWeightGradients::gather(ComputationGraph& cg, const GroupRecord& record, const std::vector<float*>& group_grad,
+                                 std::size_t first, std::size_t end) {
   AlignedMemoryPool& scratch = cg.memory().scratch;
   Device* dev = cg.device();
   const Group& g0 = record[waiting_[first].group];

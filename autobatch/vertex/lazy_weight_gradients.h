@@ -49,13 +49,13 @@ class LazyWeightGradients {
   /// Makes call_ the backward call over every node of the waiting parts [first, end) (of one
   /// signature), their batched arguments and output gradients gathered into scratch blocks (read
   /// in place when the parts are one group's).
-  void gather(ComputationGraph& cg, const GroupRecord& record, const std::vector<float*>& group_grad,
-              std::size_t first, std::size_t end);
+  void gather(ComputationGraph& cg, const GroupRecord& record, const std::vector<float*>& group_grad, std::size_t first,
+              std::size_t end);
 
   std::vector<Waiting> waiting_;
   std::vector<Block> blocks_;
   std::vector<Waiting> ordered_;  // waiting_ by blocks in order of their earliest group
-  std::vector<MemoryRun> runs_;  // one group's block each, gathered with one device call
+  std::vector<MemoryRun> runs_;   // one group's block each, gathered with one device call
   std::vector<const void*> data_;
   std::vector<Tensor> xs_;
   OpCall call_;

@@ -72,7 +72,7 @@ class VertexExecutor {
   /// A fused chain of positions of a unit, planned with its stages.
   struct ChainPlan {
     vertex::FusedChain chain;
-    std::vector<std::uint32_t> positions;         ///< of op k of the chain
+    std::vector<std::uint32_t> positions;          ///< of op k of the chain
     std::vector<std::uint32_t> read_op, read_arg;  ///< per read of the chain: which op reads it as which argument
     std::vector<std::uint8_t> read_shared;         ///< per read: planned as one tensor for every unit
   };
@@ -107,8 +107,8 @@ class VertexExecutor {
   std::vector<std::uint32_t> rep_;              // per position: the first of its chain, or itself
   std::vector<VariableIndex> chain_nodes_;
   std::uint32_t task_chains_ = 0;
-  std::uint32_t generation_ = 0;  // plans dropped so far
-  bool uniform_ = false;  // every unit of the task running has one signature key
+  std::uint32_t generation_ = 0;                      // plans dropped so far
+  bool uniform_ = false;                              // every unit of the task running has one signature key
   std::unordered_map<std::uint64_t, Stages> stages_;  // by signature key
   std::vector<StageNode> stage_;
   std::vector<VariableIndex> group_;
@@ -193,7 +193,9 @@ void VertexExecutor::run_task(const InstancePlan& plan, const VariableIndex* fir
   for (std::uint32_t k = 0; k < count; ++k) units_[k] = plan.unit_at(firsts[k]);
   // Units that read the same weights side by side, so that positions where weights differ split
   // into few groups.
-  const auto by_key = [&plan](std::uint32_t a, std::uint32_t b) { return plan.signature_key(a) < plan.signature_key(b); };
+  const auto by_key = [&plan](std::uint32_t a, std::uint32_t b) {
+    return plan.signature_key(a) < plan.signature_key(b);
+  };
   if (!std::is_sorted(units_.begin(), units_.end(), by_key)) std::stable_sort(units_.begin(), units_.end(), by_key);
   uniform_ = plan.signature_key(units_.front()) == plan.signature_key(units_.back());
   const Stages st = stages_of(plan, units_[0]);

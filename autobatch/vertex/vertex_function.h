@@ -23,9 +23,9 @@ struct VertexFunction {
     std::uint32_t first_arg;  ///< into args
   };
 
-  std::uint32_t id;   ///< process-wide, dense from 0 in order of tracing
-  std::uint64_t key;  ///< the VertexScope key
-  std::uint64_t hash; ///< structural hash
+  std::uint32_t id;    ///< process-wide, dense from 0 in order of tracing
+  std::uint64_t key;   ///< the VertexScope key
+  std::uint64_t hash;  ///< structural hash
   std::vector<Symbol> symbols;
   std::vector<std::int32_t> args;  ///< a symbol's position, or kExternal
 

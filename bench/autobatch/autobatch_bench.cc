@@ -14,9 +14,9 @@
 
 #include <algorithm>
 #include <chrono>
-#include <ctime>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <functional>
 #include <memory>
 #include <string>
@@ -57,7 +57,8 @@ struct Workload {
 };
 
 struct Result {
-  double items_per_s, items_per_cpu_s, groups_per_graph, mean_batch, gathered_share, sched_ns_per_node, build_ns_per_node, gflops;
+  double items_per_s, items_per_cpu_s, groups_per_graph, mean_batch, gathered_share, sched_ns_per_node,
+      build_ns_per_node, gflops;
   double share_build, share_forward, share_backward, share_update;
 };
 
@@ -114,9 +115,17 @@ Result run_once(const Workload& w, const Setting& setting, const Options& o) {
       ++graphs;
     }
   const double elapsed = seconds_since(start), cpu = thread_cpu_seconds() - cpu_start;
-  return {items / elapsed, items / cpu, double(stats.batches) / graphs, stats.mean_batch_size(), stats.gathered_share(),
-          double(stats.scheduling_ns) / std::max<double>(1, stats.nodes), build_s * 1e9 / nodes,
-          flops / elapsed / 1e9, build_s / elapsed, forward_s / elapsed, backward_s / elapsed,
+  return {items / elapsed,
+          items / cpu,
+          double(stats.batches) / graphs,
+          stats.mean_batch_size(),
+          stats.gathered_share(),
+          double(stats.scheduling_ns) / std::max<double>(1, stats.nodes),
+          build_s * 1e9 / nodes,
+          flops / elapsed / 1e9,
+          build_s / elapsed,
+          forward_s / elapsed,
+          backward_s / elapsed,
           update_s / elapsed};
 }
 
@@ -201,17 +210,18 @@ void report(const char* model, const Workload& w, const Options& o, double peak,
         if ((!per_use || per_use_too) && (e != 0 || v == o.vertex[0])) settings.push_back({e, per_use, v});
   const std::vector<Result> results = run_interleaved(w, settings, o);
   std::printf("%-9s %-11s %-8s %-6s %10s %10s %8s %8s %9s %10s %10s %8s %7s  %s\n", "model", "engine", "params",
-              "vertex", (std::string(w.unit) + "/s").c_str(), "per CPU s", "groups/g", "mean bs", "gathered", "sched/node", "build/node",
-              "GFLOP/s", "% GEMM", "build/fwd/bwd/update % of step");
+              "vertex", (std::string(w.unit) + "/s").c_str(), "per CPU s", "groups/g", "mean bs", "gathered",
+              "sched/node", "build/node", "GFLOP/s", "% GEMM", "build/fwd/bwd/update % of step");
   for (std::size_t k = 0; k < settings.size(); ++k) {
     const Setting& st = settings[k];
     const Result& r = results[k];
     std::printf("%-9s %-11s %-8s %-6s %10.0f %10.0f %8.1f %8.1f %8.1f%% %8.0fns %8.0fns %8.1f %6.1f%%  "
                 "%.0f/%.0f/%.0f/%.0f\n",
                 model, engine_name(st.engine), st.per_use ? "per use" : "once",
-                st.engine == 0 ? "-" : std::to_string(st.vertex).c_str(), r.items_per_s, r.items_per_cpu_s, r.groups_per_graph, r.mean_batch,
-                100 * r.gathered_share, r.sched_ns_per_node, r.build_ns_per_node, r.gflops, 100 * r.gflops / peak,
-                100 * r.share_build, 100 * r.share_forward, 100 * r.share_backward, 100 * r.share_update);
+                st.engine == 0 ? "-" : std::to_string(st.vertex).c_str(), r.items_per_s, r.items_per_cpu_s,
+                r.groups_per_graph, r.mean_batch, 100 * r.gathered_share, r.sched_ns_per_node, r.build_ns_per_node,
+                r.gflops, 100 * r.gflops / peak, 100 * r.share_build, 100 * r.share_forward, 100 * r.share_backward,
+                100 * r.share_update);
   }
   std::fflush(stdout);
 }
@@ -222,7 +232,8 @@ void bench_treelstm(const Options& o, double peak) {
   AdamTrainer trainer(pc, 0.001f);
   const std::vector<bench::Tree> trees = bench::random_trees(512, 16, 1000, 42);
   const std::size_t per_graph = 64;
-  Workload w{"trees", trees.size() / per_graph,
+  Workload w{"trees",
+             trees.size() / per_graph,
              [&](ComputationGraph& cg, std::size_t g, bool per_use, unsigned shard, unsigned shards) {
                const bench::TreeLstmModel::GraphParameters gp = model.new_graph(cg, per_use);
                std::vector<Expression> losses;
@@ -289,10 +300,12 @@ void bench_tagger(const Options& o, double peak) {
     return n;
   };
   const double per_word = bench::tagger_word_flops(shape.embedding, shape.hidden, shape.mlp, vocabulary.tags.size());
-  Workload w{"words", (encoded.size() + per_graph - 1) / per_graph,
+  Workload w{"words",
+             (encoded.size() + per_graph - 1) / per_graph,
              [&](ComputationGraph& cg, std::size_t g, bool, unsigned, unsigned) { return tagger.loss(cg, batch(g)); },
              words,
-             [&](std::size_t g) { return per_word * words(g); }, &trainer};
+             [&](std::size_t g) { return per_word * words(g); },
+             &trainer};
   std::printf("BiLSTM tagger reference: %zu WikiNER sentences, 32 per graph, emb 128, hidden 50, MLP 32, Adam\n",
               encoded.size());
   report("tagger", w, o, peak, false);
@@ -359,8 +372,9 @@ int main(int argc, char** argv) {
     }
   }
   const double peak = bench::gemm_gflops();
-  std::printf("GEMM peak in this run (best of n = 128..512, one thread): %.1f GFLOP/s; medians of %u runs of %u epochs\n",
-              peak, o.reps, o.epochs);
+  std::printf(
+      "GEMM peak in this run (best of n = 128..512, one thread): %.1f GFLOP/s; medians of %u runs of %u epochs\n", peak,
+      o.reps, o.epochs);
   for (const std::string& m : o.models) {
     if (m == "treelstm") {
       bench_treelstm(o, peak);

@@ -9,10 +9,12 @@ using namespace dynet;
 TaggerModel::TaggerModel(ParameterCollection& pc, const TaggerShape& shape, const TaggerVocabulary& vocabulary)
     : sentence_rnn_(1, shape.embedding, 2 * shape.hidden, pc, builder_factory<VanillaLSTMBuilder>()) {
   const unsigned tags = vocabulary.tags.size();
-  if (vocabulary.words.size() == 0 || tags == 0) throw std::invalid_argument("TaggerModel: no words or no tags to learn");
+  if (vocabulary.words.size() == 0 || tags == 0)
+    throw std::invalid_argument("TaggerModel: no words or no tags to learn");
   word_embeddings_ = pc.add_lookup_parameters(vocabulary.words.size(), {shape.embedding});
   if (vocabulary.spell_rare) {
-    if (shape.char_embedding == 0) throw std::invalid_argument("TaggerModel: spelling rare words needs a char embedding size");
+    if (shape.char_embedding == 0)
+      throw std::invalid_argument("TaggerModel: spelling rare words needs a char embedding size");
     char_embeddings_ = pc.add_lookup_parameters(vocabulary.chars.size(), {shape.char_embedding});
     char_rnn_ = std::make_unique<BiRNNBuilder>(1, shape.char_embedding, shape.embedding, pc,
                                                builder_factory<VanillaLSTMBuilder>());

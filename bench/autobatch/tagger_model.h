@@ -15,8 +15,8 @@
 namespace bench {
 
 struct TaggerShape {
-  unsigned embedding = 128;     ///< word embedding size (also the char BiLSTM's output size)
-  unsigned hidden = 50;         ///< state size of each direction of the sentence BiLSTM
+  unsigned embedding = 128;  ///< word embedding size (also the char BiLSTM's output size)
+  unsigned hidden = 50;      ///< state size of each direction of the sentence BiLSTM
   unsigned mlp = 32;
   unsigned char_embedding = 0;  ///< 0: words only
 };

@@ -46,8 +46,7 @@ Expression TreeLstmModel::tree_loss(ComputationGraph& cg, const Tree& t, const G
       cs[k] = cmult(i, u);
       hs[k] = cmult(o, tanh(cs[k]));
     } else {
-      Expression g = affine_transform({p(cg, b_node, 3, gp), p(cg, U, 2, gp),
-                                       concatenate({hs[n.left], hs[n.right]})});
+      Expression g = affine_transform({p(cg, b_node, 3, gp), p(cg, U, 2, gp), concatenate({hs[n.left], hs[n.right]})});
       Expression i = logistic(pick_range(g, 0, h));
       Expression fl = logistic(pick_range(g, h, 2 * h));
       Expression fr = logistic(pick_range(g, 2 * h, 3 * h));

@@ -147,7 +147,8 @@ class Fused {
     for (unsigned w = 0; w < writes_.size(); ++w) {
       const unsigned op = chain().writes()[w];
       write_grads_[w] = op == 6 || op == 8 ? kept_grads_[w].data() : nullptr;
-      if (write_grads_[w]) std::memcpy(write_grads_[w], (op == 6 ? seed_c : seed_h).data(), seed_c.size() * sizeof(float));
+      if (write_grads_[w])
+        std::memcpy(write_grads_[w], (op == 6 ? seed_c : seed_h).data(), seed_c.size() * sizeof(float));
     }
     chain().run_backward(n_, reads_.data(), read_grads_.data(), write_values_.data(), write_grads_.data(),
                          scratch_.data());
@@ -196,8 +197,12 @@ struct Workload {
   static constexpr unsigned kC = 6, kH = 8;  // c and h, as lstm_tail appends them
 
   Workload(const vertex::OpDag& dag, unsigned n, std::mt19937& rng)
-      : size(dag.ops[0].dim.size() * n), in(5, std::vector<float>(size)), seed_c(size), seed_h(size),
-        unfused(dag, n), unfused_in_grad(5, std::vector<float>(size, 0.f)),
+      : size(dag.ops[0].dim.size() * n),
+        in(5, std::vector<float>(size)),
+        seed_c(size),
+        seed_h(size),
+        unfused(dag, n),
+        unfused_in_grad(5, std::vector<float>(size, 0.f)),
         kept(dag, n, vertex::FusedChain::Values::kKept, in),
         recomputed(dag, n, vertex::FusedChain::Values::kRecomputed, in) {
     std::uniform_real_distribution<float> unit(-2.f, 2.f);
@@ -266,8 +271,9 @@ int main(int argc, char** argv) {
   // the machine this was written on), so each call finds its memory out of cache, as an engine
   // that writes every op's output to fresh pool memory does; otherwise each call reuses its blocks.
   std::printf("%s memory\n\n", cold ? "cold" : "warm");
-  std::printf("| h | instances | floats per op | fwd op by op (us) | fwd fused kept | fwd fused recomp. "
-              "| bwd op by op (us) | bwd fused kept | bwd fused recomp. | fwd+bwd speedup kept | fwd+bwd speedup recomp. |\n");
+  std::printf(
+      "| h | instances | floats per op | fwd op by op (us) | fwd fused kept | fwd fused recomp. "
+      "| bwd op by op (us) | bwd fused kept | bwd fused recomp. | fwd+bwd speedup kept | fwd+bwd speedup recomp. |\n");
   std::printf("|---|---|---|---|---|---|---|---|---|---|---|\n");
   std::mt19937 rng(1);
   for (unsigned hidden : {128u, 256u, 512u})

@@ -73,7 +73,8 @@ int main(int argc, char** argv) {
     const Measure cold = measure(model, nodes);
     std::vector<Measure> warm;
     for (unsigned r = 0; r < reps; ++r) warm.push_back(measure(model, nodes));
-    std::sort(warm.begin(), warm.end(), [](const Measure& a, const Measure& b) { return a.ns_per_node < b.ns_per_node; });
+    std::sort(warm.begin(), warm.end(),
+              [](const Measure& a, const Measure& b) { return a.ns_per_node < b.ns_per_node; });
     const Measure& med = warm[warm.size() / 2];
     double worst_allocs = 0, worst_bytes = 0;
     for (const Measure& w : warm) {

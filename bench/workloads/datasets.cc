@@ -220,7 +220,8 @@ PairData reversal_pairs(const std::string& task) {
   return d;
 }
 
-Minibatches::Minibatches(const std::vector<std::size_t>& sizes, unsigned batch, bool by_length) : sizes_(sizes), batch_(batch) {
+Minibatches::Minibatches(const std::vector<std::size_t>& sizes, unsigned batch, bool by_length)
+    : sizes_(sizes), batch_(batch) {
   if (batch == 0 || sizes.size() < batch)
     throw std::invalid_argument("Minibatches: a minibatch of " + std::to_string(batch) + " from " +
                                 std::to_string(sizes.size()) + " items");

@@ -16,10 +16,10 @@
 #include <string>
 #include <vector>
 
+#include <dybatch.h>
 #include "autobatch/tagger_model.h"
 #include "autobatch/treelstm_model.h"
 #include "common/gemm_peak.h"
-#include <dybatch.h>
 #include "workloads/datasets.h"
 #include "workloads/flops.h"
 #include "workloads/measurement.h"
@@ -169,7 +169,11 @@ bench::Measurement tree_fc(const bench::WorkloadOptions& o) {
     Expression tree_loss(ComputationGraph& cg, const bench::Tree& t, Unbound) const { return m.tree_loss(cg, t); }
   } adapter{bench::TreeFcModel(pc, d.vocabulary, o.hidden)};
   return trees(
-      o, d, adapter, [](Adapter& a, ComputationGraph& cg) { a.m.new_graph(cg); return Unbound{}; },
+      o, d, adapter,
+      [](Adapter& a, ComputationGraph& cg) {
+        a.m.new_graph(cg);
+        return Unbound{};
+      },
       [&](const bench::Tree& t) { return bench::tree_fc_flops(t, o.hidden); }, pc);
 }
 

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/graph.h"
+#include "dynet_core/ops/all_ops.h"
 
 namespace bench {
 

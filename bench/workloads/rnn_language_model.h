@@ -13,8 +13,8 @@
 
 #include "builders/standard_softmax_builder.h"
 #include "builders/vanilla_lstm_builder.h"
-#include "dynet_core/io/dict.h"
 #include "dynet_core/expression.h"
+#include "dynet_core/io/dict.h"
 #include "dynet_core/param_collection.h"
 #include "workloads/datasets.h"
 

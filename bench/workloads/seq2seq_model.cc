@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/graph.h"
+#include "dynet_core/ops/all_ops.h"
 
 namespace bench {
 
@@ -47,7 +47,8 @@ void Seq2SeqModel::new_graph(ComputationGraph& cg) {
 }
 
 std::vector<Expression> Seq2SeqModel::target_scores(ComputationGraph& cg, const SequencePair& pair) {
-  if (pair.source.empty() || pair.target.empty()) throw std::invalid_argument("Seq2SeqModel: an empty source or target");
+  if (pair.source.empty() || pair.target.empty())
+    throw std::invalid_argument("Seq2SeqModel: an empty source or target");
   std::vector<Expression> embedded;
   for (unsigned w : pair.source) embedded.push_back(lookup(cg, source_embeddings_, w));
   const Expression states = concatenate_cols(encoder_.transduce(embedded));
@@ -85,7 +86,8 @@ HeldOutScore Seq2SeqModel::score(const std::vector<SequencePair>& pairs) {
   std::vector<Expression> losses;
   for (const SequencePair& p : pairs) {
     scores.push_back(target_scores(cg, p));
-    for (std::size_t t = 0; t < p.target.size(); ++t) losses.push_back(pickneglogsoftmax(scores.back()[t], p.target[t]));
+    for (std::size_t t = 0; t < p.target.size(); ++t)
+      losses.push_back(pickneglogsoftmax(scores.back()[t], p.target[t]));
   }
   HeldOutScore s;
   s.examples = pairs.size();

@@ -3,8 +3,8 @@
 // connected layer over its children's, h = tanh(W [h_l; h_r] + b); a 5-way softmax loss on the
 // root's label.
 
-#include "autobatch/random_trees.h"
 #include <dybatch.h>
+#include "autobatch/random_trees.h"
 
 namespace bench {
 

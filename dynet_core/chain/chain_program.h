@@ -8,8 +8,8 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "dynet_core/op_def.h"
 #include "dynet_core/chain/operand_map.h"
+#include "dynet_core/op_def.h"
 
 namespace dynet {
 

@@ -9,9 +9,7 @@ namespace dynet {
 
 namespace {
 constexpr unsigned char kCanary = 0xCD;
-std::size_t round_up(std::size_t n) {
-  return (n + AlignedMemoryPool::kAlign - 1) & ~(AlignedMemoryPool::kAlign - 1);
-}
+std::size_t round_up(std::size_t n) { return (n + AlignedMemoryPool::kAlign - 1) & ~(AlignedMemoryPool::kAlign - 1); }
 }  // namespace
 
 void* HostBlocks::allocate_block(std::size_t bytes) { return std::aligned_alloc(AlignedMemoryPool::kAlign, bytes); }
@@ -53,10 +51,9 @@ void AlignedMemoryPool::add_block(std::size_t bytes, std::size_t request) {
   void* p = size >= bytes ? source_->allocate_block(size) : nullptr;
   if (!p)
     throw std::runtime_error("dybatch: out of memory in the '" + name_ + "' pool: a request of " +
-                             std::to_string(request) + " bytes needed a new block of " +
-                             std::to_string(bytes) + " bytes, and the system refused it (the pool " +
-                             "already holds " + std::to_string(capacity()) + " bytes in " +
-                             std::to_string(blocks_.size()) +
+                             std::to_string(request) + " bytes needed a new block of " + std::to_string(bytes) +
+                             " bytes, and the system refused it (the pool " + "already holds " +
+                             std::to_string(capacity()) + " bytes in " + std::to_string(blocks_.size()) +
                              " blocks). Use smaller batches or models, or free memory.");
   blocks_.push_back({static_cast<char*>(p), size, 0});
 }
@@ -86,9 +83,8 @@ void* AlignedMemoryPool::allocate_slow(std::size_t bytes) {
 }
 
 void AlignedMemoryPool::reject_array(std::size_t n, std::size_t element_bytes) const {
-  throw std::runtime_error("dybatch: out of memory in the '" + name_ + "' pool: a request of " +
-                           std::to_string(n) + " elements of " + std::to_string(element_bytes) +
-                           " bytes cannot be satisfied");
+  throw std::runtime_error("dybatch: out of memory in the '" + name_ + "' pool: a request of " + std::to_string(n) +
+                           " elements of " + std::to_string(element_bytes) + " bytes cannot be satisfied");
 }
 
 bool AlignedMemoryPool::guard_intact(const void* p, std::size_t bytes) const {
@@ -102,8 +98,7 @@ void AlignedMemoryPool::note_high_water() {
 
 void AlignedMemoryPool::revert(const Mark& m) {
   if (m.block > current_ || (m.block == current_ && m.used > blocks_[current_].used))
-    throw std::invalid_argument("AlignedMemoryPool '" + name_ +
-                                "': revert to a mark that lies beyond the current top");
+    throw std::invalid_argument("AlignedMemoryPool '" + name_ + "': revert to a mark that lies beyond the current top");
   note_high_water();
   for (unsigned i = m.block + 1; i <= current_; ++i) blocks_[i].used = 0;
   current_ = m.block;

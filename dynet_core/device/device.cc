@@ -1,13 +1,13 @@
 #include "dynet_core/device/device.h"
 
-#include "dynet_core/execution_engine.h"
 #include "dynet_core/device/thread_pool.h"
+#include "dynet_core/execution_engine.h"
 
 #include <algorithm>
 #include <cstdlib>
 #include <sstream>
-#include <string>
 #include <stdexcept>
+#include <string>
 
 namespace dynet {
 
@@ -139,8 +139,7 @@ MemorySizes parse_memory_descriptor(const std::string& descriptor) {
   }
   if (mb.size() == 3) return {mb[0] * MB, mb[1] * MB, mb[2] * MB, mb[0] * MB};
   if (mb.size() == 4) return {mb[0] * MB, mb[1] * MB, mb[2] * MB, mb[3] * MB};
-  throw std::invalid_argument("--dynet-mem: '" + descriptor + "' has " +
-                              std::to_string(mb.size()) +
+  throw std::invalid_argument("--dynet-mem: '" + descriptor + "' has " + std::to_string(mb.size()) +
                               " sizes; expected 1, 3 (forward,backward,parameters) or 4 "
                               "(forward,backward,parameters,scratch)");
 }

@@ -36,8 +36,8 @@
 #include <string>
 #include <vector>
 
-#include "dynet_core/device/aligned_memory_pool.h"
 #include "dynet_core/chain/chain_program.h"
+#include "dynet_core/device/aligned_memory_pool.h"
 #include "dynet_core/device/kernel_table.h"
 #include "dynet_core/profiler.h"
 
@@ -102,10 +102,10 @@ struct GraphMemory {
   void reset();
   void set_debug(bool on);
 
-  AlignedMemoryPool forward;   ///< device memory
-  AlignedMemoryPool backward;  ///< device memory
-  AlignedMemoryPool scratch;   ///< device memory
-  AlignedMemoryPool arena;     ///< op data and long argument lists (host memory)
+  AlignedMemoryPool forward;       ///< device memory
+  AlignedMemoryPool backward;      ///< device memory
+  AlignedMemoryPool scratch;       ///< device memory
+  AlignedMemoryPool arena;         ///< op data and long argument lists (host memory)
   std::vector<Node*> node_chunks;  ///< node records, in chunks that never move
   /// Per --dynet-autobatch strategy, the engine the graph made for it, kept with the memory so
   /// that its buffers are recycled too.

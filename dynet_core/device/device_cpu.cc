@@ -9,8 +9,7 @@ namespace dynet {
 Device_CPU::Device_CPU(const MemorySizes& sizes, bool debug_memory, unsigned threads)
     : Device_CPU("CPU", sizes, debug_memory, threads, false) {}
 
-Device_CPU::Device_CPU(std::string name, const MemorySizes& sizes, bool debug_memory, unsigned threads,
-                       bool guarded)
+Device_CPU::Device_CPU(std::string name, const MemorySizes& sizes, bool debug_memory, unsigned threads, bool guarded)
     : Device(DeviceType::CPU, std::move(name), DeviceCapabilities{true, false, false}, sizes, debug_memory, guarded) {
   if (threads > 1) pool_ = std::make_unique<ThreadPool>(threads);
 }
@@ -100,8 +99,7 @@ double Device_CPU::squared_norm(const MemoryRun* runs, std::size_t count) {
   return s;
 }
 
-void Device_CPU::check_runs(const MemoryRun* runs, std::size_t count, bool writes, bool reads,
-                            const char* who) const {
+void Device_CPU::check_runs(const MemoryRun* runs, std::size_t count, bool writes, bool reads, const char* who) const {
   if (!guarded()) return;
   for (std::size_t r = 0; r < count; ++r) {
     if (writes) check_device_memory(runs[r].dst, runs[r].n * sizeof(float), who);

@@ -51,7 +51,7 @@ class Device_GuardedCPU : public Device_CPU {
 
   mutable std::mutex mutex_;
   unsigned open_ = 0;
-  char* base_ = nullptr;        ///< the reservation; the arena is its first arena_ bytes
+  char* base_ = nullptr;  ///< the reservation; the arena is its first arena_ bytes
   std::size_t reserved_ = 0;
   std::size_t arena_ = 0;
   std::map<std::size_t, std::size_t> free_;  ///< free ranges of the arena: offset -> bytes

@@ -36,7 +36,7 @@ std::string missing_kernels(const std::vector<OpKernels>& t) {
   std::string missing;
   for (const OpDef* op : registered_ops()) {
     const OpKernels k = op->id < t.size() ? t[op->id] : OpKernels{};
-    const char* lacks = !k.forward                                ? "forward"
+    const char* lacks = !k.forward                              ? "forward"
                         : op->backward && !k.backward           ? "backward"
                         : op->leaf_backward && !k.leaf_backward ? "leaf_backward"
                                                                 : nullptr;

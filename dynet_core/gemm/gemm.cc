@@ -5,9 +5,9 @@
 #include <Eigen/Core>
 
 #include "dynet_core/device/device.h"
+#include "dynet_core/device/thread_pool.h"
 #include "dynet_core/gemm/jit_gemm.h"
 #include "dynet_core/gemm/transpose_cache.h"
-#include "dynet_core/device/thread_pool.h"
 
 namespace dynet {
 

@@ -65,8 +65,8 @@ bool jit_gemm_one_block(unsigned m, unsigned k) {
 #endif
 }
 
-bool jit_gemm(unsigned m, unsigned n, unsigned k, const float* a, unsigned lda, const float* b, unsigned ldb,
-              bool tb, float* c, unsigned ldc, bool accumulate) {
+bool jit_gemm(unsigned m, unsigned n, unsigned k, const float* a, unsigned lda, const float* b, unsigned ldb, bool tb,
+              float* c, unsigned ldc, bool accumulate) {
 #ifdef DYBATCH_HAVE_XSMM
   if (!jit_gemm_serves(m, n, k)) return false;
   // A block of `rows` x `depth` of a, the last ones smaller: the kernels of the block shapes
@@ -74,10 +74,10 @@ bool jit_gemm(unsigned m, unsigned n, unsigned k, const float* a, unsigned lda, 
   // before any runs so that a refused one leaves c alone.
   const bool whole = jit_gemm_one_block(m, k);
   const unsigned rows = whole ? m : std::min(m, kBlockRows);
-  const unsigned depth = whole ? k
-                               : static_cast<unsigned>(std::min<std::size_t>(
-                                     k, std::max<std::size_t>(kBlockAlign, max_left_floats() / rows / kBlockAlign *
-                                                                               kBlockAlign)));
+  const unsigned depth =
+      whole ? k
+            : static_cast<unsigned>(std::min<std::size_t>(
+                  k, std::max<std::size_t>(kBlockAlign, max_left_floats() / rows / kBlockAlign * kBlockAlign)));
   libxsmm_smmfunction kernels[2][3] = {};  // [last row block][first, middle or last part of k]
   for (unsigned last_rows = 0; last_rows < 2; ++last_rows) {
     const unsigned mm = last_rows ? m % rows : rows;

@@ -18,8 +18,8 @@ bool jit_gemm_one_block(unsigned m, unsigned k);
 /// c (m x n, leading dimension ldc) = a * op(b), or += when `accumulate`. a is m x k (lda);
 /// op(b) is b (k x n, ldb), or b^T when tb (b: n x k, ldb). Returns false, leaving c alone, when
 /// no kernel serves the shape (jit_gemm_serves); the caller then computes the product itself.
-bool jit_gemm(unsigned m, unsigned n, unsigned k, const float* a, unsigned lda, const float* b, unsigned ldb,
-              bool tb, float* c, unsigned ldc, bool accumulate);
+bool jit_gemm(unsigned m, unsigned n, unsigned k, const float* a, unsigned lda, const float* b, unsigned ldb, bool tb,
+              float* c, unsigned ldc, bool accumulate);
 
 /// t (cols x rows) = a^T for a dense column-major a (rows x cols); libxsmm's cache-blocked
 /// routine where the build has it (a plain transposed copy writes with a stride of `cols`).

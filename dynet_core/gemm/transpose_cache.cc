@@ -12,7 +12,7 @@ void TransposeCache::reset(AlignedMemoryPool& pool) {
 }
 
 std::vector<TransposeCache::Entry>::const_iterator TransposeCache::find(const float* a, unsigned rows,
-                                                                       unsigned cols) const {
+                                                                        unsigned cols) const {
   return std::find_if(entries_.begin(), entries_.end(),
                       [&](const Entry& e) { return e.a == a && e.rows == rows && e.cols == cols; });
 }
@@ -35,8 +35,7 @@ const float* TransposeCache::copy(Entry& e) {
 
 const float* TransposeCache::get(const float* a, unsigned rows, unsigned cols) { return copy(entry(a, rows, cols)); }
 
-const float* TransposeCache::get_after(const float* a, unsigned rows, unsigned cols, unsigned columns,
-                                       unsigned worth) {
+const float* TransposeCache::get_after(const float* a, unsigned rows, unsigned cols, unsigned columns, unsigned worth) {
   Entry& e = entry(a, rows, cols);
   e.columns += columns;
   return e.t || e.columns >= worth ? copy(e) : nullptr;

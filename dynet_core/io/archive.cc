@@ -22,9 +22,8 @@ namespace {
 // point whatever the program's global locale is, and Boost.Math's facets let NaN and infinities
 // (which a diverged model can hold) be read back.
 const std::locale& archive_locale() {
-  static const std::locale locale(
-      std::locale(std::locale::classic(), new boost::math::nonfinite_num_put<char>),
-      new boost::math::nonfinite_num_get<char>);
+  static const std::locale locale(std::locale(std::locale::classic(), new boost::math::nonfinite_num_put<char>),
+                                  new boost::math::nonfinite_num_get<char>);
   return locale;
 }
 
@@ -112,15 +111,13 @@ class MemoryBuffer : public std::streambuf {
 
 }  // namespace
 
-const char* archive_format_name(ArchiveFormat format) {
-  return format == ArchiveFormat::Text ? "text" : "binary";
-}
+const char* archive_format_name(ArchiveFormat format) { return format == ArchiveFormat::Text ? "text" : "binary"; }
 
 std::uint64_t ArchiveReader::count(const char* what) {
   const std::uint64_t n = integer();
   if (n > payload_size_)
-    throw std::runtime_error(std::string("the ") + what + " " + std::to_string(n) +
-                             " cannot fit in a payload of " + std::to_string(payload_size_) + " bytes");
+    throw std::runtime_error(std::string("the ") + what + " " + std::to_string(n) + " cannot fit in a payload of " +
+                             std::to_string(payload_size_) + " bytes");
   return n;
 }
 
@@ -141,8 +138,7 @@ std::string write_archive(ArchiveFormat format, const std::function<void(Archive
   return os.str();
 }
 
-void read_archive(std::string_view payload, ArchiveFormat format,
-                  const std::function<void(ArchiveReader&)>& read) {
+void read_archive(std::string_view payload, ArchiveFormat format, const std::function<void(ArchiveReader&)>& read) {
   MemoryBuffer buffer(payload);
   std::istream is(&buffer);
   is.imbue(archive_locale());
@@ -157,8 +153,8 @@ void read_archive(std::string_view payload, ArchiveFormat format,
       r.finish();
     }
   } catch (const boost::archive::archive_exception& e) {
-    throw std::runtime_error(std::string("the ") + archive_format_name(format) +
-                             " archive cannot be read (" + e.what() + ")");
+    throw std::runtime_error(std::string("the ") + archive_format_name(format) + " archive cannot be read (" +
+                             e.what() + ")");
   }
 }
 

@@ -63,7 +63,6 @@ class ArchiveReader {
 /// The payload that `write` produces through an archive of `format`.
 std::string write_archive(ArchiveFormat format, const std::function<void(ArchiveWriter&)>& write);
 /// Runs `read` over `payload`; any Boost or stream error becomes a std::runtime_error.
-void read_archive(std::string_view payload, ArchiveFormat format,
-                  const std::function<void(ArchiveReader&)>& read);
+void read_archive(std::string_view payload, ArchiveFormat format, const std::function<void(ArchiveReader&)>& read);
 
 }  // namespace dynet

@@ -63,7 +63,7 @@ int Dict::convert(const std::string& word) {
 const std::string& Dict::convert(int id) const {
   if (id < 0 || static_cast<unsigned>(id) >= words_.size())
     throw std::invalid_argument("Dict::convert: id " + std::to_string(id) + " is out of range for a dictionary of " +
-                            std::to_string(words_.size()) + " words");
+                                std::to_string(words_.size()) + " words");
   return words_[static_cast<unsigned>(id)];
 }
 
@@ -136,8 +136,8 @@ std::string unescape(const std::string& line) {
       continue;
     }
     const char letter = ++k < line.size() ? line[k] : '\0';
-    const Escape* e =
-        std::find_if(std::begin(kEscapes), std::end(kEscapes), [letter](const Escape& x) { return x.letter == letter; });
+    const Escape* e = std::find_if(std::begin(kEscapes), std::end(kEscapes),
+                                   [letter](const Escape& x) { return x.letter == letter; });
     if (e == std::end(kEscapes))
       throw std::invalid_argument("'" + line + "' has a backslash not followed by s, t, n, r or \\ (" +
                                   "a backslash itself is written \\\\)");
@@ -202,7 +202,8 @@ void load_dicts(const std::string& path, const std::vector<NamedDict>& dicts) {
     d.freeze();
   }
   for (const NamedDict& d : dicts)
-    if (!read.count(d.first)) throw std::runtime_error("load_dicts: " + path + ": no vocabulary named '" + d.first + "'");
+    if (!read.count(d.first))
+      throw std::runtime_error("load_dicts: " + path + ": no vocabulary named '" + d.first + "'");
   for (const NamedDict& d : dicts) *d.second = read[d.first];
 }
 

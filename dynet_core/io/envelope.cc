@@ -16,9 +16,7 @@ constexpr std::string_view kMagic = "dybatch-file";
 constexpr std::size_t kMaxHeaderBytes = 128;
 
 const char* content_name(FileContent c) { return c == FileContent::Parameters ? "parameters" : "trainer-state"; }
-const char* content_noun(FileContent c) {
-  return c == FileContent::Parameters ? "model parameters" : "trainer state";
-}
+const char* content_noun(FileContent c) { return c == FileContent::Parameters ? "model parameters" : "trainer state"; }
 
 std::uint32_t crc32(std::string_view bytes) {
   boost::crc_32_type crc;
@@ -70,8 +68,7 @@ const ArchiveFormat kFormats[] = {ArchiveFormat::Text, ArchiveFormat::Binary};
 }  // namespace
 
 std::string describe_file(FileContent content, const std::string& source) {
-  return std::string(content == FileContent::Parameters ? "model file" : "trainer state file") + " '" + source +
-         "'";
+  return std::string(content == FileContent::Parameters ? "model file" : "trainer state file") + " '" + source + "'";
 }
 
 std::string seal(FileContent content, ArchiveFormat format, std::string_view payload) {
@@ -112,7 +109,8 @@ std::string_view open_envelope(std::string_view bytes, const std::string& source
     fail("has format version " + std::to_string(version) + "; this build of dybatch reads version " +
          std::to_string(kFileFormatVersion));
   ArchiveFormat found_format = format;
-  if (fields.size() != 6 || !parse_name(fields[3], kFormats, archive_format_name, found_format)) malformed("archive format");
+  if (fields.size() != 6 || !parse_name(fields[3], kFormats, archive_format_name, found_format))
+    malformed("archive format");
   if (found_format != format)
     fail("holds a " + std::string(archive_format_name(found_format)) + " archive, not a " +
          archive_format_name(format) + " one");

@@ -32,8 +32,7 @@ std::string encode(const std::vector<SavedParameter>& records, ArchiveFormat for
 // A size read from the payload, multiplied into the running value count `n` of record `name`.
 void multiply_checked(std::uint64_t& n, std::uint64_t size, std::uint64_t limit, const std::string& name) {
   if (size == 0) throw std::runtime_error("'" + name + "' has a dimension of size 0");
-  if (size > limit / n)
-    throw std::runtime_error("'" + name + "' announces more values than its payload can hold");
+  if (size > limit / n) throw std::runtime_error("'" + name + "' announces more values than its payload can hold");
   n *= size;
 }
 
@@ -52,8 +51,7 @@ SavedParameter decode_record(ArchiveReader& r) {
     throw std::runtime_error("'" + p.name + "' has " + std::to_string(nd) + " dimensions; a " + kind_name(p.kind) +
                              " has at most " + std::to_string(max_dims));
   // Dim counts values in an unsigned; the payload size bounds them as well.
-  const std::uint64_t limit =
-      std::min<std::uint64_t>(r.payload_size(), std::numeric_limits<unsigned>::max());
+  const std::uint64_t limit = std::min<std::uint64_t>(r.payload_size(), std::numeric_limits<unsigned>::max());
   std::uint64_t n = 1;
   std::vector<unsigned> dims;
   for (std::uint64_t i = 0; i < nd; ++i) {
@@ -88,9 +86,7 @@ std::vector<SavedParameter> decode(std::string_view payload, ArchiveFormat forma
 
 }  // namespace
 
-const char* kind_name(SavedParameter::Kind kind) {
-  return kind == Kind::Parameter ? "parameter" : "lookup parameter";
-}
+const char* kind_name(SavedParameter::Kind kind) { return kind == Kind::Parameter ? "parameter" : "lookup parameter"; }
 
 std::string parameter_file_bytes(ModelFileFormat format, ArchiveFormat archive,
                                  const std::vector<SavedParameter>& records) {

@@ -22,7 +22,8 @@ void save_pretrained_embeddings(const std::string& fname, const Dict& d, const L
   if (!out.flush()) throw std::runtime_error("save_pretrained_embeddings: writing '" + fname + "' failed");
 }
 
-void read_pretrained_embeddings(const std::string& fname, Dict& d, std::unordered_map<int, std::vector<float>>& vectors) {
+void read_pretrained_embeddings(const std::string& fname, Dict& d,
+                                std::unordered_map<int, std::vector<float>>& vectors) {
   std::ifstream in(fname);
   if (!in) throw std::runtime_error("read_pretrained_embeddings: cannot read '" + fname + "'");
   const int skipped = d.is_frozen() ? d.get_unk_id() : -1;

@@ -20,7 +20,8 @@ void save_pretrained_embeddings(const std::string& fname, const Dict& d, const L
 /// words unless frozen; a frozen dict's unknown words are skipped). Every line must hold as many
 /// values as the first; blank lines are skipped. Throws std::runtime_error, naming the file and
 /// line, when the file cannot be read or a line is malformed.
-void read_pretrained_embeddings(const std::string& fname, Dict& d, std::unordered_map<int, std::vector<float>>& vectors);
+void read_pretrained_embeddings(const std::string& fname, Dict& d,
+                                std::unordered_map<int, std::vector<float>>& vectors);
 /// The same as DyNet before 2.0 spelled it.
 inline void read_pretrained_embeddings(const std::string& fname, Dict* d,
                                        std::unordered_map<int, std::vector<float>>* vectors) {

@@ -98,13 +98,15 @@ struct Target {
 };
 
 Target target_of(ParameterStorage& p) {
-  return {Kind::Parameter, p.name, p.dim, 1, p.values, p.current_weight_decay(),
-          [&p](const std::vector<float>& g) { load_gradient(p, g); }};
+  return {Kind::Parameter, p.name, p.dim, 1, p.values, p.current_weight_decay(), [&p](const std::vector<float>& g) {
+            load_gradient(p, g);
+          }};
 }
 
 Target target_of(LookupParameterStorage& p) {
-  return {Kind::Lookup, p.name, p.dim, p.n, p.all_values, p.current_weight_decay(),
-          [&p](const std::vector<float>& g) { load_gradient(p, g); }};
+  return {Kind::Lookup, p.name, p.dim, p.n, p.all_values, p.current_weight_decay(), [&p](const std::vector<float>& g) {
+            load_gradient(p, g);
+          }};
 }
 
 // The model's parameters, then its lookup parameters, each in creation order.
@@ -191,10 +193,9 @@ Plan plan_by_name(const std::vector<SavedParameter>& records, ParameterCollectio
     const std::string name = prefix + relative_name(t.name, model);
     const auto it = by_name.find(name);
     if (it == by_name.end())
-      throw std::runtime_error(file + " has no record '" + name + "' for the model's " +
-                               shape_of(t.kind, t.dim, t.rows) + " '" + t.name + "'" +
-                               (by_name.empty() && plan.empty() ? " (it holds nothing under the key '" + prefix + "')"
-                                                                : ""));
+      throw std::runtime_error(
+          file + " has no record '" + name + "' for the model's " + shape_of(t.kind, t.dim, t.rows) + " '" + t.name +
+          "'" + (by_name.empty() && plan.empty() ? " (it holds nothing under the key '" + prefix + "')" : ""));
     check_match(*it->second, t, file);
     plan.emplace_back(it->second, t);
     by_name.erase(it);
@@ -206,9 +207,7 @@ Plan plan_by_name(const std::vector<SavedParameter>& records, ParameterCollectio
   return plan;
 }
 
-std::string counted(std::size_t n, const char* what) {
-  return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
-}
+std::string counted(std::size_t n, const char* what) { return std::to_string(n) + " " + what + (n == 1 ? "" : "s"); }
 
 // DyNet's rule: the records whose names start with the key (all records without one) go to the
 // model's parameters in order, the n-th #Parameter# record to the n-th parameter and the n-th
@@ -222,12 +221,11 @@ Plan plan_in_order(const std::vector<SavedParameter>& records, ParameterCollecti
   const std::vector<Target> targets = targets_of(model);
   const std::size_t lookups = model.lookup_parameters_list().size(), params = targets.size() - lookups;
   if (in_file[0].size() != params || in_file[1].size() != lookups)
-    throw std::runtime_error(file + " holds " + counted(in_file[0].size(), "parameter") + " and " +
-                             counted(in_file[1].size(), "lookup parameter") +
-                             (prefix.empty() ? "" : " under the key '" + prefix + "'") + ", the model (" +
-                             model.get_fullname() + ") has " + counted(params, "parameter") + " and " +
-                             counted(lookups, "lookup parameter") +
-                             "; a file in DyNet's format loads in order, one record a parameter");
+    throw std::runtime_error(
+        file + " holds " + counted(in_file[0].size(), "parameter") + " and " +
+        counted(in_file[1].size(), "lookup parameter") + (prefix.empty() ? "" : " under the key '" + prefix + "'") +
+        ", the model (" + model.get_fullname() + ") has " + counted(params, "parameter") + " and " +
+        counted(lookups, "lookup parameter") + "; a file in DyNet's format loads in order, one record a parameter");
   Plan plan;
   std::size_t next[2] = {0, 0};
   for (const Target& t : targets) {
@@ -312,8 +310,8 @@ void FileLoader::populate(LookupParameter& param, const std::string& key) {
 
 Parameter FileLoader::load_param(ParameterCollection& model, const std::string& key) {
   const ParameterFile f = read_parameter_file(path_, archive_);
-  const SavedParameter& r = find_record(f, describe_file(FileContent::Parameters, path_),
-                                        required_key(key, "load_param"), Kind::Parameter);
+  const SavedParameter& r =
+      find_record(f, describe_file(FileContent::Parameters, path_), required_key(key, "load_param"), Kind::Parameter);
   Parameter p = model.add_parameters(r.dim, ParameterInitConst(0.f), basename_of(key));
   copy_values(r, target_of(p.get_storage()), f.format);
   return p;
@@ -330,9 +328,8 @@ LookupParameter FileLoader::load_lookup_param(ParameterCollection& model, const 
 
 void save_model_and_dicts(const std::string& path, const ParameterCollection& model, const std::string& dicts_path,
                           const std::vector<NamedDict>& dicts) {
-  const std::string model_bytes =
-      parameter_file_bytes(ModelFileFormat::Dybatch, ArchiveFormat::Text,
-                           records_of(model, model.get_fullname(), ModelFileFormat::Dybatch));
+  const std::string model_bytes = parameter_file_bytes(
+      ModelFileFormat::Dybatch, ArchiveFormat::Text, records_of(model, model.get_fullname(), ModelFileFormat::Dybatch));
   const std::string dicts_text = dicts_file_text(dicts);
   write_files_atomically({{path, model_bytes}, {dicts_path, dicts_text}});
 }

@@ -22,8 +22,8 @@
 #include <string>
 #include <vector>
 
-#include "dynet_core/io/dict.h"
 #include "dynet_core/io/archive.h"
+#include "dynet_core/io/dict.h"
 #include "dynet_core/io/parameter_file.h"
 #include "dynet_core/param_collection.h"
 

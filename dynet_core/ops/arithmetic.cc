@@ -29,8 +29,8 @@ void binary_run(const void*, const float* const* xs, unsigned, float* y, std::si
 }
 
 template <class R>
-void binary_run_gradient(const void*, unsigned i, const float* const* xs, unsigned, const float* y,
-                         const float* dy, float* dx, std::size_t n, bool overwrite) {
+void binary_run_gradient(const void*, unsigned i, const float* const* xs, unsigned, const float* y, const float* dy,
+                         float* dx, std::size_t n, bool overwrite) {
   const R r{};
   const float* __restrict a = xs[0];
   const float* __restrict b = xs[1];
@@ -58,7 +58,8 @@ void binary_forward(const OpCall& c) {
 template <class R>
 void binary_backward(const OpCall& c, unsigned i) {
   const float* xs[2] = {c.xs[0].v, c.xs[1].v};
-  if (same_size_arguments(c)) return binary_run_gradient<R>(nullptr, i, xs, 2, c.y.v, c.dy.v, c.dx.v, c.y.d.size(), c.overwrite);
+  if (same_size_arguments(c))
+    return binary_run_gradient<R>(nullptr, i, xs, 2, c.y.v, c.dy.v, c.dx.v, c.y.d.size(), c.overwrite);
   const R r{};
   const float* __restrict a = xs[0];
   const float* __restrict b = xs[1];
@@ -67,19 +68,24 @@ void binary_backward(const OpCall& c, unsigned i) {
   float* __restrict dx = c.dx.v;
   if (c.overwrite) std::memset(dx, 0, c.dx.d.size() * sizeof(float));  // broadcast: sums into dx
   if (i == 0)
-    broadcast_each(c.y.d, c.xs[0].d, c.xs[1].d, [&](unsigned iy, unsigned ia, unsigned ib) {
-      dx[ia] += dy[iy] * r.da(a[ia], b[ib], y[iy]);
-    });
+    broadcast_each(c.y.d, c.xs[0].d, c.xs[1].d,
+                   [&](unsigned iy, unsigned ia, unsigned ib) { dx[ia] += dy[iy] * r.da(a[ia], b[ib], y[iy]); });
   else
-    broadcast_each(c.y.d, c.xs[0].d, c.xs[1].d, [&](unsigned iy, unsigned ia, unsigned ib) {
-      dx[ib] += dy[iy] * r.db(a[ia], b[ib], y[iy]);
-    });
+    broadcast_each(c.y.d, c.xs[0].d, c.xs[1].d,
+                   [&](unsigned iy, unsigned ia, unsigned ib) { dx[ib] += dy[iy] * r.db(a[ia], b[ib], y[iy]); });
 }
 
 template <class R>
 constexpr OpDef binary_op(ElementwiseOp op, Saves saves, Expression (*check)(CheckCase&)) {
-  return OpRow(elementwise_op_name(op)).arity(2).infer(infer_broadcast).forward(binary_forward<R>).backward(binary_backward<R>)
-      .saves(saves).batch(ConcatBatch().broadcasts_all()).check(check).backward_overwrites()
+  return OpRow(elementwise_op_name(op))
+      .arity(2)
+      .infer(infer_broadcast)
+      .forward(binary_forward<R>)
+      .backward(binary_backward<R>)
+      .saves(saves)
+      .batch(ConcatBatch().broadcasts_all())
+      .check(check)
+      .backward_overwrites()
       .elementwise(ElementwiseRule(op, binary_run<R>, binary_run_gradient<R>));
 }
 
@@ -160,16 +166,22 @@ void sum_backward(const OpCall& c, unsigned) {
   for (unsigned bi = 0; bi < c.dy.d.bd; ++bi) accumulate(c.dx.v, c.dy.v + std::size_t(bi) * per_batch, per_batch);
 }
 
-OpDef SumOp = OpRow(elementwise_op_name(ElementwiseOp::sum)).arity(-1).infer(infer_sum).forward(sum_forward).backward(sum_backward).saves(kSavesNothing)
-    .batch(ConcatBatch().broadcasts_all())
-    .check([](CheckCase& c) {
-      const unsigned bd = c.batch();
-      const Dim d = c.shape(0, 3);
-      std::vector<Expression> xs(c.uniform(2, 4));
-      for (Expression& x : xs) x = c.input(d.with_batch(c.uniform(0, 1) ? bd : 1));
-      return sum(xs);
-    })
-    .backward_overwrites().elementwise(ElementwiseRule(ElementwiseOp::sum, sum_run, sum_run_gradient));
+OpDef SumOp = OpRow(elementwise_op_name(ElementwiseOp::sum))
+                  .arity(-1)
+                  .infer(infer_sum)
+                  .forward(sum_forward)
+                  .backward(sum_backward)
+                  .saves(kSavesNothing)
+                  .batch(ConcatBatch().broadcasts_all())
+                  .check([](CheckCase& c) {
+                    const unsigned bd = c.batch();
+                    const Dim d = c.shape(0, 3);
+                    std::vector<Expression> xs(c.uniform(2, 4));
+                    for (Expression& x : xs) x = c.input(d.with_batch(c.uniform(0, 1) ? bd : 1));
+                    return sum(xs);
+                  })
+                  .backward_overwrites()
+                  .elementwise(ElementwiseRule(ElementwiseOp::sum, sum_run, sum_run_gradient));
 
 }  // namespace
 
@@ -191,8 +203,8 @@ Expression colwise_add(const Expression& x, const Expression& bias) {
     if (b.ndims() > 1 && b.cols() != 1)
       throw std::invalid_argument("colwise_add: the bias must be a column vector, got " + to_string(b));
     if (b.rows() != x.dim().rows())
-      throw std::invalid_argument("colwise_add: the bias has " + std::to_string(b.rows()) +
-                                  " rows, x has dim " + to_string(x.dim()));
+      throw std::invalid_argument("colwise_add: the bias has " + std::to_string(b.rows()) + " rows, x has dim " +
+                                  to_string(x.dim()));
     return x + bias;
   });
 }

@@ -11,9 +11,7 @@ CheckCase::CheckCase(ComputationGraph& g, std::uint64_t seed) : cg(g), rng_(seed
 CheckCase::CheckCase(ComputationGraph& g, std::uint64_t seed, std::uint64_t value_seed)
     : cg(g), rng_(seed), value_rng_(std::in_place, value_seed) {}
 
-unsigned CheckCase::uniform(unsigned lo, unsigned hi) {
-  return std::uniform_int_distribution<unsigned>(lo, hi)(rng_);
-}
+unsigned CheckCase::uniform(unsigned lo, unsigned hi) { return std::uniform_int_distribution<unsigned>(lo, hi)(rng_); }
 
 float CheckCase::real(float lo, float hi) { return std::uniform_real_distribution<float>(lo, hi)(rng_); }
 
@@ -69,8 +67,7 @@ Parameter CheckCase::constant_parameter(const Dim& d) {
 LookupParameter CheckCase::lookup_parameter(unsigned rows, const Dim& d, bool differentiable) {
   LookupParameter p = model_.add_lookup_parameters(rows, d, ParameterInitUniform(-1.f, 1.f));
   LookupParameterStorage& s = p.get_storage();
-  if (differentiable)
-    variables_.push_back({Kind::Table, s.all_values.v, s.all_values.d.size(), 0, s.all_grads.v});
+  if (differentiable) variables_.push_back({Kind::Table, s.all_values.v, s.all_values.d.size(), 0, s.all_grads.v});
   return p;
 }
 

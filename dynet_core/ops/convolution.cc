@@ -34,8 +34,8 @@ void each_tap(const Window& g, F&& f) {
 
 void require_window(const Axis& a, const char* what, unsigned in, unsigned window) {
   if (a.out == 0)
-    dims::fail(std::string("the ") + what + " window of " + std::to_string(window) +
-               " is larger than the input's " + std::to_string(in) + " for a VALID operation");
+    dims::fail(std::string("the ") + what + " window of " + std::to_string(window) + " is larger than the input's " +
+               std::to_string(in) + " for a VALID operation");
 }
 
 Dim infer_conv2d(const DimArgs& xs, const void* data) {
@@ -118,8 +118,14 @@ Expression check_conv2d(CheckCase& c) {
   return conv2d(x, f, c.parameter(Dim({co})), stride, valid);
 }
 
-OpDef Conv2dOp = OpRow("conv2d").arity(-1).infer(infer_conv2d).forward(conv2d_forward).backward(conv2d_backward)
-    .saves(kSavesInputs).batch(ConcatBatch().sig_bytes(sizeof(WindowData)).broadcasts_all()).check(check_conv2d);
+OpDef Conv2dOp = OpRow("conv2d")
+                     .arity(-1)
+                     .infer(infer_conv2d)
+                     .forward(conv2d_forward)
+                     .backward(conv2d_backward)
+                     .saves(kSavesInputs)
+                     .batch(ConcatBatch().sig_bytes(sizeof(WindowData)).broadcasts_all())
+                     .check(check_conv2d);
 
 Dim infer_maxpool(const DimArgs& xs, const void* data) {
   const WindowData& d = *static_cast<const WindowData*>(data);
@@ -157,13 +163,19 @@ template <class Picks>
 void picked_backward(const OpCall& c, unsigned) {
   Picks::each(c, [&](std::size_t iy, std::size_t ix) { c.dx.v[ix] += c.dy.v[iy]; });
 }
-OpDef MaxPooling2dOp = OpRow("maxpooling2d").arity(1).infer(infer_maxpool).forward(picked_forward<WindowMaxima>)
-    .backward(picked_backward<WindowMaxima>).saves(kSavesInputs).batch(ConcatBatch().sig_bytes(sizeof(WindowData)))
-    .check([](CheckCase& c) {
-      const unsigned kh = c.uniform(1, 3), kw = c.uniform(1, 3);
-      const Dim xd({kh + c.uniform(0, 3), kw + c.uniform(0, 3), c.uniform(1, 2)}, c.batch());
-      return maxpooling2d(c.distinct_input(xd), {kh, kw}, {c.uniform(1, 3), c.uniform(1, 2)}, c.uniform(0, 1) == 1);
-    });
+OpDef MaxPooling2dOp =
+    OpRow("maxpooling2d")
+        .arity(1)
+        .infer(infer_maxpool)
+        .forward(picked_forward<WindowMaxima>)
+        .backward(picked_backward<WindowMaxima>)
+        .saves(kSavesInputs)
+        .batch(ConcatBatch().sig_bytes(sizeof(WindowData)))
+        .check([](CheckCase& c) {
+          const unsigned kh = c.uniform(1, 3), kw = c.uniform(1, 3);
+          const Dim xd({kh + c.uniform(0, 3), kw + c.uniform(0, 3), c.uniform(1, 2)}, c.batch());
+          return maxpooling2d(c.distinct_input(xd), {kh, kw}, {c.uniform(1, 3), c.uniform(1, 2)}, c.uniform(0, 1) == 1);
+        });
 
 WindowData window_data(const char* op, const std::vector<unsigned>& stride, bool is_valid,
                        const std::vector<unsigned>& window) {
@@ -215,14 +227,20 @@ void filter1d_backward(const OpCall& c, unsigned i) {
       for (unsigned r = 0; r < n; ++r) c.dx.v[jf + r] += g * c.xs[0].v[ix + r];
   });
 }
-OpDef Filter1dNarrowOp = OpRow("filter1d_narrow").arity(2).infer(infer_filter1d).forward(filter1d_forward)
-    .backward(filter1d_backward).saves(kSavesInputs).batch(ConcatBatch().broadcasts_all())
-    .check([](CheckCase& c) {
-      const unsigned rows = c.uniform(1, 3), width = c.uniform(1, 3), bd = c.batch();
-      const Expression x = c.input(Dim({rows, width + c.uniform(0, 3)}, bd));
-      const Dim fd = c.uniform(0, 1) ? Dim({rows, width}) : Dim({rows, width, c.uniform(1, 3)});
-      return filter1d_narrow(x, c.parameter(fd));
-    });
+OpDef Filter1dNarrowOp =
+    OpRow("filter1d_narrow")
+        .arity(2)
+        .infer(infer_filter1d)
+        .forward(filter1d_forward)
+        .backward(filter1d_backward)
+        .saves(kSavesInputs)
+        .batch(ConcatBatch().broadcasts_all())
+        .check([](CheckCase& c) {
+          const unsigned rows = c.uniform(1, 3), width = c.uniform(1, 3), bd = c.batch();
+          const Expression x = c.input(Dim({rows, width + c.uniform(0, 3)}, bd));
+          const Dim fd = c.uniform(0, 1) ? Dim({rows, width}) : Dim({rows, width, c.uniform(1, 3)});
+          return filter1d_narrow(x, c.parameter(fd));
+        });
 
 Dim infer_kmax(const DimArgs& xs, const void* data) {
   const KMaxData& m = *static_cast<const KMaxData*>(data);
@@ -230,8 +248,8 @@ Dim infer_kmax(const DimArgs& xs, const void* data) {
   if (m.d >= x.ndims())
     dims::fail("dimension " + std::to_string(m.d) + " is out of range for x " + to_string(x.single_batch()));
   if (m.k < 1 || m.k > x[m.d])
-    dims::fail("k = " + std::to_string(m.k) + " must be in [1, " + std::to_string(x[m.d]) + "], the size of dimension " +
-               std::to_string(m.d));
+    dims::fail("k = " + std::to_string(m.k) + " must be in [1, " + std::to_string(x[m.d]) +
+               "], the size of dimension " + std::to_string(m.d));
   Dim y = x;
   y.set(m.d, m.k);
   return y;
@@ -253,17 +271,21 @@ struct KeptElements {
       }
   }
 };
-OpDef KMaxPoolingOp = OpRow("kmax_pooling").arity(1).infer(infer_kmax).forward(picked_forward<KeptElements>)
-    .backward(picked_backward<KeptElements>).saves(kSavesInputs).batch(ConcatBatch().sig_bytes(sizeof(KMaxData)))
-    .check([](CheckCase& c) {
-      const Dim xd = c.shape(2, 3, c.batch());
-      const unsigned d = c.uniform(0, xd.ndims() - 1);
-      return kmax_pooling(c.distinct_input(xd), c.uniform(1, xd[d]), d);
-    });
+OpDef KMaxPoolingOp = OpRow("kmax_pooling")
+                          .arity(1)
+                          .infer(infer_kmax)
+                          .forward(picked_forward<KeptElements>)
+                          .backward(picked_backward<KeptElements>)
+                          .saves(kSavesInputs)
+                          .batch(ConcatBatch().sig_bytes(sizeof(KMaxData)))
+                          .check([](CheckCase& c) {
+                            const Dim xd = c.shape(2, 3, c.batch());
+                            const unsigned d = c.uniform(0, xd.ndims() - 1);
+                            return kmax_pooling(c.distinct_input(xd), c.uniform(1, xd[d]), d);
+                          });
 
 Dim infer_circular(const DimArgs& xs, const void*) {
-  if (xs[0].ndims() != 1 || !xs[0].same_shape(xs[1]))
-    dims::fail("u and v must be vectors of one size");
+  if (xs[0].ndims() != 1 || !xs[0].same_shape(xs[1])) dims::fail("u and v must be vectors of one size");
   return xs[0].with_batch(dims::batch(xs));
 }
 
@@ -299,12 +321,22 @@ Expression check_circular(CheckCase& c, bool correlation) {
   const Expression u = c.input(Dim({n}, bd)), v = c.input(Dim({n}, c.uniform(0, 1) ? bd : 1));
   return correlation ? circ_corr(u, v) : circ_conv(u, v);
 }
-OpDef CircConvOp = OpRow("circ_conv").arity(2).infer(infer_circular).forward(circular_forward<false>)
-    .backward(circular_backward<false>).saves(kSavesInputs).batch(ConcatBatch().broadcasts_all())
-    .check([](CheckCase& c) { return check_circular(c, false); });
-OpDef CircCorrOp = OpRow("circ_corr").arity(2).infer(infer_circular).forward(circular_forward<true>)
-    .backward(circular_backward<true>).saves(kSavesInputs).batch(ConcatBatch().broadcasts_all())
-    .check([](CheckCase& c) { return check_circular(c, true); });
+OpDef CircConvOp = OpRow("circ_conv")
+                       .arity(2)
+                       .infer(infer_circular)
+                       .forward(circular_forward<false>)
+                       .backward(circular_backward<false>)
+                       .saves(kSavesInputs)
+                       .batch(ConcatBatch().broadcasts_all())
+                       .check([](CheckCase& c) { return check_circular(c, false); });
+OpDef CircCorrOp = OpRow("circ_corr")
+                       .arity(2)
+                       .infer(infer_circular)
+                       .forward(circular_forward<true>)
+                       .backward(circular_backward<true>)
+                       .saves(kSavesInputs)
+                       .batch(ConcatBatch().broadcasts_all())
+                       .check([](CheckCase& c) { return check_circular(c, true); });
 
 }  // namespace
 
@@ -342,8 +374,8 @@ Expression kmh_ngram(const Expression& x, unsigned n) {
   return called_as("kmh_ngram", [&] {
     const Dim xd = x.dim();
     if (xd.ndims() > 2 || n == 0 || n > xd.cols())
-      throw std::invalid_argument("kmh_ngram: x " + to_string(xd) + " must be a matrix of at least n columns, n >= 1 (n = " +
-                                  std::to_string(n) + ")");
+      throw std::invalid_argument("kmh_ngram: x " + to_string(xd) +
+                                  " must be a matrix of at least n columns, n >= 1 (n = " + std::to_string(n) + ")");
     std::vector<Expression> grams;
     for (unsigned k = 0; k < n; ++k) grams.push_back(pick_range(x, k, k + xd.cols() - n + 1, 1));
     return sum(grams);

@@ -5,9 +5,9 @@
 
 #include <cstddef>
 
+#include "dynet_core/op_def.h"
 #include "dynet_core/ops/broadcast.h"
 #include "dynet_core/ops/host_device.h"
-#include "dynet_core/op_def.h"
 
 namespace dynet {
 namespace conv {
@@ -46,8 +46,15 @@ struct Window {
   unsigned sh, sw;
   Axis rows, cols;
   Window(const Dim& x, unsigned fh_, unsigned fw_, const WindowData& d)
-      : h(x[0]), w(x[1]), channels(x[2]), fh(fh_), fw(fw_), sh(d.stride[0]), sw(d.stride[1]),
-        rows(h, fh, sh, d.valid != 0), cols(w, fw, sw, d.valid != 0) {}
+      : h(x[0]),
+        w(x[1]),
+        channels(x[2]),
+        fh(fh_),
+        fw(fw_),
+        sh(d.stride[0]),
+        sw(d.stride[1]),
+        rows(h, fh, sh, d.valid != 0),
+        cols(w, fw, sw, d.valid != 0) {}
   DYBATCH_HD unsigned outputs() const { return rows.out * cols.out; }
   /// Calls f(input position, window position) for every tap of output o's window that falls
   /// inside the input, columns outer.
@@ -87,8 +94,11 @@ struct ConvLayout {
   std::size_t y_batch, x_batch, f_batch;
   unsigned channels_out;
   explicit ConvLayout(const OpCall& c)
-      : g(c.xs[0].d, c.xs[1].d[0], c.xs[1].d[1], c.op_data<WindowData>()), y_batch(c.y.d.batch_size()),
-        x_batch(batch_stride(c.xs[0])), f_batch(batch_stride(c.xs[1])), channels_out(c.xs[1].d[3]) {}
+      : g(c.xs[0].d, c.xs[1].d[0], c.xs[1].d[1], c.op_data<WindowData>()),
+        y_batch(c.y.d.batch_size()),
+        x_batch(batch_stride(c.xs[0])),
+        f_batch(batch_stride(c.xs[1])),
+        channels_out(c.xs[1].d[3]) {}
   DYBATCH_HD Planes at(unsigned t, unsigned co, unsigned ci) const {
     return {t * y_batch + std::size_t(co) * g.outputs(), t * x_batch + std::size_t(ci) * g.h * g.w,
             t * f_batch + (std::size_t(co) * g.channels + ci) * g.fh * g.fw};
@@ -101,8 +111,13 @@ struct Filter1dLayout {
   unsigned rows, width, filters, out;
   std::size_t y_batch, x_batch, f_batch;
   explicit Filter1dLayout(const OpCall& c)
-      : rows(c.xs[1].d.rows()), width(c.xs[1].d.cols()), filters(c.xs[1].d[2]), out(c.y.d.cols()),
-        y_batch(c.y.d.batch_size()), x_batch(batch_stride(c.xs[0])), f_batch(batch_stride(c.xs[1])) {}
+      : rows(c.xs[1].d.rows()),
+        width(c.xs[1].d.cols()),
+        filters(c.xs[1].d[2]),
+        out(c.y.d.cols()),
+        y_batch(c.y.d.batch_size()),
+        x_batch(batch_stride(c.xs[0])),
+        f_batch(batch_stride(c.xs[1])) {}
   DYBATCH_HD std::size_t y_at(unsigned t, unsigned j, unsigned n) const {
     return t * y_batch + n + std::size_t(filters) * j;
   }

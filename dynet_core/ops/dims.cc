@@ -28,8 +28,8 @@ Dim broadcast(const Dim& a, const Dim& b) {
   for (unsigned k = 0; k < r.nd; ++k) {
     const unsigned sa = a[k], sb = b[k];
     if (sa != sb && sa != 1 && sb != 1)
-      fail("dimension " + std::to_string(k) + " has sizes " + std::to_string(sa) + " and " +
-           std::to_string(sb) + "; they must be equal or one of them 1");
+      fail("dimension " + std::to_string(k) + " has sizes " + std::to_string(sa) + " and " + std::to_string(sb) +
+           "; they must be equal or one of them 1");
     r.d[k] = sa > sb ? sa : sb;
   }
   if (a.bd != b.bd && a.bd != 1 && b.bd != 1)
@@ -49,8 +49,8 @@ Dim same_shape(const DimArgs& xs) {
 
 void require_dim_index(unsigned d) {
   if (d >= Dim::kMaxDims)
-    fail("dimension index " + std::to_string(d) + " is out of range (at most " +
-         std::to_string(Dim::kMaxDims - 1) + ")");
+    fail("dimension index " + std::to_string(d) + " is out of range (at most " + std::to_string(Dim::kMaxDims - 1) +
+         ")");
 }
 
 void require_size(std::uint64_t size, const char* what) {

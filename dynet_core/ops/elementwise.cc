@@ -57,8 +57,8 @@ void unary_run(const void* data, const float* const* xs, unsigned, float* y, std
 }
 
 template <class R>
-void unary_run_gradient(const void* data, unsigned, const float* const* xs, unsigned, const float* y,
-                        const float* dy, float* dx, std::size_t n, bool overwrite) {
+void unary_run_gradient(const void* data, unsigned, const float* const* xs, unsigned, const float* y, const float* dy,
+                        float* dx, std::size_t n, bool overwrite) {
   const R r = rules::rule_of<R>(data);
   const float* __restrict x = xs[0];
   write_gradient(dx, n, overwrite, [&](std::size_t i) { return dy[i] * r.df(x[i], y[i]); });
@@ -78,8 +78,15 @@ void unary_backward(const OpCall& c, unsigned) {
 template <class R>
 constexpr OpDef unary_op(ElementwiseOp op, Saves saves, Expression (*check)(CheckCase&)) {
   constexpr std::uint8_t data_bytes = std::is_empty<R>::value ? 0 : sizeof(R);
-  return OpRow(elementwise_op_name(op)).arity(1).infer(same_dim).forward(unary_forward<R>).backward(unary_backward<R>).saves(saves)
-      .batch(ConcatBatch().sig_bytes(data_bytes)).check(check).backward_overwrites()
+  return OpRow(elementwise_op_name(op))
+      .arity(1)
+      .infer(same_dim)
+      .forward(unary_forward<R>)
+      .backward(unary_backward<R>)
+      .saves(saves)
+      .batch(ConcatBatch().sig_bytes(data_bytes))
+      .check(check)
+      .backward_overwrites()
       .elementwise(ElementwiseRule(op, unary_run<R>, unary_run_gradient<R>));
 }
 
@@ -96,12 +103,14 @@ Expression any_input(CheckCase& c, float lo = -1.5f, float hi = 1.5f) {
   return c.input(c.shape(0, 3, c.batch()), lo, hi);
 }
 
-OpDef NegateOp = unary_op<rules::Negate>(ElementwiseOp::negate, kSavesNothing, [](CheckCase& c) { return -any_input(c); });
-OpDef TanhOp = unary_op<rules::Tanh>(ElementwiseOp::tanh, kSavesOutput, [](CheckCase& c) { return tanh(any_input(c)); });
+OpDef NegateOp =
+    unary_op<rules::Negate>(ElementwiseOp::negate, kSavesNothing, [](CheckCase& c) { return -any_input(c); });
+OpDef TanhOp =
+    unary_op<rules::Tanh>(ElementwiseOp::tanh, kSavesOutput, [](CheckCase& c) { return tanh(any_input(c)); });
 OpDef LogisticOp = unary_op<rules::Logistic>(ElementwiseOp::logistic, kSavesOutput,
                                              [](CheckCase& c) { return logistic(any_input(c, -3, 3)); });
-OpDef RectifyOp = unary_op<rules::Rectify>(ElementwiseOp::rectify, kSavesInputs,
-                                           [](CheckCase& c) { return rectify(any_input(c)); });
+OpDef RectifyOp =
+    unary_op<rules::Rectify>(ElementwiseOp::rectify, kSavesInputs, [](CheckCase& c) { return rectify(any_input(c)); });
 OpDef EluOp = unary_op<rules::Elu>(ElementwiseOp::elu, kSavesBoth,
                                    [](CheckCase& c) { return elu(any_input(c), c.real(0.5f, 2.f)); });
 OpDef SeluOp = unary_op<rules::Selu>(ElementwiseOp::selu, kSavesBoth, [](CheckCase& c) { return selu(any_input(c)); });
@@ -110,39 +119,49 @@ OpDef SiluOp = unary_op<rules::Silu>(ElementwiseOp::silu, kSavesInputs,
 OpDef SoftsignOp = unary_op<rules::Softsign>(ElementwiseOp::softsign, kSavesInputs,
                                              [](CheckCase& c) { return softsign(any_input(c)); });
 OpDef ExpOp = unary_op<rules::Exp>(ElementwiseOp::exp, kSavesOutput, [](CheckCase& c) { return exp(any_input(c)); });
-OpDef LogOp = unary_op<rules::Log>(ElementwiseOp::log, kSavesInputs,
-                                   [](CheckCase& c) { return log(any_input(c, 0.3f, 2.f)); });
+OpDef LogOp =
+    unary_op<rules::Log>(ElementwiseOp::log, kSavesInputs, [](CheckCase& c) { return log(any_input(c, 0.3f, 2.f)); });
 OpDef LogSigmoidOp = unary_op<rules::LogSigmoid>(ElementwiseOp::log_sigmoid, kSavesOutput,
                                                  [](CheckCase& c) { return log_sigmoid(any_input(c, -3, 3)); });
-OpDef SquareOp = unary_op<rules::Square>(ElementwiseOp::square, kSavesInputs,
-                                         [](CheckCase& c) { return square(any_input(c)); });
-OpDef CubeOp = unary_op<rules::Cube>(ElementwiseOp::cube, kSavesInputs, [](CheckCase& c) { return cube(any_input(c)); });
+OpDef SquareOp =
+    unary_op<rules::Square>(ElementwiseOp::square, kSavesInputs, [](CheckCase& c) { return square(any_input(c)); });
+OpDef CubeOp =
+    unary_op<rules::Cube>(ElementwiseOp::cube, kSavesInputs, [](CheckCase& c) { return cube(any_input(c)); });
 OpDef SqrtOp = unary_op<rules::Sqrt>(ElementwiseOp::sqrt, kSavesOutput,
                                      [](CheckCase& c) { return sqrt(any_input(c, 0.3f, 2.f)); });
 OpDef AbsOp = unary_op<rules::Abs>(ElementwiseOp::abs, kSavesInputs, [](CheckCase& c) { return abs(any_input(c)); });
 OpDef SinOp = unary_op<rules::Sin>(ElementwiseOp::sin, kSavesInputs, [](CheckCase& c) { return sin(any_input(c)); });
 OpDef CosOp = unary_op<rules::Cos>(ElementwiseOp::cos, kSavesInputs, [](CheckCase& c) { return cos(any_input(c)); });
 OpDef ErfOp = unary_op<rules::Erf>(ElementwiseOp::erf, kSavesInputs, [](CheckCase& c) { return erf(any_input(c)); });
-OpDef TanOp = unary_op<rules::Tan>(ElementwiseOp::tan, kSavesOutput, [](CheckCase& c) { return tan(any_input(c, -1.2f, 1.2f)); });
-OpDef AsinOp = unary_op<rules::Asin>(ElementwiseOp::asin, kSavesInputs, [](CheckCase& c) { return asin(any_input(c, -0.9f, 0.9f)); });
-OpDef AcosOp = unary_op<rules::Acos>(ElementwiseOp::acos, kSavesInputs, [](CheckCase& c) { return acos(any_input(c, -0.9f, 0.9f)); });
-OpDef AtanOp = unary_op<rules::Atan>(ElementwiseOp::atan, kSavesInputs, [](CheckCase& c) { return atan(any_input(c, -3, 3)); });
-OpDef SinhOp = unary_op<rules::Sinh>(ElementwiseOp::sinh, kSavesInputs, [](CheckCase& c) { return sinh(any_input(c)); });
-OpDef CoshOp = unary_op<rules::Cosh>(ElementwiseOp::cosh, kSavesInputs, [](CheckCase& c) { return cosh(any_input(c)); });
-OpDef AsinhOp = unary_op<rules::Asinh>(ElementwiseOp::asinh, kSavesInputs, [](CheckCase& c) { return asinh(any_input(c, -3, 3)); });
-OpDef AcoshOp = unary_op<rules::Acosh>(ElementwiseOp::acosh, kSavesInputs, [](CheckCase& c) { return acosh(any_input(c, 1.7f, 3.f)); });
-OpDef AtanhOp = unary_op<rules::Atanh>(ElementwiseOp::atanh, kSavesInputs, [](CheckCase& c) { return atanh(any_input(c, -0.9f, 0.9f)); });
+OpDef TanOp =
+    unary_op<rules::Tan>(ElementwiseOp::tan, kSavesOutput, [](CheckCase& c) { return tan(any_input(c, -1.2f, 1.2f)); });
+OpDef AsinOp = unary_op<rules::Asin>(ElementwiseOp::asin, kSavesInputs,
+                                     [](CheckCase& c) { return asin(any_input(c, -0.9f, 0.9f)); });
+OpDef AcosOp = unary_op<rules::Acos>(ElementwiseOp::acos, kSavesInputs,
+                                     [](CheckCase& c) { return acos(any_input(c, -0.9f, 0.9f)); });
+OpDef AtanOp =
+    unary_op<rules::Atan>(ElementwiseOp::atan, kSavesInputs, [](CheckCase& c) { return atan(any_input(c, -3, 3)); });
+OpDef SinhOp =
+    unary_op<rules::Sinh>(ElementwiseOp::sinh, kSavesInputs, [](CheckCase& c) { return sinh(any_input(c)); });
+OpDef CoshOp =
+    unary_op<rules::Cosh>(ElementwiseOp::cosh, kSavesInputs, [](CheckCase& c) { return cosh(any_input(c)); });
+OpDef AsinhOp =
+    unary_op<rules::Asinh>(ElementwiseOp::asinh, kSavesInputs, [](CheckCase& c) { return asinh(any_input(c, -3, 3)); });
+OpDef AcoshOp = unary_op<rules::Acosh>(ElementwiseOp::acosh, kSavesInputs,
+                                       [](CheckCase& c) { return acosh(any_input(c, 1.7f, 3.f)); });
+OpDef AtanhOp = unary_op<rules::Atanh>(ElementwiseOp::atanh, kSavesInputs,
+                                       [](CheckCase& c) { return atanh(any_input(c, -0.9f, 0.9f)); });
 OpDef LgammaOp = unary_op<rules::Lgamma>(ElementwiseOp::lgamma, kSavesInputs, [](CheckCase& c) {
   return lgamma(c.uniform(0, 1) ? any_input(c, 0.3f, 4.f) : any_input(c, -0.9f, -0.1f));
 });
 // Rounding is flat between jumps, so only the zero gradient matches central differences, on
 // inputs away from the jumps; values and the straight-through case have their own test.
 OpDef RoundOp = unary_op<rules::Rounding>(ElementwiseOp::round, kSavesNothing,
-                                       [](CheckCase& c) { return round(any_input(c, 0.6f, 1.4f), zero_gradient); });
+                                          [](CheckCase& c) { return round(any_input(c, 0.6f, 1.4f), zero_gradient); });
 OpDef CeilOp = unary_op<rules::Rounding>(ElementwiseOp::ceil, kSavesNothing,
-                                     [](CheckCase& c) { return ceil(any_input(c, 0.1f, 0.9f), zero_gradient); });
+                                         [](CheckCase& c) { return ceil(any_input(c, 0.1f, 0.9f), zero_gradient); });
 OpDef FloorOp = unary_op<rules::Rounding>(ElementwiseOp::floor, kSavesNothing,
-                                       [](CheckCase& c) { return floor(any_input(c, 0.1f, 0.9f), zero_gradient); });
+                                          [](CheckCase& c) { return floor(any_input(c, 0.1f, 0.9f), zero_gradient); });
 OpDef AddConstOp = unary_op<rules::AddConst>(ElementwiseOp::add_constant, kSavesNothing,
                                              [](CheckCase& c) { return any_input(c) + c.real(-2, 2); });
 OpDef ConstMinusOp = unary_op<rules::ConstMinus>(ElementwiseOp::constant_minus, kSavesNothing,
@@ -188,9 +207,13 @@ rules::Rounding rounding(rules::Rounding::Kind kind, GradientMode m) {
   return {kind, m == straight_through_gradient ? 1.f : 0.f};
 }
 }  // namespace
-Expression round(const Expression& x, GradientMode m) { return unary(RoundOp, x, rounding(rules::Rounding::kRound, m)); }
+Expression round(const Expression& x, GradientMode m) {
+  return unary(RoundOp, x, rounding(rules::Rounding::kRound, m));
+}
 Expression ceil(const Expression& x, GradientMode m) { return unary(CeilOp, x, rounding(rules::Rounding::kCeil, m)); }
-Expression floor(const Expression& x, GradientMode m) { return unary(FloorOp, x, rounding(rules::Rounding::kFloor, m)); }
+Expression floor(const Expression& x, GradientMode m) {
+  return unary(FloorOp, x, rounding(rules::Rounding::kFloor, m));
+}
 
 Expression operator+(const Expression& x, float c) {
   return called_as("operator+", [&] { return unary(AddConstOp, x, rules::AddConst{c}); });

@@ -13,34 +13,34 @@
 
 namespace dynet {
 
-Expression operator-(const Expression& x);  ///< y = -x
-Expression tanh(const Expression& x);       ///< y = tanh x
-Expression logistic(const Expression& x);   ///< y = 1 / (1 + e^-x)
-Expression rectify(const Expression& x);    ///< y = max(0, x)
+Expression operator-(const Expression& x);               ///< y = -x
+Expression tanh(const Expression& x);                    ///< y = tanh x
+Expression logistic(const Expression& x);                ///< y = 1 / (1 + e^-x)
+Expression rectify(const Expression& x);                 ///< y = max(0, x)
 Expression elu(const Expression& x, float alpha = 1.f);  ///< y = x > 0 ? x : alpha (e^x - 1)
-Expression selu(const Expression& x);       ///< y = lambda elu(x, alpha), Klambauer et al.'s constants
+Expression selu(const Expression& x);                    ///< y = lambda elu(x, alpha), Klambauer et al.'s constants
 Expression silu(const Expression& x, float beta = 1.f);  ///< y = x logistic(beta x)
-Expression softsign(const Expression& x);   ///< y = x / (1 + |x|)
-Expression exp(const Expression& x);        ///< y = e^x
-Expression log(const Expression& x);        ///< y = ln x
-Expression log_sigmoid(const Expression& x);  ///< y = ln logistic(x)
-Expression square(const Expression& x);     ///< y = x^2
-Expression cube(const Expression& x);       ///< y = x^3
-Expression sqrt(const Expression& x);       ///< y = sqrt x
-Expression abs(const Expression& x);        ///< y = |x|
-Expression sin(const Expression& x);        ///< y = sin x
-Expression cos(const Expression& x);        ///< y = cos x
-Expression erf(const Expression& x);        ///< y = erf x
-Expression tan(const Expression& x);        ///< y = tan x; dy/dx = 1 + y^2
-Expression asin(const Expression& x);       ///< y = asin x (|x| < 1)
-Expression acos(const Expression& x);       ///< y = acos x (|x| < 1)
-Expression atan(const Expression& x);       ///< y = atan x
-Expression sinh(const Expression& x);       ///< y = sinh x
-Expression cosh(const Expression& x);       ///< y = cosh x
-Expression asinh(const Expression& x);      ///< y = asinh x
-Expression acosh(const Expression& x);      ///< y = acosh x (x > 1)
-Expression atanh(const Expression& x);      ///< y = atanh x (|x| < 1)
-Expression lgamma(const Expression& x);     ///< y = ln |Gamma(x)|; dy/dx = digamma(x)
+Expression softsign(const Expression& x);                ///< y = x / (1 + |x|)
+Expression exp(const Expression& x);                     ///< y = e^x
+Expression log(const Expression& x);                     ///< y = ln x
+Expression log_sigmoid(const Expression& x);             ///< y = ln logistic(x)
+Expression square(const Expression& x);                  ///< y = x^2
+Expression cube(const Expression& x);                    ///< y = x^3
+Expression sqrt(const Expression& x);                    ///< y = sqrt x
+Expression abs(const Expression& x);                     ///< y = |x|
+Expression sin(const Expression& x);                     ///< y = sin x
+Expression cos(const Expression& x);                     ///< y = cos x
+Expression erf(const Expression& x);                     ///< y = erf x
+Expression tan(const Expression& x);                     ///< y = tan x; dy/dx = 1 + y^2
+Expression asin(const Expression& x);                    ///< y = asin x (|x| < 1)
+Expression acos(const Expression& x);                    ///< y = acos x (|x| < 1)
+Expression atan(const Expression& x);                    ///< y = atan x
+Expression sinh(const Expression& x);                    ///< y = sinh x
+Expression cosh(const Expression& x);                    ///< y = cosh x
+Expression asinh(const Expression& x);                   ///< y = asinh x
+Expression acosh(const Expression& x);                   ///< y = acosh x (x > 1)
+Expression atanh(const Expression& x);                   ///< y = atanh x (|x| < 1)
+Expression lgamma(const Expression& x);                  ///< y = ln |Gamma(x)|; dy/dx = digamma(x)
 /// y = round(x) (halves away from zero), ceil(x), floor(x); the gradient is zero, or passed
 /// through unchanged with straight_through_gradient.
 Expression round(const Expression& x, GradientMode gradient_mode);

@@ -11,6 +11,7 @@
 // Within a family the order is its rows' order of registration (an op's id seeds the cases its
 // tests draw), and the lists follow the families' order in op_families.h.
 
+// clang-format off
 // The elementwise family (ops/elementwise.cc): unary maps, some with op data.
 #define DYBATCH_UNARY_ELEMENTWISE_OPS(X)                                                          \
   X(negate, NegateOp) X(tanh, TanhOp) X(logistic, LogisticOp) X(rectify, RectifyOp) X(elu, EluOp) \
@@ -33,6 +34,7 @@
 
 #define DYBATCH_ELEMENTWISE_OPS(X) \
   DYBATCH_UNARY_ELEMENTWISE_OPS(X) DYBATCH_ARITHMETIC_ELEMENTWISE_OPS(X) DYBATCH_OTHER_ELEMENTWISE_OPS(X)
+// clang-format on
 
 namespace dynet {
 

@@ -28,17 +28,27 @@ void scaled_backward(const OpCall& c, unsigned) {
   scaled_run_gradient(c.data[0], 0, nullptr, 1, nullptr, c.dy.v, c.dx.v, c.y.d.size(), c.overwrite);
 }
 
-OpDef NoBackpropOp = OpRow(elementwise_op_name(ElementwiseOp::nobackprop)).arity(1).infer(same_dim).forward(copy_forward).saves(kSavesNothing)
-    .batch(ConcatBatch()).check([](CheckCase& c) { return nobackprop(c.constant_input(c.shape(0, 3, c.batch()))); })
-    .elementwise(ElementwiseRule(ElementwiseOp::nobackprop, copy_run, nullptr));
-OpDef ScaleGradientOp = OpRow(elementwise_op_name(ElementwiseOp::scale_gradient)).arity(1).infer(same_dim).forward(copy_forward)
-    .backward(scaled_backward).saves(kSavesNothing).batch(ConcatBatch().sig_bytes(sizeof(float)))
-    .check([](CheckCase& c) {
-      // The numeric gradient sees the identity, so the check scales by 1; the
-      // reversal itself has its own test.
-      return scale_gradient(c.input(c.shape(0, 3, c.batch())), 1.f);
-    })
-    .elementwise(ElementwiseRule(ElementwiseOp::scale_gradient, copy_run, scaled_run_gradient));
+OpDef NoBackpropOp = OpRow(elementwise_op_name(ElementwiseOp::nobackprop))
+                         .arity(1)
+                         .infer(same_dim)
+                         .forward(copy_forward)
+                         .saves(kSavesNothing)
+                         .batch(ConcatBatch())
+                         .check([](CheckCase& c) { return nobackprop(c.constant_input(c.shape(0, 3, c.batch()))); })
+                         .elementwise(ElementwiseRule(ElementwiseOp::nobackprop, copy_run, nullptr));
+OpDef ScaleGradientOp = OpRow(elementwise_op_name(ElementwiseOp::scale_gradient))
+                            .arity(1)
+                            .infer(same_dim)
+                            .forward(copy_forward)
+                            .backward(scaled_backward)
+                            .saves(kSavesNothing)
+                            .batch(ConcatBatch().sig_bytes(sizeof(float)))
+                            .check([](CheckCase& c) {
+                              // The numeric gradient sees the identity, so the check scales by 1; the
+                              // reversal itself has its own test.
+                              return scale_gradient(c.input(c.shape(0, 3, c.batch())), 1.f);
+                            })
+                            .elementwise(ElementwiseRule(ElementwiseOp::scale_gradient, copy_run, scaled_run_gradient));
 
 void argmax_forward(const OpCall& c) {
   const unsigned n = c.y.d.rows(), cols = c.y.d.size() / n;
@@ -51,13 +61,18 @@ void argmax_forward(const OpCall& c) {
     c.y.v[std::size_t(b) * n + best] = 1.f;
   }
 }
-OpDef ArgmaxOp = OpRow("argmax").arity(1).infer(same_dim).forward(argmax_forward).backward(scaled_backward)
-    .saves(kSavesNothing).batch(ConcatBatch().sig_bytes(sizeof(float)))
-    .check([](CheckCase& c) {
-      // The one-hot output is flat almost everywhere: only the zero gradient matches
-      // central differences; the straight-through estimator has its own test.
-      return argmax(c.input(c.shape(1, 2, c.batch())), zero_gradient);
-    });
+OpDef ArgmaxOp = OpRow("argmax")
+                     .arity(1)
+                     .infer(same_dim)
+                     .forward(argmax_forward)
+                     .backward(scaled_backward)
+                     .saves(kSavesNothing)
+                     .batch(ConcatBatch().sig_bytes(sizeof(float)))
+                     .check([](CheckCase& c) {
+                       // The one-hot output is flat almost everywhere: only the zero gradient matches
+                       // central differences; the straight-through estimator has its own test.
+                       return argmax(c.input(c.shape(1, 2, c.batch())), zero_gradient);
+                     });
 
 }  // namespace
 

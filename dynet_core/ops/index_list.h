@@ -44,8 +44,8 @@ struct IndexList {
     const unsigned* idx = current(op);
     for (unsigned k = 0; k < count; ++k)
       if (idx[k] >= limit)
-        throw std::invalid_argument(named(op) + "index " + std::to_string(idx[k]) +
-                                    " is out of range for " + what + " of size " + std::to_string(limit));
+        throw std::invalid_argument(named(op) + "index " + std::to_string(idx[k]) + " is out of range for " + what +
+                                    " of size " + std::to_string(limit));
   }
 
  private:

@@ -29,8 +29,8 @@ void check_lookup_indices(const LookupData& d, const char* function) {
   }
   for (unsigned k = 0; k < d.count; ++k)
     if (idx[k] >= d.table->n)
-      throw std::invalid_argument(std::string(function) + ": index " + std::to_string(idx[k]) + " is out of range for " +
-                                  describe(*d.table));
+      throw std::invalid_argument(std::string(function) + ": index " + std::to_string(idx[k]) +
+                                  " is out of range for " + describe(*d.table));
 }
 
 namespace {
@@ -59,13 +59,16 @@ void input_forward(const OpCall& c) {
 
 Expression check_input(CheckCase& c) { return c.input(c.shape(0, 3, c.batch())); }
 
-OpDef InputOp = OpRow("input").arity(0).infer(infer_input).forward(input_forward).host_check(input_check)
-    .saves(kSavesNothing)
-    .batch(ConcatBatch()).check(check_input);
+OpDef InputOp = OpRow("input")
+                    .arity(0)
+                    .infer(infer_input)
+                    .forward(input_forward)
+                    .host_check(input_check)
+                    .saves(kSavesNothing)
+                    .batch(ConcatBatch())
+                    .check(check_input);
 
-Dim infer_parameter(const DimArgs&, const void* data) {
-  return static_cast<const ParameterStorage*>(data)->dim;
-}
+Dim infer_parameter(const DimArgs&, const void* data) { return static_cast<const ParameterStorage*>(data)->dim; }
 void no_kernel(const OpCall&) {}
 float* parameter_values(const void* data) { return static_cast<const ParameterStorage*>(data)->values.v; }
 const char* parameter_name(const void* data) { return static_cast<const ParameterStorage*>(data)->name.c_str(); }
@@ -75,40 +78,59 @@ float* parameter_grads(const void* data) {
 }
 
 Expression check_parameter(CheckCase& c) { return c.parameter(c.shape(0, 3)); }
-Expression check_const_parameter(CheckCase& c) {
-  return const_parameter(c.cg, c.constant_parameter(c.shape(0, 3)));
-}
+Expression check_const_parameter(CheckCase& c) { return const_parameter(c.cg, c.constant_parameter(c.shape(0, 3))); }
 
-OpDef ParameterOp = OpRow("parameter").arity(0).infer(infer_parameter).forward(no_kernel).saves(kSavesNothing)
-    .check(check_parameter).value_alias(parameter_values).grad_alias(parameter_grads).parameter_name(parameter_name);
-OpDef ConstParameterOp = OpRow("const_parameter").arity(0).infer(infer_parameter).forward(no_kernel)
-    .saves(kSavesNothing).check(check_const_parameter).value_alias(parameter_values).parameter_name(parameter_name);
+OpDef ParameterOp = OpRow("parameter")
+                        .arity(0)
+                        .infer(infer_parameter)
+                        .forward(no_kernel)
+                        .saves(kSavesNothing)
+                        .check(check_parameter)
+                        .value_alias(parameter_values)
+                        .grad_alias(parameter_grads)
+                        .parameter_name(parameter_name);
+OpDef ConstParameterOp = OpRow("const_parameter")
+                             .arity(0)
+                             .infer(infer_parameter)
+                             .forward(no_kernel)
+                             .saves(kSavesNothing)
+                             .check(check_const_parameter)
+                             .value_alias(parameter_values)
+                             .parameter_name(parameter_name);
 
 Dim infer_table(const DimArgs&, const void* data) {
   return static_cast<const LookupParameterStorage*>(data)->all_values.d;
 }
 const char* table_name(const void* data) { return static_cast<const LookupParameterStorage*>(data)->name.c_str(); }
-float* table_values(const void* data) {
-  return static_cast<const LookupParameterStorage*>(data)->all_values.v;
-}
+float* table_values(const void* data) { return static_cast<const LookupParameterStorage*>(data)->all_values.v; }
 float* table_grads(const void* data) {
   // The node refers to the (mutable) table, whose rows are all touched; its op data pointer is
   // const only by type.
   return table_gradient_target(*static_cast<LookupParameterStorage*>(const_cast<void*>(data)));
 }
 
-Expression check_table(CheckCase& c) {
-  return parameter(c.cg, c.lookup_parameter(c.uniform(1, 4), c.shape(1, 2)));
-}
+Expression check_table(CheckCase& c) { return parameter(c.cg, c.lookup_parameter(c.uniform(1, 4), c.shape(1, 2))); }
 Expression check_const_table(CheckCase& c) {
   return const_parameter(c.cg, c.lookup_parameter(c.uniform(1, 4), c.shape(1, 2), false));
 }
 
-OpDef TableParameterOp = OpRow("lookup_table_parameter").arity(0).infer(infer_table).forward(no_kernel)
-    .saves(kSavesNothing).check(check_table).value_alias(table_values).grad_alias(table_grads)
-    .parameter_name(table_name);
-OpDef ConstTableParameterOp = OpRow("const_lookup_table_parameter").arity(0).infer(infer_table).forward(no_kernel)
-    .saves(kSavesNothing).check(check_const_table).value_alias(table_values).parameter_name(table_name);
+OpDef TableParameterOp = OpRow("lookup_table_parameter")
+                             .arity(0)
+                             .infer(infer_table)
+                             .forward(no_kernel)
+                             .saves(kSavesNothing)
+                             .check(check_table)
+                             .value_alias(table_values)
+                             .grad_alias(table_grads)
+                             .parameter_name(table_name);
+OpDef ConstTableParameterOp = OpRow("const_lookup_table_parameter")
+                                  .arity(0)
+                                  .infer(infer_table)
+                                  .forward(no_kernel)
+                                  .saves(kSavesNothing)
+                                  .check(check_const_table)
+                                  .value_alias(table_values)
+                                  .parameter_name(table_name);
 
 Dim infer_table_row(const DimArgs&, const void* data) { return static_cast<const TableRowData*>(data)->table->dim; }
 float* table_row_values(const void* data) {
@@ -130,12 +152,23 @@ Expression check_const_table_row(CheckCase& c) {
   return const_parameter(c.cg, c.lookup_parameter(3, c.shape(1, 2), false), c.uniform(0, 2));
 }
 
-OpDef TableRowParameterOp = OpRow("lookup_row_parameter").arity(0).infer(infer_table_row).forward(no_kernel)
-    .saves(kSavesNothing).check(check_table_row).value_alias(table_row_values).grad_alias(table_row_grads)
-    .parameter_name(table_row_name);
-OpDef ConstTableRowParameterOp = OpRow("const_lookup_row_parameter").arity(0).infer(infer_table_row)
-    .forward(no_kernel).saves(kSavesNothing).check(check_const_table_row).value_alias(table_row_values)
-    .parameter_name(table_row_name);
+OpDef TableRowParameterOp = OpRow("lookup_row_parameter")
+                                .arity(0)
+                                .infer(infer_table_row)
+                                .forward(no_kernel)
+                                .saves(kSavesNothing)
+                                .check(check_table_row)
+                                .value_alias(table_row_values)
+                                .grad_alias(table_row_grads)
+                                .parameter_name(table_row_name);
+OpDef ConstTableRowParameterOp = OpRow("const_lookup_row_parameter")
+                                     .arity(0)
+                                     .infer(infer_table_row)
+                                     .forward(no_kernel)
+                                     .saves(kSavesNothing)
+                                     .check(check_const_table_row)
+                                     .value_alias(table_row_values)
+                                     .parameter_name(table_row_name);
 
 Dim infer_lookup(const DimArgs&, const void* data) {
   const LookupData& d = *static_cast<const LookupData*>(data);
@@ -153,8 +186,7 @@ void lookup_forward(const OpCall& c) {
     const LookupData& d = c.op_data<LookupData>(j);
     const unsigned* idx = lookup_rows(d);
     const std::size_t row = d.table->row_size();
-    for (unsigned k = 0; k < d.count; ++k, out += row)
-      std::memcpy(out, d.table->row(idx[k]), row * sizeof(float));
+    for (unsigned k = 0; k < d.count; ++k, out += row) std::memcpy(out, d.table->row(idx[k]), row * sizeof(float));
   }
 }
 
@@ -185,25 +217,43 @@ Expression check_const_lookup(CheckCase& c) {
 
 constexpr BatchTraits kLookupBatch = ConcatBatch().sig_bytes(sizeof(LookupParameterStorage*));
 constexpr char kLookup[] = "lookup", kConstLookup[] = "const_lookup";
-OpDef LookupOp = OpRow(kLookup).arity(0).infer(infer_lookup).forward(lookup_forward).host_check(lookup_check<kLookup>)
-    .saves(kSavesNothing).batch(kLookupBatch).check(check_lookup).leaf_backward(lookup_leaf_backward);
-OpDef ConstLookupOp = OpRow(kConstLookup).arity(0).infer(infer_lookup).forward(lookup_forward)
-    .host_check(lookup_check<kConstLookup>).saves(kSavesNothing).batch(kLookupBatch).check(check_const_lookup);
+OpDef LookupOp = OpRow(kLookup)
+                     .arity(0)
+                     .infer(infer_lookup)
+                     .forward(lookup_forward)
+                     .host_check(lookup_check<kLookup>)
+                     .saves(kSavesNothing)
+                     .batch(kLookupBatch)
+                     .check(check_lookup)
+                     .leaf_backward(lookup_leaf_backward);
+OpDef ConstLookupOp = OpRow(kConstLookup)
+                          .arity(0)
+                          .infer(infer_lookup)
+                          .forward(lookup_forward)
+                          .host_check(lookup_check<kConstLookup>)
+                          .saves(kSavesNothing)
+                          .batch(kLookupBatch)
+                          .check(check_const_lookup);
 
 Dim infer_constant(const DimArgs&, const void* data) { return static_cast<const ConstantData*>(data)->dim; }
 void constant_forward(const OpCall& c) { eig::arr(c.y).setConstant(c.op_data<ConstantData>().value); }
 Expression check_constant(CheckCase& c) { return constant(c.cg, c.shape(0, 3, c.batch()), c.real(-2, 2)); }
 
-OpDef ConstantOp = OpRow("constant").arity(0).infer(infer_constant).forward(constant_forward).saves(kSavesNothing)
-    .batch(ConcatBatch().sig_bytes(sizeof(float))).check(check_constant);
+OpDef ConstantOp = OpRow("constant")
+                       .arity(0)
+                       .infer(infer_constant)
+                       .forward(constant_forward)
+                       .saves(kSavesNothing)
+                       .batch(ConcatBatch().sig_bytes(sizeof(float)))
+                       .check(check_constant);
 
 LookupParameterStorage& table_of(const LookupParameter& p, const char* op) {
   if (!p.p) throw std::invalid_argument(std::string(op) + ": the LookupParameter handle is empty");
   return *p.p;
 }
 
-Expression lookup_node(ComputationGraph& g, const OpDef& op, const LookupParameter& p,
-                       const unsigned* indices, unsigned count, const std::vector<unsigned>* pindices) {
+Expression lookup_node(ComputationGraph& g, const OpDef& op, const LookupParameter& p, const unsigned* indices,
+                       unsigned count, const std::vector<unsigned>* pindices) {
   LookupData d{&table_of(p, op.name), indices, pindices, count};
   if (count == 0) throw std::invalid_argument(std::string(op.name) + ": no indices given");
   check_lookup_indices(d, op.name);
@@ -247,8 +297,7 @@ Expression table_row_node(ComputationGraph& g, const OpDef& op, const LookupPara
   return g.append(op, {}, g.store(TableRowData{&table, index}));
 }
 
-Expression input_node(ComputationGraph& g, const Dim& d, const float* values,
-                      const std::vector<float>* pvalues) {
+Expression input_node(ComputationGraph& g, const Dim& d, const float* values, const std::vector<float>* pvalues) {
   return g.append(InputOp, {}, g.store(InputData{d, values, pvalues}));
 }
 
@@ -275,8 +324,8 @@ Expression input(ComputationGraph& g, const Dim& d, const std::vector<float>& da
   require_graph_device(g, device, "input");
   if (!d.fits()) reject_size(d, "input: the shape");  // before the values are copied
   if (data.size() != d.size())
-    throw std::invalid_argument("input: dim " + to_string(d) + " holds " + std::to_string(d.size()) +
-                                " values, but " + std::to_string(data.size()) + " were given");
+    throw std::invalid_argument("input: dim " + to_string(d) + " holds " + std::to_string(d.size()) + " values, but " +
+                                std::to_string(data.size()) + " were given");
   return input_node(g, d, g.store_array(data.data(), data.size()), nullptr);
 }
 
@@ -355,9 +404,7 @@ Expression decayed_constant(const Expression& x, const Handle& p) {
 }
 }  // namespace
 
-Expression parameter(ComputationGraph& g, const Parameter& p) {
-  return decayed(parameter_node(g, ParameterOp, p), p);
-}
+Expression parameter(ComputationGraph& g, const Parameter& p) { return decayed(parameter_node(g, ParameterOp, p), p); }
 Expression const_parameter(ComputationGraph& g, const Parameter& p) {
   return decayed_constant(parameter_node(g, ConstParameterOp, p), p);
 }
@@ -415,8 +462,8 @@ Expression zeroes(ComputationGraph& g, const Dim& d) {
 }
 
 void register_leaf_ops() {
-  register_ops({&InputOp, &ParameterOp, &ConstParameterOp, &TableParameterOp, &ConstTableParameterOp,
-                &LookupOp, &ConstLookupOp, &ConstantOp});
+  register_ops({&InputOp, &ParameterOp, &ConstParameterOp, &TableParameterOp, &ConstTableParameterOp, &LookupOp,
+                &ConstLookupOp, &ConstantOp});
 }
 
 void register_table_row_ops() { register_ops({&TableRowParameterOp, &ConstTableRowParameterOp}); }

@@ -72,13 +72,13 @@ Expression ones(ComputationGraph& g, const Dim& d);
 /// may have changed since the node was built.
 struct InputData {
   Dim dim;
-  const float* values;               // copied into the arena, or the caller's scalar
+  const float* values;                // copied into the arena, or the caller's scalar
   const std::vector<float>* pvalues;  // read at every forward when set
 };
 
 struct LookupData {
   LookupParameterStorage* table;  // first: the signature bytes
-  const unsigned* indices;         // copied into the arena, or the caller's index
+  const unsigned* indices;        // copied into the arena, or the caller's index
   const std::vector<unsigned>* pindices;
   unsigned count;
 };

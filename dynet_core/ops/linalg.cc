@@ -3,16 +3,16 @@
 #include <algorithm>
 #include <cmath>
 
+#include "dynet_core/gemm/gemm.h"
 #include "dynet_core/graph.h"
 #include "dynet_core/ops/arithmetic.h"
 #include "dynet_core/ops/called_as.h"
 #include "dynet_core/ops/check_case.h"
+#include "dynet_core/ops/dims.h"
 #include "dynet_core/ops/leaves.h"
 #include "dynet_core/ops/reductions.h"
-#include "dynet_core/ops/shape.h"
-#include "dynet_core/ops/dims.h"
-#include "dynet_core/gemm/gemm.h"
 #include "dynet_core/ops/registry.h"
+#include "dynet_core/ops/shape.h"
 #include "dynet_core/tensor_eigen.h"
 
 namespace dynet {
@@ -52,13 +52,19 @@ Expression check_matmul(CheckCase& c) {
   return c.input(Dim({n, k}, which == 1 ? 1 : bd)) * c.input(Dim({k, m}, which == 0 ? 1 : bd));
 }
 
-OpDef MatMulOp = OpRow("matmul").arity(2).infer(infer_matmul).forward(matmul_forward).backward(matmul_backward)
-    .saves(kSavesInputs).batch(ConcatBatch().shared(1u).broadcasts_all()).check(check_matmul).backward_overwrites();
+OpDef MatMulOp = OpRow("matmul")
+                     .arity(2)
+                     .infer(infer_matmul)
+                     .forward(matmul_forward)
+                     .backward(matmul_backward)
+                     .saves(kSavesInputs)
+                     .batch(ConcatBatch().shared(1u).broadcasts_all())
+                     .check(check_matmul)
+                     .backward_overwrites();
 
 Dim infer_affine(const DimArgs& xs, const void*) {
   if (xs.size() % 2 == 0)
-    dims::fail("expects an odd number of arguments {b, W1, x1, W2, x2, ...}, got " +
-               std::to_string(xs.size()));
+    dims::fail("expects an odd number of arguments {b, W1, x1, W2, x2, ...}, got " + std::to_string(xs.size()));
   const Dim& b = xs[0];
   require_matrix(b, "the bias");
   Dim y = b.with_batch(dims::batch(xs));
@@ -118,16 +124,22 @@ Expression check_affine(CheckCase& c) {
   return affine_transform(xs);
 }
 
-OpDef AffineTransformOp = OpRow("affine_transform").arity(-1).infer(infer_affine).forward(affine_forward)
-    .backward(affine_backward).saves(kSavesInputs).batch(ConcatBatch().shared_odd().broadcasts_all())
-    .check(check_affine).backward_overwrites();
+OpDef AffineTransformOp = OpRow("affine_transform")
+                              .arity(-1)
+                              .infer(infer_affine)
+                              .forward(affine_forward)
+                              .backward(affine_backward)
+                              .saves(kSavesInputs)
+                              .batch(ConcatBatch().shared_odd().broadcasts_all())
+                              .check(check_affine)
+                              .backward_overwrites();
 
 Dim infer_transpose(const DimArgs& xs, const void* data) {
   const Permutation& p = *static_cast<const Permutation*>(data);
   const Dim& x = xs[0];
   if (p.n < x.ndims())
-    dims::fail("the permutation has " + std::to_string(p.n) + " entries; x has " +
-               std::to_string(x.ndims()) + " dimensions");
+    dims::fail("the permutation has " + std::to_string(p.n) + " entries; x has " + std::to_string(x.ndims()) +
+               " dimensions");
   Dim y;
   for (unsigned k = 0; k < p.n; ++k) y.set(k, x[p.perm[k]]);
   y.bd = x.bd;
@@ -185,9 +197,14 @@ Expression check_transpose(CheckCase& c) {
   return transpose(x, perm);
 }
 
-OpDef TransposeOp = OpRow("transpose").arity(1).infer(infer_transpose).forward(transpose_forward)
-    .backward(transpose_backward).saves(kSavesNothing).batch(ConcatBatch().sig_bytes(sizeof(Permutation)))
-    .check(check_transpose);
+OpDef TransposeOp = OpRow("transpose")
+                        .arity(1)
+                        .infer(infer_transpose)
+                        .forward(transpose_forward)
+                        .backward(transpose_backward)
+                        .saves(kSavesNothing)
+                        .batch(ConcatBatch().sig_bytes(sizeof(Permutation)))
+                        .check(check_transpose);
 
 Dim infer_square(const DimArgs& xs, const void*) {
   if (xs[0].ndims() > 2 || xs[0].rows() != xs[0].cols())
@@ -228,8 +245,14 @@ Expression dominant_input(CheckCase& c) {
   return c.input(Dim({n, n}, bd), -0.5f, 0.5f) + input(c.cg, Dim({n, n}, bd), diagonal);
 }
 
-OpDef InverseOp = OpRow("inverse").arity(1).infer(infer_square).forward(inverse_forward).backward(inverse_backward)
-    .saves(kSavesOutput).batch(ConcatBatch()).check([](CheckCase& c) { return inverse(dominant_input(c)); });
+OpDef InverseOp = OpRow("inverse")
+                      .arity(1)
+                      .infer(infer_square)
+                      .forward(inverse_forward)
+                      .backward(inverse_backward)
+                      .saves(kSavesOutput)
+                      .batch(ConcatBatch())
+                      .check([](CheckCase& c) { return inverse(dominant_input(c)); });
 
 Dim infer_logdet(const DimArgs& xs, const void* data) {
   infer_square(xs, data);
@@ -257,8 +280,14 @@ void logdet_backward(const OpCall& c, unsigned) {
     eig::Matrix(c.dx.batch_ptr(b), n, n) += c.dy.v[b] * eig::Matrix(inv, n, n).transpose();
   }
 }
-OpDef LogDetOp = OpRow("logdet").arity(1).infer(infer_logdet).forward(logdet_forward).backward(logdet_backward)
-    .saves(kSavesInputs).batch(ConcatBatch()).check([](CheckCase& c) { return logdet(dominant_input(c)); });
+OpDef LogDetOp = OpRow("logdet")
+                     .arity(1)
+                     .infer(infer_logdet)
+                     .forward(logdet_forward)
+                     .backward(logdet_backward)
+                     .saves(kSavesInputs)
+                     .batch(ConcatBatch())
+                     .check([](CheckCase& c) { return logdet(dominant_input(c)); });
 
 }  // namespace
 
@@ -277,8 +306,8 @@ Expression contract3d_1d(const Expression& x, const Expression& y) {
   return called_as("contract3d_1d", [&] {
     const Dim xd = x.dim(), yd = y.dim();
     if (xd.ndims() != 3 || yd.ndims() != 1 || yd.rows() != xd[2])
-      throw std::invalid_argument("contract3d_1d: x must be {I, J, K} and y {K}, got x " + to_string(xd) +
-                                  " and y " + to_string(yd));
+      throw std::invalid_argument("contract3d_1d: x must be {I, J, K} and y {K}, got x " + to_string(xd) + " and y " +
+                                  to_string(yd));
     return reshape(reshape(x, Dim({xd[0] * xd[1], xd[2]})) * y, Dim({xd[0], xd[1]}));
   });
 }
@@ -305,15 +334,14 @@ Expression affine_transform(ExpressionSpan xs) {
 
 Expression transpose(const Expression& x, const std::vector<unsigned>& dims) {
   if (dims.empty() || dims.size() > Dim::kMaxDims)
-    throw std::invalid_argument("transpose: the permutation must have 1 to " +
-                                std::to_string(Dim::kMaxDims) + " entries");
+    throw std::invalid_argument("transpose: the permutation must have 1 to " + std::to_string(Dim::kMaxDims) +
+                                " entries");
   Permutation p{static_cast<unsigned>(dims.size()), {}};
   std::vector<bool> seen(dims.size(), false);
   for (unsigned k = 0; k < dims.size(); ++k) {
     if (dims[k] >= dims.size() || seen[dims[k]])
-      throw std::invalid_argument("transpose: entry " + std::to_string(k) + " (" +
-                                  std::to_string(dims[k]) + ") makes the list no permutation of 0.." +
-                                  std::to_string(dims.size() - 1));
+      throw std::invalid_argument("transpose: entry " + std::to_string(k) + " (" + std::to_string(dims[k]) +
+                                  ") makes the list no permutation of 0.." + std::to_string(dims.size() - 1));
     seen[dims[k]] = true;
     p.perm[k] = dims[k];
   }

@@ -7,15 +7,15 @@
 #include "dynet_core/ops/arithmetic.h"
 #include "dynet_core/ops/called_as.h"
 #include "dynet_core/ops/check_case.h"
+#include "dynet_core/ops/class_targets.h"
+#include "dynet_core/ops/dims.h"
 #include "dynet_core/ops/elementwise.h"
+#include "dynet_core/ops/index_list.h"
 #include "dynet_core/ops/leaves.h"
 #include "dynet_core/ops/linalg.h"
 #include "dynet_core/ops/reductions.h"
-#include "dynet_core/ops/shape.h"
-#include "dynet_core/ops/class_targets.h"
-#include "dynet_core/ops/dims.h"
-#include "dynet_core/ops/index_list.h"
 #include "dynet_core/ops/registry.h"
+#include "dynet_core/ops/shape.h"
 
 namespace dynet {
 
@@ -26,8 +26,9 @@ Dim infer_hinge(const DimArgs& xs, const void* data) {
 }
 
 void hinge_check(const OpCall& c) {
-  check_class_targets(c, [&](unsigned j) { return c.op_data<HingeData>(j).function; },
-                      [&](unsigned j) -> const IndexList& { return c.op_data<HingeData>(j).list; });
+  check_class_targets(
+      c, [&](unsigned j) { return c.op_data<HingeData>(j).function; },
+      [&](unsigned j) -> const IndexList& { return c.op_data<HingeData>(j).list; });
 }
 
 void hinge_forward(const OpCall& c) {
@@ -53,17 +54,23 @@ void hinge_backward(const OpCall& c, unsigned) {
       }
   });
 }
-OpDef HingeOp = OpRow("hinge").arity(1).infer(infer_hinge).forward(hinge_forward).host_check(hinge_check).backward(hinge_backward)
-    .saves(kSavesInputs).batch(ConcatBatch().sig_bytes(sizeof(float)))
-    .check([](CheckCase& c) {
-      const unsigned n = c.uniform(2, 5), bd = c.batch();
-      const Expression x = c.input(Dim({n}, bd), -2, 2);
-      const float m = c.real(0.5f, 1.5f);
-      if (c.uniform(0, 1)) return hinge(x, c.uniform(0, n - 1), m);
-      std::vector<unsigned> v(bd);
-      for (unsigned& i : v) i = c.uniform(0, n - 1);
-      return hinge(x, v, m);
-    });
+OpDef HingeOp = OpRow("hinge")
+                    .arity(1)
+                    .infer(infer_hinge)
+                    .forward(hinge_forward)
+                    .host_check(hinge_check)
+                    .backward(hinge_backward)
+                    .saves(kSavesInputs)
+                    .batch(ConcatBatch().sig_bytes(sizeof(float)))
+                    .check([](CheckCase& c) {
+                      const unsigned n = c.uniform(2, 5), bd = c.batch();
+                      const Expression x = c.input(Dim({n}, bd), -2, 2);
+                      const float m = c.real(0.5f, 1.5f);
+                      if (c.uniform(0, 1)) return hinge(x, c.uniform(0, n - 1), m);
+                      std::vector<unsigned> v(bd);
+                      for (unsigned& i : v) i = c.uniform(0, n - 1);
+                      return hinge(x, v, m);
+                    });
 
 Dim infer_binary_log_loss(const DimArgs& xs, const void*) {
   dims::same_shape(xs);
@@ -98,14 +105,19 @@ void binary_log_loss_backward(const OpCall& c, unsigned i) {
     }
   }
 }
-OpDef BinaryLogLossOp = OpRow("binary_log_loss").arity(2).infer(infer_binary_log_loss).forward(binary_log_loss_forward)
-    .backward(binary_log_loss_backward).saves(kSavesInputs).batch(ConcatBatch().broadcasts_all())
-    .check([](CheckCase& c) {
-      const unsigned bd = c.batch();
-      const Dim d = c.shape(0, 2);
-      return binary_log_loss(c.input(d.with_batch(bd), 0.1f, 0.9f),
-                             c.input(d.with_batch(c.uniform(0, 1) ? bd : 1), 0.f, 1.f));
-    });
+OpDef BinaryLogLossOp = OpRow("binary_log_loss")
+                            .arity(2)
+                            .infer(infer_binary_log_loss)
+                            .forward(binary_log_loss_forward)
+                            .backward(binary_log_loss_backward)
+                            .saves(kSavesInputs)
+                            .batch(ConcatBatch().broadcasts_all())
+                            .check([](CheckCase& c) {
+                              const unsigned bd = c.batch();
+                              const Dim d = c.shape(0, 2);
+                              return binary_log_loss(c.input(d.with_batch(bd), 0.1f, 0.9f),
+                                                     c.input(d.with_batch(c.uniform(0, 1) ? bd : 1), 0.f, 1.f));
+                            });
 
 Dim infer_poisson(const DimArgs& xs, const void*) {
   if (xs[0].batch_size() != 1) dims::fail("x must hold one value per batch element, got " + to_string(xs[0]));
@@ -120,9 +132,15 @@ void poisson_forward(const OpCall& c) {
 void poisson_backward(const OpCall& c, unsigned) {
   for_each_count(c, [&](unsigned b, float y) { c.dx.v[b] += c.dy.v[b] * (std::exp(c.xs[0].v[b]) - y); });
 }
-OpDef PoissonLossOp = OpRow("poisson_loss").arity(1).infer(infer_poisson).forward(poisson_forward)
-    .backward(poisson_backward).saves(kSavesInputs).batch(ConcatBatch())
-    .check([](CheckCase& c) { return poisson_loss(c.input(Dim({1}, c.batch()), -1.f, 2.f), c.uniform(0, 6)); });
+OpDef PoissonLossOp =
+    OpRow("poisson_loss")
+        .arity(1)
+        .infer(infer_poisson)
+        .forward(poisson_forward)
+        .backward(poisson_backward)
+        .saves(kSavesInputs)
+        .batch(ConcatBatch())
+        .check([](CheckCase& c) { return poisson_loss(c.input(Dim({1}, c.batch()), -1.f, 2.f), c.uniform(0, 6)); });
 
 Expression hinge_node(const char* function, const Expression& x, const IndexList& list, float m) {
   if (list.count == 0) throw std::invalid_argument(std::string(function) + ": no classes given");
@@ -136,9 +154,9 @@ Expression hinge(const Expression& x, unsigned v, float m) {
   return hinge_node("hinge", x, stored_indices(graph_of(x, "hinge").store(v), 1), m);
 }
 Expression hinge(const Expression& x, const std::vector<unsigned>& v, float m) {
-  return hinge_node("hinge", x,
-                    stored_indices(graph_of(x, "hinge").store_array(v.data(), v.size()), static_cast<unsigned>(v.size())),
-                    m);
+  return hinge_node(
+      "hinge", x, stored_indices(graph_of(x, "hinge").store_array(v.data(), v.size()), static_cast<unsigned>(v.size())),
+      m);
 }
 Expression hinge(const Expression& x, const unsigned* pv, float m) {
   if (!pv) throw std::invalid_argument("hinge: null pointer");

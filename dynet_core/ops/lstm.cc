@@ -3,11 +3,11 @@
 #include <cstring>
 #include <string>
 
+#include "dynet_core/gemm/gemm.h"
 #include "dynet_core/graph.h"
 #include "dynet_core/ops/called_as.h"
 #include "dynet_core/ops/check_case.h"
 #include "dynet_core/ops/dims.h"
-#include "dynet_core/gemm/gemm.h"
 #include "dynet_core/ops/random.h"
 #include "dynet_core/ops/registry.h"
 #include "dynet_core/tensor_eigen.h"
@@ -20,8 +20,7 @@ void require_vector(const Dim& d, const std::string& what) {
   if (d.ndims() != 1) dims::fail(what + " must be a vector, got " + to_string(d.single_batch()));
 }
 void require_size(const Dim& d, unsigned n, const std::string& what) {
-  if (d.rows() != n)
-    dims::fail(what + " must have " + std::to_string(n) + " rows, got " + to_string(d.single_batch()));
+  if (d.rows() != n) dims::fail(what + " must have " + std::to_string(n) + " rows, got " + to_string(d.single_batch()));
 }
 
 Dim infer_gates(const DimArgs& xs, const void* data) {
@@ -36,11 +35,11 @@ Dim infer_gates(const DimArgs& xs, const void* data) {
   const Dim& wx = xs[a.wx];
   const Dim& wh = xs[a.wh];
   if (wx.ndims() != 2 || wx.rows() != 4 * hidden || wx.cols() != input)
-    dims::fail("Wx must be {" + std::to_string(4 * hidden) + "," + std::to_string(input) + "} (4 x hidden, input), got " +
-               to_string(wx.single_batch()));
+    dims::fail("Wx must be {" + std::to_string(4 * hidden) + "," + std::to_string(input) +
+               "} (4 x hidden, input), got " + to_string(wx.single_batch()));
   if (wh.ndims() != 2 || wh.rows() != 4 * hidden || wh.cols() != hidden)
-    dims::fail("Wh must be {" + std::to_string(4 * hidden) + "," + std::to_string(hidden) + "} (4 x hidden, hidden), got " +
-               to_string(wh.single_batch()));
+    dims::fail("Wh must be {" + std::to_string(4 * hidden) + "," + std::to_string(hidden) +
+               "} (4 x hidden, hidden), got " + to_string(wh.single_batch()));
   require_vector(xs[a.b], "b");
   require_size(xs[a.b], 4 * hidden, "b");
   if (a.dropout) {
@@ -73,8 +72,8 @@ Tensor masked_hidden(const OpCall& c, const GatesArgs& a) {
   const unsigned hidden = c.xs[a.h].d.rows(), bd = c.y.d.bd;
   Tensor h(Dim({hidden}, bd), c.scratch_floats(std::size_t(hidden) * bd), c.y.device);
   for (unsigned t = 0; t < bd; ++t)
-    eig::Vector(h.batch_ptr(t), hidden) = eig::Vector(c.xs[a.h].batch_ptr(t), hidden).cwiseProduct(
-        eig::Vector(c.xs[a.mask_h].batch_ptr(t), hidden));
+    eig::Vector(h.batch_ptr(t), hidden) =
+        eig::Vector(c.xs[a.h].batch_ptr(t), hidden).cwiseProduct(eig::Vector(c.xs[a.mask_h].batch_ptr(t), hidden));
   return h;
 }
 
@@ -129,7 +128,8 @@ void gates_backward(const OpCall& c, unsigned i) {
   if (i == a.wx) return gemm(c.dx, d, false, stacked_input(c, a), true, true);
   if (i == a.wh) return gemm(c.dx, d, false, masked_hidden(c, a), true, true);
   if (i == a.b) {
-    for (unsigned t = 0; t < bd; ++t) eig::Vector(c.dx.batch_ptr(t), c.y.d.rows()) += eig::Vector(d.batch_ptr(t), c.y.d.rows());
+    for (unsigned t = 0; t < bd; ++t)
+      eig::Vector(c.dx.batch_ptr(t), c.y.d.rows()) += eig::Vector(d.batch_ptr(t), c.y.d.rows());
     return;
   }
   // Inputs, h_tm1 and masks: through W^T d, the gradient of the (masked) vector the product saw.
@@ -171,13 +171,22 @@ Expression check_gates(CheckCase& c, bool dropout) {
                                            c.input(Dim({hidden}, batch()), 0.f, 2.f));
 }
 
-OpDef VanillaLstmGatesOp = OpRow("vanilla_lstm_gates").arity(-1).infer(infer_gates).forward(gates_forward)
-    .backward(gates_backward).saves(kSavesBoth).batch(ConcatBatch().sig_bytes(sizeof(GatesData)).broadcasts_all())
-    .check([](CheckCase& c) { return check_gates(c, false); });
-OpDef VanillaLstmGatesDropoutOp = OpRow("vanilla_lstm_gates_dropout").arity(-1).infer(infer_gates)
-    .forward(gates_forward).backward(gates_backward).saves(kSavesBoth)
-    .batch(ConcatBatch().sig_bytes(sizeof(GatesData)).broadcasts_all())
-    .check([](CheckCase& c) { return check_gates(c, true); });
+OpDef VanillaLstmGatesOp = OpRow("vanilla_lstm_gates")
+                               .arity(-1)
+                               .infer(infer_gates)
+                               .forward(gates_forward)
+                               .backward(gates_backward)
+                               .saves(kSavesBoth)
+                               .batch(ConcatBatch().sig_bytes(sizeof(GatesData)).broadcasts_all())
+                               .check([](CheckCase& c) { return check_gates(c, false); });
+OpDef VanillaLstmGatesDropoutOp = OpRow("vanilla_lstm_gates_dropout")
+                                      .arity(-1)
+                                      .infer(infer_gates)
+                                      .forward(gates_forward)
+                                      .backward(gates_backward)
+                                      .saves(kSavesBoth)
+                                      .batch(ConcatBatch().sig_bytes(sizeof(GatesData)).broadcasts_all())
+                                      .check([](CheckCase& c) { return check_gates(c, true); });
 
 /// c_tm1 or c_t {H} and gates {4H}.
 Dim infer_cell(const DimArgs& xs, const void*) {
@@ -218,13 +227,18 @@ void cell_backward(const OpCall& c, unsigned i) {
     dg.segment(3 * hh, hh).array() += dy.array() * g.segment(0, hh).array();
   });
 }
-OpDef VanillaLstmCOp = OpRow("vanilla_lstm_c").arity(2).infer(infer_cell).forward(cell_forward).backward(cell_backward)
-    .saves(kSavesInputs).batch(ConcatBatch().broadcasts_all())
-    .check([](CheckCase& c) {
-      const unsigned hidden = c.uniform(1, 4), bd = c.batch();
-      return vanilla_lstm_c(c.input(Dim({hidden}, c.uniform(0, 1) ? bd : 1)),
-                            c.input(Dim({4 * hidden}, bd)));
-    });
+OpDef VanillaLstmCOp =
+    OpRow("vanilla_lstm_c")
+        .arity(2)
+        .infer(infer_cell)
+        .forward(cell_forward)
+        .backward(cell_backward)
+        .saves(kSavesInputs)
+        .batch(ConcatBatch().broadcasts_all())
+        .check([](CheckCase& c) {
+          const unsigned hidden = c.uniform(1, 4), bd = c.batch();
+          return vanilla_lstm_c(c.input(Dim({hidden}, c.uniform(0, 1) ? bd : 1)), c.input(Dim({4 * hidden}, bd)));
+        });
 
 void hidden_forward(const OpCall& c) {
   const unsigned hh = c.y.d.rows();
@@ -243,13 +257,18 @@ void hidden_backward(const OpCall& c, unsigned i) {
       eig::Vector(c.dx.batch_ptr(t) + 2 * hh, hh).array() += dy.array() * cell.array().tanh();
   });
 }
-OpDef VanillaLstmHOp = OpRow("vanilla_lstm_h").arity(2).infer(infer_cell).forward(hidden_forward)
-    .backward(hidden_backward).saves(kSavesInputs).batch(ConcatBatch().broadcasts_all())
-    .check([](CheckCase& c) {
-      const unsigned hidden = c.uniform(1, 4), bd = c.batch();
-      return vanilla_lstm_h(c.input(Dim({hidden}, bd), -2.f, 2.f),
-                            c.input(Dim({4 * hidden}, c.uniform(0, 1) ? bd : 1)));
-    });
+OpDef VanillaLstmHOp = OpRow("vanilla_lstm_h")
+                           .arity(2)
+                           .infer(infer_cell)
+                           .forward(hidden_forward)
+                           .backward(hidden_backward)
+                           .saves(kSavesInputs)
+                           .batch(ConcatBatch().broadcasts_all())
+                           .check([](CheckCase& c) {
+                             const unsigned hidden = c.uniform(1, 4), bd = c.batch();
+                             return vanilla_lstm_h(c.input(Dim({hidden}, bd), -2.f, 2.f),
+                                                   c.input(Dim({4 * hidden}, c.uniform(0, 1) ? bd : 1)));
+                           });
 
 /// A node of `op` for the public function `function` (the _concat forms share their op with the
 /// single-input ones), which errors name.

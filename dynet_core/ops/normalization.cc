@@ -30,7 +30,6 @@ Expression layer_norm(const Expression& x, const Expression& g, const Expression
   });
 }
 
-
 Expression weight_norm(const Expression& w, const Expression& g) {
   return called_as("weight_norm", [&] {
     if (g.dim().batch_size() != 1)

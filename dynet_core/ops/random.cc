@@ -6,8 +6,8 @@
 #include <string>
 
 #include "dynet_core/graph.h"
-#include "dynet_core/ops/arithmetic.h"
 #include "dynet_core/ops/accumulate.h"
+#include "dynet_core/ops/arithmetic.h"
 #include "dynet_core/ops/called_as.h"
 #include "dynet_core/ops/check_case.h"
 #include "dynet_core/ops/counter_rng.h"
@@ -52,27 +52,45 @@ constexpr BatchTraits kRandomBatch = ConcatBatch().sig_bytes(2 * sizeof(float));
 
 Expression any_input(CheckCase& c) { return c.input(c.shape(0, 3, c.batch())); }
 
-OpDef DropoutOp = OpRow("dropout").arity(1).infer(same_dim).forward(mask_forward<ElementMask>)
-    .backward(mask_backward<ElementMask>).saves(kSavesNothing).batch(kRandomBatch)
-    .check([](CheckCase& c) { return dropout(any_input(c), c.real(0.f, 0.7f)); });
-OpDef DropoutBatchOp = OpRow("dropout_batch").arity(1).infer(same_dim).forward(mask_forward<BatchMask>)
-    .backward(mask_backward<BatchMask>).saves(kSavesNothing).batch(kRandomBatch)
-    .check([](CheckCase& c) { return dropout_batch(any_input(c), c.real(0.f, 0.7f)); });
-OpDef BlockDropoutOp = OpRow("block_dropout").arity(1).infer(same_dim).forward(mask_forward<BlockMask>)
-    .backward(mask_backward<BlockMask>).saves(kSavesNothing).batch(kRandomBatch)
-    .check([](CheckCase& c) { return block_dropout(any_input(c), c.real(0.f, 0.7f)); });
+OpDef DropoutOp = OpRow("dropout")
+                      .arity(1)
+                      .infer(same_dim)
+                      .forward(mask_forward<ElementMask>)
+                      .backward(mask_backward<ElementMask>)
+                      .saves(kSavesNothing)
+                      .batch(kRandomBatch)
+                      .check([](CheckCase& c) { return dropout(any_input(c), c.real(0.f, 0.7f)); });
+OpDef DropoutBatchOp = OpRow("dropout_batch")
+                           .arity(1)
+                           .infer(same_dim)
+                           .forward(mask_forward<BatchMask>)
+                           .backward(mask_backward<BatchMask>)
+                           .saves(kSavesNothing)
+                           .batch(kRandomBatch)
+                           .check([](CheckCase& c) { return dropout_batch(any_input(c), c.real(0.f, 0.7f)); });
+OpDef BlockDropoutOp = OpRow("block_dropout")
+                           .arity(1)
+                           .infer(same_dim)
+                           .forward(mask_forward<BlockMask>)
+                           .backward(mask_backward<BlockMask>)
+                           .saves(kSavesNothing)
+                           .batch(kRandomBatch)
+                           .check([](CheckCase& c) { return block_dropout(any_input(c), c.real(0.f, 0.7f)); });
 
 void noise_forward(const OpCall& c) {
   for_each_node(c, [&](std::size_t off, unsigned n, const RandomData& d) {
     for (unsigned e = 0; e < n; ++e) c.y.v[off + e] = c.xs[0].v[off + e] + random_rules::noise_at(d, e);
   });
 }
-void noise_backward(const OpCall& c, unsigned) {
-  accumulate(c.dx.v, c.dy.v, c.y.d.size());
-}
-OpDef NoiseOp = OpRow("noise").arity(1).infer(same_dim).forward(noise_forward).backward(noise_backward)
-    .saves(kSavesNothing).batch(kRandomBatch)
-    .check([](CheckCase& c) { return noise(any_input(c), c.real(0.1f, 1.f)); });
+void noise_backward(const OpCall& c, unsigned) { accumulate(c.dx.v, c.dy.v, c.y.d.size()); }
+OpDef NoiseOp = OpRow("noise")
+                    .arity(1)
+                    .infer(same_dim)
+                    .forward(noise_forward)
+                    .backward(noise_backward)
+                    .saves(kSavesNothing)
+                    .batch(kRandomBatch)
+                    .check([](CheckCase& c) { return noise(any_input(c), c.real(0.1f, 1.f)); });
 
 Dim leaf_dim(const DimArgs&, const void* data) { return static_cast<const RandomData*>(data)->dim; }
 
@@ -87,18 +105,38 @@ using random_rules::Gumbel;
 using random_rules::Normal;
 using random_rules::Uniform;
 
-OpDef RandomNormalOp = OpRow("random_normal").arity(0).infer(leaf_dim).forward(sample_forward<Normal>)
-    .saves(kSavesNothing).batch(kRandomBatch)
-    .check([](CheckCase& c) { return random_normal(c.cg, c.shape(0, 3, c.batch()), c.real(-1, 1), 2.f); });
-OpDef RandomUniformOp = OpRow("random_uniform").arity(0).infer(leaf_dim).forward(sample_forward<Uniform>)
-    .saves(kSavesNothing).batch(kRandomBatch)
-    .check([](CheckCase& c) { return random_uniform(c.cg, c.shape(0, 3, c.batch()), -1.f, 2.f); });
-OpDef RandomGumbelOp = OpRow("random_gumbel").arity(0).infer(leaf_dim).forward(sample_forward<Gumbel>)
-    .saves(kSavesNothing).batch(kRandomBatch)
-    .check([](CheckCase& c) { return random_gumbel(c.cg, c.shape(0, 3, c.batch()), c.real(-1, 1), 2.f); });
-OpDef RandomBernoulliOp = OpRow("random_bernoulli").arity(0).infer(leaf_dim).forward(sample_forward<Bernoulli>)
-    .saves(kSavesNothing).batch(kRandomBatch)
-    .check([](CheckCase& c) { return random_bernoulli(c.cg, c.shape(0, 3, c.batch()), 0.3f, 2.f); });
+OpDef RandomNormalOp =
+    OpRow("random_normal")
+        .arity(0)
+        .infer(leaf_dim)
+        .forward(sample_forward<Normal>)
+        .saves(kSavesNothing)
+        .batch(kRandomBatch)
+        .check([](CheckCase& c) { return random_normal(c.cg, c.shape(0, 3, c.batch()), c.real(-1, 1), 2.f); });
+OpDef RandomUniformOp =
+    OpRow("random_uniform")
+        .arity(0)
+        .infer(leaf_dim)
+        .forward(sample_forward<Uniform>)
+        .saves(kSavesNothing)
+        .batch(kRandomBatch)
+        .check([](CheckCase& c) { return random_uniform(c.cg, c.shape(0, 3, c.batch()), -1.f, 2.f); });
+OpDef RandomGumbelOp =
+    OpRow("random_gumbel")
+        .arity(0)
+        .infer(leaf_dim)
+        .forward(sample_forward<Gumbel>)
+        .saves(kSavesNothing)
+        .batch(kRandomBatch)
+        .check([](CheckCase& c) { return random_gumbel(c.cg, c.shape(0, 3, c.batch()), c.real(-1, 1), 2.f); });
+OpDef RandomBernoulliOp =
+    OpRow("random_bernoulli")
+        .arity(0)
+        .infer(leaf_dim)
+        .forward(sample_forward<Bernoulli>)
+        .saves(kSavesNothing)
+        .batch(kRandomBatch)
+        .check([](CheckCase& c) { return random_bernoulli(c.cg, c.shape(0, 3, c.batch()), 0.3f, 2.f); });
 
 void check_probability(const char* op, float p) {
   if (!(p >= 0.f && p < 1.f))
@@ -121,8 +159,7 @@ Expression dropout(const Expression& x, float p) { return masked(DropoutOp, x, p
 Expression dropout_batch(const Expression& x, float p) { return masked(DropoutBatchOp, x, p); }
 Expression block_dropout(const Expression& x, float p) { return masked(BlockDropoutOp, x, p); }
 Expression noise(const Expression& x, float stddev) {
-  if (!(stddev >= 0.f))
-    throw std::invalid_argument("noise: stddev " + std::to_string(stddev) + " must be >= 0");
+  if (!(stddev >= 0.f)) throw std::invalid_argument("noise: stddev " + std::to_string(stddev) + " must be >= 0");
   return random_node(graph_of(x, "noise"), NoiseOp, &x, stddev, 0.f, Dim());
 }
 
@@ -138,8 +175,7 @@ Expression random_uniform(ComputationGraph& g, const Dim& d, float left, float r
   return random_node(g, RandomUniformOp, nullptr, left, right, d);
 }
 Expression random_gumbel(ComputationGraph& g, const Dim& d, float mu, float beta) {
-  if (!(beta > 0.f))
-    throw std::invalid_argument("random_gumbel: beta " + std::to_string(beta) + " must be > 0");
+  if (!(beta > 0.f)) throw std::invalid_argument("random_gumbel: beta " + std::to_string(beta) + " must be > 0");
   return random_node(g, RandomGumbelOp, nullptr, mu, beta, d);
 }
 Expression dropout_dim(const Expression& x, unsigned d, float p) {

@@ -25,12 +25,15 @@ Expression any_input(CheckCase& c) { return c.input(c.shape(0, 3, c.batch())); }
 Dim scalar_per_batch(const DimArgs& xs, const void*) { return Dim({1}, dims::batch(xs)); }
 
 void sum_elems_forward(const OpCall& c) { eig::vec(c.y) = eig::batch_cols(c.xs[0]).colwise().sum().transpose(); }
-void sum_elems_backward(const OpCall& c, unsigned) {
-  eig::batch_cols(c.dx).rowwise() += eig::vec(c.dy).transpose();
-}
-OpDef SumElemsOp = OpRow("sum_elems").arity(1).infer(scalar_per_batch).forward(sum_elems_forward)
-    .backward(sum_elems_backward).saves(kSavesNothing).batch(ConcatBatch())
-    .check([](CheckCase& c) { return sum_elems(any_input(c)); });
+void sum_elems_backward(const OpCall& c, unsigned) { eig::batch_cols(c.dx).rowwise() += eig::vec(c.dy).transpose(); }
+OpDef SumElemsOp = OpRow("sum_elems")
+                       .arity(1)
+                       .infer(scalar_per_batch)
+                       .forward(sum_elems_forward)
+                       .backward(sum_elems_backward)
+                       .saves(kSavesNothing)
+                       .batch(ConcatBatch())
+                       .check([](CheckCase& c) { return sum_elems(any_input(c)); });
 
 // A group of n nodes reduces n runs of batch elements: y_j = sum of x over run j.
 Dim infer_sum_batches(const DimArgs& xs, const void*) { return xs[0].with_batch(1); }
@@ -44,9 +47,14 @@ void sum_batches_backward(const OpCall& c, unsigned) {
   for (unsigned j = 0; j < c.y.d.bd; ++j)
     eig::Matrix(c.dx.v + j * n * run, n, run).colwise() += eig::Vector(c.dy.v + j * n, n);
 }
-OpDef SumBatchesOp = OpRow("sum_batches").arity(1).infer(infer_sum_batches).forward(sum_batches_forward)
-    .backward(sum_batches_backward).saves(kSavesNothing).batch(ConcatBatch())
-    .check([](CheckCase& c) { return sum_batches(c.input(c.shape(0, 3, c.uniform(1, 4)))); });
+OpDef SumBatchesOp = OpRow("sum_batches")
+                         .arity(1)
+                         .infer(infer_sum_batches)
+                         .forward(sum_batches_forward)
+                         .backward(sum_batches_backward)
+                         .saves(kSavesNothing)
+                         .batch(ConcatBatch())
+                         .check([](CheckCase& c) { return sum_batches(c.input(c.shape(0, 3, c.uniform(1, 4)))); });
 
 Dim infer_sum_dim(const DimArgs& xs, const void* data) {
   const SumDimData& s = *static_cast<const SumDimData*>(data);
@@ -92,14 +100,19 @@ void sum_dim_backward(const OpCall& c, unsigned) {
   float* dx = c.dx.v;
   for_each_summed(c.xs[0].d, c.y.d, c.op_data<SumDimData>().mask, [&](unsigned ix, unsigned iy) { dx[ix] += dy[iy]; });
 }
-OpDef SumDimOp = OpRow("sum_dim").arity(1).infer(infer_sum_dim).forward(sum_dim_forward).backward(sum_dim_backward)
-    .saves(kSavesNothing).batch(ConcatBatch().sig_bytes(sizeof(SumDimData)))
-    .check([](CheckCase& c) {
-      const Expression x = c.input(c.shape(2, 3, c.batch()));
-      std::vector<unsigned> dims{c.uniform(0, 1)};
-      if (c.uniform(0, 1)) dims.push_back(2);
-      return sum_dim(x, dims, c.uniform(0, 1) == 1);
-    });
+OpDef SumDimOp = OpRow("sum_dim")
+                     .arity(1)
+                     .infer(infer_sum_dim)
+                     .forward(sum_dim_forward)
+                     .backward(sum_dim_backward)
+                     .saves(kSavesNothing)
+                     .batch(ConcatBatch().sig_bytes(sizeof(SumDimData)))
+                     .check([](CheckCase& c) {
+                       const Expression x = c.input(c.shape(2, 3, c.batch()));
+                       std::vector<unsigned> dims{c.uniform(0, 1)};
+                       if (c.uniform(0, 1)) dims.push_back(2);
+                       return sum_dim(x, dims, c.uniform(0, 1) == 1);
+                     });
 
 Dim infer_moment(const DimArgs& xs, const void* data) { return infer_sum_dim(xs, data); }
 
@@ -121,15 +134,21 @@ void moment_backward(const OpCall& c, unsigned) {
   for_each_summed(c.xs[0].d, c.y.d, m.sum.mask,
                   [&](unsigned ix, unsigned iy) { dx[ix] += s * dy[iy] * power(x[ix], m.r - 1); });
 }
-OpDef MomentDimOp = OpRow("moment_dim").arity(1).infer(infer_moment).forward(moment_forward).backward(moment_backward)
-    .saves(kSavesInputs).batch(ConcatBatch().sig_bytes(sizeof(MomentData)))
-    .check([](CheckCase& c) {
-      const Dim d = c.shape(1, 3, c.batch());
-      std::vector<unsigned> dims;  // any subset, the empty one too
-      for (unsigned k = 0; k < d.ndims(); ++k)
-        if (c.uniform(0, 1)) dims.push_back(k);
-      return moment_dim(c.input(d), dims, c.uniform(1, 3), c.uniform(0, 1) == 1, c.uniform(0, 1) * 5);
-    });
+OpDef MomentDimOp =
+    OpRow("moment_dim")
+        .arity(1)
+        .infer(infer_moment)
+        .forward(moment_forward)
+        .backward(moment_backward)
+        .saves(kSavesInputs)
+        .batch(ConcatBatch().sig_bytes(sizeof(MomentData)))
+        .check([](CheckCase& c) {
+          const Dim d = c.shape(1, 3, c.batch());
+          std::vector<unsigned> dims;  // any subset, the empty one too
+          for (unsigned k = 0; k < d.ndims(); ++k)
+            if (c.uniform(0, 1)) dims.push_back(k);
+          return moment_dim(c.input(d), dims, c.uniform(1, 3), c.uniform(0, 1) == 1, c.uniform(0, 1) * 5);
+        });
 
 void cumsum_forward(const OpCall& c) {
   const AlongDim a(c.xs[0].d, c.op_data<unsigned>());
@@ -152,12 +171,17 @@ Dim infer_cumsum(const DimArgs& xs, const void* data) {
   dims::require_dim_index(*static_cast<const unsigned*>(data));
   return xs[0];
 }
-OpDef CumsumOp = OpRow("cumsum").arity(1).infer(infer_cumsum).forward(cumsum_forward).backward(cumsum_backward)
-    .saves(kSavesNothing).batch(ConcatBatch().sig_bytes(sizeof(unsigned)))
-    .check([](CheckCase& c) {
-      const Dim d = c.shape(1, 3, c.batch());
-      return cumsum(c.input(d), c.uniform(0, d.ndims()));
-    });
+OpDef CumsumOp = OpRow("cumsum")
+                     .arity(1)
+                     .infer(infer_cumsum)
+                     .forward(cumsum_forward)
+                     .backward(cumsum_backward)
+                     .saves(kSavesNothing)
+                     .batch(ConcatBatch().sig_bytes(sizeof(unsigned)))
+                     .check([](CheckCase& c) {
+                       const Dim d = c.shape(1, 3, c.batch());
+                       return cumsum(c.input(d), c.uniform(0, d.ndims()));
+                     });
 
 void squared_norm_forward(const OpCall& c) {
   eig::vec(c.y) = eig::batch_cols(c.xs[0]).colwise().squaredNorm().transpose();
@@ -166,9 +190,14 @@ void squared_norm_backward(const OpCall& c, unsigned) {
   eig::Matrix dx = eig::batch_cols(c.dx);
   dx += 2.f * (eig::batch_cols(c.xs[0]).array().rowwise() * eig::vec(c.dy).transpose().array()).matrix();
 }
-OpDef SquaredNormOp = OpRow("squared_norm").arity(1).infer(scalar_per_batch).forward(squared_norm_forward)
-    .backward(squared_norm_backward).saves(kSavesInputs).batch(ConcatBatch())
-    .check([](CheckCase& c) { return squared_norm(any_input(c)); });
+OpDef SquaredNormOp = OpRow("squared_norm")
+                          .arity(1)
+                          .infer(scalar_per_batch)
+                          .forward(squared_norm_forward)
+                          .backward(squared_norm_backward)
+                          .saves(kSavesInputs)
+                          .batch(ConcatBatch())
+                          .check([](CheckCase& c) { return squared_norm(any_input(c)); });
 
 Dim infer_dot(const DimArgs& xs, const void*) {
   dims::same_shape(xs);
@@ -185,13 +214,19 @@ void dot_backward(const OpCall& c, unsigned i) {
   for (unsigned bi = 0; bi < c.y.d.bd; ++bi)
     eig::Vector(c.dx.batch_ptr(bi), n) += c.dy.v[bi] * eig::Vector(other.batch_ptr(bi), n);
 }
-OpDef DotProductOp = OpRow("dot_product").arity(2).infer(infer_dot).forward(dot_forward).backward(dot_backward)
-    .saves(kSavesInputs).batch(ConcatBatch().broadcasts_all())
-    .check([](CheckCase& c) {
-      const unsigned bd = c.batch();
-      const Dim d = c.shape(1, 2);
-      return dot_product(c.input(d.with_batch(bd)), c.input(d.with_batch(c.uniform(0, 1) ? bd : 1)));
-    });
+OpDef DotProductOp =
+    OpRow("dot_product")
+        .arity(2)
+        .infer(infer_dot)
+        .forward(dot_forward)
+        .backward(dot_backward)
+        .saves(kSavesInputs)
+        .batch(ConcatBatch().broadcasts_all())
+        .check([](CheckCase& c) {
+          const unsigned bd = c.batch();
+          const Dim d = c.shape(1, 2);
+          return dot_product(c.input(d.with_batch(bd)), c.input(d.with_batch(c.uniform(0, 1) ? bd : 1)));
+        });
 
 Dim infer_logsumexp(const DimArgs& xs, const void*) { return dims::same_shape(xs); }
 // The row's ElementwiseRule runs; the kernels run them per batch element, where an argument of
@@ -199,8 +234,8 @@ Dim infer_logsumexp(const DimArgs& xs, const void*) { return dims::same_shape(xs
 void logsumexp_run(const void*, const float* const* xs, unsigned nargs, float* y, std::size_t n) {
   for (std::size_t e = 0; e < n; ++e) y[e] = logsumexp_of(nargs, [&](unsigned k) { return xs[k][e]; });
 }
-void logsumexp_run_gradient(const void*, unsigned i, const float* const* xs, unsigned, const float* y,
-                            const float* dy, float* dx, std::size_t n, bool overwrite) {
+void logsumexp_run_gradient(const void*, unsigned i, const float* const* xs, unsigned, const float* y, const float* dy,
+                            float* dx, std::size_t n, bool overwrite) {
   const float* x = xs[i];
   write_gradient(dx, n, overwrite, [&](std::size_t e) { return dy[e] * std::exp(x[e] - y[e]); });
 }
@@ -224,16 +259,21 @@ void logsumexp_backward(const OpCall& c, unsigned i) {
     logsumexp_run_gradient(nullptr, i, xs, c.nargs, c.y.v + bi * n, c.dy.v + bi * n, c.dx.batch_ptr(bi), n, false);
   }
 }
-OpDef LogSumExpOp = OpRow(elementwise_op_name(ElementwiseOp::logsumexp)).arity(-1).infer(infer_logsumexp).forward(logsumexp_forward)
-    .backward(logsumexp_backward).saves(kSavesBoth).batch(ConcatBatch().broadcasts_all())
-    .check([](CheckCase& c) {
-      const unsigned bd = c.batch();
-      const Dim d = c.shape(0, 2);
-      std::vector<Expression> xs(c.uniform(2, 3));
-      for (Expression& x : xs) x = c.input(d.with_batch(c.uniform(0, 1) ? bd : 1), -3, 3);
-      return logsumexp(xs);
-    })
-    .elementwise(ElementwiseRule(ElementwiseOp::logsumexp, logsumexp_run, logsumexp_run_gradient));
+OpDef LogSumExpOp = OpRow(elementwise_op_name(ElementwiseOp::logsumexp))
+                        .arity(-1)
+                        .infer(infer_logsumexp)
+                        .forward(logsumexp_forward)
+                        .backward(logsumexp_backward)
+                        .saves(kSavesBoth)
+                        .batch(ConcatBatch().broadcasts_all())
+                        .check([](CheckCase& c) {
+                          const unsigned bd = c.batch();
+                          const Dim d = c.shape(0, 2);
+                          std::vector<Expression> xs(c.uniform(2, 3));
+                          for (Expression& x : xs) x = c.input(d.with_batch(c.uniform(0, 1) ? bd : 1), -3, 3);
+                          return logsumexp(xs);
+                        })
+                        .elementwise(ElementwiseRule(ElementwiseOp::logsumexp, logsumexp_run, logsumexp_run_gradient));
 
 Dim remove_dim(const DimArgs& xs, const void* data) {
   const unsigned d = *static_cast<const unsigned*>(data);
@@ -256,16 +296,20 @@ void logsumexp_dim_backward(const OpCall& c, unsigned) {
   for (unsigned k = 0; k < a.post; ++k)
     for (unsigned i = 0; i < a.pre; ++i) {
       const unsigned iy = i + a.pre * k;
-      for (unsigned j = 0; j < a.len; ++j)
-        c.dx.v[a.at(i, j, k)] += c.dy.v[iy] * std::exp(x[a.at(i, j, k)] - c.y.v[iy]);
+      for (unsigned j = 0; j < a.len; ++j) c.dx.v[a.at(i, j, k)] += c.dy.v[iy] * std::exp(x[a.at(i, j, k)] - c.y.v[iy]);
     }
 }
-OpDef LogSumExpDimOp = OpRow("logsumexp_dim").arity(1).infer(remove_dim).forward(logsumexp_dim_forward)
-    .backward(logsumexp_dim_backward).saves(kSavesBoth).batch(ConcatBatch().sig_bytes(sizeof(unsigned)))
-    .check([](CheckCase& c) {
-      const Dim d = c.shape(1, 3, c.batch());
-      return logsumexp_dim(c.input(d, -3, 3), c.uniform(0, d.ndims() - 1));
-    });
+OpDef LogSumExpDimOp = OpRow("logsumexp_dim")
+                           .arity(1)
+                           .infer(remove_dim)
+                           .forward(logsumexp_dim_forward)
+                           .backward(logsumexp_dim_backward)
+                           .saves(kSavesBoth)
+                           .batch(ConcatBatch().sig_bytes(sizeof(unsigned)))
+                           .check([](CheckCase& c) {
+                             const Dim d = c.shape(1, 3, c.batch());
+                             return logsumexp_dim(c.input(d, -3, 3), c.uniform(0, d.ndims() - 1));
+                           });
 
 /// The index along the reduced dimension of the first element equal to the output.
 template <class Better>
@@ -296,18 +340,28 @@ struct Greater {
 struct Less {
   bool operator()(float a, float b) const { return a < b; }
 };
-OpDef MaxDimOp = OpRow("max_dim").arity(1).infer(remove_dim).forward(extreme_forward<Greater>)
-    .backward(extreme_backward<Greater>).saves(kSavesInputs).batch(ConcatBatch().sig_bytes(sizeof(unsigned)))
-    .check([](CheckCase& c) {
-      const Dim d = c.shape(1, 3, c.batch());
-      return max_dim(c.input(d), c.uniform(0, d.ndims() - 1));
-    });
-OpDef MinDimOp = OpRow("min_dim").arity(1).infer(remove_dim).forward(extreme_forward<Less>)
-    .backward(extreme_backward<Less>).saves(kSavesInputs).batch(ConcatBatch().sig_bytes(sizeof(unsigned)))
-    .check([](CheckCase& c) {
-      const Dim d = c.shape(1, 3, c.batch());
-      return min_dim(c.input(d), c.uniform(0, d.ndims() - 1));
-    });
+OpDef MaxDimOp = OpRow("max_dim")
+                     .arity(1)
+                     .infer(remove_dim)
+                     .forward(extreme_forward<Greater>)
+                     .backward(extreme_backward<Greater>)
+                     .saves(kSavesInputs)
+                     .batch(ConcatBatch().sig_bytes(sizeof(unsigned)))
+                     .check([](CheckCase& c) {
+                       const Dim d = c.shape(1, 3, c.batch());
+                       return max_dim(c.input(d), c.uniform(0, d.ndims() - 1));
+                     });
+OpDef MinDimOp = OpRow("min_dim")
+                     .arity(1)
+                     .infer(remove_dim)
+                     .forward(extreme_forward<Less>)
+                     .backward(extreme_backward<Less>)
+                     .saves(kSavesInputs)
+                     .batch(ConcatBatch().sig_bytes(sizeof(unsigned)))
+                     .check([](CheckCase& c) {
+                       const Dim d = c.shape(1, 3, c.batch());
+                       return min_dim(c.input(d), c.uniform(0, d.ndims() - 1));
+                     });
 
 Expression unary(const OpDef& op, const Expression& x) { return graph_of(x, op.name).append(op, {x}); }
 Expression along_dim(const OpDef& op, const Expression& x, unsigned d) {
@@ -418,8 +472,8 @@ Expression max_dim(const Expression& x, unsigned d) { return along_dim(MaxDimOp,
 Expression min_dim(const Expression& x, unsigned d) { return along_dim(MinDimOp, x, d); }
 
 void register_reduction_ops() {
-  register_ops({&SumElemsOp, &SumBatchesOp, &SumDimOp, &SquaredNormOp, &DotProductOp, &LogSumExpOp,
-                &LogSumExpDimOp, &MaxDimOp, &MinDimOp, &MomentDimOp, &CumsumOp});
+  register_ops({&SumElemsOp, &SumBatchesOp, &SumDimOp, &SquaredNormOp, &DotProductOp, &LogSumExpOp, &LogSumExpDimOp,
+                &MaxDimOp, &MinDimOp, &MomentDimOp, &CumsumOp});
 }
 
 }  // namespace dynet

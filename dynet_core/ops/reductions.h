@@ -10,10 +10,10 @@
 
 namespace dynet {
 
-Expression sum_elems(const Expression& x);    ///< y_b = sum of the elements of x_b (one per batch element)
-Expression mean_elems(const Expression& x);   ///< y_b = sum_elems(x)_b / |x_b|
-Expression sum_batches(const Expression& x);  ///< y = sum over b of x_b (batch size 1)
-Expression mean_batches(const Expression& x); ///< y = sum_batches(x) / bd
+Expression sum_elems(const Expression& x);     ///< y_b = sum of the elements of x_b (one per batch element)
+Expression mean_elems(const Expression& x);    ///< y_b = sum_elems(x)_b / |x_b|
+Expression sum_batches(const Expression& x);   ///< y = sum over b of x_b (batch size 1)
+Expression mean_batches(const Expression& x);  ///< y = sum_batches(x) / bd
 /// Sums over the listed dimensions, which are removed; with include_batch_dim also over the batch.
 Expression sum_dim(const Expression& x, const std::vector<unsigned>& dims, bool include_batch_dim = false);
 /// sum_dim({0}) and sum_dim({1}), DyNet's older names.
@@ -35,9 +35,9 @@ Expression std_batches(const Expression& x);                 ///< std over the b
 Expression average_cols(const Expression& x);
 /// y[.., j, ..] = sum over j' <= j of x[.., j', ..] along dimension d.
 Expression cumsum(const Expression& x, unsigned d);
-Expression squared_norm(const Expression& x);  ///< y_b = sum of x_b^2
-Expression l2_norm(const Expression& x);       ///< y_b = sqrt(squared_norm(x)_b)
-Expression dot_product(const Expression& a, const Expression& b);  ///< y_b = sum of a_b * b_b
+Expression squared_norm(const Expression& x);                           ///< y_b = sum of x_b^2
+Expression l2_norm(const Expression& x);                                ///< y_b = sqrt(squared_norm(x)_b)
+Expression dot_product(const Expression& a, const Expression& b);       ///< y_b = sum of a_b * b_b
 Expression squared_distance(const Expression& a, const Expression& b);  ///< y_b = |a_b - b_b|^2
 /// Elementwise y = log sum_k exp(x_k) over expressions of one shape (stable).
 Expression logsumexp(ExpressionSpan xs);

@@ -37,8 +37,7 @@ void register_ops(std::initializer_list<OpDef*> rows) {
     if (!op->check.build && !(op->check.skip_reason && *op->check.skip_reason))
       throw std::logic_error(std::string("op '") + op->name +
                              "' has no gradient check: give GradCheck::build, or a skip_reason");
-    if (find_op(op->name))
-      throw std::logic_error(std::string("two ops are named '") + op->name + "'");
+    if (find_op(op->name)) throw std::logic_error(std::string("two ops are named '") + op->name + "'");
     if (op->elementwise.f && (op->elementwise.op == ElementwiseOp::none ||
                               std::strcmp(op->name, elementwise_op_name(op->elementwise.op)) != 0))
       throw std::logic_error(std::string("op '") + op->name +

@@ -36,7 +36,8 @@ void copy_blocks(const OpCall& c) {
 }
 template <class Blocks>
 void add_blocks_back(const OpCall& c, unsigned) {
-  Blocks::each(c, [&](std::size_t iy, std::size_t ix, unsigned n) { accumulate(c.dx.v + ix, c.dy.v + iy, n, c.overwrite); });
+  Blocks::each(
+      c, [&](std::size_t iy, std::size_t ix, unsigned n) { accumulate(c.dx.v + ix, c.dy.v + iy, n, c.overwrite); });
 }
 
 Dim infer_pick(const DimArgs& xs, const void* data) {
@@ -88,12 +89,24 @@ Expression check_select(CheckCase& c) {
   return rows ? select_rows(c.input(d), v) : select_cols(c.input(d), v);
 }
 
-OpDef PickOp = OpRow("pick").arity(1).infer(infer_pick).forward(copy_blocks<SelectedBlocks>)
-    .host_check(check_selected<kPick>).backward(add_blocks_back<SelectedBlocks>).saves(kSavesNothing)
-    .batch(kSelectBatch).check(check_pick);
-OpDef SelectOp = OpRow("select_rows_cols").arity(1).infer(infer_select).forward(copy_blocks<SelectedBlocks>)
-    .host_check(check_selected<kSelect>).backward(add_blocks_back<SelectedBlocks>).saves(kSavesNothing)
-    .batch(kSelectBatch).check(check_select);
+OpDef PickOp = OpRow("pick")
+                   .arity(1)
+                   .infer(infer_pick)
+                   .forward(copy_blocks<SelectedBlocks>)
+                   .host_check(check_selected<kPick>)
+                   .backward(add_blocks_back<SelectedBlocks>)
+                   .saves(kSavesNothing)
+                   .batch(kSelectBatch)
+                   .check(check_pick);
+OpDef SelectOp = OpRow("select_rows_cols")
+                     .arity(1)
+                     .infer(infer_select)
+                     .forward(copy_blocks<SelectedBlocks>)
+                     .host_check(check_selected<kSelect>)
+                     .backward(add_blocks_back<SelectedBlocks>)
+                     .saves(kSavesNothing)
+                     .batch(kSelectBatch)
+                     .check(check_select);
 
 Dim infer_pick_range(const DimArgs& xs, const void* data) {
   const RangeData& r = *static_cast<const RangeData*>(data);
@@ -115,9 +128,16 @@ bool range_span(const void* data, const Dim& x, unsigned& begin, unsigned& end) 
   end = xa.pre * r.end;
   return true;
 }
-OpDef PickRangeOp = OpRow("pick_range").arity(1).infer(infer_pick_range).forward(copy_blocks<RangeBlocks>)
-    .backward(add_blocks_back<RangeBlocks>).saves(kSavesNothing).batch(ConcatBatch().sig_bytes(sizeof(RangeData)))
-    .check(check_pick_range).backward_overwrites().argument_span(range_span);
+OpDef PickRangeOp = OpRow("pick_range")
+                        .arity(1)
+                        .infer(infer_pick_range)
+                        .forward(copy_blocks<RangeBlocks>)
+                        .backward(add_blocks_back<RangeBlocks>)
+                        .saves(kSavesNothing)
+                        .batch(ConcatBatch().sig_bytes(sizeof(RangeData)))
+                        .check(check_pick_range)
+                        .backward_overwrites()
+                        .argument_span(range_span);
 
 Dim infer_pick_batch(const DimArgs& xs, const void* data) {
   const IndexList& l = *static_cast<const IndexList*>(data);
@@ -126,14 +146,18 @@ Dim infer_pick_batch(const DimArgs& xs, const void* data) {
 }
 
 // Not batched: which batch elements a node reads depends on whether its argument is shared.
-OpDef PickBatchElemsOp = OpRow("pick_batch_elems").arity(1).infer(infer_pick_batch)
-    .forward(copy_blocks<PickedBatchBlocks>).backward(add_blocks_back<PickedBatchBlocks>).saves(kSavesNothing)
-    .check([](CheckCase& c) {
-      const Expression x = c.input(c.shape(0, 2, c.uniform(2, 4)));
-      std::vector<unsigned> v(c.uniform(1, 3));
-      for (unsigned& i : v) i = c.uniform(0, x.dim().bd - 1);
-      return pick_batch_elems(x, v);
-    });
+OpDef PickBatchElemsOp = OpRow("pick_batch_elems")
+                             .arity(1)
+                             .infer(infer_pick_batch)
+                             .forward(copy_blocks<PickedBatchBlocks>)
+                             .backward(add_blocks_back<PickedBatchBlocks>)
+                             .saves(kSavesNothing)
+                             .check([](CheckCase& c) {
+                               const Expression x = c.input(c.shape(0, 2, c.uniform(2, 4)));
+                               std::vector<unsigned> v(c.uniform(1, 3));
+                               for (unsigned& i : v) i = c.uniform(0, x.dim().bd - 1);
+                               return pick_batch_elems(x, v);
+                             });
 
 Expression select_node(const OpDef& op, const Expression& x, unsigned dim, unsigned m, bool per_batch,
                        const IndexList& list) {
@@ -156,19 +180,24 @@ Dim infer_strided(const DimArgs& xs, const void* data) {
   return y;
 }
 
-OpDef StridedSelectOp = OpRow("strided_select").arity(1).infer(infer_strided).forward(copy_blocks<StridedBlocks>)
-    .backward(add_blocks_back<StridedBlocks>).saves(kSavesNothing).batch(ConcatBatch().sig_bytes(sizeof(StridedData)))
-    .check([](CheckCase& c) {
-      const Dim d = c.shape(1, 3, c.uniform(1, 4));
-      std::vector<int> strides, from, to;
-      for (unsigned k = 0; k <= d.ndims(); ++k) {
-        const unsigned size = k < d.ndims() ? d[k] : d.bd;
-        strides.push_back(int(c.uniform(1, 3)));
-        from.push_back(int(c.uniform(0, size - 1)));
-        to.push_back(int(c.uniform(unsigned(from.back()) + 1, size)));
-      }
-      return strided_select(c.input(d), strides, from, to);
-    });
+OpDef StridedSelectOp = OpRow("strided_select")
+                            .arity(1)
+                            .infer(infer_strided)
+                            .forward(copy_blocks<StridedBlocks>)
+                            .backward(add_blocks_back<StridedBlocks>)
+                            .saves(kSavesNothing)
+                            .batch(ConcatBatch().sig_bytes(sizeof(StridedData)))
+                            .check([](CheckCase& c) {
+                              const Dim d = c.shape(1, 3, c.uniform(1, 4));
+                              std::vector<int> strides, from, to;
+                              for (unsigned k = 0; k <= d.ndims(); ++k) {
+                                const unsigned size = k < d.ndims() ? d[k] : d.bd;
+                                strides.push_back(int(c.uniform(1, 3)));
+                                from.push_back(int(c.uniform(0, size - 1)));
+                                to.push_back(int(c.uniform(unsigned(from.back()) + 1, size)));
+                              }
+                              return strided_select(c.input(d), strides, from, to);
+                            });
 
 }  // namespace
 
@@ -176,8 +205,8 @@ Expression pick(const Expression& x, unsigned v, unsigned d) {
   return pick_node(x, stored_indices(graph_of(x, "pick").store(v), 1), d);
 }
 Expression pick(const Expression& x, const std::vector<unsigned>& v, unsigned d) {
-  return pick_node(x, stored_indices(graph_of(x, "pick").store_array(v.data(), v.size()), static_cast<unsigned>(v.size())),
-                   d);
+  return pick_node(
+      x, stored_indices(graph_of(x, "pick").store_array(v.data(), v.size()), static_cast<unsigned>(v.size())), d);
 }
 Expression pick(const Expression& x, const unsigned* pv, unsigned d) {
   if (!pv) throw std::invalid_argument("pick: null pointer");
@@ -222,8 +251,8 @@ Expression strided_select(const Expression& x, const std::vector<int>& strides, 
     const int last = k < to.size() ? to[k] : int(size);
     if (stride < 1 || first < 0 || last <= first || unsigned(last) > size)
       throw std::invalid_argument("strided_select: dimension " + std::to_string(k) + " of size " +
-                                  std::to_string(size) + " cannot take stride " + std::to_string(stride) +
-                                  " from " + std::to_string(first) + " to " + std::to_string(last) +
+                                  std::to_string(size) + " cannot take stride " + std::to_string(stride) + " from " +
+                                  std::to_string(first) + " to " + std::to_string(last) +
                                   " (need stride >= 1 and 0 <= from < to <= size)");
     const unsigned slot = batch ? Dim::kMaxDims : k;
     s.from[slot] = unsigned(first);
@@ -246,13 +275,15 @@ Expression pick_batch_elems(const Expression& x, const std::vector<unsigned>& v)
 Expression select_rows(const Expression& x, const std::vector<unsigned>& rows) {
   const unsigned n = static_cast<unsigned>(rows.size());
   return called_as("select_rows", [&] {
-    return select_node(SelectOp, x, 0, n, false, stored_indices(graph_of(x, "select_rows").store_array(rows.data(), n), n));
+    return select_node(SelectOp, x, 0, n, false,
+                       stored_indices(graph_of(x, "select_rows").store_array(rows.data(), n), n));
   });
 }
 Expression select_cols(const Expression& x, const std::vector<unsigned>& cols) {
   const unsigned n = static_cast<unsigned>(cols.size());
   return called_as("select_cols", [&] {
-    return select_node(SelectOp, x, 1, n, false, stored_indices(graph_of(x, "select_cols").store_array(cols.data(), n), n));
+    return select_node(SelectOp, x, 1, n, false,
+                       stored_indices(graph_of(x, "select_cols").store_array(cols.data(), n), n));
   });
 }
 

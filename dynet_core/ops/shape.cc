@@ -22,16 +22,19 @@ Dim infer_reshape(const DimArgs& xs, const void* data) {
              std::to_string(x.size()) + ", or " + std::to_string(x.batch_size()) + " per batch element");
 }
 void copy_forward(const OpCall& c) { std::memcpy(c.y.v, c.xs[0].v, c.y.d.size() * sizeof(float)); }
-void add_backward(const OpCall& c, unsigned) {
-  accumulate(c.dx.v, c.dy.v, c.y.d.size());
-}
-OpDef ReshapeOp = OpRow("reshape").arity(1).infer(infer_reshape).forward(copy_forward).backward(add_backward)
-    .saves(kSavesNothing).batch(ConcatBatch())
-    .check([](CheckCase& c) {
-      const unsigned r = c.uniform(1, 3), k = c.uniform(1, 3), bd = c.batch();
-      const Expression x = c.input(Dim({r * k}, bd));
-      return c.uniform(0, 1) ? reshape(x, Dim({k, r})) : reshape(x, Dim({r, k}, bd));
-    });
+void add_backward(const OpCall& c, unsigned) { accumulate(c.dx.v, c.dy.v, c.y.d.size()); }
+OpDef ReshapeOp = OpRow("reshape")
+                      .arity(1)
+                      .infer(infer_reshape)
+                      .forward(copy_forward)
+                      .backward(add_backward)
+                      .saves(kSavesNothing)
+                      .batch(ConcatBatch())
+                      .check([](CheckCase& c) {
+                        const unsigned r = c.uniform(1, 3), k = c.uniform(1, 3), bd = c.batch();
+                        const Expression x = c.input(Dim({r * k}, bd));
+                        return c.uniform(0, 1) ? reshape(x, Dim({k, r})) : reshape(x, Dim({r, k}, bd));
+                      });
 
 Dim infer_concatenate(const DimArgs& xs, const void* data) {
   const unsigned d = *static_cast<const unsigned*>(data);
@@ -41,8 +44,8 @@ Dim infer_concatenate(const DimArgs& xs, const void* data) {
   for (unsigned k = 0; k < xs.size(); ++k) {
     for (unsigned j = 0; j < Dim::kMaxDims; ++j)
       if (j != d && xs[k][j] != xs[0][j])
-        dims::fail("argument " + std::to_string(k) + " differs from argument 0 in dimension " +
-                   std::to_string(j) + " (only dimension " + std::to_string(d) + " may differ)");
+        dims::fail("argument " + std::to_string(k) + " differs from argument 0 in dimension " + std::to_string(j) +
+                   " (only dimension " + std::to_string(d) + " may differ)");
     total += xs[k][d];
   }
   dims::require_size(total, "the concatenated dimension");
@@ -64,21 +67,25 @@ void concatenate_backward(const OpCall& c, unsigned i) {
     if (k == i) accumulate(c.dx.v + ix, c.dy.v + iy, n, overwrite);
   });
 }
-OpDef ConcatenateOp = OpRow("concatenate").arity(-1).infer(infer_concatenate).forward(concatenate_forward)
-    .backward(concatenate_backward).saves(kSavesNothing)
-    .batch(ConcatBatch().sig_bytes(sizeof(unsigned)).broadcasts_all())
-    .check([](CheckCase& c) {
-      const unsigned d = c.uniform(0, 2), bd = c.batch();
-      Dim base = c.shape(2, 3);
-      std::vector<Expression> xs(c.uniform(2, 3));
-      for (Expression& x : xs) {
-        Dim xd = base;
-        xd.set(d, c.uniform(1, 3));
-        x = c.input(xd.with_batch(c.uniform(0, 1) ? bd : 1));
-      }
-      return concatenate(xs, d);
-    })
-    .backward_overwrites();
+OpDef ConcatenateOp = OpRow("concatenate")
+                          .arity(-1)
+                          .infer(infer_concatenate)
+                          .forward(concatenate_forward)
+                          .backward(concatenate_backward)
+                          .saves(kSavesNothing)
+                          .batch(ConcatBatch().sig_bytes(sizeof(unsigned)).broadcasts_all())
+                          .check([](CheckCase& c) {
+                            const unsigned d = c.uniform(0, 2), bd = c.batch();
+                            Dim base = c.shape(2, 3);
+                            std::vector<Expression> xs(c.uniform(2, 3));
+                            for (Expression& x : xs) {
+                              Dim xd = base;
+                              xd.set(d, c.uniform(1, 3));
+                              x = c.input(xd.with_batch(c.uniform(0, 1) ? bd : 1));
+                            }
+                            return concatenate(xs, d);
+                          })
+                          .backward_overwrites();
 
 Dim infer_concatenate_to_batch(const DimArgs& xs, const void*) {
   std::uint64_t bd = 0;
@@ -103,14 +110,18 @@ void concatenate_to_batch_backward(const OpCall& c, unsigned i) {
   for (unsigned k = 0; k < i; ++k) offset += c.xs[k].d.size();
   accumulate(c.dx.v, c.dy.v + offset, c.dx.d.size());
 }
-OpDef ConcatenateToBatchOp = OpRow("concatenate_to_batch").arity(-1).infer(infer_concatenate_to_batch)
-    .forward(concatenate_to_batch_forward).backward(concatenate_to_batch_backward).saves(kSavesNothing)
-    .check([](CheckCase& c) {
-      const Dim d = c.shape(0, 2);
-      std::vector<Expression> xs(c.uniform(2, 3));
-      for (Expression& x : xs) x = c.input(d.with_batch(c.batch()));
-      return concatenate_to_batch(xs);
-    });
+OpDef ConcatenateToBatchOp = OpRow("concatenate_to_batch")
+                                 .arity(-1)
+                                 .infer(infer_concatenate_to_batch)
+                                 .forward(concatenate_to_batch_forward)
+                                 .backward(concatenate_to_batch_backward)
+                                 .saves(kSavesNothing)
+                                 .check([](CheckCase& c) {
+                                   const Dim d = c.shape(0, 2);
+                                   std::vector<Expression> xs(c.uniform(2, 3));
+                                   for (Expression& x : xs) x = c.input(d.with_batch(c.batch()));
+                                   return concatenate_to_batch(xs);
+                                 });
 
 }  // namespace
 

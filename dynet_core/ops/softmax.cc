@@ -95,12 +95,17 @@ void softmax_backward(const OpCall& c, unsigned) {
       }
     }
 }
-OpDef SoftmaxOp = OpRow("softmax").arity(1).infer(infer_along).forward(softmax_forward).backward(softmax_backward)
-    .saves(kSavesOutput).batch(ConcatBatch().sig_bytes(sizeof(unsigned)))
-    .check([](CheckCase& c) {
-      const Dim d = c.shape(1, 3, c.batch());
-      return softmax(c.input(d, -2, 2), c.uniform(0, d.ndims() - 1));
-    });
+OpDef SoftmaxOp = OpRow("softmax")
+                      .arity(1)
+                      .infer(infer_along)
+                      .forward(softmax_forward)
+                      .backward(softmax_backward)
+                      .saves(kSavesOutput)
+                      .batch(ConcatBatch().sig_bytes(sizeof(unsigned)))
+                      .check([](CheckCase& c) {
+                        const Dim d = c.shape(1, 3, c.batch());
+                        return softmax(c.input(d, -2, 2), c.uniform(0, d.ndims() - 1));
+                      });
 
 void log_softmax_forward(const OpCall& c) {
   const unsigned n = c.xs[0].d.rows(), cols = c.xs[0].d.size() / n;
@@ -124,9 +129,14 @@ void log_softmax_backward(const OpCall& c, unsigned) {
   }
 }
 Dim same_dim(const DimArgs& xs, const void*) { return xs[0]; }
-OpDef LogSoftmaxOp = OpRow("log_softmax").arity(1).infer(same_dim).forward(log_softmax_forward)
-    .backward(log_softmax_backward).saves(kSavesOutput).batch(ConcatBatch())
-    .check([](CheckCase& c) { return log_softmax(c.input(c.shape(1, 2, c.batch()), -2, 2)); });
+OpDef LogSoftmaxOp = OpRow("log_softmax")
+                         .arity(1)
+                         .infer(same_dim)
+                         .forward(log_softmax_forward)
+                         .backward(log_softmax_backward)
+                         .saves(kSavesOutput)
+                         .batch(ConcatBatch())
+                         .check([](CheckCase& c) { return log_softmax(c.input(c.shape(1, 2, c.batch()), -2, 2)); });
 
 Dim infer_pnls(const DimArgs& xs, const void* data) {
   return infer_class_targets(xs[0], *static_cast<const IndexList*>(data));
@@ -134,13 +144,14 @@ Dim infer_pnls(const DimArgs& xs, const void* data) {
 
 const IndexList& node_list(const OpCall& c, unsigned j) { return c.op_data<IndexList>(j); }
 void pnls_check(const OpCall& c) {
-  check_class_targets(c, [](unsigned) { return "pickneglogsoftmax"; },
-                      [&](unsigned j) -> const IndexList& { return node_list(c, j); });
+  check_class_targets(
+      c, [](unsigned) { return "pickneglogsoftmax"; }, [&](unsigned j) -> const IndexList& { return node_list(c, j); });
 }
 template <class F>
 void for_each_target(const OpCall& c, F&& f) {
-  for_each_class_target(c, [&](unsigned j) -> const IndexList& { return node_list(c, j); },
-                        [&](unsigned, unsigned b, unsigned v) { f(b, v); });
+  for_each_class_target(
+      c, [&](unsigned j) -> const IndexList& { return node_list(c, j); },
+      [&](unsigned, unsigned b, unsigned v) { f(b, v); });
 }
 
 void pnls_forward(const OpCall& c) {
@@ -162,16 +173,22 @@ void pnls_backward(const OpCall& c, unsigned) {
     for (unsigned i = 0; i < n; ++i) c.dx.v[std::size_t(b) * n + i] += c.dy.v[b] * p[std::size_t(b) * n + i];
   for_each_target(c, [&](unsigned b, unsigned v) { c.dx.v[std::size_t(b) * n + v] -= c.dy.v[b]; });
 }
-OpDef PickNegLogSoftmaxOp = OpRow("pickneglogsoftmax").arity(1).infer(infer_pnls).forward(pnls_forward)
-    .host_check(pnls_check).backward(pnls_backward).saves(kSavesBoth).batch(ConcatBatch())
-    .check([](CheckCase& c) {
-      const unsigned n = c.uniform(1, 5), bd = c.batch();
-      const Expression x = c.input(Dim({n}, bd), -2, 2);
-      if (c.uniform(0, 1)) return pickneglogsoftmax(x, c.uniform(0, n - 1));
-      std::vector<unsigned> v(bd);
-      for (unsigned& i : v) i = c.uniform(0, n - 1);
-      return pickneglogsoftmax(x, v);
-    });
+OpDef PickNegLogSoftmaxOp = OpRow("pickneglogsoftmax")
+                                .arity(1)
+                                .infer(infer_pnls)
+                                .forward(pnls_forward)
+                                .host_check(pnls_check)
+                                .backward(pnls_backward)
+                                .saves(kSavesBoth)
+                                .batch(ConcatBatch())
+                                .check([](CheckCase& c) {
+                                  const unsigned n = c.uniform(1, 5), bd = c.batch();
+                                  const Expression x = c.input(Dim({n}, bd), -2, 2);
+                                  if (c.uniform(0, 1)) return pickneglogsoftmax(x, c.uniform(0, n - 1));
+                                  std::vector<unsigned> v(bd);
+                                  for (unsigned& i : v) i = c.uniform(0, n - 1);
+                                  return pickneglogsoftmax(x, v);
+                                });
 
 Expression pnls_node(const Expression& x, const IndexList& list) {
   if (list.count == 0) throw std::invalid_argument("pickneglogsoftmax: no classes given");
@@ -226,20 +243,26 @@ void restricted_backward(const OpCall& c, unsigned) {
     for (unsigned k = 0; k < count; ++k) dx[ids[k]] += dy[ids[k]] - std::exp(y[ids[k]]) * total;
   });
 }
-OpDef RestrictedLogSoftmaxOp = OpRow("restricted_log_softmax").arity(1).infer(infer_column).forward(restricted_forward)
-    .host_check(check_lists<kLogSoftmax>).backward(restricted_backward).saves(kSavesOutput).batch(ConcatBatch())
-    .check([](CheckCase& c) {
-      // Every element restricted, in a random order: a left-out element is
-      // -infinity, which no finite difference can weigh (its own test covers it).
-      const unsigned n = c.uniform(1, 5);
-      std::vector<unsigned> all(n);
-      for (unsigned k = 0; k < n; ++k) {
-        const unsigned j = c.uniform(0, k);
-        all[k] = all[j];
-        all[j] = k;
-      }
-      return log_softmax(c.input(Dim({n}, c.batch()), -2, 2), all);
-    });
+OpDef RestrictedLogSoftmaxOp = OpRow("restricted_log_softmax")
+                                   .arity(1)
+                                   .infer(infer_column)
+                                   .forward(restricted_forward)
+                                   .host_check(check_lists<kLogSoftmax>)
+                                   .backward(restricted_backward)
+                                   .saves(kSavesOutput)
+                                   .batch(ConcatBatch())
+                                   .check([](CheckCase& c) {
+                                     // Every element restricted, in a random order: a left-out element is
+                                     // -infinity, which no finite difference can weigh (its own test covers it).
+                                     const unsigned n = c.uniform(1, 5);
+                                     std::vector<unsigned> all(n);
+                                     for (unsigned k = 0; k < n; ++k) {
+                                       const unsigned j = c.uniform(0, k);
+                                       all[k] = all[j];
+                                       all[j] = k;
+                                     }
+                                     return log_softmax(c.input(Dim({n}, c.batch()), -2, 2), all);
+                                   });
 
 /// tau of sparsemax for the n values x: sum over the support of (x - tau) is 1. `sorted` is
 /// scratch for n floats.
@@ -275,9 +298,15 @@ void sparsemax_backward(const OpCall& c, unsigned) {
       if (y[i] > 0.f) c.dx.v[std::size_t(b) * n + i] += dy[i] - mean;
   }
 }
-OpDef SparsemaxOp = OpRow("sparsemax").arity(1).infer(infer_column).forward(sparsemax_forward)
-    .backward(sparsemax_backward).saves(kSavesOutput).batch(ConcatBatch())
-    .check([](CheckCase& c) { return sparsemax(c.distinct_input(Dim({c.uniform(1, 5)}, c.batch()))); });
+OpDef SparsemaxOp =
+    OpRow("sparsemax")
+        .arity(1)
+        .infer(infer_column)
+        .forward(sparsemax_forward)
+        .backward(sparsemax_backward)
+        .saves(kSavesOutput)
+        .batch(ConcatBatch())
+        .check([](CheckCase& c) { return sparsemax(c.distinct_input(Dim({c.uniform(1, 5)}, c.batch()))); });
 
 Dim infer_sparsemax_loss(const DimArgs& xs, const void*) {
   infer_column(xs, nullptr);
@@ -313,14 +342,20 @@ void sparsemax_loss_backward(const OpCall& c, unsigned) {
     for (unsigned k = 0; k < count; ++k) dx[ids[k]] -= g * q;
   });
 }
-OpDef SparsemaxLossOp = OpRow("sparsemax_loss").arity(1).infer(infer_sparsemax_loss).forward(sparsemax_loss_forward)
-    .host_check(check_lists<kSparsemaxLoss>).backward(sparsemax_loss_backward).saves(kSavesInputs).batch(ConcatBatch())
-    .check([](CheckCase& c) {
-      const unsigned n = c.uniform(1, 5);
-      std::vector<unsigned> support{c.uniform(0, n - 1)};
-      if (n > 1 && c.uniform(0, 1)) support.push_back((support[0] + 1) % n);
-      return sparsemax_loss(c.distinct_input(Dim({n}, c.batch())), support);
-    });
+OpDef SparsemaxLossOp = OpRow("sparsemax_loss")
+                            .arity(1)
+                            .infer(infer_sparsemax_loss)
+                            .forward(sparsemax_loss_forward)
+                            .host_check(check_lists<kSparsemaxLoss>)
+                            .backward(sparsemax_loss_backward)
+                            .saves(kSavesInputs)
+                            .batch(ConcatBatch())
+                            .check([](CheckCase& c) {
+                              const unsigned n = c.uniform(1, 5);
+                              std::vector<unsigned> support{c.uniform(0, n - 1)};
+                              if (n > 1 && c.uniform(0, 1)) support.push_back((support[0] + 1) % n);
+                              return sparsemax_loss(c.distinct_input(Dim({n}, c.batch())), support);
+                            });
 
 /// A node of `op` over x and the indices v, for the public function `name`, which errors name.
 Expression list_node(const OpDef& op, const char* name, const Expression& x, const std::vector<unsigned>& v) {
@@ -377,7 +412,9 @@ Expression pickneglogsoftmax(const Expression& x, const std::vector<unsigned>* p
   return pnls_node(x, caller_indices(pv));
 }
 
-void register_softmax_ops() { register_ops({&SoftmaxOp, &LogSoftmaxOp, &PickNegLogSoftmaxOp, &RestrictedLogSoftmaxOp, &SparsemaxOp,
-                &SparsemaxLossOp}); }
+void register_softmax_ops() {
+  register_ops(
+      {&SoftmaxOp, &LogSoftmaxOp, &PickNegLogSoftmaxOp, &RestrictedLogSoftmaxOp, &SparsemaxOp, &SparsemaxLossOp});
+}
 
 }  // namespace dynet

@@ -18,10 +18,10 @@
 
 #include "builders/child_sum_tree_lstm_builder.h"
 #include "builders/nary_tree_lstm_builder.h"
-#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/graph.h"
 #include "dynet_core/init.h"
 #include "dynet_core/io/savers_and_loaders.h"
+#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/param_collection.h"
 #include "dynet_core/tensor_tools.h"
 #include "examples/common/arithmetic_trees.h"
@@ -85,7 +85,8 @@ class TreeCalculator {
     std::vector<Expression> scores;
     for (std::size_t k = 0; k < tree.size(); ++k) {
       const LabeledTree::Node& n = tree.nodes[k];
-      const Expression h = tree_->add_input(static_cast<int>(k), n.children, lookup(cg, embeddings_, unsigned(n.token)));
+      const Expression h =
+          tree_->add_input(static_cast<int>(k), n.children, lookup(cg, embeddings_, unsigned(n.token)));
       scores.push_back(affine_transform({out_b_, out_w_, h}));
     }
     return scores;
@@ -122,8 +123,7 @@ class TreeCalculator {
       }
       // One forward for all of them, so that an autobatcher sees the whole graph.
       const std::vector<std::ptrdiff_t> best = as_vector(TensorTools::argmax(cg.forward(concatenate_cols(scores))));
-      for (std::size_t k = first, at = 0; k < end; at += trees[k].size(), ++k)
-        on_tree(trees[k], &best[at]);
+      for (std::size_t k = first, at = 0; k < end; at += trees[k].size(), ++k) on_tree(trees[k], &best[at]);
     }
   }
 
@@ -228,19 +228,18 @@ int main(int argc, char** argv) {
   s.training.batch = 64;
   s.training.learning_rate = 0.002f;
   po::options_description flags("flags");
-  flags.add_options()
-    ("train", po::value(&s.train)->default_value(s.train), "training trees")
-    ("dev", po::value(&s.dev)->default_value(s.dev), "development trees")
-    ("max-depth", po::value(&s.max_depth)->default_value(s.max_depth), "deepest operator nesting")
-    ("leaf-probability", po::value(&s.leaf_probability)->default_value(s.leaf_probability, "0.5"),
-     "chance that a node below the root is a digit")
-    ("data-seed", po::value(&s.data_seed)->default_value(s.data_seed), "seed of the generated data")
-    ("embedding", po::value(&s.embedding)->default_value(s.embedding), "token embedding size")
-    ("hidden", po::value(&s.hidden)->default_value(s.hidden), "TreeLSTM state size")
-    ("cell", po::value(&s.cell)->default_value(s.cell), "TreeLSTM cell: binary (N-ary, N = 2) or child-sum")
-    ("root-loss", po::bool_switch(&s.root_loss), "learn from the roots' labels only, not every node's")
-    ("show", po::value(&s.show)->default_value(s.show),
-     "small development trees to print with their predictions at the end");
+  flags.add_options()("train", po::value(&s.train)->default_value(s.train), "training trees")(
+      "dev", po::value(&s.dev)->default_value(s.dev), "development trees")(
+      "max-depth", po::value(&s.max_depth)->default_value(s.max_depth), "deepest operator nesting")(
+      "leaf-probability", po::value(&s.leaf_probability)->default_value(s.leaf_probability, "0.5"),
+      "chance that a node below the root is a digit")("data-seed", po::value(&s.data_seed)->default_value(s.data_seed),
+                                                      "seed of the generated data")(
+      "embedding", po::value(&s.embedding)->default_value(s.embedding), "token embedding size")(
+      "hidden", po::value(&s.hidden)->default_value(s.hidden), "TreeLSTM state size")(
+      "cell", po::value(&s.cell)->default_value(s.cell), "TreeLSTM cell: binary (N-ary, N = 2) or child-sum")(
+      "root-loss", po::bool_switch(&s.root_loss), "learn from the roots' labels only, not every node's")(
+      "show", po::value(&s.show)->default_value(s.show),
+      "small development trees to print with their predictions at the end");
   s.training.declare(flags, "trees", false);
   return run_training_program("arith-trees",
                               "Trains a TreeLSTM to evaluate random arithmetic expressions (digits, + - *) modulo 10.",

@@ -20,10 +20,10 @@
 #include <vector>
 
 #include "builders/vanilla_lstm_builder.h"
-#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/graph.h"
 #include "dynet_core/init.h"
 #include "dynet_core/io/savers_and_loaders.h"
+#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/param_collection.h"
 #include "dynet_core/tensor_tools.h"
 #include "examples/common/minibatches.h"
@@ -159,7 +159,8 @@ class Reverser {
       // One forward for the step of every string still decoding, so that they run together.
       std::vector<Expression> scores;
       for (std::size_t k : alive) scores.push_back(step(decodings[k], t == 0 ? kStart : outputs[k].back()));
-      const std::vector<std::ptrdiff_t> best = as_vector(TensorTools::argmax(cg.incremental_forward(concatenate_cols(scores))));
+      const std::vector<std::ptrdiff_t> best =
+          as_vector(TensorTools::argmax(cg.incremental_forward(concatenate_cols(scores))));
       std::vector<std::size_t> still;
       for (std::size_t a = 0; a < alive.size(); ++a) {
         const std::size_t k = alive[a];
@@ -180,8 +181,7 @@ class Reverser {
       for (std::size_t k = first; k < std::min(examples.size(), first + kEvaluationBatch); ++k)
         sources.push_back(&examples[k].source);
       const std::vector<std::vector<unsigned>> out = decode(sources);
-      for (std::size_t k = 0; k < out.size(); ++k)
-        correct += out[k] == examples[first + k].source_reversed();
+      for (std::size_t k = 0; k < out.size(); ++k) correct += out[k] == examples[first + k].source_reversed();
     }
     return examples.empty() ? 0.0 : double(correct) / examples.size();
   }
@@ -258,16 +258,15 @@ int main(int argc, char** argv) {
   s.training.epochs = 4;
   s.training.batch = 32;
   po::options_description flags("flags");
-  flags.add_options()
-    ("train", po::value(&s.train)->default_value(s.train), "training strings")
-    ("dev", po::value(&s.dev)->default_value(s.dev), "development strings")
-    ("min-length", po::value(&s.min_length)->default_value(s.min_length), "shortest string")
-    ("max-length", po::value(&s.max_length)->default_value(s.max_length), "longest string")
-    ("data-seed", po::value(&s.data_seed)->default_value(s.data_seed), "seed of the generated strings")
-    ("embedding", po::value(&s.sizes.embedding)->default_value(s.sizes.embedding), "token embedding size")
-    ("hidden", po::value(&s.sizes.hidden)->default_value(s.sizes.hidden), "state size of each LSTM")
-    ("attention", po::value(&s.sizes.attention)->default_value(s.sizes.attention), "attention layer size")
-    ("show", po::value(&s.show)->default_value(s.show), "development strings to print with their decoding");
+  flags.add_options()("train", po::value(&s.train)->default_value(s.train), "training strings")(
+      "dev", po::value(&s.dev)->default_value(s.dev), "development strings")(
+      "min-length", po::value(&s.min_length)->default_value(s.min_length), "shortest string")(
+      "max-length", po::value(&s.max_length)->default_value(s.max_length), "longest string")(
+      "data-seed", po::value(&s.data_seed)->default_value(s.data_seed), "seed of the generated strings")(
+      "embedding", po::value(&s.sizes.embedding)->default_value(s.sizes.embedding), "token embedding size")(
+      "hidden", po::value(&s.sizes.hidden)->default_value(s.sizes.hidden), "state size of each LSTM")(
+      "attention", po::value(&s.sizes.attention)->default_value(s.sizes.attention), "attention layer size")(
+      "show", po::value(&s.show)->default_value(s.show), "development strings to print with their decoding");
   s.training.declare(flags, "strings", false);
   return run_training_program("attention", "Trains an attention encoder-decoder to reverse strings of digits.", flags,
                               argc, argv, [&] { return run(s); });

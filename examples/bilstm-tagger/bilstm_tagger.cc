@@ -17,11 +17,11 @@
 
 #include "builders/bi_rnn_builder.h"
 #include "builders/vanilla_lstm_builder.h"
-#include "dynet_core/io/dict.h"
-#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/graph.h"
 #include "dynet_core/init.h"
+#include "dynet_core/io/dict.h"
 #include "dynet_core/io/savers_and_loaders.h"
+#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/param_collection.h"
 #include "dynet_core/tensor_tools.h"
 #include "examples/common/data_file.h"
@@ -89,8 +89,8 @@ struct Vocabulary {
 };
 
 struct Shape {
-  unsigned embedding = 128;     ///< word embedding size (also the char BiLSTM's output size)
-  unsigned hidden = 50;         ///< state size of each direction of the sentence BiLSTM
+  unsigned embedding = 128;  ///< word embedding size (also the char BiLSTM's output size)
+  unsigned hidden = 50;      ///< state size of each direction of the sentence BiLSTM
   unsigned mlp = 32;
   unsigned char_embedding = 0;  ///< 0: words only
 };
@@ -102,7 +102,8 @@ class BiLSTMTagger {
         sentence_rnn_(1, shape.embedding, 2 * shape.hidden, model, builder_factory<VanillaLSTMBuilder>()) {
     word_embeddings_ = model.add_lookup_parameters(vocabulary.words.size(), {shape.embedding}, "word_embeddings");
     if (vocabulary.spell_rare) {
-      char_embeddings_ = model.add_lookup_parameters(vocabulary.chars.size(), {shape.char_embedding}, "char_embeddings");
+      char_embeddings_ =
+          model.add_lookup_parameters(vocabulary.chars.size(), {shape.char_embedding}, "char_embeddings");
       char_rnn_ = std::make_unique<BiRNNBuilder>(1, shape.char_embedding, shape.embedding, model,
                                                  builder_factory<VanillaLSTMBuilder>());
     }
@@ -159,7 +160,8 @@ class BiLSTMTagger {
                              for (std::size_t i = 0; i < scores.size(); ++i)
                                if (s.tags[i] >= 0) losses.push_back(pickneglogsoftmax(scores[i], unsigned(s.tags[i])));
                            }
-                           if (losses.empty()) throw std::invalid_argument("bilstm-tagger: a minibatch without known tags");
+                           if (losses.empty())
+                             throw std::invalid_argument("bilstm-tagger: a minibatch without known tags");
                            return sum(losses);
                          });
   }
@@ -231,7 +233,8 @@ int run(Settings& s) {
   keep_first(dev_text, s.max_dev, s.dev);
 
   Vocabulary vocabulary;
-  const std::vector<NamedDict> vocabularies{{"words", &vocabulary.words}, {"tags", &vocabulary.tags}, {"chars", &vocabulary.chars}};
+  const std::vector<NamedDict> vocabularies{
+      {"words", &vocabulary.words}, {"tags", &vocabulary.tags}, {"chars", &vocabulary.chars}};
   if (!s.training.load.empty()) {
     load_dicts(s.training.load + ".vocab", vocabularies);
     vocabulary.spell_rare = spell;
@@ -264,14 +267,11 @@ int run(Settings& s) {
       [&](const std::vector<const EncodedSentence*>& sentences) { return tagger.train(sentences, *trainer); },
       [](const EncodedSentence& sentence) { return sentence.words.size(); },
       [&](unsigned epoch, const EpochSummary& e) {
-        std::printf("%6u %12.4f %10.1f %10.4f\n", epoch, e.mean_loss(), e.units_per_second(),
-                    tagger.accuracy(dev, 64));
+        std::printf("%6u %12.4f %10.1f %10.4f\n", epoch, e.mean_loss(), e.units_per_second(), tagger.accuracy(dev, 64));
         std::fflush(stdout);
       });
   if (!s.training.save.empty()) {
-    group.on_root([&] {
-      save_model_and_dicts(s.training.save, model, s.training.save + ".vocab", vocabularies);
-    });
+    group.on_root([&] { save_model_and_dicts(s.training.save, model, s.training.save + ".vocab", vocabularies); });
     std::cout << "saved the model to " << s.training.save << "\n";
   }
   return 0;
@@ -283,18 +283,19 @@ int main(int argc, char** argv) {
   Settings s;
   s.training.epochs = 5;
   po::options_description flags("flags");
-  flags.add_options()
-    ("train", po::value(&s.train)->default_value(s.train), "training sentences, word|TAG word|TAG ...")
-    ("dev", po::value(&s.dev)->default_value(s.dev), "development sentences")
-    ("max-train", po::value(&s.max_train)->default_value(0), "use only the first N training sentences (0: all)")
-    ("max-dev", po::value(&s.max_dev)->default_value(0), "use only the first N development sentences (0: all)")
-    ("embedding", po::value(&s.shape.embedding)->default_value(s.shape.embedding), "word embedding size (even)")
-    ("hidden", po::value(&s.shape.hidden)->default_value(s.shape.hidden), "state size of each direction of the BiLSTM")
-    ("mlp", po::value(&s.shape.mlp)->default_value(s.shape.mlp), "hidden size of the tag scorer")
-    ("char-embedding", po::value(&s.shape.char_embedding)->default_value(s.shape.char_embedding),
-     "character embedding size; > 0 spells rare words with a char BiLSTM")
-    ("min-count", po::value(&s.min_count)->default_value(s.min_count),
-     "words seen fewer times are rare (0: 5 with characters, else 2)");
+  flags.add_options()("train", po::value(&s.train)->default_value(s.train),
+                      "training sentences, word|TAG word|TAG ...")("dev", po::value(&s.dev)->default_value(s.dev),
+                                                                   "development sentences")(
+      "max-train", po::value(&s.max_train)->default_value(0), "use only the first N training sentences (0: all)")(
+      "max-dev", po::value(&s.max_dev)->default_value(0), "use only the first N development sentences (0: all)")(
+      "embedding", po::value(&s.shape.embedding)->default_value(s.shape.embedding), "word embedding size (even)")(
+      "hidden", po::value(&s.shape.hidden)->default_value(s.shape.hidden),
+      "state size of each direction of the BiLSTM")("mlp", po::value(&s.shape.mlp)->default_value(s.shape.mlp),
+                                                    "hidden size of the tag scorer")(
+      "char-embedding", po::value(&s.shape.char_embedding)->default_value(s.shape.char_embedding),
+      "character embedding size; > 0 spells rare words with a char BiLSTM")(
+      "min-count", po::value(&s.min_count)->default_value(s.min_count),
+      "words seen fewer times are rare (0: 5 with characters, else 2)");
   s.training.declare(flags, "sentences", true);
   return run_training_program("bilstm-tagger",
                               "Trains a BiLSTM tagger on word|TAG sentences; reports development tag accuracy.", flags,

@@ -12,9 +12,12 @@ constexpr int kPlus = 10, kMinus = 11, kTimes = 12;
 /// (a op b) mod 10 for a, b in 0..9: residues compose, so no value ever grows.
 int apply_mod_10(int op, int a, int b) {
   switch (op) {
-    case kPlus: return (a + b) % 10;
-    case kMinus: return ((a - b) % 10 + 10) % 10;
-    case kTimes: return (a * b) % 10;
+    case kPlus:
+      return (a + b) % 10;
+    case kMinus:
+      return ((a - b) % 10 + 10) % 10;
+    case kTimes:
+      return (a * b) % 10;
   }
   throw std::invalid_argument("arithmetic tree: token " + std::to_string(op) + " is not an operator");
 }
@@ -42,7 +45,8 @@ int ArithmeticTreeGenerator::add_node(LabeledTree& tree, unsigned depth) {
     n.token = std::uniform_int_distribution<int>(kPlus, kTimes)(rng_);
     n.children.push_back(add_node(tree, depth + 1));
     n.children.push_back(add_node(tree, depth + 1));
-    n.label = apply_mod_10(n.token, tree.nodes[unsigned(n.children[0])].label, tree.nodes[unsigned(n.children[1])].label);
+    n.label =
+        apply_mod_10(n.token, tree.nodes[unsigned(n.children[0])].label, tree.nodes[unsigned(n.children[1])].label);
   }
   n.word = vocabulary()[unsigned(n.token)];
   tree.nodes.push_back(std::move(n));

@@ -26,7 +26,8 @@ std::vector<Minibatch> shuffled_minibatches(std::size_t n, unsigned size, std::m
   return cut(order, size);
 }
 
-std::vector<Minibatch> length_sorted_minibatches(const std::vector<unsigned>& lengths, unsigned size, std::mt19937& rng) {
+std::vector<Minibatch> length_sorted_minibatches(const std::vector<unsigned>& lengths, unsigned size,
+                                                 std::mt19937& rng) {
   std::vector<unsigned> order(lengths.size());
   std::iota(order.begin(), order.end(), 0u);
   std::shuffle(order.begin(), order.end(), rng);

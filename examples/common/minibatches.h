@@ -13,6 +13,7 @@ using Minibatch = std::vector<unsigned>;
 std::vector<Minibatch> shuffled_minibatches(std::size_t n, unsigned size, std::mt19937& rng);
 /// Minibatches of examples of equal or similar length (ties in random order), the minibatches in
 /// random order: padding within a minibatch stays small.
-std::vector<Minibatch> length_sorted_minibatches(const std::vector<unsigned>& lengths, unsigned size, std::mt19937& rng);
+std::vector<Minibatch> length_sorted_minibatches(const std::vector<unsigned>& lengths, unsigned size,
+                                                 std::mt19937& rng);
 
 }  // namespace examples

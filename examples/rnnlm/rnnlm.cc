@@ -20,11 +20,11 @@
 #include "builders/frequency_classes.h"
 #include "builders/standard_softmax_builder.h"
 #include "builders/vanilla_lstm_builder.h"
-#include "dynet_core/io/dict.h"
-#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/graph.h"
 #include "dynet_core/init.h"
+#include "dynet_core/io/dict.h"
 #include "dynet_core/io/savers_and_loaders.h"
+#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/param_collection.h"
 #include "examples/common/data_file.h"
 #include "examples/common/minibatches.h"
@@ -238,19 +238,18 @@ int main(int argc, char** argv) {
   Settings s;
   s.training.epochs = 5;
   po::options_description flags("flags");
-  flags.add_options()
-    ("train", po::value(&s.train)->default_value(s.train), "training sentences, one a line")
-    ("dev", po::value(&s.dev)->default_value(s.dev), "development sentences")
-    ("max-train", po::value(&s.max_train)->default_value(0), "use only the first N training sentences (0: all)")
-    ("max-dev", po::value(&s.max_dev)->default_value(0), "use only the first N development sentences (0: all)")
-    ("layers", po::value(&s.shape.layers)->default_value(s.shape.layers), "LSTM layers")
-    ("embedding", po::value(&s.shape.embedding)->default_value(s.shape.embedding), "word embedding size")
-    ("hidden", po::value(&s.shape.hidden)->default_value(s.shape.hidden), "LSTM state size")
-    ("dropout", po::value(&s.shape.dropout)->default_value(s.shape.dropout, "0.2"),
-     "variational dropout on the LSTM's inputs and state")
-    ("classes", po::value(&s.classes)->default_value(s.classes),
-     "class-factored softmax with this many frequency-binned word classes (0: full softmax)")
-    ("eval-batch", po::value(&s.eval_batch)->default_value(s.eval_batch), "development sentences per graph");
+  flags.add_options()("train", po::value(&s.train)->default_value(s.train), "training sentences, one a line")(
+      "dev", po::value(&s.dev)->default_value(s.dev), "development sentences")(
+      "max-train", po::value(&s.max_train)->default_value(0), "use only the first N training sentences (0: all)")(
+      "max-dev", po::value(&s.max_dev)->default_value(0), "use only the first N development sentences (0: all)")(
+      "layers", po::value(&s.shape.layers)->default_value(s.shape.layers), "LSTM layers")(
+      "embedding", po::value(&s.shape.embedding)->default_value(s.shape.embedding), "word embedding size")(
+      "hidden", po::value(&s.shape.hidden)->default_value(s.shape.hidden), "LSTM state size")(
+      "dropout", po::value(&s.shape.dropout)->default_value(s.shape.dropout, "0.2"),
+      "variational dropout on the LSTM's inputs and state")(
+      "classes", po::value(&s.classes)->default_value(s.classes),
+      "class-factored softmax with this many frequency-binned word classes (0: full softmax)")(
+      "eval-batch", po::value(&s.eval_batch)->default_value(s.eval_batch), "development sentences per graph");
   s.training.declare(flags, "sentences", true);
   return run_training_program("rnnlm",
                               "Trains an LSTM language model on one-sentence-a-line text, minibatches of sentences of "

@@ -16,11 +16,11 @@
 
 #include "builders/child_sum_tree_lstm_builder.h"
 #include "builders/nary_tree_lstm_builder.h"
-#include "dynet_core/io/dict.h"
-#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/graph.h"
 #include "dynet_core/init.h"
+#include "dynet_core/io/dict.h"
 #include "dynet_core/io/savers_and_loaders.h"
+#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/param_collection.h"
 #include "dynet_core/tensor_tools.h"
 #include "examples/common/data_file.h"
@@ -86,7 +86,8 @@ class SentimentTreeLSTM {
       const LabeledTree::Node& n = tree.nodes[k];
       Expression word;  // none at an inner node
       if (n.token >= 0) {
-        word = training_ ? lookup(cg, embeddings_, unsigned(n.token)) : const_lookup(cg, embeddings_, unsigned(n.token));
+        word =
+            training_ ? lookup(cg, embeddings_, unsigned(n.token)) : const_lookup(cg, embeddings_, unsigned(n.token));
         if (training_ && dropout_ > 0.f) word = dropout(word, dropout_);
       }
       scores.push_back(affine_transform({out_b_, out_w_, tree_->add_input(static_cast<int>(k), n.children, word)}));
@@ -108,7 +109,8 @@ class SentimentTreeLSTM {
                                if (t.nodes[i].label >= 0 && (!root_only || i + 1 == t.size()))
                                  losses.push_back(pickneglogsoftmax(scores[i], unsigned(t.nodes[i].label)));
                            }
-                           if (losses.empty()) throw std::invalid_argument("treelstm-sentiment: no labels to learn from");
+                           if (losses.empty())
+                             throw std::invalid_argument("treelstm-sentiment: no labels to learn from");
                            return sum(losses);
                          });
   }
@@ -196,8 +198,9 @@ int run(Settings& s) {
   if (!s.training.load.empty()) TextFileLoader(s.training.load).populate(model);
   classifier.set_reducer(&group.share(model));
   auto trainer = s.training.make_trainer(model);
-  std::cout << "treelstm-sentiment: " << train.size() << " training trees, " << dev.size() << " development trees; vocabulary "
-            << words.size() << "; autobatch " << current_params().autobatch << "\n";
+  std::cout << "treelstm-sentiment: " << train.size() << " training trees, " << dev.size()
+            << " development trees; vocabulary " << words.size() << "; autobatch " << current_params().autobatch
+            << "\n";
 
   std::printf("learning curve (development accuracy, 5 classes)\n");
   std::printf("%6s %12s %10s %10s %10s\n", "epoch", "train loss", "trees/s", "root acc", "node acc");
@@ -234,21 +237,21 @@ int main(int argc, char** argv) {
   s.training.epochs = 8;
   s.training.batch = 16;
   po::options_description flags("flags");
-  flags.add_options()
-    ("train", po::value(&s.train)->default_value(s.train), "training trees, PTB-style with sentiment labels")
-    ("dev", po::value(&s.dev)->default_value(s.dev), "development trees")
-    ("max-train", po::value(&s.max_train)->default_value(0), "use only the first N training trees (0: all)")
-    ("max-dev", po::value(&s.max_dev)->default_value(0), "use only the first N development trees (0: all)")
-    ("embedding", po::value(&s.shape.embedding)->default_value(s.shape.embedding), "word embedding size")
-    ("hidden", po::value(&s.shape.hidden)->default_value(s.shape.hidden), "TreeLSTM state size")
-    ("dropout", po::value(&s.shape.dropout)->default_value(s.shape.dropout, "0.3"),
-     "dropout on the word embeddings while training")
-    ("min-count", po::value(&s.min_count)->default_value(s.min_count),
-     "words seen fewer times in training share the unknown word")
-    ("cell", po::value(&s.shape.cell)->default_value(s.shape.cell), "TreeLSTM cell: binary (N-ary, N = 2) or child-sum")
-    ("root-loss", po::bool_switch(&s.root_loss), "learn from the roots' labels only, not every node's");
+  flags.add_options()("train", po::value(&s.train)->default_value(s.train),
+                      "training trees, PTB-style with sentiment labels")("dev", po::value(&s.dev)->default_value(s.dev),
+                                                                         "development trees")(
+      "max-train", po::value(&s.max_train)->default_value(0), "use only the first N training trees (0: all)")(
+      "max-dev", po::value(&s.max_dev)->default_value(0), "use only the first N development trees (0: all)")(
+      "embedding", po::value(&s.shape.embedding)->default_value(s.shape.embedding), "word embedding size")(
+      "hidden", po::value(&s.shape.hidden)->default_value(s.shape.hidden), "TreeLSTM state size")(
+      "dropout", po::value(&s.shape.dropout)->default_value(s.shape.dropout, "0.3"),
+      "dropout on the word embeddings while training")("min-count", po::value(&s.min_count)->default_value(s.min_count),
+                                                       "words seen fewer times in training share the unknown word")(
+      "cell", po::value(&s.shape.cell)->default_value(s.shape.cell),
+      "TreeLSTM cell: binary (N-ary, N = 2) or child-sum")("root-loss", po::bool_switch(&s.root_loss),
+                                                           "learn from the roots' labels only, not every node's");
   s.training.declare(flags, "trees", true);
   return run_training_program("treelstm-sentiment",
-                              "Trains a TreeLSTM sentiment classifier on SST trees; reports development accuracy.", flags,
-                              argc, argv, [&] { return run(s); });
+                              "Trains a TreeLSTM sentiment classifier on SST trees; reports development accuracy.",
+                              flags, argc, argv, [&] { return run(s); });
 }

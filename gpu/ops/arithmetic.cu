@@ -88,9 +88,9 @@ void binary_backward(const OpCall& c, unsigned i) {
   const std::size_t n = c.y.d.size();
   const bool exclusive = c.xs[i].d.size() == n;
   if (!exclusive && c.overwrite) device_of(c).zero(c.dx.v, c.dx.d.size());
-  binary_backward_kernel<R><<<blocks_for(n), kThreads, 0, stream_of(c)>>>(
-      Broadcast(c.y.d, c.xs[0].d, c.xs[1].d), c.xs[0].v, c.xs[1].v, c.y.v, c.dy.v, c.dx.v, n, i, exclusive,
-      c.overwrite);
+  binary_backward_kernel<R><<<blocks_for(n), kThreads, 0, stream_of(c)>>>(Broadcast(c.y.d, c.xs[0].d, c.xs[1].d),
+                                                                          c.xs[0].v, c.xs[1].v, c.y.v, c.dy.v, c.dx.v,
+                                                                          n, i, exclusive, c.overwrite);
   check_launch("binary backward");
 }
 
@@ -133,8 +133,8 @@ void sum_backward(const OpCall& c, unsigned) {
     add_batches_kernel<<<blocks_for(n), kThreads, 0, stream_of(c)>>>(c.dx.v, c.dy.v, n, n, c.overwrite);
   } else {
     const std::size_t per_batch = c.dx.d.size();
-    sum_batches_into_kernel<<<blocks_for(per_batch), kThreads, 0, stream_of(c)>>>(c.dx.v, c.dy.v, per_batch,
-                                                                                 c.dy.d.bd, c.overwrite);
+    sum_batches_into_kernel<<<blocks_for(per_batch), kThreads, 0, stream_of(c)>>>(c.dx.v, c.dy.v, per_batch, c.dy.d.bd,
+                                                                                  c.overwrite);
   }
   check_launch("sum backward");
 }

@@ -23,7 +23,8 @@ struct ConvOutput {
   unsigned t, co, o;
   __device__ ConvOutput(const ConvLayout& l, std::size_t e)
       : t(unsigned(e / (std::size_t(l.channels_out) * l.g.outputs()))),
-        co(unsigned(e / l.g.outputs() % l.channels_out)), o(unsigned(e % l.g.outputs())) {}
+        co(unsigned(e / l.g.outputs() % l.channels_out)),
+        o(unsigned(e % l.g.outputs())) {}
 };
 
 __global__ void conv2d_kernel(ConvLayout l, const float* x, const float* f, const float* bias, std::size_t bias_batch,
@@ -77,12 +78,11 @@ void conv2d_backward(const OpCall& c, unsigned i) {
   const ConvLayout l(c);
   if (i == 2) {
     const std::size_t n = std::size_t(c.y.d.bd) * l.channels_out;
-    conv2d_bias_backward_kernel<<<blocks_for(n), kThreads, 0, stream_of(c)>>>(
-        c.dy.v, c.dx.v, conv::batch_stride(c.dx), l.channels_out, l.g.outputs(), n);
+    conv2d_bias_backward_kernel<<<blocks_for(n), kThreads, 0, stream_of(c)>>>(c.dy.v, c.dx.v, conv::batch_stride(c.dx),
+                                                                              l.channels_out, l.g.outputs(), n);
   } else {
     const std::size_t n = c.y.d.size() * l.g.channels;
-    conv2d_backward_kernel<<<blocks_for(n), kThreads, 0, stream_of(c)>>>(l, c.xs[0].v, c.xs[1].v, c.dy.v, c.dx.v, i,
-                                                                         n);
+    conv2d_backward_kernel<<<blocks_for(n), kThreads, 0, stream_of(c)>>>(l, c.xs[0].v, c.xs[1].v, c.dy.v, c.dx.v, i, n);
   }
   check_launch("conv2d backward");
 }
@@ -123,7 +123,8 @@ void maxpool_backward(const OpCall& c, unsigned) {
 struct Filter1dOutput {
   unsigned t, j, f;
   __device__ Filter1dOutput(const Filter1dLayout& l, std::size_t e)
-      : t(unsigned(e / (std::size_t(l.filters) * l.out))), j(unsigned(e / l.filters % l.out)),
+      : t(unsigned(e / (std::size_t(l.filters) * l.out))),
+        j(unsigned(e / l.filters % l.out)),
         f(unsigned(e % l.filters)) {}
 };
 
@@ -162,8 +163,7 @@ void filter1d_forward(const OpCall& c) {
 void filter1d_backward(const OpCall& c, unsigned i) {
   const Filter1dLayout l(c);
   const std::size_t n = c.y.d.size() * l.width;
-  filter1d_backward_kernel<<<blocks_for(n), kThreads, 0, stream_of(c)>>>(l, c.xs[0].v, c.xs[1].v, c.dy.v, c.dx.v, i,
-                                                                         n);
+  filter1d_backward_kernel<<<blocks_for(n), kThreads, 0, stream_of(c)>>>(l, c.xs[0].v, c.xs[1].v, c.dy.v, c.dx.v, i, n);
   check_launch("filter1d_narrow backward");
 }
 

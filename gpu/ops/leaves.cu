@@ -62,8 +62,8 @@ void add_leaf_kernels(KernelTable& t) {
   t.add({kernel_for("input", input_forward), kernel_for("parameter", no_kernel),
          kernel_for("const_parameter", no_kernel), kernel_for("lookup_table_parameter", no_kernel),
          kernel_for("const_lookup_table_parameter", no_kernel), kernel_for("lookup_row_parameter", no_kernel),
-         kernel_for("const_lookup_row_parameter", no_kernel), lookup,
-         kernel_for("const_lookup", lookup_forward), kernel_for("constant", constant_forward)});
+         kernel_for("const_lookup_row_parameter", no_kernel), lookup, kernel_for("const_lookup", lookup_forward),
+         kernel_for("constant", constant_forward)});
 }
 
 }  // namespace gpu

@@ -79,7 +79,6 @@ void affine_backward(const OpCall& c, unsigned i) {
   }
 }
 
-
 /// Where element iy of y = transpose(x) is in x.
 struct Permuted {
   unsigned ydims[Dim::kMaxDims];
@@ -180,7 +179,8 @@ __global__ void lu_kernel(const float* x, unsigned n, unsigned count, float* lu,
     __syncthreads();
     block_lu_factor(f, n, perm + b * n);
     if (inverse)
-      for (unsigned col = threadIdx.x; col < n; col += blockDim.x) lu_invert_column(f, perm + b * n, n, col, inverse + b * m);
+      for (unsigned col = threadIdx.x; col < n; col += blockDim.x)
+        lu_invert_column(f, perm + b * n, n, col, inverse + b * m);
     if (logdet) {
       float sum = 0.f;
       for (unsigned i = threadIdx.x; i < n; i += blockDim.x) sum += logf(fabsf(f[i + n * i]));
@@ -224,8 +224,7 @@ void logdet_backward(const OpCall& c, unsigned) {
   const std::size_t total = c.xs[0].d.size();
   float* inv = c.scratch_floats(total);
   factor(c, c.xs[0].v, inv, nullptr);
-  add_transposed_kernel<<<blocks_for(total), kThreads, 0, stream_of(c)>>>(inv, c.dy.v, c.xs[0].d.rows(), c.dx.v,
-                                                                          total);
+  add_transposed_kernel<<<blocks_for(total), kThreads, 0, stream_of(c)>>>(inv, c.dy.v, c.xs[0].d.rows(), c.dx.v, total);
   check_launch("logdet backward");
 }
 

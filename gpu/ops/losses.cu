@@ -27,8 +27,8 @@ const HingeTarget* hinge_targets(const OpCall& c) {
   return to_scratch(c, t.data(), t.size());
 }
 
-__global__ void hinge_kernel(const HingeTarget* t, const float* x, unsigned n, unsigned cols, float* y,
-                             const float* dy, float* dx) {
+__global__ void hinge_kernel(const HingeTarget* t, const float* x, unsigned n, unsigned cols, float* y, const float* dy,
+                             float* dx) {
   DYBATCH_GRID_STRIDE(b, cols) {
     const float* xb = x + b * n;
     const unsigned v = t[b].v;

@@ -93,7 +93,6 @@ void hidden_backward(const OpCall& c, unsigned i) {
   check_launch("vanilla_lstm_h backward");
 }
 
-
 // y = b, plus 1 on the forget gate's rows, for every batch element.
 __global__ void gates_bias_kernel(const float* b, unsigned b_bd, unsigned hidden, float* y, std::size_t n) {
   DYBATCH_GRID_STRIDE(i, n) {
@@ -153,13 +152,13 @@ __global__ void add_summed_rows_kernel(float* out, MaskedRows rows, unsigned n, 
 void add_rows(const OpCall& c, const Tensor& out, const Tensor& v, unsigned from, unsigned n, const Tensor* mask,
               bool overwrite = false) {
   const unsigned bd = v.d.bd;
-  const MaskedRows rows{v.v, v.d.rows(), from, mask ? mask->v : nullptr, mask ? mask->d.bd : 1u,
-                        mask ? mask->d.rows() : 0u};
+  const MaskedRows rows{
+      v.v, v.d.rows(), from, mask ? mask->v : nullptr, mask ? mask->d.bd : 1u, mask ? mask->d.rows() : 0u};
   if (out.d.bd == 1 && bd > 1 && !overwrite)
     add_summed_rows_kernel<<<blocks_for(n), kThreads, 0, stream_of(c)>>>(out.v, rows, n, bd);
   else
-    add_rows_kernel<<<blocks_for(std::size_t(n) * bd), kThreads, 0, stream_of(c)>>>(out.v, out.d.bd, out.d.rows(),
-                                                                                    rows, n, bd, overwrite);
+    add_rows_kernel<<<blocks_for(std::size_t(n) * bd), kThreads, 0, stream_of(c)>>>(out.v, out.d.bd, out.d.rows(), rows,
+                                                                                    n, bd, overwrite);
   check_launch("vanilla_lstm_gates rows");
 }
 
@@ -189,7 +188,7 @@ Tensor masked_hidden(const OpCall& c, const GatesArgs& a) {
   const MaskedRows rows{c.xs[a.h].v, c.xs[a.h].d.bd == 1 ? 0 : hidden, 0, c.xs[a.mask_h].v, c.xs[a.mask_h].d.bd,
                         hidden};
   add_rows_kernel<<<blocks_for(std::size_t(hidden) * bd), kThreads, 0, stream_of(c)>>>(h.v, bd, hidden, rows, hidden,
-                                                                                        bd, true);
+                                                                                       bd, true);
   check_launch("vanilla_lstm_gates hidden");
   return h;
 }
@@ -211,7 +210,7 @@ void gates_backward(const OpCall& c, unsigned i) {
   const std::size_t size = c.y.d.size();
   const Tensor d(c.y.d, c.scratch_floats(size), c.y.device);
   gates_pre_gradient_kernel<<<blocks_for(size), kThreads, 0, stream_of(c)>>>(c.y.d.rows() / 4, c.y.v, c.dy.v, d.v,
-                                                                              size);
+                                                                             size);
   check_launch("vanilla_lstm_gates pre-activation gradient");
   const unsigned bd = c.y.d.bd;
   if (i == a.wx) return gemm(c.dx, d, false, stacked_input(c, a), true, true);
@@ -240,7 +239,8 @@ void gates_backward(const OpCall& c, unsigned i) {
 
 void add_lstm_kernels(KernelTable& t) {
   t.add({kernel_for("vanilla_lstm_c", cell_forward, cell_backward),
-         kernel_for("vanilla_lstm_h", hidden_forward, hidden_backward), kernel_for("vanilla_lstm_gates", gates_forward, gates_backward),
+         kernel_for("vanilla_lstm_h", hidden_forward, hidden_backward),
+         kernel_for("vanilla_lstm_gates", gates_forward, gates_backward),
          kernel_for("vanilla_lstm_gates_dropout", gates_forward, gates_backward)});
 }
 

@@ -33,18 +33,16 @@ __global__ void mask_kernel(const RandomData* data, unsigned per_node, unsigned 
 template <class Mask>
 void mask_forward(const OpCall& c) {
   const std::size_t n = c.y.d.size();
-  mask_kernel<Mask><<<blocks_for(n), kThreads, 0, stream_of(c)>>>(node_data(c), unsigned(n / c.nodes),
-                                                                  unsigned(c.y.d.batch_size()), c.xs[0].v, c.y.v, n,
-                                                                  false);
+  mask_kernel<Mask><<<blocks_for(n), kThreads, 0, stream_of(c)>>>(
+      node_data(c), unsigned(n / c.nodes), unsigned(c.y.d.batch_size()), c.xs[0].v, c.y.v, n, false);
   check_launch("dropout forward");
 }
 
 template <class Mask>
 void mask_backward(const OpCall& c, unsigned) {
   const std::size_t n = c.y.d.size();
-  mask_kernel<Mask><<<blocks_for(n), kThreads, 0, stream_of(c)>>>(node_data(c), unsigned(n / c.nodes),
-                                                                  unsigned(c.y.d.batch_size()), c.dy.v, c.dx.v, n,
-                                                                  true);
+  mask_kernel<Mask><<<blocks_for(n), kThreads, 0, stream_of(c)>>>(
+      node_data(c), unsigned(n / c.nodes), unsigned(c.y.d.batch_size()), c.dy.v, c.dx.v, n, true);
   check_launch("dropout backward");
 }
 
@@ -54,8 +52,7 @@ __global__ void noise_kernel(const RandomData* data, unsigned per_node, const fl
 
 void noise_forward(const OpCall& c) {
   const std::size_t n = c.y.d.size();
-  noise_kernel<<<blocks_for(n), kThreads, 0, stream_of(c)>>>(node_data(c), unsigned(n / c.nodes), c.xs[0].v, c.y.v,
-                                                             n);
+  noise_kernel<<<blocks_for(n), kThreads, 0, stream_of(c)>>>(node_data(c), unsigned(n / c.nodes), c.xs[0].v, c.y.v, n);
   check_launch("noise forward");
 }
 

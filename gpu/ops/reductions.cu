@@ -58,8 +58,7 @@ struct SummedTerms {
   unsigned r;
 
   SummedTerms(const Dim& xd, const Dim& yd, unsigned mask, const float* x, float scale, unsigned r)
-      : mask(mask), run(xd.bd / yd.bd), per_batch(xd.batch_size()), y_batch(yd.batch_size()), x(x), scale(scale),
-        r(r) {
+      : mask(mask), run(xd.bd / yd.bd), per_batch(xd.batch_size()), y_batch(yd.batch_size()), x(x), scale(scale), r(r) {
     std::size_t s = 1;
     for (unsigned k = 0; k < Dim::kMaxDims; ++k) {
       xdims[k] = xd[k];
@@ -298,10 +297,12 @@ void extreme_backward(const OpCall& c, unsigned) {
 void add_reduction_kernels(KernelTable& t) {
   t.add({kernel_for("sum_elems", sum_elems_forward, sum_elems_backward),
          kernel_for("sum_batches", sum_batches_forward, sum_batches_backward),
-         kernel_for("sum_dim", sum_dim_forward, sum_dim_backward), kernel_for("moment_dim", moment_forward, moment_backward),
+         kernel_for("sum_dim", sum_dim_forward, sum_dim_backward),
+         kernel_for("moment_dim", moment_forward, moment_backward),
          kernel_for("cumsum", cumsum_forward, cumsum_backward),
          kernel_for("squared_norm", squared_norm_forward, squared_norm_backward),
-         kernel_for("dot_product", dot_forward, dot_backward), kernel_for("logsumexp", logsumexp_forward, logsumexp_backward),
+         kernel_for("dot_product", dot_forward, dot_backward),
+         kernel_for("logsumexp", logsumexp_forward, logsumexp_backward),
          kernel_for("logsumexp_dim", logsumexp_dim_forward, logsumexp_dim_backward),
          kernel_for("max_dim", extreme_forward<true>, extreme_backward<true>),
          kernel_for("min_dim", extreme_forward<false>, extreme_backward<false>)});

@@ -12,8 +12,8 @@
 #include "dynet_core/ops/index_list.h"
 #include "dynet_core/ops/softmax.h"
 #include "gpu/kernel_table.h"
-#include "gpu/ops/columns.cuh"
 #include "gpu/launch.cuh"
+#include "gpu/ops/columns.cuh"
 
 namespace dynet {
 namespace gpu {
@@ -118,8 +118,8 @@ __global__ void pnls_kernel(Columns a, const float* x, const unsigned* target, f
 }
 
 template <class Team>
-__global__ void pnls_backward_kernel(Columns a, const float* x, const float* y, const unsigned* target,
-                                     const float* dy, float* dx) {
+__global__ void pnls_backward_kernel(Columns a, const float* x, const float* y, const unsigned* target, const float* dy,
+                                     float* dx) {
   const Team t;
   for (std::size_t b = t.first(); b < a.post; b += t.stride()) {
     const float log_z = y[b] + x[a.at(b, target[b])];
@@ -133,8 +133,8 @@ __global__ void pnls_backward_kernel(Columns a, const float* x, const float* y, 
 
 void pnls_forward(const OpCall& c) {
   const Columns a(AlongDim(c.xs[0].d, 0));
-  launch_teams("pickneglogsoftmax forward", a.post, a.len, stream_of(c), pnls_kernel<WarpTeam>,
-               pnls_kernel<BlockTeam>, a, c.xs[0].v, targets(c), c.y.v);
+  launch_teams("pickneglogsoftmax forward", a.post, a.len, stream_of(c), pnls_kernel<WarpTeam>, pnls_kernel<BlockTeam>,
+               a, c.xs[0].v, targets(c), c.y.v);
 }
 
 void pnls_backward(const OpCall& c, unsigned) {

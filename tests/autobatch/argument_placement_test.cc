@@ -12,8 +12,8 @@ using namespace dynet;
 namespace {
 
 /// Records `nodes` as one group whose outputs are `values`, every `stride` floats.
-void record_group(ComputationGraph& cg, GroupRecord& r, const std::vector<VariableIndex>& nodes,
-                  float* values, std::uint32_t stride) {
+void record_group(ComputationGraph& cg, GroupRecord& r, const std::vector<VariableIndex>& nodes, float* values,
+                  std::uint32_t stride) {
   r.add_group(cg, nodes.data(), static_cast<std::uint32_t>(nodes.size()), values, stride);
 }
 

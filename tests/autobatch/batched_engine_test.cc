@@ -5,8 +5,8 @@
 #include <numeric>
 #include <stdexcept>
 
-#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/graph.h"
+#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/param_collection.h"
 #include "support/device_values.h"
 
@@ -156,8 +156,8 @@ TEST_CASE("incremental_forward mid-graph batches what is pending", "[autobatch]"
     Expression c = a + b;
     Expression loss = sum_elems(c);
     const std::vector<float> vb = as_vector(b.value());
-    CHECK(as_scalar(cg.incremental_forward(loss)) == Approx(std::accumulate(va.begin(), va.end(), 0.f) +
-                                                             std::accumulate(vb.begin(), vb.end(), 0.f)));
+    CHECK(as_scalar(cg.incremental_forward(loss)) ==
+          Approx(std::accumulate(va.begin(), va.end(), 0.f) + std::accumulate(vb.begin(), vb.end(), 0.f)));
     m.pc.reset_gradient();
     cg.backward(loss);
     CHECK(as_vector(m.W.get_storage().g)[0] != 0.f);
@@ -209,8 +209,11 @@ TEST_CASE("slices of one gradient block: covering, with gaps, overlapping, besid
     unsigned a0, a1, b0, b1;
     bool whole_reader;
   };
-  const std::vector<Slices> layouts = {
-      {0, h / 2, h / 2, h, false}, {0, 3, 5, h, false}, {0, 5, 3, h, false}, {0, h / 2, h / 2, h, true}, {2, 6, 0, 1, false}};
+  const std::vector<Slices> layouts = {{0, h / 2, h / 2, h, false},
+                                       {0, 3, 5, h, false},
+                                       {0, 5, 3, h, false},
+                                       {0, h / 2, h / 2, h, true},
+                                       {2, 6, 0, 1, false}};
   for (const Slices& s : layouts) {
     INFO("slices [" << s.a0 << ", " << s.a1 << ") and [" << s.b0 << ", " << s.b1 << ")"
                     << (s.whole_reader ? " and the whole block" : ""));
@@ -259,7 +262,9 @@ TEST_CASE("elementwise readers of slices read them where they lie unless backwar
       // host code (a GPU) gathers both.
       const EngineStats s = cg.engine().stats();
       const std::size_t slice_bytes = K * h * sizeof(float);
-      CHECK(s.bytes_gathered == (!cg.device()->capabilities().host_kernels ? 2 * slice_bytes : square_one ? slice_bytes : 0));
+      CHECK(s.bytes_gathered == (!cg.device()->capabilities().host_kernels ? 2 * slice_bytes
+                                 : square_one                              ? slice_bytes
+                                                                           : 0));
       CHECK(s.bytes_in_place > 0);
     }
   }

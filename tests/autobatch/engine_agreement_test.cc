@@ -10,8 +10,8 @@
 #include <set>
 #include <vector>
 
-#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/graph.h"
+#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/ops/check_case.h"
 #include "dynet_core/ops/registry.h"
 #include "dynet_core/random_engine.h"
@@ -25,8 +25,8 @@ constexpr unsigned kInstances = 3;
 struct Run {
   std::vector<float> values;     // every instance's output, in order
   std::vector<float> gradients;  // every variable's gradient, in order
-  EngineStats stats;           // of the forward pass
-  bool one_signature = false;  // every instance's output has the same batching signature
+  EngineStats stats;             // of the forward pass
+  bool one_signature = false;    // every instance's output has the same batching signature
 };
 
 Run run(const OpDef& op, std::uint64_t seed, int strategy, unsigned instances = kInstances) {
@@ -57,9 +57,9 @@ Run run(const OpDef& op, std::uint64_t seed, int strategy, unsigned instances = 
   cg.backward(all, w, true);
   for (auto& c : cases)
     for (const auto& v : c->variables()) {
-      const std::vector<float> g =
-          v.kind == CheckCase::Kind::Input ? as_vector(cg.get_gradient(v.node))
-                                           : as_vector(Tensor(Dim({unsigned(v.n)}), v.grad, cg.device()));
+      const std::vector<float> g = v.kind == CheckCase::Kind::Input
+                                       ? as_vector(cg.get_gradient(v.node))
+                                       : as_vector(Tensor(Dim({unsigned(v.n)}), v.grad, cg.device()));
       r.gradients.insert(r.gradients.end(), g.begin(), g.end());
     }
   return r;

@@ -27,7 +27,8 @@ Runs runs_of(const ComputationGraph& cg, const GroupRecord& r, const std::vector
 
 }  // namespace
 
-TEST_CASE("the group record knows each node's group and position, and runs of consecutive outputs", "[autobatch][record]") {
+TEST_CASE("the group record knows each node's group and position, and runs of consecutive outputs",
+          "[autobatch][record]") {
   ComputationGraph cg;
   std::vector<Expression> xs, ys;
   for (unsigned k = 0; k < 4; ++k) xs.push_back(input(cg, Dim({2}), {float(k), 1.f}));

@@ -4,8 +4,8 @@
 #include <vector>
 
 #include "autobatch/group_scheduler.h"
-#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/graph.h"
+#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/param_collection.h"
 
 using namespace dynet;
@@ -68,8 +68,8 @@ TEST_CASE("the scheduler groups the steps of identical chains, one group per ste
 TEST_CASE("agenda waits to group a signature at several depths, depth does not", "[autobatch][scheduler]") {
   ComputationGraph cg;
   const Expression a = input(cg, Dim({2}), {1.f, 2.f}), b = input(cg, Dim({2}), {3.f, 4.f});
-  const Expression shallow = tanh(a);        // depth 1
-  const Expression deep = tanh(exp(b));      // depth 2, the same signature
+  const Expression shallow = tanh(a);    // depth 1
+  const Expression deep = tanh(exp(b));  // depth 2, the same signature
   const Groups agenda = schedule(cg, GroupScheduler::Policy::Agenda);
   check_order(cg, agenda);
   CHECK(agenda.size() == 3);  // the inputs, exp, then both tanh
@@ -102,7 +102,8 @@ TEST_CASE("agenda runs a chain's per-step outputs as one group when a later-star
   CHECK(agenda.back() == std::vector<VariableIndex>{loss.i});
 }
 
-TEST_CASE("the scheduler runs unbatchable nodes alone and skips parameter leaves and computed nodes", "[autobatch][scheduler]") {
+TEST_CASE("the scheduler runs unbatchable nodes alone and skips parameter leaves and computed nodes",
+          "[autobatch][scheduler]") {
   ParameterCollection pc;
   Parameter W = pc.add_parameters({2, 2});
   ComputationGraph cg;

@@ -6,7 +6,8 @@
 
 using namespace dynet;
 
-TEST_CASE("a key table numbers keys in order of first appearance, through growth and clearing", "[autobatch][scheduler]") {
+TEST_CASE("a key table numbers keys in order of first appearance, through growth and clearing",
+          "[autobatch][scheduler]") {
   KeyTable t;
   bool added = false;
   // Far more keys than the first table holds, so that it grows several times.

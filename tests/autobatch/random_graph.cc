@@ -38,8 +38,7 @@ class Builder {
   Builder(ComputationGraph& cg, RandomModel& m, std::uint64_t seed, const RandomGraphOptions& o)
       : cg_(cg), m_(m), rng_(seed), o_(o) {
     if (!o_.parameter_per_use)
-      for (const Parameter* p : {&m.W, &m.U, &m.V, &m.b, &m.out, &m.out_b, &m.wide})
-        once_.push_back(parameter(cg, *p));
+      for (const Parameter* p : {&m.W, &m.U, &m.V, &m.b, &m.out, &m.out_b, &m.wide}) once_.push_back(parameter(cg, *p));
   }
 
   RandomGraph build() {
@@ -67,8 +66,8 @@ class Builder {
   float real(float lo, float hi) { return std::uniform_real_distribution<float>(lo, hi)(rng_); }
 
   Expression param(unsigned which) {
-    static const Parameter RandomModel::*const kParams[] = {&RandomModel::W, &RandomModel::U, &RandomModel::V,
-                                                            &RandomModel::b, &RandomModel::out, &RandomModel::out_b,
+    static const Parameter RandomModel::*const kParams[] = {&RandomModel::W,   &RandomModel::U,   &RandomModel::V,
+                                                            &RandomModel::b,   &RandomModel::out, &RandomModel::out_b,
                                                             &RandomModel::wide};
     if (!o_.parameter_per_use) return once_[which];
     return parameter(cg_, m_.*kParams[which]);

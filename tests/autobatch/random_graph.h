@@ -7,8 +7,8 @@
 #include <random>
 #include <vector>
 
-#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/graph.h"
+#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/param_collection.h"
 
 namespace dynet_test {

@@ -26,8 +26,8 @@ struct Outcome {
   EngineStats stats;
 };
 
-Outcome run(RandomModel& m, std::uint64_t seed, int strategy, const RandomGraphOptions& options = {},
-            int vertex = 2, Device* device = nullptr) {
+Outcome run(RandomModel& m, std::uint64_t seed, int strategy, const RandomGraphOptions& options = {}, int vertex = 2,
+            Device* device = nullptr) {
   random_engine().seed(seed);  // dropout and noise masks come from per-node seeds drawn now
   m.zero_gradients();
   ComputationGraph cg(device ? device : default_device());
@@ -145,12 +145,12 @@ TEST_CASE("random graphs of repeated cells agree when instances run as vertex-fu
   for (bool per_use : {false, true}) {
     cells.parameter_per_use = per_use;
     const VertexCounts c = run_repeated_cells(m, cells, sample_count(600));
-    INFO("parameter() per use: " << per_use << ", marked " << c.marked << ", units " << c.instances << ", tasks " << c.tasks
-                                  << ", fused chains " << c.fused);
+    INFO("parameter() per use: " << per_use << ", marked " << c.marked << ", units " << c.instances << ", tasks "
+                                 << c.tasks << ", fused chains " << c.fused);
     CHECK(c.instances > c.marked / 4);  // most instances run as units; the rest (cut, or not batchable) op by op
     CHECK(c.instances < c.marked);
-    CHECK(c.tasks < c.instances);       // tasks run several instances at once
-    CHECK(c.fused > c.tasks / 4);       // and many run an elementwise chain as one pass
+    CHECK(c.tasks < c.instances);  // tasks run several instances at once
+    CHECK(c.fused > c.tasks / 4);  // and many run an elementwise chain as one pass
     // Mode 1 runs units only where kernel calls are launches (a GPU); small groups' weight
     // gradients wait for one call on every device.
     CHECK((c.suited_tasks > 0) == dynet::default_device()->capabilities().costly_calls);
@@ -216,8 +216,8 @@ TEST_CASE("random graphs of repeated cells built with plain ops: discovered inst
   for (bool per_use : {false, true}) {
     cells.parameter_per_use = per_use;
     const VertexCounts c = run_repeated_cells(m, cells, sample_count(300));
-    INFO("parameter() per use: " << per_use << ", found " << c.marked << ", units " << c.instances << ", tasks " << c.tasks
-                                  << ", fused chains " << c.fused);
+    INFO("parameter() per use: " << per_use << ", found " << c.marked << ", units " << c.instances << ", tasks "
+                                 << c.tasks << ", fused chains " << c.fused);
     CHECK(c.instances > c.marked / 4);
     CHECK(c.tasks < c.instances);  // tasks run several discovered instances at once
     CHECK(c.fused > c.tasks / 4);

@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "dynet_core/graph.h"
 #include "dynet_core/io/dict.h"
 #include "dynet_core/ops/all_ops.h"
-#include "dynet_core/graph.h"
 #include "support/device_values.h"
 #include "workloads/rnn_language_model.h"
 

@@ -17,11 +17,11 @@
 #include "builders/sequence_tree_lstm_builders.h"
 #include "builders/simple_rnn_builder.h"
 #include "builders/vanilla_lstm_builder.h"
-#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/graph.h"
+#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/random_engine.h"
-#include "support/gradient_check.h"
 #include "support/device_values.h"
+#include "support/gradient_check.h"
 
 using namespace dynet;
 
@@ -61,7 +61,8 @@ void check_engines(ParameterCollection& model, const Scenario& scenario) {
     REQUIRE(got.values.size() == reference.values.size());
     for (std::size_t k = 0; k < got.values.size(); ++k)
       REQUIRE(got.values[k] == Approx(reference.values[k]).epsilon(1e-4).margin(1e-6));
-    CHECK(run(model, scenario, strategy, 8, false).forward.batches == run(model, scenario, strategy, 2, false).forward.batches);
+    CHECK(run(model, scenario, strategy, 8, false).forward.batches ==
+          run(model, scenario, strategy, 2, false).forward.batches);
   }
 }
 
@@ -127,7 +128,8 @@ TEST_CASE("a BiLSTM batches across sequences", "[builders][autobatch]") {
     std::vector<Expression> outputs;
     for (unsigned s = 0; s < count; ++s) {
       std::vector<Expression> xs;
-      for (unsigned t = 0, length = ragged ? 1 + s % 4 : 3; t < length; ++t) xs.push_back(lookup(cg, table, (s + t) % 6));
+      for (unsigned t = 0, length = ragged ? 1 + s % 4 : 3; t < length; ++t)
+        xs.push_back(lookup(cg, table, (s + t) % 6));
       for (const Expression& h : bi.transduce(xs)) outputs.push_back(h);
     }
     return test_support::weighted_sum(cg, outputs, 9);

@@ -3,11 +3,11 @@
 #include <vector>
 
 #include "builders/bi_rnn_builder.h"
-#include "support/gradient_check.h"
 #include "builders/gru_builder.h"
 #include "builders/vanilla_lstm_builder.h"
-#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/graph.h"
+#include "dynet_core/ops/all_ops.h"
+#include "support/gradient_check.h"
 
 using namespace dynet;
 

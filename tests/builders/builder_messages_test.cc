@@ -20,9 +20,9 @@
 #include "builders/simple_rnn_builder.h"
 #include "builders/standard_softmax_builder.h"
 #include "builders/vanilla_lstm_builder.h"
+#include "dynet_core/graph.h"
 #include "dynet_core/io/dict.h"
 #include "dynet_core/ops/all_ops.h"
-#include "dynet_core/graph.h"
 #include "support/message_check.h"
 
 using namespace dynet;
@@ -74,10 +74,12 @@ void recurrent_misuses(std::vector<Misuse>& m, const std::string& name) {
                  ParameterCollection model;
                  Builder(0, kInput, kHidden, model);
                }});
-  with("add_input", "no new_graph", [](Builder& b, ComputationGraph& cg) { b.add_input(vector_of(cg, kInput)); },
-       false);
-  with("start_new_sequence", "no new_graph", [](Builder& b, ComputationGraph&) { b.start_new_sequence(); }, false);
-  with("set_dropout_masks", "no new_graph", [](Builder& b, ComputationGraph&) { b.set_dropout_masks(2); }, false);
+  with(
+      "add_input", "no new_graph", [](Builder& b, ComputationGraph& cg) { b.add_input(vector_of(cg, kInput)); }, false);
+  with(
+      "start_new_sequence", "no new_graph", [](Builder& b, ComputationGraph&) { b.start_new_sequence(); }, false);
+  with(
+      "set_dropout_masks", "no new_graph", [](Builder& b, ComputationGraph&) { b.set_dropout_masks(2); }, false);
   with("add_input", "an input of other rows", [](Builder& b, ComputationGraph& cg) { b.add_input(vector_of(cg, 5)); });
   with("add_input", "an empty expression", [](Builder& b, ComputationGraph&) { b.add_input(Expression()); });
   with("add_input", "an input of another graph", [](Builder& b, ComputationGraph&) {
@@ -96,22 +98,21 @@ void recurrent_misuses(std::vector<Misuse>& m, const std::string& name) {
     b.set_s(-1, std::vector<Expression>(b.num_h0_components(), vector_of(cg, kHidden, 2)));
     b.add_input(vector_of(cg, kInput, 3));
   });
-  with("add_input", "a position that does not exist", [](Builder& b, ComputationGraph& cg) {
-    b.add_input(3, vector_of(cg, kInput));
-  });
+  with("add_input", "a position that does not exist",
+       [](Builder& b, ComputationGraph& cg) { b.add_input(3, vector_of(cg, kInput)); });
   with("add_input", "a batch other than its dropout masks'", [](Builder& b, ComputationGraph& cg) {
     b.set_dropout(0.5f, 0.5f);
     b.set_dropout_masks(2);
     b.add_input(vector_of(cg, kInput, 3));
   });
-  with("start_new_sequence", "one initial vector", [](Builder& b, ComputationGraph& cg) {
-    b.start_new_sequence({vector_of(cg, kHidden)});
-  });
+  with("start_new_sequence", "one initial vector",
+       [](Builder& b, ComputationGraph& cg) { b.start_new_sequence({vector_of(cg, kHidden)}); });
   with("rewind_one_step", "the initial state", [](Builder& b, ComputationGraph&) { b.rewind_one_step(); });
   with("back", "no input", [](Builder& b, ComputationGraph&) { b.back(); });
   with("set_dropout", "a rate of 1", [](Builder& b, ComputationGraph&) { b.set_dropout(1.f, 0.f); });
   with("set_dropout_masks", "a batch of 0", [](Builder& b, ComputationGraph&) { b.set_dropout_masks(0); });
-  with("set_h", "one vector for two layers", [](Builder& b, ComputationGraph& cg) { b.set_h(-1, {vector_of(cg, kHidden)}); });
+  with("set_h", "one vector for two layers",
+       [](Builder& b, ComputationGraph& cg) { b.set_h(-1, {vector_of(cg, kHidden)}); });
   with("set_s", "one vector", [](Builder& b, ComputationGraph& cg) { b.set_s(-1, {vector_of(cg, kHidden)}); });
   with("get_head", "a position that does not exist", [](Builder& b, ComputationGraph&) { b.get_head(5); });
   with("get_h", "a position that does not exist", [](Builder& b, ComputationGraph&) { b.get_h(5); });
@@ -120,8 +121,9 @@ void recurrent_misuses(std::vector<Misuse>& m, const std::string& name) {
 template <class Builder>
 void tree_misuses(std::vector<Misuse>& m, const std::string& name, std::function<Builder(ParameterCollection&)> make) {
   auto with = misuses_of<Builder>(m, name, make);
-  with("add_input", "no new_graph", [](Builder& t, ComputationGraph& cg) { t.add_input(0, {}, vector_of(cg, kInput)); },
-       false);
+  with(
+      "add_input", "no new_graph", [](Builder& t, ComputationGraph& cg) { t.add_input(0, {}, vector_of(cg, kInput)); },
+      false);
   with("add_input", "children of batch 2 and 3", [](Builder& t, ComputationGraph& cg) {
     t.add_input(0, {}, vector_of(cg, kInput, 2));
     t.add_input(1, {}, vector_of(cg, kInput, 3));
@@ -131,27 +133,33 @@ void tree_misuses(std::vector<Misuse>& m, const std::string& name, std::function
     t.add_input(0, {}, vector_of(cg, kInput, 2));
     t.add_input(1, {0}, vector_of(cg, kInput, 3));
   });
-  with("add_input", "an input of other rows", [](Builder& t, ComputationGraph& cg) { t.add_input(0, {}, vector_of(cg, 5)); });
-  with("add_input", "a negative id", [](Builder& t, ComputationGraph& cg) { t.add_input(-1, {}, vector_of(cg, kInput)); });
+  with("add_input", "an input of other rows",
+       [](Builder& t, ComputationGraph& cg) { t.add_input(0, {}, vector_of(cg, 5)); });
+  with("add_input", "a negative id",
+       [](Builder& t, ComputationGraph& cg) { t.add_input(-1, {}, vector_of(cg, kInput)); });
   with("add_input", "a child never added", [](Builder& t, ComputationGraph&) { t.add_input(0, {4}, Expression()); });
-  with("add_input", "neither input nor children", [](Builder& t, ComputationGraph&) { t.add_input(0, {}, Expression()); });
+  with("add_input", "neither input nor children",
+       [](Builder& t, ComputationGraph&) { t.add_input(0, {}, Expression()); });
   with("back", "no node", [](Builder& t, ComputationGraph&) { t.back(); });
   with("get_h", "a node never added", [](Builder& t, ComputationGraph&) { t.get_h(5); });
 }
 
 template <class Builder>
-void softmax_misuses(std::vector<Misuse>& m, const std::string& name, std::function<Builder(ParameterCollection&)> make) {
+void softmax_misuses(std::vector<Misuse>& m, const std::string& name,
+                     std::function<Builder(ParameterCollection&)> make) {
   auto with = misuses_of<Builder>(m, name, make);
-  with("neg_log_softmax", "no new_graph", [](Builder& b, ComputationGraph& cg) { b.neg_log_softmax(vector_of(cg, kHidden), 0); },
-       false);
-  with("neg_log_softmax", "a class out of range", [](Builder& b, ComputationGraph& cg) { b.neg_log_softmax(vector_of(cg, kHidden), 99); });
-  with("neg_log_softmax", "a representation of other rows", [](Builder& b, ComputationGraph& cg) {
-    b.neg_log_softmax(vector_of(cg, 5), 0);
-  });
+  with(
+      "neg_log_softmax", "no new_graph",
+      [](Builder& b, ComputationGraph& cg) { b.neg_log_softmax(vector_of(cg, kHidden), 0); }, false);
+  with("neg_log_softmax", "a class out of range",
+       [](Builder& b, ComputationGraph& cg) { b.neg_log_softmax(vector_of(cg, kHidden), 99); });
+  with("neg_log_softmax", "a representation of other rows",
+       [](Builder& b, ComputationGraph& cg) { b.neg_log_softmax(vector_of(cg, 5), 0); });
   with("neg_log_softmax", "classes for another batch size", [](Builder& b, ComputationGraph& cg) {
     b.neg_log_softmax(vector_of(cg, kHidden, 2), std::vector<unsigned>{0, 1, 0});
   });
-  with("full_log_distribution", "an empty expression", [](Builder& b, ComputationGraph&) { b.full_log_distribution(Expression()); });
+  with("full_log_distribution", "an empty expression",
+       [](Builder& b, ComputationGraph&) { b.full_log_distribution(Expression()); });
   with("sample", "a batch", [](Builder& b, ComputationGraph& cg) { b.sample(vector_of(cg, kHidden, 2)); });
 }
 
@@ -168,10 +176,11 @@ TEST_CASE("a misused builder's message names the method called, once, and no op"
                }});
   recurrent_misuses<CoupledLSTMBuilder>(m, "CoupledLSTMBuilder");
   recurrent_misuses<GRUBuilder>(m, "GRUBuilder");
-  tree_misuses<NaryTreeLSTMBuilder>(m, "NaryTreeLSTMBuilder",
-                                    [](ParameterCollection& pc) { return NaryTreeLSTMBuilder(2, 2, kInput, kHidden, pc); });
-  tree_misuses<ChildSumTreeLSTMBuilder>(m, "ChildSumTreeLSTMBuilder",
-                                        [](ParameterCollection& pc) { return ChildSumTreeLSTMBuilder(2, kInput, kHidden, pc); });
+  tree_misuses<NaryTreeLSTMBuilder>(
+      m, "NaryTreeLSTMBuilder", [](ParameterCollection& pc) { return NaryTreeLSTMBuilder(2, 2, kInput, kHidden, pc); });
+  tree_misuses<ChildSumTreeLSTMBuilder>(m, "ChildSumTreeLSTMBuilder", [](ParameterCollection& pc) {
+    return ChildSumTreeLSTMBuilder(2, kInput, kHidden, pc);
+  });
   tree_misuses<UnidirectionalTreeLSTMBuilder>(m, "UnidirectionalTreeLSTMBuilder", [](ParameterCollection& pc) {
     return UnidirectionalTreeLSTMBuilder(2, kInput, kInput, pc);
   });
@@ -194,14 +203,15 @@ TEST_CASE("a misused builder's message names the method called, once, and no op"
                  ParameterCollection model;
                  NaryTreeLSTMBuilder(0, 1, kInput, kHidden, model);
                }});
-  softmax_misuses<StandardSoftmaxBuilder>(m, "StandardSoftmaxBuilder",
-                                          [](ParameterCollection& pc) { return StandardSoftmaxBuilder(kHidden, 5, pc); });
+  softmax_misuses<StandardSoftmaxBuilder>(
+      m, "StandardSoftmaxBuilder", [](ParameterCollection& pc) { return StandardSoftmaxBuilder(kHidden, 5, pc); });
   Dict words;
   softmax_misuses<ClassFactoredSoftmaxBuilder>(m, "ClassFactoredSoftmaxBuilder", [&words](ParameterCollection& pc) {
     return ClassFactoredSoftmaxBuilder(kHidden, {{"x", "a"}, {"x", "b"}, {"y", "c"}}, words, pc);
   });
 
-  auto bi = [&m](const std::string& method, const std::string& how, std::function<void(BiRNNBuilder&, ComputationGraph&)> f) {
+  auto bi = [&m](const std::string& method, const std::string& how,
+                 std::function<void(BiRNNBuilder&, ComputationGraph&)> f) {
     m.push_back({"BiRNNBuilder::" + method, how, [f] {
                    ParameterCollection model;
                    BiRNNBuilder b(2, kInput, kHidden, model, builder_factory<GRUBuilder>());
@@ -210,7 +220,8 @@ TEST_CASE("a misused builder's message names the method called, once, and no op"
                    f(b, cg);
                  }});
   };
-  bi("transduce", "inputs of other rows", [](BiRNNBuilder& b, ComputationGraph& cg) { b.transduce({vector_of(cg, 5)}); });
+  bi("transduce", "inputs of other rows",
+     [](BiRNNBuilder& b, ComputationGraph& cg) { b.transduce({vector_of(cg, 5)}); });
   bi("add_inputs", "inputs of batch 2 and 3", [](BiRNNBuilder& b, ComputationGraph& cg) {
     b.add_inputs({vector_of(cg, kInput, 2), vector_of(cg, kInput, 3)});
   });

@@ -10,9 +10,9 @@
 #include "builders/nary_tree_lstm_builder.h"
 #include "builders/standard_softmax_builder.h"
 #include "builders/vanilla_lstm_builder.h"
-#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/graph.h"
 #include "dynet_core/io/savers_and_loaders.h"
+#include "dynet_core/ops/all_ops.h"
 #include "support/scramble.h"
 #include "support/temp_file.h"
 
@@ -83,7 +83,8 @@ TEST_CASE("tree, bidirectional and softmax builders save and load with their mod
   TempFile file("model.txt", "");
   ParameterCollection a_model, b_model;
   NaryTreeLSTMBuilder a_tree(2, 1, 3, 4, a_model), b_tree(2, 1, 3, 4, b_model);
-  BiRNNBuilder a_bi(1, 3, 4, a_model, builder_factory<LSTMBuilder>()), b_bi(1, 3, 4, b_model, builder_factory<LSTMBuilder>());
+  BiRNNBuilder a_bi(1, 3, 4, a_model, builder_factory<LSTMBuilder>()),
+      b_bi(1, 3, 4, b_model, builder_factory<LSTMBuilder>());
   StandardSoftmaxBuilder a_softmax(4, 6, a_model), b_softmax(4, 6, b_model);
   TextFileSaver(file.path()).save(a_model);
   TextFileLoader(file.path()).populate(b_model);

@@ -6,9 +6,9 @@
 #include <vector>
 
 #include "builders/c2w_builder.h"
-#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/graph.h"
 #include "dynet_core/io/savers_and_loaders.h"
+#include "dynet_core/ops/all_ops.h"
 #include "support/gradient_check.h"
 #include "support/temp_file.h"
 
@@ -77,7 +77,8 @@ TEST_CASE("C2W gradients reach the character embeddings and both LSTMs", "[build
   test_support::check_gradients(model, cg, test_support::weighted_sum(cg, words, 9));
 }
 
-TEST_CASE("a C2W builder's collection holds all its parameters and loads into another", "[builders][c2w][persistence]") {
+TEST_CASE("a C2W builder's collection holds all its parameters and loads into another",
+          "[builders][c2w][persistence]") {
   test_support::TempFile file("c2w.model", "");
   ParameterCollection a_model, b_model;
   b_model.add_parameters({2}, 0.f, "unrelated");

@@ -8,10 +8,10 @@
 
 #include "builders/compact_vanilla_lstm_builder.h"
 #include "builders/vanilla_lstm_builder.h"
-#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/graph.h"
 #include "dynet_core/node.h"
 #include "dynet_core/op_def.h"
+#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/random_engine.h"
 #include "support/gradient_check.h"
 

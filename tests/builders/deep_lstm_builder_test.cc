@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "builders/deep_lstm_builder.h"
-#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/graph.h"
 #include "dynet_core/io/savers_and_loaders.h"
+#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/random_engine.h"
 #include "support/device_values.h"
 #include "support/gradient_check.h"
@@ -17,9 +17,9 @@
 #include "support/temp_file.h"
 
 using namespace dynet;
-using test_support::scramble;
 using Eigen::MatrixXf;
 using Eigen::VectorXf;
+using test_support::scramble;
 
 namespace {
 
@@ -28,7 +28,6 @@ constexpr unsigned kInput = 3, kHidden = 2;
 MatrixXf value(const Parameter& p) { return host_matrix(p.get_storage().values); }
 VectorXf sigmoid(const VectorXf& a) { return (1.f + (-a.array()).exp()).inverse().matrix(); }
 VectorXf tanh_of(const VectorXf& a) { return a.array().tanh().matrix(); }
-
 
 VectorXf to_eigen(const std::vector<float>& v) { return Eigen::Map<const VectorXf>(v.data(), v.size()); }
 Expression vec(ComputationGraph& cg, const VectorXf& v) {
@@ -53,8 +52,7 @@ void require_close(const VectorXf& got, const VectorXf& expected) {
 
 }  // namespace
 
-TEST_CASE("a DeepLSTM step feeds [h below, x] to the upper layer and returns every layer's output",
-          "[builders][rnn]") {
+TEST_CASE("a DeepLSTM step feeds [h below, x] to the upper layer and returns every layer's output", "[builders][rnn]") {
   ParameterCollection model;
   DeepLSTMBuilder rnn(2, kInput, kHidden, model);
   scramble(model);

@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "builders/hierarchical_softmax_builder.h"
-#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/graph.h"
 #include "dynet_core/io/savers_and_loaders.h"
+#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/random_engine.h"
 #include "support/device_values.h"
 #include "support/gradient_check.h"
@@ -19,9 +19,9 @@
 #include "support/temp_file.h"
 
 using namespace dynet;
+using Eigen::VectorXf;
 using test_support::scramble;
 using test_support::TempFile;
-using Eigen::VectorXf;
 
 namespace {
 
@@ -29,20 +29,18 @@ constexpr unsigned kRep = 3;
 
 // The root has three branches (softmax): "0" holds one word, "1" two subclusters (a binary node)
 // and "2" one word; "1 0" holds two words (binary), "1 1" three (softmax).
-const char* const kTree =
-    "0\tthe\t10\n"
-    "1 0\tcat\n"
-    "\n"
-    "1 1\ta\t3\n"
-    "1 0\tdog\n"
-    "1 1\tan\n"
-    "2\tsat\n"
-    "1 1\tof\n";
+const char* const kTree = "0\tthe\t10\n"
+                          "1 0\tcat\n"
+                          "\n"
+                          "1 1\ta\t3\n"
+                          "1 0\tdog\n"
+                          "1 1\tan\n"
+                          "2\tsat\n"
+                          "1 1\tof\n";
 
 using Storage = std::shared_ptr<ParameterStorage>;
 VectorXf value(const Storage& p) { return host_matrix(p->values); }
 Eigen::MatrixXf matrix(const Storage& p) { return host_matrix(p->values); }
-
 
 struct Fixture {
   TempFile file{"clusters.txt", kTree};
@@ -53,9 +51,7 @@ struct Fixture {
   unsigned id(const char* w) { return static_cast<unsigned>(dict.convert(w)); }
 };
 
-double log_softmax_at(const VectorXf& a, unsigned k) {
-  return a(k) - std::log(a.array().exp().sum());
-}
+double log_softmax_at(const VectorXf& a, unsigned k) { return a(k) - std::log(a.array().exp().sum()); }
 double log_sigmoid(float a) { return -std::log1p(std::exp(-double(a))); }
 
 }  // namespace

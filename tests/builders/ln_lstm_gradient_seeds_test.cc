@@ -51,7 +51,8 @@ TEST_CASE("layer-normalized VanillaLSTM gradients hold at every seed", "[builder
       const double numeric = (4 * central(1e-3f) - central(2e-3f)) / 3;
       INFO("seed " << seed << ", " << p->name << " element " << k << ": numeric " << numeric << ", analytic "
                    << analytic[k]);
-      CHECK(std::fabs(numeric - analytic[k]) <= 5e-3 + 2e-2 * std::max(std::fabs(numeric), double(std::fabs(analytic[k]))));
+      CHECK(std::fabs(numeric - analytic[k]) <=
+            5e-3 + 2e-2 * std::max(std::fabs(numeric), double(std::fabs(analytic[k]))));
     }
   }
 }

@@ -15,9 +15,9 @@
 #include "builders/gru_builder.h"
 #include "builders/simple_rnn_builder.h"
 #include "builders/vanilla_lstm_builder.h"
-#include "support/gradient_check.h"
-#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/graph.h"
+#include "dynet_core/ops/all_ops.h"
+#include "support/gradient_check.h"
 
 using namespace dynet;
 using test_support::check_gradients;
@@ -71,8 +71,8 @@ TEMPLATE_TEST_CASE("gradients flow through every recurrent builder", "[builders]
   const bool with_dropout = GENERATE(false, true);
   INFO("batched " << batched << ", initial state " << with_initial_state << ", dropout " << with_dropout);
   if (with_dropout) s.rnn.set_dropout(0.3f, 0.2f);
-  const std::vector<std::vector<unsigned>> steps =
-      batched ? std::vector<std::vector<unsigned>>{{0, 1}, {2, 3}, {4, 0}} : std::vector<std::vector<unsigned>>{{0}, {2}, {4}};
+  const std::vector<std::vector<unsigned>> steps = batched ? std::vector<std::vector<unsigned>>{{0, 1}, {2, 3}, {4, 0}}
+                                                           : std::vector<std::vector<unsigned>>{{0}, {2}, {4}};
   ComputationGraph cg;
   const std::vector<Expression> seen = s.run(s.rnn, cg, steps, with_initial_state);
   check_gradients(s.model, cg, weighted_sum(cg, seen, 7));
@@ -164,7 +164,8 @@ TEST_CASE("CompactVanillaLSTM computes VanillaLSTM's cell from the same paramete
   const std::vector<Expression> c = compact.run(compact.rnn, cg_c, steps, with_initial_state);
   REQUIRE(v.size() == c.size());
   for (std::size_t k = 0; k < v.size(); ++k) {
-    const std::vector<float> a = as_vector(cg_v.incremental_forward(v[k])), b = as_vector(cg_c.incremental_forward(c[k]));
+    const std::vector<float> a = as_vector(cg_v.incremental_forward(v[k])),
+                             b = as_vector(cg_c.incremental_forward(c[k]));
     REQUIRE(a.size() == b.size());
     for (std::size_t e = 0; e < a.size(); ++e) CHECK(b[e] == Approx(a[e]).margin(1e-6));
   }

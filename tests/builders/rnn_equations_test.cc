@@ -18,11 +18,11 @@
 #include "builders/gru_builder.h"
 #include "builders/simple_rnn_builder.h"
 #include "builders/vanilla_lstm_builder.h"
-#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/graph.h"
 #include "dynet_core/io/savers_and_loaders.h"
-#include "support/device_values.h"
+#include "dynet_core/ops/all_ops.h"
 #include "scratch_folder.h"
+#include "support/device_values.h"
 #include "support/scramble.h"
 
 using namespace dynet;
@@ -153,8 +153,9 @@ TEST_CASE("SimpleRNNBuilder computes DyNet's h = tanh(hb + x2h x + h2h h)", "[bu
   ParameterCollection model;
   SimpleRNNBuilder rnn(kLayers, kInput, kHidden, model);
   test_support::scramble(model);
-  check_two_steps(rnn, values_of(rnn.params),
-                  [](const Layer& p, const VectorXf& x, const State* prev) { return simple_rnn(p, x, prev); }, false);
+  check_two_steps(
+      rnn, values_of(rnn.params),
+      [](const Layer& p, const VectorXf& x, const State* prev) { return simple_rnn(p, x, prev); }, false);
 }
 
 TEST_CASE("SimpleRNNBuilder with support_lags adds l2h aux in add_auxiliary_input, as DyNet's", "[builders][rnn]") {
@@ -186,8 +187,9 @@ TEST_CASE("SimpleRNNBuilder with support_lags adds l2h aux in add_auxiliary_inpu
   SimpleRNNBuilder unlagged(1, kInput, kHidden, other);
   ComputationGraph cg2;
   unlagged.new_graph(cg2);
-  CHECK_THROWS_WITH(unlagged.add_auxiliary_input(input(cg2, Dim({kInput}), {1.f, 2.f, 3.f}), zeros(cg2, Dim({kHidden}))),
-                    Catch::Contains("SimpleRNNBuilder::add_auxiliary_input") && Catch::Contains("support_lags"));
+  CHECK_THROWS_WITH(
+      unlagged.add_auxiliary_input(input(cg2, Dim({kInput}), {1.f, 2.f, 3.f}), zeros(cg2, Dim({kHidden}))),
+      Catch::Contains("SimpleRNNBuilder::add_auxiliary_input") && Catch::Contains("support_lags"));
 }
 
 TEST_CASE("GRUBuilder computes DyNet's GRU from its nine parameters a layer", "[builders][rnn]") {
@@ -211,11 +213,12 @@ TEST_CASE("VanillaLSTMBuilder and CompactVanillaLSTMBuilder compute DyNet's LSTM
   else
     rnn = std::make_unique<VanillaLSTMBuilder>(kLayers, kInput, kHidden, model, false, forget_bias);
   test_support::scramble(model);
-  check_two_steps(*rnn, values_of(rnn->params),
-                  [&](const Layer& p, const VectorXf& x, const State* prev) {
-                    return vanilla_lstm(p, x, prev, false, forget_bias);
-                  },
-                  true);
+  check_two_steps(
+      *rnn, values_of(rnn->params),
+      [&](const Layer& p, const VectorXf& x, const State* prev) {
+        return vanilla_lstm(p, x, prev, false, forget_bias);
+      },
+      true);
 }
 
 TEST_CASE("a layer-normalized VanillaLSTMBuilder normalizes W_x x, W_h h and c as DyNet's", "[builders][rnn]") {
@@ -223,9 +226,9 @@ TEST_CASE("a layer-normalized VanillaLSTMBuilder normalizes W_x x, W_h h and c a
   VanillaLSTMBuilder rnn(kLayers, kInput, kHidden, model, true);
   test_support::scramble(model);
   REQUIRE(rnn.ln_params.size() == kLayers);
-  check_two_steps(rnn, values_of(rnn.params, rnn.ln_params),
-                  [](const Layer& p, const VectorXf& x, const State* prev) { return vanilla_lstm(p, x, prev, true, 1.f); },
-                  true);
+  check_two_steps(
+      rnn, values_of(rnn.params, rnn.ln_params),
+      [](const Layer& p, const VectorXf& x, const State* prev) { return vanilla_lstm(p, x, prev, true, 1.f); }, true);
 }
 
 TEST_CASE("CoupledLSTMBuilder, FastLSTMBuilder and DeepLSTMBuilder compute DyNet's coupled LSTMs (f = 1 - i)",
@@ -238,9 +241,10 @@ TEST_CASE("CoupledLSTMBuilder, FastLSTMBuilder and DeepLSTMBuilder compute DyNet
   if (peep == Peep::deep) rnn = std::make_unique<DeepLSTMBuilder>(kLayers, kInput, kHidden, model);
   INFO(rnn->get_parameter_collection().get_fullname());
   test_support::scramble(model);
-  check_two_steps(*rnn, values_of(rnn->params),
-                  [&](const Layer& p, const VectorXf& x, const State* prev) { return coupled_lstm(p, x, prev, peep); },
-                  true, peep == Peep::deep);
+  check_two_steps(
+      *rnn, values_of(rnn->params),
+      [&](const Layer& p, const VectorXf& x, const State* prev) { return coupled_lstm(p, x, prev, peep); }, true,
+      peep == Peep::deep);
 }
 
 // A builder trained elsewhere arrives as a file in DyNet's format (the text DyNet 2.1 writes):
@@ -259,7 +263,7 @@ TEST_CASE("builders populated from a file in DyNet's format compute DyNet's equa
   VanillaLSTMBuilder fresh_lstm(kLayers, kInput, kHidden, fresh_model, true);
   TextFileLoader(path).populate(fresh_model);
   check_two_steps(fresh_gru, values_of(trained_gru.params), gru, false);
-  check_two_steps(fresh_lstm, values_of(trained_lstm.params, trained_lstm.ln_params),
-                  [](const Layer& p, const VectorXf& x, const State* prev) { return vanilla_lstm(p, x, prev, true, 1.f); },
-                  true);
+  check_two_steps(
+      fresh_lstm, values_of(trained_lstm.params, trained_lstm.ln_params),
+      [](const Layer& p, const VectorXf& x, const State* prev) { return vanilla_lstm(p, x, prev, true, 1.f); }, true);
 }

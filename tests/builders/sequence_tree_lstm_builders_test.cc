@@ -11,9 +11,9 @@
 
 #include "builders/sequence_tree_lstm_builders.h"
 #include "builders/vanilla_lstm_builder.h"
-#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/graph.h"
 #include "dynet_core/io/savers_and_loaders.h"
+#include "dynet_core/ops/all_ops.h"
 #include "support/gradient_check.h"
 #include "support/temp_file.h"
 
@@ -143,8 +143,8 @@ TEST_CASE("gradients flow through the sequence tree builders, batched or not", "
   const bool batched = GENERATE(false, true);
   INFO((bidirectional ? "bidirectional" : "unidirectional") << (batched ? ", batched" : ""));
   TreeLSTMBuilder& tree = bidirectional ? static_cast<TreeLSTMBuilder&>(bi) : uni;
-  const std::vector<std::vector<unsigned>> rows =
-      batched ? std::vector<std::vector<unsigned>>{{0, 3}, {1, 2}, {2, 0}} : std::vector<std::vector<unsigned>>{{0}, {1}, {2}};
+  const std::vector<std::vector<unsigned>> rows = batched ? std::vector<std::vector<unsigned>>{{0, 3}, {1, 2}, {2, 0}}
+                                                          : std::vector<std::vector<unsigned>>{{0}, {1}, {2}};
   ComputationGraph cg;
   const std::vector<Expression> seen = build_tree(tree, cg, table, rows);
   test_support::check_gradients(model, cg, test_support::weighted_sum(cg, seen, 13));
@@ -157,7 +157,8 @@ TEST_CASE("gradients flow through the sequence tree builders, batched or not", "
     const std::vector<Expression> alone = build_tree(tree, single, table, {{rows[0][b]}, {rows[1][b]}, {rows[2][b]}});
     for (std::size_t k = 0, offset = 0; k < alone.size(); ++k) {
       const std::vector<float> v = as_vector(single.incremental_forward(alone[k]));
-      for (std::size_t e = 0; e < v.size(); ++e) CHECK(v[e] == Approx(together[offset + b * v.size() + e]).margin(1e-6));
+      for (std::size_t e = 0; e < v.size(); ++e)
+        CHECK(v[e] == Approx(together[offset + b * v.size() + e]).margin(1e-6));
       offset += 2 * v.size();
     }
   }
@@ -169,7 +170,8 @@ TEST_CASE("the sequence tree builders keep DyNet's collections, save, load and c
   BidirectionalTreeLSTMBuilder bi(1, kDim, kDim, model);
   CHECK(uni.node_builder.params[0][0].get_fullname() == "/unidirectional-tree-lstm-builder/vanilla-lstm-builder/_0");
   CHECK(bi.fwd_node_builder.params[0][0].get_fullname() == "/bidirectional-tree-lstm-builder/vanilla-lstm-builder/_0");
-  CHECK(bi.rev_node_builder.params[0][0].get_fullname() == "/bidirectional-tree-lstm-builder/vanilla-lstm-builder_1/_0");
+  CHECK(bi.rev_node_builder.params[0][0].get_fullname() ==
+        "/bidirectional-tree-lstm-builder/vanilla-lstm-builder_1/_0");
   CHECK(bi.get_parameter_collection().parameters_list().size() == 6);
 
   auto run = [](TreeLSTMBuilder& tree) {
@@ -196,15 +198,16 @@ TEST_CASE("the sequence tree builders keep DyNet's collections, save, load and c
 
 TEST_CASE("the sequence tree builders refuse shapes their LSTMs cannot read", "[builders][tree]") {
   ParameterCollection model;
-  CHECK_THROWS_WITH(BidirectionalTreeLSTMBuilder(1, kDim, 5, model),
-                    Catch::StartsWith("BidirectionalTreeLSTMBuilder: hidden_dim must be even") && Catch::Contains("got 5"));
+  CHECK_THROWS_WITH(
+      BidirectionalTreeLSTMBuilder(1, kDim, 5, model),
+      Catch::StartsWith("BidirectionalTreeLSTMBuilder: hidden_dim must be even") && Catch::Contains("got 5"));
   UnidirectionalTreeLSTMBuilder narrow(1, 3, kDim, model);
   ComputationGraph cg;
   narrow.new_graph(cg);
   narrow.add_input(0, {}, input(cg, Dim({3}), {1.f, 2.f, 3.f}));  // a leaf reads only its input
-  CHECK_THROWS_WITH(narrow.add_input(1, {0}, Expression()),
-                    Catch::StartsWith("UnidirectionalTreeLSTMBuilder::add_input: ") &&
-                        Catch::Contains("input_dim == hidden_dim"));
+  CHECK_THROWS_WITH(
+      narrow.add_input(1, {0}, Expression()),
+      Catch::StartsWith("UnidirectionalTreeLSTMBuilder::add_input: ") && Catch::Contains("input_dim == hidden_dim"));
   CHECK_THROWS_WITH(UnidirectionalTreeLSTMBuilder().new_graph(cg), Catch::Contains("default-constructed"));
 }
 

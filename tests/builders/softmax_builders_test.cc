@@ -7,8 +7,8 @@
 
 #include "builders/class_factored_softmax_builder.h"
 #include "builders/standard_softmax_builder.h"
-#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/graph.h"
+#include "dynet_core/ops/all_ops.h"
 #include "support/gradient_check.h"
 #include "support/temp_file.h"
 
@@ -44,7 +44,8 @@ TEST_CASE("the standard softmax builder scores every class", "[builders][softmax
   const std::vector<float> log_p = log_distribution(cg, sm, rep);
   CHECK(log_p.size() == 5);
   CHECK(probability_mass(log_p) == Approx(1.0).epsilon(1e-5));
-  for (unsigned c = 0; c < 5; ++c) CHECK(as_scalar(cg.incremental_forward(sm.neg_log_softmax(rep, c))) == Approx(-log_p[c]));
+  for (unsigned c = 0; c < 5; ++c)
+    CHECK(as_scalar(cg.incremental_forward(sm.neg_log_softmax(rep, c))) == Approx(-log_p[c]));
 
   const Expression batch = lookup(cg, reps, std::vector<unsigned>{0, 1});
   const std::vector<float> losses = as_vector(cg.incremental_forward(sm.neg_log_softmax(batch, {2, 4})));
@@ -93,10 +94,12 @@ TEST_CASE("the class-factored softmax is a distribution over the clustered words
   const std::vector<float> log_p = log_distribution(cg, sm, rep);
   REQUIRE(log_p.size() == 6);
   CHECK(probability_mass(log_p) == Approx(1.0).epsilon(1e-5));
-  for (unsigned w = 0; w < 6; ++w) CHECK(as_scalar(cg.incremental_forward(sm.neg_log_softmax(rep, w))) == Approx(-log_p[w]));
+  for (unsigned w = 0; w < 6; ++w)
+    CHECK(as_scalar(cg.incremental_forward(sm.neg_log_softmax(rep, w))) == Approx(-log_p[w]));
 
   const Expression batch = lookup(cg, reps, std::vector<unsigned>{1, 0, 1});
-  const std::vector<unsigned> targets{static_cast<unsigned>(words.convert("sat")), 0, static_cast<unsigned>(words.convert("dog"))};
+  const std::vector<unsigned> targets{static_cast<unsigned>(words.convert("sat")), 0,
+                                      static_cast<unsigned>(words.convert("dog"))};
   const Expression losses = sm.neg_log_softmax(batch, targets);
   const std::vector<float> v = as_vector(cg.incremental_forward(losses));
   CHECK(v[0] == Approx(-log_p[targets[0]]));

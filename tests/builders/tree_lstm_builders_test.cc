@@ -10,8 +10,8 @@
 
 #include "builders/child_sum_tree_lstm_builder.h"
 #include "builders/nary_tree_lstm_builder.h"
-#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/graph.h"
+#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/tensor_eigen.h"
 #include "support/device_values.h"
 #include "support/gradient_check.h"
@@ -61,8 +61,8 @@ TEST_CASE("gradients flow through the tree builders", "[builders][tree]") {
   ChildSumTreeLSTMBuilder child_sum(2, kInput, kHidden, model);
   TreeLSTMBuilder& tree = nary ? static_cast<TreeLSTMBuilder&>(nary_tree) : child_sum;
   ComputationGraph cg;
-  const std::vector<std::vector<unsigned>> leaves =
-      batched ? std::vector<std::vector<unsigned>>{{0, 3}, {1, 2}, {2, 0}} : std::vector<std::vector<unsigned>>{{0}, {1}, {2}};
+  const std::vector<std::vector<unsigned>> leaves = batched ? std::vector<std::vector<unsigned>>{{0, 3}, {1, 2}, {2, 0}}
+                                                            : std::vector<std::vector<unsigned>>{{0}, {1}, {2}};
   const std::vector<Expression> seen = build_tree(tree, cg, table, leaves);
   test_support::check_gradients(model, cg, test_support::weighted_sum(cg, seen, 13));
 }
@@ -144,17 +144,21 @@ TEST_CASE("a child-sum TreeLSTM node follows Tai et al.'s equations", "[builders
   tree.start_new_sequence();
   const VectorXf x0 = VectorXf::LinSpaced(kInput, -0.5f, 0.8f), x1 = VectorXf::LinSpaced(kInput, 0.9f, -0.2f);
   const VectorXf x2 = VectorXf::LinSpaced(kInput, 0.3f, 0.1f);
-  auto vec = [&](const VectorXf& v) { return input(cg, Dim({kInput}), std::vector<float>(v.data(), v.data() + v.size())); };
+  auto vec = [&](const VectorXf& v) {
+    return input(cg, Dim({kInput}), std::vector<float>(v.data(), v.data() + v.size()));
+  };
   tree.add_input(0, {}, vec(x0));
   tree.add_input(1, {}, vec(x1));
   tree.add_input(2, {0, 1}, vec(x2));
 
-  auto node = [&](const VectorXf& x, const std::vector<std::pair<VectorXf, VectorXf>>& children, VectorXf& h, VectorXf& c) {
+  auto node = [&](const VectorXf& x, const std::vector<std::pair<VectorXf, VectorXf>>& children, VectorXf& h,
+                  VectorXf& c) {
     VectorXf h_sum = VectorXf::Zero(n);
     for (const auto& hc : children) h_sum += hc.first;
     const VectorXf a = value(p[2]) + value(p[0]) * x + value(p[1]) * h_sum;
     c = cwise(sigmoid(a.segment(0, n)), tanh_of(a.segment(2 * n, n)));
-    for (const auto& hc : children) c += cwise(sigmoid(value(p[5]) + value(p[3]) * x + value(p[4]) * hc.first), hc.second);
+    for (const auto& hc : children)
+      c += cwise(sigmoid(value(p[5]) + value(p[3]) * x + value(p[4]) * hc.first), hc.second);
     h = cwise(sigmoid(a.segment(n, n)), tanh_of(c));
   };
   VectorXf h0, c0, h1, c1, h, c;
@@ -196,7 +200,8 @@ TEST_CASE("a batch of trees of one shape gives each tree's states", "[builders][
     for (const Expression& e : together) batched.push_back(get(cg, e));
     for (unsigned b = 0; b < 2; ++b) {
       ComputationGraph single;
-      const std::vector<Expression> alone = build_tree(*tree, single, table, {{leaves[0][b]}, {leaves[1][b]}, {leaves[2][b]}});
+      const std::vector<Expression> alone =
+          build_tree(*tree, single, table, {{leaves[0][b]}, {leaves[1][b]}, {leaves[2][b]}});
       for (std::size_t k = 0; k < alone.size(); ++k)
         CHECK((get(single, alone[k]) - batched[k].segment(b * kHidden, kHidden)).cwiseAbs().maxCoeff() < 1e-6f);
     }

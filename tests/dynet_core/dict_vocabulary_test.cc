@@ -64,8 +64,8 @@ TEST_CASE("a damaged vocabulary file is reported and changes nothing", "[dict]")
 
 // A Dict takes any string as a word; save_dicts once refused a space at the end of a training run.
 TEST_CASE("every word a vocabulary accepts survives a save and a load", "[dict]") {
-  const std::vector<std::string> odd = {" ", "a b", "tab\there", "\\", "\\s", "line\nbreak", "cr\r", "",
-                                        "\\e", "e", "  two  ", "end\\"};
+  const std::vector<std::string> odd = {" ",    "a b", "tab\there", "\\", "\\s",     "line\nbreak",
+                                        "cr\r", "",    "\\e",       "e",  "  two  ", "end\\"};
   Dict words;
   for (const std::string& w : odd) words.convert(w);
   words.set_unk("<unk>");

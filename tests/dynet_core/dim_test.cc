@@ -24,7 +24,7 @@ TEST_CASE("Dim sizes, batch and printing", "[dim]") {
   e.delete_dim(1);
   CHECK(e == Dim({2, 4}));
   CHECK(Dim({5, 1, 1}).truncate().ndims() == 1);
-  CHECK(Dim() .size() == 1);
+  CHECK(Dim().size() == 1);
 }
 
 TEST_CASE("Dim rejects bad shapes", "[dim][errors]") {

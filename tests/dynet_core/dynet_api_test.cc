@@ -12,9 +12,9 @@
 #include "dynet/dynet.h"
 #include "dynet/except.h"
 #include "dynet/expr.h"
+#include "dynet/fast-lstm.h"
 #include "dynet/globals.h"
 #include "dynet/grad-check.h"
-#include "dynet/fast-lstm.h"
 #include "dynet/lstm.h"
 #include "dynet/model.h"
 #include "dynet/rand.h"
@@ -132,7 +132,8 @@ TEST_CASE("CyclicalSGDTrainer's rate follows DyNet's triangle", "[dynet_api][tra
   for (int i = 0; i < 10; ++i) CHECK(rates[i] == Approx(expected[i]));
 }
 
-TEST_CASE("EGTrainer keeps each parameter a distribution and moves mass against the gradient", "[dynet_api][trainers]") {
+TEST_CASE("EGTrainer keeps each parameter a distribution and moves mass against the gradient",
+          "[dynet_api][trainers]") {
   ParameterCollection m;
   Parameter p = m.add_parameters({3}, ParameterInitConst(1.f / 3));
   EGTrainer trainer(m, 0.5f, 0.f);
@@ -161,7 +162,9 @@ TEST_CASE("a default-constructed builder works once assigned, and says so before
   CHECK(lstm.add_input(input(cg, {2}, {1.f, 2.f})).dim() == Dim({3}));
 }
 
-TEST_CASE("set_immediate_compute computes nodes as they are added, set_check_validity then refuses NaN and Inf, as DyNet", "[dynet_api]") {
+TEST_CASE(
+    "set_immediate_compute computes nodes as they are added, set_check_validity then refuses NaN and Inf, as DyNet",
+    "[dynet_api]") {
   float x = 2.f;
   {
     ComputationGraph cg;
@@ -175,7 +178,7 @@ TEST_CASE("set_immediate_compute computes nodes as they are added, set_check_val
     cg.set_immediate_compute(true);
     Expression y = input(cg, &x) * 3.f;
     x = 5.f;
-    CHECK(as_scalar(y.value()) == 6.f);  // computed when added
+    CHECK(as_scalar(y.value()) == 6.f);   // computed when added
     CHECK_NOTHROW(log(input(cg, -1.f)));  // NaN, unchecked
     cg.set_check_validity(true);
     CHECK_THROWS_WITH(log(input(cg, -1.f)), Catch::Contains("log: NaN or Inf detected"));
@@ -228,7 +231,8 @@ TEST_CASE("shadow parameters are zeroed tensors of each parameter's shape", "[dy
 }
 
 TEST_CASE("LSTMBuilder is DyNet 2's VanillaLSTMBuilder, with its params and ln_params split", "[dynet_api][builders]") {
-  static_assert(std::is_same<LSTMBuilder, VanillaLSTMBuilder>::value, "DyNet 2: typedef VanillaLSTMBuilder LSTMBuilder");
+  static_assert(std::is_same<LSTMBuilder, VanillaLSTMBuilder>::value,
+                "DyNet 2: typedef VanillaLSTMBuilder LSTMBuilder");
   ParameterCollection m;
   VanillaLSTMBuilder ln(2, 3, 4, m, true);
   REQUIRE(ln.params.size() == 2);
@@ -259,7 +263,8 @@ TEST_CASE("MomentumSGDTrainer::vp holds the velocities, as DyNet exposes them", 
   CHECK(as_vector(*p.values())[1] == Approx(1.f + 1.9f));
 }
 
-TEST_CASE("aux_allocated counts the parameters and tables with optimizer state, from the first update on", "[dynet_api][trainers]") {
+TEST_CASE("aux_allocated counts the parameters and tables with optimizer state, from the first update on",
+          "[dynet_api][trainers]") {
   ParameterCollection m;
   Parameter p = m.add_parameters({2}, ParameterInitConst(0.f));
   LookupParameter table = m.add_lookup_parameters(3, {2});
@@ -308,7 +313,8 @@ TEST_CASE("check_grad passes true gradients and catches a gradient that is off",
   CHECK_FALSE(check_grad(m, off, 0));
 }
 
-TEST_CASE("FastLSTMBuilder is the coupled LSTM with no peepholes, with DyNet's eleven parameters", "[dynet_api][builders]") {
+TEST_CASE("FastLSTMBuilder is the coupled LSTM with no peepholes, with DyNet's eleven parameters",
+          "[dynet_api][builders]") {
   ParameterCollection m;
   FastLSTMBuilder fast(2, 3, 4, m);
   CoupledLSTMBuilder coupled(2, 3, 4, m);

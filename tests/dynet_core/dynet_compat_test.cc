@@ -99,8 +99,9 @@ TEST_CASE("TensorTools::argmax returns an IndexTensor of its own, per line along
 
 TEST_CASE("TensorTools::categorical_sample_log_prob draws each class as often as its probability", "[dynet_api]") {
   ComputationGraph cg;
-  const Expression logp = input(cg, Dim({3}, 2), {std::log(0.2f), std::log(0.5f), std::log(0.3f),  //
-                                                 -1e30f, 0.f, -1e30f});
+  const Expression logp = input(cg, Dim({3}, 2),
+                                {std::log(0.2f), std::log(0.5f), std::log(0.3f),  //
+                                 -1e30f, 0.f, -1e30f});
   std::vector<unsigned> counts(3, 0);
   const unsigned draws = 4000;
   for (unsigned k = 0; k < draws; ++k) {
@@ -154,7 +155,8 @@ TEST_CASE("Trainer::clip_gradients gives DyNet's scale and counts the clip, upda
   CHECK(trainer.clip_gradients() == 1.f);
   trainer.clipping_enabled = true;
   set_gradient(std::nanf(""), 0.f);
-  CHECK_THROWS_WITH(trainer.clip_gradients(), Catch::Contains("SimpleSGDTrainer::clip_gradients: the gradient norm is"));
+  CHECK_THROWS_WITH(trainer.clip_gradients(),
+                    Catch::Contains("SimpleSGDTrainer::clip_gradients: the gradient norm is"));
 
   const std::vector<float> before = as_vector(p.get_storage().values);
   trainer.update_epoch();
@@ -201,7 +203,8 @@ TEST_CASE("DyNet's storage interface: the base class list, norms, has_grad, zero
   CHECK_FALSE(all[2]->is_updated());
   m.set_updated_lookup_param(&t, false);
   CHECK_FALSE(m.is_updated_lookup_param(&t));
-  CHECK_THROWS_WITH(p.get_storage().set_value({1.f}), Catch::Contains("ParameterStorage::set_value") && Catch::Contains("holds 2"));
+  CHECK_THROWS_WITH(p.get_storage().set_value({1.f}),
+                    Catch::Contains("ParameterStorage::set_value") && Catch::Contains("holds 2"));
 }
 
 TEST_CASE("Trainer::populate(is, lr) restores a checkpoint with DyNet's new learning rate", "[dynet_api]") {

@@ -5,9 +5,9 @@
 #include <thread>
 #include <vector>
 
-#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/graph.h"
 #include "dynet_core/init.h"
+#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/param_collection.h"
 
 using namespace dynet;
@@ -118,7 +118,8 @@ TEST_CASE("lookups reject out-of-range indices, also when read by pointer", "[gr
   CHECK(as_vector(cg.forward(e)) == as_vector(table.row_value(1)));
 }
 
-TEST_CASE("class and pick indices are checked when built, and again at forward when read by pointer", "[graph][errors]") {
+TEST_CASE("class and pick indices are checked when built, and again at forward when read by pointer",
+          "[graph][errors]") {
   ComputationGraph cg;
   Expression x = input(cg, Dim({5}), {0.1f, 0.2f, 0.3f, 0.4f, 0.5f});
   CHECK_THROWS_WITH(pickneglogsoftmax(x, 5u), Catch::Contains("pickneglogsoftmax") && Catch::Contains("index 5"));
@@ -129,7 +130,6 @@ TEST_CASE("class and pick indices are checked when built, and again at forward w
   CHECK_THROWS_WITH(cg.forward(loss), Catch::Contains("pickneglogsoftmax") && Catch::Contains("index 6"));
   target = 0;
   CHECK(as_scalar(cg.forward(loss)) == Approx(l4 + 0.4f));
-
 
   // Each on a graph of its own: forward computes every node before the one asked for.
   const std::vector<float> values{0.1f, 0.2f, 0.3f, 0.4f, 0.5f};

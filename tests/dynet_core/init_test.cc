@@ -68,10 +68,10 @@ TEST_CASE("a misspelled flag's message lists every flag the parser accepts", "[f
   }
   // DyNet's flags as its programs spell them, with a value each takes: each is read, and named.
   const std::vector<std::pair<std::string, std::string>> dynet_flags = {
-      {"--dynet-mem", "256"},       {"--dynet-seed", "3"},         {"--dynet-autobatch", "1"},
-      {"--dynet-vertex", "0"},      {"--dynet-profiling", "1"},    {"--dynet-weight-decay", "0.1"},
-      {"--dynet-threads", "2"},     {"--dynet-devices", "CPU"},    {"--dynet-gpus", "0"},
-      {"--dynet-gpu-ids", "0"},     {"--dynet-debug-memory", "1"}, {"--dynet-dynamic-mem", "1"}};
+      {"--dynet-mem", "256"},   {"--dynet-seed", "3"},         {"--dynet-autobatch", "1"},
+      {"--dynet-vertex", "0"},  {"--dynet-profiling", "1"},    {"--dynet-weight-decay", "0.1"},
+      {"--dynet-threads", "2"}, {"--dynet-devices", "CPU"},    {"--dynet-gpus", "0"},
+      {"--dynet-gpu-ids", "0"}, {"--dynet-debug-memory", "1"}, {"--dynet-dynamic-mem", "1"}};
   for (const auto& [flag, value] : dynet_flags) {
     Argv a({"prog", flag + "=" + value});
     CHECK_NOTHROW(extract_dynet_params(a.argc, a.argv));
@@ -129,8 +129,8 @@ TEST_CASE("a GPU asked for is refused at start-up with the reason", "[flags][err
 
 // DyNet reads the seed into an unsigned: every 32-bit value is a seed, nothing else is.
 TEST_CASE("the seed flag takes every unsigned 32-bit value and nothing else", "[flags][errors]") {
-  for (const auto& [text, seed] : {std::pair<const char*, unsigned>{"0", 0u}, {"2147483648", 2147483648u},
-                                   {"4294967295", 4294967295u}}) {
+  for (const auto& [text, seed] :
+       {std::pair<const char*, unsigned>{"0", 0u}, {"2147483648", 2147483648u}, {"4294967295", 4294967295u}}) {
     Argv a({"prog", "--dynet-seed", text});
     CHECK(extract_dynet_params(a.argc, a.argv).random_seed == seed);
   }

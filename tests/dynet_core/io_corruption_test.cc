@@ -11,8 +11,8 @@
 #include <random>
 #include <stdexcept>
 
-#include "dynet_core/io/savers_and_loaders.h"
 #include "dynet_core/io/envelope.h"
+#include "dynet_core/io/savers_and_loaders.h"
 #include "dynet_core/io/whole_file.h"
 #include "dynet_core/load_refusal.h"
 #include "dynet_core/model_of_every_kind.h"
@@ -184,7 +184,8 @@ TEST_CASE("a model of another architecture is refused, naming the first mismatch
   SECTION("a transposed matrix") {
     ParameterCollection other;
     other.add_parameters({4, 3}, 0.f, "matrix");
-    CHECK_THAT(refusal_by(other), Catch::Contains("parameter of dim {3,4}") && Catch::Contains("parameter of dim {4,3}"));
+    CHECK_THAT(refusal_by(other),
+               Catch::Contains("parameter of dim {3,4}") && Catch::Contains("parameter of dim {4,3}"));
   }
   SECTION("a parameter the file does not have") {
     ModelOfEveryKind m(ParameterInitConst(0.f));
@@ -194,8 +195,8 @@ TEST_CASE("a model of another architecture is refused, naming the first mismatch
   SECTION("a model lacking a parameter the file has") {
     ParameterCollection m;
     m.add_parameters(Dim(), 0.f, "scalar");
-    CHECK_THAT(refusal_by(m), Catch::Contains("holds the parameter '/vector' under the key '/'") &&
-                                  Catch::Contains("does not have"));
+    CHECK_THAT(refusal_by(m),
+               Catch::Contains("holds the parameter '/vector' under the key '/'") && Catch::Contains("does not have"));
   }
   SECTION("a parameter where the file has a lookup table") {
     ParameterCollection m;

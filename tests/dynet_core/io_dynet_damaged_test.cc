@@ -7,12 +7,12 @@
 #include <string>
 #include <vector>
 
-#include "dynet_core/ops/all_ops.h"
+#include "dynet_core/dynet_text_record.h"
 #include "dynet_core/graph.h"
 #include "dynet_core/io/savers_and_loaders.h"
 #include "dynet_core/io/whole_file.h"
-#include "dynet_core/dynet_text_record.h"
 #include "dynet_core/load_refusal.h"
+#include "dynet_core/ops/all_ops.h"
 #include "scratch_folder.h"
 
 using namespace dynet;
@@ -86,45 +86,64 @@ TEST_CASE("damaged DyNet records are refused, naming the file, the record and th
   };
   const std::string six = "+1 +2 +3 +4 +5 +6 ";
   const Damage damages[] = {
-      {"too few values", dynet_text_record("#Parameter# /W {2,3}", "ZERO_GRAD", {"1 2 3 4 5"}) + kB + kE,
+      {"too few values",
+       dynet_text_record("#Parameter# /W {2,3}", "ZERO_GRAD", {"1 2 3 4 5"}) + kB + kE,
        {"record 1 ('#Parameter# /W {2,3} 10 ZERO_GRAD', line 1)", "values line holds 5 numbers; its dim {2,3} has 6"}},
-      {"too many values", dynet_text_record("#Parameter# /W {2,3}", "ZERO_GRAD", {six + "7"}) + kB + kE,
+      {"too many values",
+       dynet_text_record("#Parameter# /W {2,3}", "ZERO_GRAD", {six + "7"}) + kB + kE,
        {"record 1", "holds 7 numbers"}},
-      {"a short gradient line", kW + dynet_text_record("#Parameter# /enc/b {2}", "FULL_GRAD", {"1 2", "3"}) + kE,
+      {"a short gradient line",
+       kW + dynet_text_record("#Parameter# /enc/b {2}", "FULL_GRAD", {"1 2", "3"}) + kE,
        {"record 2 ('#Parameter# /enc/b {2} 6 FULL_GRAD', line 3)", "gradient line holds 1 number;"}},
-      {"a FULL_GRAD record marked ZERO_GRAD", kW + replaced(kB, "FULL_GRAD", "ZERO_GRAD") + kE,
+      {"a FULL_GRAD record marked ZERO_GRAD",
+       kW + replaced(kB, "FULL_GRAD", "ZERO_GRAD") + kE,
        {"record 2", "announces 66 bytes of value lines, the 1 line that follows holds 33"}},
-      {"a byte count one too large", replaced(kW, " 97 ", " 98 ") + kB + kE,
+      {"a byte count one too large",
+       replaced(kW, " 97 ", " 98 ") + kB + kE,
        {"record 1", "announces 98 bytes of value lines, the 1 line that follows holds 97"}},
-      {"a byte count one too small", kW + kB + replaced(kE, " 97 ", " 96 "),
+      {"a byte count one too small",
+       kW + kB + replaced(kE, " 97 ", " 96 "),
        {"record 3 ('#LookupParameter# /enc/E {2,3} 96 ZERO_GRAD', line 6)", "announces 96 bytes"}},
-      {"a byte count that is no number", replaced(kW, " 97 ", " 9x7 ") + kB + kE,
+      {"a byte count that is no number",
+       replaced(kW, " 97 ", " 9x7 ") + kB + kE,
        {"record 1", "byte count '9x7' is not a number"}},
-      {"a letter in a number", replaced(kW + kB + kE, "+3.00000000e+00", "+3.0000000O0+00"),
+      {"a letter in a number",
+       replaced(kW + kB + kE, "+3.00000000e+00", "+3.0000000O0+00"),
        {"record 1", "value 3 of its values line, '+3.0000000O0+00', is not a number"}},
-      {"a word for a number", kW + dynet_text_record("#Parameter# /enc/b {2}", "FULL_GRAD", {"1 2", "0.5 half"}) + kE,
+      {"a word for a number",
+       kW + dynet_text_record("#Parameter# /enc/b {2}", "FULL_GRAD", {"1 2", "0.5 half"}) + kE,
        {"record 2", "value 2 of its gradient line, 'half', is not a number"}},
-      {"two signs", dynet_text_record("#Parameter# /W {2,3}", "ZERO_GRAD", {"1 2 +-3 4 5 6"}) + kB + kE,
+      {"two signs",
+       dynet_text_record("#Parameter# /W {2,3}", "ZERO_GRAD", {"1 2 +-3 4 5 6"}) + kB + kE,
        {"value 3 of its values line, '+-3', is not a number"}},
-      {"a NaN", dynet_text_record("#Parameter# /W {2,3}", "ZERO_GRAD", {"1 2 3 nan 5 6"}) + kB + kE,
+      {"a NaN",
+       dynet_text_record("#Parameter# /W {2,3}", "ZERO_GRAD", {"1 2 3 nan 5 6"}) + kB + kE,
        {"value 4 of its values line, 'nan', is not finite"}},
-      {"a float out of range", dynet_text_record("#Parameter# /W {2,3}", "ZERO_GRAD", {"1 2 3 4 5 1e39"}) + kB + kE,
+      {"a float out of range",
+       dynet_text_record("#Parameter# /W {2,3}", "ZERO_GRAD", {"1 2 3 4 5 1e39"}) + kB + kE,
        {"value 6 of its values line, '1e39', is outside the range of a float"}},
-      {"a dim that is no dim", replaced(kW, "{2,3}", "{2,x}") + kB + kE,
+      {"a dim that is no dim",
+       replaced(kW, "{2,3}", "{2,x}") + kB + kE,
        {"record 1", "its dim '{2,x}' is not of the form {d1,d2,...}"}},
       {"a dim of size 0", replaced(kW, "{2,3}", "{0,3}") + kB + kE, {"its dim '{0,3}' is not of the form"}},
-      {"a lookup dim without rows", kW + kB + dynet_text_record("#LookupParameter# /enc/E {}", "ZERO_GRAD", {""}),
+      {"a lookup dim without rows",
+       kW + kB + dynet_text_record("#LookupParameter# /enc/E {}", "ZERO_GRAD", {""}),
        {"record 3", "has no row count"}},
-      {"an unknown record kind", kW + replaced(kB, "#Parameter#", "#Parameters#") + kE,
+      {"an unknown record kind",
+       kW + replaced(kB, "#Parameter#", "#Parameters#") + kE,
        {"record 2", "starts with '#Parameters#', not #Parameter# or #LookupParameter#"}},
-      {"an unknown gradient field", replaced(kW, "ZERO_GRAD", "NO_GRAD") + kB + kE,
+      {"an unknown gradient field",
+       replaced(kW, "ZERO_GRAD", "NO_GRAD") + kB + kE,
        {"record 1", "last field 'NO_GRAD' is neither ZERO_GRAD nor FULL_GRAD"}},
       {"a field too many", replaced(kW, "ZERO_GRAD", "ZERO_GRAD x") + kB + kE, {"record 1", "header has 6 fields"}},
       {"a blank line after the last record", kW + kB + kE + "\n", {"record 4 ('', line 8)", "starts with ''"}},
-      {"a record of other dims", replaced(kW, "{2,3}", "{3,2}") + kB + kE,
+      {"a record of other dims",
+       replaced(kW, "{2,3}", "{3,2}") + kB + kE,
        {"holds '/W' as a parameter of dim {3,2}, but the model's '/W' is a parameter of dim {2,3}"}},
-      {"a table of other rows", kW + kB + replaced(kE, "{2,3}", "{3,2}"),
-       {"holds '/enc/E' as a lookup parameter of 2 rows of dim {3}", "model's '/enc/E' is a lookup parameter of 3 rows"}},
+      {"a table of other rows",
+       kW + kB + replaced(kE, "{2,3}", "{3,2}"),
+       {"holds '/enc/E' as a lookup parameter of 2 rows of dim {3}",
+        "model's '/enc/E' is a lookup parameter of 3 rows"}},
       {"a missing record", kW + kE, {"holds 1 parameter and 1 lookup parameter, the model (/) has 2 parameters"}},
       {"a missing table", kW + kB, {"holds 2 parameters and 0 lookup parameters"}},
       {"a record too many", kW + kB + kE + kB, {"holds 3 parameters and 1 lookup parameter"}},

@@ -10,12 +10,12 @@
 #include <vector>
 
 #include "dynet/model.h"
-#include "dynet_core/ops/all_ops.h"
+#include "dynet_core/dynet_text_record.h"
 #include "dynet_core/graph.h"
 #include "dynet_core/io/savers_and_loaders.h"
 #include "dynet_core/io/whole_file.h"
-#include "dynet_core/dynet_text_record.h"
 #include "dynet_core/model_of_every_kind.h"
+#include "dynet_core/ops/all_ops.h"
 #include "scratch_folder.h"
 #include "trainers/simple_sgd_trainer.h"
 
@@ -82,10 +82,11 @@ TEST_CASE("hand-written DyNet records: values, FULL_GRAD gradients, ZERO_GRAD, D
   const std::string path = folder.file("hand.model");
   // Numbers in any form DyNet's stream reads; an interleaved lookup record; DyNet 2.0's record
   // without a gradient field carries its gradient line.
-  write_text(path, dynet_text_record("#Parameter# /W {2,2}", "ZERO_GRAD", {"1 -2.5 +3e2 0.125 "}) +
-                       dynet_text_record("#LookupParameter# /E {1,2,2}", "FULL_GRAD", {"1 2 3 4", "-1 -2 -3 -4"}) +
-                       dynet_text_record("#Parameter# /b {2}", "FULL_GRAD", {"+7.00000000e+00 -8.00000000e+00 ", "0.5 0.25"}) +
-                       dynet_text_record("#Parameter# /old {1}", "", {"+4.00000000e+00 ", "+1.00000000e+00 "}));
+  write_text(
+      path, dynet_text_record("#Parameter# /W {2,2}", "ZERO_GRAD", {"1 -2.5 +3e2 0.125 "}) +
+                dynet_text_record("#LookupParameter# /E {1,2,2}", "FULL_GRAD", {"1 2 3 4", "-1 -2 -3 -4"}) +
+                dynet_text_record("#Parameter# /b {2}", "FULL_GRAD", {"+7.00000000e+00 -8.00000000e+00 ", "0.5 0.25"}) +
+                dynet_text_record("#Parameter# /old {1}", "", {"+4.00000000e+00 ", "+1.00000000e+00 "}));
   ParameterCollection model;
   Parameter w = model.add_parameters({2, 2}, ParameterInitConst(9.f));
   LookupParameter e = model.add_lookup_parameters(2, {1, 2}, ParameterInitConst(9.f));
@@ -152,9 +153,10 @@ TEST_CASE("DyNet's format writes FULL_GRAD and the gradient when one was accumul
   }
   TextFileSaver(path, false, kDyNet).save(model);
   CHECK(read_file(path) ==
-        dynet_text_record("#Parameter# /w {2}", "FULL_GRAD", {"+1.00000000e+00 +1.00000000e+00 ", "+3.00000000e+00 +3.00000000e+00 "}) +
+        dynet_text_record("#Parameter# /w {2}", "FULL_GRAD",
+                          {"+1.00000000e+00 +1.00000000e+00 ", "+3.00000000e+00 +3.00000000e+00 "}) +
             dynet_text_record("#LookupParameter# /e {1,2}", "FULL_GRAD",
-                   {"+1.00000000e+00 +1.00000000e+00 ", "+0.00000000e+00 +2.00000000e+00 "}));
+                              {"+1.00000000e+00 +1.00000000e+00 ", "+0.00000000e+00 +2.00000000e+00 "}));
   ParameterCollection other;
   Parameter w2 = other.add_parameters({2}, ParameterInitConst(0.f));
   LookupParameter e2 = other.add_lookup_parameters(2, {1}, ParameterInitConst(0.f));
@@ -217,7 +219,8 @@ TEST_CASE("single records of DyNet's format: populate, load_param, load_lookup_p
   LookupParameter t = loader.load_lookup_param(sub, "/x");
   CHECK(t.size() == 1);
   CHECK(values(t) == std::vector<float>{1, 2});
-  CHECK_THROWS_WITH(loader.load_lookup_param(sub, "/deep/m"), Catch::Contains("as a parameter, not a lookup parameter"));
+  CHECK_THROWS_WITH(loader.load_lookup_param(sub, "/deep/m"),
+                    Catch::Contains("as a parameter, not a lookup parameter"));
   CHECK_THROWS_WITH(loader.populate(x, "/none"), Catch::Contains("no record named '/none'"));
 }
 

@@ -21,7 +21,9 @@ TEST_CASE("a sealed payload opens again, and only as what it is", "[io]") {
 
 TEST_CASE("headers that are not exactly as written are refused", "[io][errors]") {
   const std::string file = seal(FileContent::Parameters, ArchiveFormat::Text, "payload");
-  auto open = [](const std::string& bytes) { return open_envelope(bytes, "m", FileContent::Parameters, ArchiveFormat::Text); };
+  auto open = [](const std::string& bytes) {
+    return open_envelope(bytes, "m", FileContent::Parameters, ArchiveFormat::Text);
+  };
   std::string extra_space = file;
   extra_space.insert(extra_space.find(" text"), " ");
   CHECK_THROWS_WITH(open(extra_space), Catch::Contains("malformed header"));

@@ -24,7 +24,8 @@ struct Format {
 };
 
 const Format kFormats[] = {
-    {"text", [](const std::string& p, bool a) -> std::unique_ptr<Saver> { return std::make_unique<TextFileSaver>(p, a); },
+    {"text",
+     [](const std::string& p, bool a) -> std::unique_ptr<Saver> { return std::make_unique<TextFileSaver>(p, a); },
      [](const std::string& p) -> std::unique_ptr<Loader> { return std::make_unique<TextFileLoader>(p); }},
     {"binary",
      [](const std::string& p, bool a) -> std::unique_ptr<Saver> { return std::make_unique<BinaryFileSaver>(p, a); },
@@ -62,8 +63,8 @@ TEST_CASE("a subcollection is saved under its name or a key, and loaded into ano
   ModelOfEveryKind a{ParameterInitNormal()}, b{ParameterInitNormal()};
   {
     TextFileSaver saver(path);
-    saver.save(a.encoder);                // stored as /encoder/W, /encoder/table
-    saver.save(b.encoder, "/second");     // stored as /second/W, /second/table
+    saver.save(a.encoder);             // stored as /encoder/W, /encoder/table
+    saver.save(b.encoder, "/second");  // stored as /second/W, /second/table
   }
   ParameterCollection other;
   ParameterCollection first = other.add_subcollection("encoder");

@@ -225,9 +225,8 @@ TEST_CASE("Model says, as DyNet does, that its name is deprecated", "[dynet_api]
     model.add_parameters({1});
   }
   std::cerr.rdbuf(old);
-  CHECK(captured.str() ==
-        "The name dynet::Model has been deprecated and replaced by dynet::ParameterCollection.\n"
-        "Please replace references to dynet::Model with references to dynet::ParameterCollection.\n");
+  CHECK(captured.str() == "The name dynet::Model has been deprecated and replaced by dynet::ParameterCollection.\n"
+                          "Please replace references to dynet::Model with references to dynet::ParameterCollection.\n");
 }
 
 TEST_CASE("each collection has its own weight decay, and expressions read the root one, as in DyNet", "[dynet_api]") {

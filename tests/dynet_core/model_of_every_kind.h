@@ -23,9 +23,8 @@ struct ModelOfEveryKind {
   /// Puts the floats a file format must not lose into the matrix.
   void set_extreme_values() {
     using limits = std::numeric_limits<float>;
-    matrix.set_value({-0.f, limits::denorm_min(), -limits::denorm_min(), limits::min(), limits::max(),
-                      -limits::max(), limits::infinity(), -limits::infinity(), limits::quiet_NaN(),
-                      1.f / 3.f, -1e-38f, 123456.789f});
+    matrix.set_value({-0.f, limits::denorm_min(), -limits::denorm_min(), limits::min(), limits::max(), -limits::max(),
+                      limits::infinity(), -limits::infinity(), limits::quiet_NaN(), 1.f / 3.f, -1e-38f, 123456.789f});
   }
 
   dynet::ParameterCollection model;

@@ -63,8 +63,7 @@ TEST_CASE("initializing from a file", "[parameters]") {
   const std::string path = "dybatch_init_test_values.txt";
   std::ofstream(path) << "1 2 3\n4\n";
   ParameterCollection m;
-  CHECK(as_vector(*m.add_parameters({2, 2}, ParameterInitFromFile(path)).values()) ==
-        std::vector<float>{1, 2, 3, 4});
+  CHECK(as_vector(*m.add_parameters({2, 2}, ParameterInitFromFile(path)).values()) == std::vector<float>{1, 2, 3, 4});
   CHECK_THROWS_WITH(m.add_parameters({3}, ParameterInitFromFile(path)), Catch::Contains("has 4"));
   std::ofstream(path) << "1 2 x";
   CHECK_THROWS_WITH(m.add_parameters({3}, ParameterInitFromFile(path)), Catch::Contains("not a number"));

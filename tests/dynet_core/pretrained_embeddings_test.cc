@@ -7,8 +7,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "dynet_core/param_collection.h"
 #include "dynet_core/io/pretrained_embeddings.h"
+#include "dynet_core/param_collection.h"
 #include "dynet_core/string_util.h"
 #include "support/temp_file.h"
 
@@ -82,7 +82,8 @@ TEST_CASE("pretrained embedding files with bad lines are refused with the line",
   d.convert("a");
   d.convert("b");
   TempFile out("vectors.txt", "");
-  CHECK_THROWS_WITH(save_pretrained_embeddings(out.path(), d, lp), Catch::Contains("2 words but the lookup parameter only 1 rows"));
+  CHECK_THROWS_WITH(save_pretrained_embeddings(out.path(), d, lp),
+                    Catch::Contains("2 words but the lookup parameter only 1 rows"));
 }
 
 TEST_CASE("DyNet's string helpers", "[str_util]") {

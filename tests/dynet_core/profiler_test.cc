@@ -180,9 +180,9 @@ TEST_CASE("the profile's level 2 shows each vertex function's instances, tasks, 
   const profile::VertexFunctionStats& f = snap.functions[0];
   CHECK_THAT(f.name, Catch::StartsWith("VanillaLSTMBuilder #"));
   CHECK(f.instances == 2 * 3 * 3);
-  CHECK(f.tasks == 2 * 3);  // one per step after the first: the three sequences together
+  CHECK(f.tasks == 2 * 3);           // one per step after the first: the three sequences together
   CHECK(f.fused_chains == f.tasks);  // each step's elementwise tail (gates to state) as one pass
-  CHECK(f.bytes_scattered > 0);  // the recurrent state's gradient goes back to the step before
+  CHECK(f.bytes_scattered > 0);      // the recurrent state's gradient goes back to the step before
   CHECK_THAT(profile::report(snap), Catch::Contains("vertex function") && Catch::Contains("instances per task") &&
                                         Catch::Contains("fused chains") && Catch::Contains(f.name));
 }
@@ -357,7 +357,7 @@ TEST_CASE("kernels on a device with a kernel clock are timed by it, not by host 
   CHECK(clock.stopped == std::vector<unsigned>{0, 1, 2});
   profile::end_step(&device);
   const profile::Snapshot s = profile::snapshot();
-  CHECK(s.last_step.forward_kernel_ns == 1000000);            // slot 0
+  CHECK(s.last_step.forward_kernel_ns == 1000000);             // slot 0
   CHECK(s.last_step.backward_kernel_ns == 2000000 + 3000000);  // slots 1 and 2, one record
   REQUIRE(s.last_step_events.size() == 2);
   CHECK(s.last_step_events[1].ns == 5000000);

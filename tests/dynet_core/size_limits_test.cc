@@ -16,8 +16,8 @@
 
 #include "dynet_core/device/aligned_memory_pool.h"
 #include "dynet_core/dim.h"
-#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/graph.h"
+#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/param_collection.h"
 
 using namespace dynet;
@@ -55,11 +55,11 @@ TEST_CASE("Dim sizes are exact past 32 bits and fit only up to 2^31-1 elements",
 
   CHECK(Dim({kMax}).fits());
   CHECK(Dim({1}, kMax).fits());
-  CHECK(Dim({46341, 46340}).fits());  // 2147441940 elements
-  CHECK_FALSE(Dim({k16, k16 / 2}).fits());  // 2^31
-  CHECK_FALSE(Dim({k16 / 2}, k16).fits());  // 2^31 as batch x size
-  CHECK_FALSE(Dim({k16}, k16).fits());      // 2^32, 0 in 32 bits
-  CHECK_FALSE(Dim({k16, k16 + 1}).fits());  // 2^32 + 2^16, 2^16 in 32 bits
+  CHECK(Dim({46341, 46340}).fits());                                  // 2147441940 elements
+  CHECK_FALSE(Dim({k16, k16 / 2}).fits());                            // 2^31
+  CHECK_FALSE(Dim({k16 / 2}, k16).fits());                            // 2^31 as batch x size
+  CHECK_FALSE(Dim({k16}, k16).fits());                                // 2^32, 0 in 32 bits
+  CHECK_FALSE(Dim({k16, k16 + 1}).fits());                            // 2^32 + 2^16, 2^16 in 32 bits
   CHECK_FALSE(Dim({k16, k16, k16, k16, k16, k16, k16}, k16).fits());  // 2^128
 
   // A dimension no tensor can hold is refused rather than cut to 32 bits.
@@ -121,8 +121,13 @@ TEST_CASE("constants and inputs past 2^31-1 elements are refused at creation", "
 
 TEST_CASE("a node is refused exactly when its shape does not fit", "[graph][sizes]") {
   ComputationGraph cg;
-  const Dim shapes[] = {Dim({kMax}), Dim({46341, 46340}), Dim({2, 3}, kMax / 6), Dim({2, 3}, kMax / 6 + 1),
-                        Dim({k16, k16 / 2}), Dim({k16, k16 + 1}), Dim({k16, k16, k16, k16, k16, k16, k16}, k16)};
+  const Dim shapes[] = {Dim({kMax}),
+                        Dim({46341, 46340}),
+                        Dim({2, 3}, kMax / 6),
+                        Dim({2, 3}, kMax / 6 + 1),
+                        Dim({k16, k16 / 2}),
+                        Dim({k16, k16 + 1}),
+                        Dim({k16, k16, k16, k16, k16, k16, k16}, k16)};
   for (const Dim& d : shapes) {
     INFO("shape " << d);
     if (d.fits())
@@ -140,7 +145,8 @@ TEST_CASE("ops whose result would exceed 2^31-1 elements are refused at the node
   // Three dimensions of 2^31-1 sum to more than 2^32, which wrapped to a small size.
   CHECK_THROWS_WITH(concatenate({most, most, most}), Catch::Contains("concatenate") && Catch::Contains("6442450941"));
   const Expression batch_most = constant(cg, Dim({1}, kMax), 1.f);
-  CHECK_THROWS_WITH(concatenate_to_batch({batch_most, batch_most}), too_large("concatenate_to_batch", "{1X4294967294}"));
+  CHECK_THROWS_WITH(concatenate_to_batch({batch_most, batch_most}),
+                    too_large("concatenate_to_batch", "{1X4294967294}"));
   CHECK_THROWS_WITH(concatenate_to_batch({batch_most, batch_most, batch_most}),
                     Catch::Contains("concatenate_to_batch") && Catch::Contains("6442450941"));
   // Broadcasting in a dimension and in the batch at once.

@@ -6,22 +6,22 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <iterator>
-#include <chrono>
 #include <thread>
 #include <vector>
 
 #include "dynet_core/device/device.h"
-#include "dynet_core/ops/all_ops.h"
+#include "dynet_core/device/thread_pool.h"
 #include "dynet_core/gradient_set.h"
 #include "dynet_core/graph.h"
 #include "dynet_core/init.h"
 #include "dynet_core/io/savers_and_loaders.h"
+#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/param_collection.h"
-#include "dynet_core/device/thread_pool.h"
 #include "support/temp_file.h"
 #include "trainers/parallel/data_parallel.h"
 
@@ -187,7 +187,8 @@ TEST_CASE("a thread pool's workers take the next job whether they are still look
     finished = true;
   });
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-  while (!finished && std::chrono::steady_clock::now() < deadline) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  while (!finished && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
   if (!finished) {
     std::fprintf(stderr, "a thread pool job was never taken by a sleeping worker\n");
     std::_Exit(1);

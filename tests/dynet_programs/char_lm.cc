@@ -35,8 +35,8 @@ struct CharLM {
         builder(kLayers, kWordDim + 2 * kCharHidden, kHidden, model),
         hsm(kLayers * kHidden, clusters, d, model) {}
 
-  Expression BuildLMGraph(const vector<int>& sent, const vector<vector<int>>& spelling, ComputationGraph& cg,
-                          int kSOS, int kEOS) {
+  Expression BuildLMGraph(const vector<int>& sent, const vector<vector<int>>& spelling, ComputationGraph& cg, int kSOS,
+                          int kEOS) {
     c2w.new_graph(cg);
     builder.new_graph(cg);
     hsm.new_graph(cg);
@@ -75,8 +75,8 @@ int main(int argc, char** argv) {
   Dict d, chars;
   const int kSOS = d.convert("<s>");
   const int kEOS = d.convert("</s>");
-  const vector<string> corpus = {"the cat sat on the mat", "a dog ran in the park",
-                                 "the cat ran to the dog", "a bird sat on a tree"};
+  const vector<string> corpus = {"the cat sat on the mat", "a dog ran in the park", "the cat ran to the dog",
+                                 "a bird sat on a tree"};
   vector<vector<int>> training;
   unsigned words = 0;
   for (const string& line : corpus) {
@@ -90,10 +90,10 @@ int main(int argc, char** argv) {
   const string cluster_file = "char_lm-clusters.txt";
   {
     ofstream out(cluster_file);
-    const vector<pair<string, string>> clusters = {
-        {"0 0", "the"}, {"0 0", "a"},   {"0 1", "cat"},   {"0 1", "dog"}, {"0 1", "bird"},
-        {"0 1", "mat"}, {"0 1", "park"}, {"0 1", "tree"}, {"1 0", "sat"}, {"1 0", "ran"},
-        {"1 1", "on"},  {"1 1", "in"},  {"1 1", "to"},    {"1 1", "</s>"}};
+    const vector<pair<string, string>> clusters = {{"0 0", "the"},  {"0 0", "a"},   {"0 1", "cat"},  {"0 1", "dog"},
+                                                   {"0 1", "bird"}, {"0 1", "mat"}, {"0 1", "park"}, {"0 1", "tree"},
+                                                   {"1 0", "sat"},  {"1 0", "ran"}, {"1 1", "on"},   {"1 1", "in"},
+                                                   {"1 1", "to"},   {"1 1", "</s>"}};
     for (const auto& c : clusters) out << c.first << '\t' << c.second << "\t1\n";
   }
   // Pretrained vectors for part of the vocabulary, as a file of another run would give them.

@@ -18,7 +18,8 @@ using namespace dynet;
 int main(int argc, char** argv) {
   dynet::initialize(argc, argv);
   // Six points in the plane, two per class, around (1, 0), (0, 1) and (-1, -1).
-  const vector<vector<float>> points{{1.f, 0.2f}, {0.9f, -0.2f}, {0.1f, 1.f}, {-0.2f, 0.8f}, {-1.f, -0.9f}, {-0.8f, -1.1f}};
+  const vector<vector<float>> points{{1.f, 0.2f},   {0.9f, -0.2f}, {0.1f, 1.f},
+                                     {-0.2f, 0.8f}, {-1.f, -0.9f}, {-0.8f, -1.1f}};
   const vector<unsigned> classes{0, 0, 1, 1, 2, 2};
   const unsigned n = points.size();
 

@@ -50,8 +50,8 @@ int main(int argc, char** argv) {
   Dict d;
   const unsigned kSOS = d.convert("<s>");
   const unsigned kEOS = d.convert("</s>");
-  const vector<string> corpus = {"the cat sat on the mat", "a dog ran in the park",
-                                 "the cat ran to the dog", "a bird sat on a tree"};
+  const vector<string> corpus = {"the cat sat on the mat", "a dog ran in the park", "the cat ran to the dog",
+                                 "a bird sat on a tree"};
   vector<vector<int>> training;
   unsigned words = 0;
   for (const string& line : corpus) {

@@ -24,7 +24,9 @@ struct TinyModel {
   LSTMBuilder lstm;
 
   explicit TinyModel(ParameterCollection& pc)
-      : E(pc.add_lookup_parameters(5, {3}, "E")), W(pc.add_parameters({2, 4}, "W")), b(pc.add_parameters({2}, "b")),
+      : E(pc.add_lookup_parameters(5, {3}, "E")),
+        W(pc.add_parameters({2, 4}, "W")),
+        b(pc.add_parameters({2}, "b")),
         lstm(1, 3, 4, pc) {}
 
   Expression loss(ComputationGraph& cg) {
@@ -89,7 +91,7 @@ int main(int argc, char** argv) {
     l2 = as_scalar(cg.forward(l));
     grads_ok = check_grad(pc2, l, 1);
   }
-  cerr << "equal before loading: " << equal_before << ", after: " << equal_after << "; loss " << l1 << " vs "
-       << l2 << "; check_grad " << grads_ok << endl;
+  cerr << "equal before loading: " << equal_before << ", after: " << equal_after << "; loss " << l1 << " vs " << l2
+       << "; check_grad " << grads_ok << endl;
   return !equal_before && equal_after && l1 == l2 && grads_ok ? 0 : 1;
 }

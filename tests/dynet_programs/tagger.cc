@@ -55,8 +55,8 @@ int main(int argc, char** argv) {
   dynet::initialize(argc, argv);
   Dict words, tags;
   // A word's tag depends on its neighbours: "can" is a verb after a pronoun, a noun after "a".
-  const vector<string> data = {"I/P can/V fish/V", "a/D can/N rusts/V", "we/P can/V swim/V",
-                               "a/D fish/N can/V swim/V", "I/P fish/V", "a/D can/N"};
+  const vector<string> data = {"I/P can/V fish/V",        "a/D can/N rusts/V", "we/P can/V swim/V",
+                               "a/D fish/N can/V swim/V", "I/P fish/V",        "a/D can/N"};
   vector<pair<vector<int>, vector<int>>> training;
   for (const string& line : data) {
     istringstream in(line);

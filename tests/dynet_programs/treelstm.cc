@@ -2,10 +2,10 @@
 // NaryTreeLSTMBuilder over parse trees of a toy language, classifying each tree by the parity of
 // the "one" leaves it holds. Passes when the training loss falls to a fifth and every tree is
 // classified right.
+#include "dynet/treelstm.h"
 #include "dynet/expr.h"
 #include "dynet/model.h"
 #include "dynet/training.h"
-#include "dynet/treelstm.h"
 
 #include <iostream>
 #include <vector>

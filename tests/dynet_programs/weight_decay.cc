@@ -104,8 +104,10 @@ int main(int argc, char** argv) {
     Expression h = input(cg, {2}, {0.3f, -0.7f});
     const Cluster* to_left = root.get_child(root.get_index(7));
     // Zero weights: p(cluster 7) = 1/2, p(word 4 | cluster 7) = 1/3; cluster 9 has one word.
-    Expression word4 = root.neg_log_softmax(h, root.get_index(7), cg) + to_left->neg_log_softmax(h, to_left->get_index(4), cg);
-    Expression word6 = root.neg_log_softmax(h, root.get_index(9), cg) + right->neg_log_softmax(h, right->get_index(6), cg);
+    Expression word4 =
+        root.neg_log_softmax(h, root.get_index(7), cg) + to_left->neg_log_softmax(h, to_left->get_index(4), cg);
+    Expression word6 =
+        root.neg_log_softmax(h, root.get_index(9), cg) + right->neg_log_softmax(h, right->get_index(6), cg);
     expect("-log p(word 4)", as_scalar(cg.forward(word4)), log(6.f));
     expect("-log p(word 6)", as_scalar(cg.forward(word6)), log(2.f));
     expect("sampled word of cluster 9", right->get_word(right->sample(h, cg)), 6.f);
@@ -131,7 +133,8 @@ int main(int argc, char** argv) {
     ComputationGraph cg;
     hsm.new_graph(cg);
     Expression h = input(cg, {2}, {1.f, 2.f});
-    expect("-log p(a) with the new parameters", as_scalar(cg.forward(hsm.neg_log_softmax(h, d.convert("a")))), log(4.f));
+    expect("-log p(a) with the new parameters", as_scalar(cg.forward(hsm.neg_log_softmax(h, d.convert("a")))),
+           log(4.f));
   }
   cout << (ok ? "all values as DyNet gives them" : "values differ from DyNet's") << endl;
   return ok ? 0 : 1;

@@ -1,9 +1,9 @@
 // The tutorial's xor, as DyNet's examples/xor.cc writes it: a two-layer perceptron fed through
 // input pointers, trained with SGD. Passes when the loss falls and all four cases are right.
-#include "dynet/training.h"
 #include "dynet/expr.h"
 #include "dynet/io.h"
 #include "dynet/model.h"
+#include "dynet/training.h"
 
 #include <iostream>
 

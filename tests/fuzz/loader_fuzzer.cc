@@ -20,8 +20,8 @@
 #include <string>
 
 #include "dynet_core/init.h"
-#include "dynet_core/io/savers_and_loaders.h"
 #include "dynet_core/io/envelope.h"
+#include "dynet_core/io/savers_and_loaders.h"
 #include "dynet_core/model_of_every_kind.h"
 #include "trainers/adam_trainer.h"
 

@@ -11,11 +11,11 @@
 #include <random>
 #include <sstream>
 
-#include "dynet_core/graph.h"
 #include "dynet_core/device/kernel_table.h"
+#include "dynet_core/gemm/transpose_cache.h"
+#include "dynet_core/graph.h"
 #include "dynet_core/ops/check_case.h"
 #include "dynet_core/ops/registry.h"
-#include "dynet_core/gemm/transpose_cache.h"
 #include "dynet_core/signature.h"
 
 using namespace dynet;
@@ -218,8 +218,7 @@ OpCall Checker::host_call(const Call& c, unsigned k, std::vector<Tensor>& xs) {
   return h;
 }
 
-bool Checker::check(const OpDef& op, const std::vector<NodeCopy>& nodes, const std::vector<bool>& shared,
-                    Where where) {
+bool Checker::check(const OpDef& op, const std::vector<NodeCopy>& nodes, const std::vector<bool>& shared, Where where) {
   Call c{op, nodes, shared, {}, {}, {}, {}, {}};
   const unsigned K = static_cast<unsigned>(nodes.size());
   for (const NodeCopy& n : nodes) c.data.push_back(n.node->data);
@@ -402,7 +401,8 @@ void check_op(Checker& checker, const OpDef& op, unsigned seeds, Coverage& cover
     for (unsigned i = 0; i < n.nargs; ++i) shared.push_back(shared_argument(op, i, one.graph().node(n.arg(i)), n.dim));
     overwrote = checker.check(op, one.read(), shared, {op.name, p.seed, p.what}) || overwrote;
     ++coverage.instances;
-    if (group_from.empty() || (std::string(p.what) == "broadcast" && group_from.size() == 1)) group_from.push_back(p.seed);
+    if (group_from.empty() || (std::string(p.what) == "broadcast" && group_from.size() == 1))
+      group_from.push_back(p.seed);
   }
   if (op.batch.rule != BatchRule::Concat) {
     coverage.partial.push_back(std::string(op.name) + " (no multi-node call: never batched)");

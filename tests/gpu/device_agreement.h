@@ -29,12 +29,12 @@ namespace device_agreement {
 
 /// What a run covered, for the test's summary line.
 struct Coverage {
-  unsigned ops = 0;        ///< ops checked
-  unsigned instances = 0;  ///< single-node instances
-  unsigned groups = 0;     ///< multi-node calls
+  unsigned ops = 0;                                    ///< ops checked
+  unsigned instances = 0;                              ///< single-node instances
+  unsigned groups = 0;                                 ///< multi-node calls
   unsigned batched = 0, broadcast = 0, overwrite = 0;  ///< ops with at least one such call
-  std::vector<std::string> skipped;  ///< "op (reason)"
-  std::vector<std::string> partial;  ///< "op (what no instance covered)"
+  std::vector<std::string> skipped;                    ///< "op (reason)"
+  std::vector<std::string> partial;                    ///< "op (what no instance covered)"
 };
 
 /// Runs every registered op with a kernel on `device` through the checks above, `seeds` random

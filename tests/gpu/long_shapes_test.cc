@@ -33,7 +33,8 @@ TEST_CASE("long columns and long reductions agree with the CPU", "[gpu][agreemen
   using device_agreement::check_instance;
   check_instance(gpu, "softmax of 10,000", [](CheckCase& c) { return softmax(c.input(Dim({10000}, 3), -3, 3)); });
   check_instance(gpu, "softmax along dim 1", [](CheckCase& c) { return softmax(c.input(Dim({3, 700}, 2), -3, 3), 1); });
-  check_instance(gpu, "log_softmax of 10,000", [](CheckCase& c) { return log_softmax(c.input(Dim({10000}, 2), -3, 3)); });
+  check_instance(gpu, "log_softmax of 10,000",
+                 [](CheckCase& c) { return log_softmax(c.input(Dim({10000}, 2), -3, 3)); });
   check_instance(gpu, "pickneglogsoftmax of 10,000", [](CheckCase& c) {
     static const std::vector<unsigned> targets{7, 9999, 0};
     return pickneglogsoftmax(c.input(Dim({10000}, 3), -3, 3), targets);
@@ -43,15 +44,26 @@ TEST_CASE("long columns and long reductions agree with the CPU", "[gpu][agreemen
     for (unsigned k = 0; k < 700; ++k) ids.push_back((k * 37) % 2000);
     return log_softmax(c.input(Dim({2000}, 2), -3, 3), ids);
   });
-  check_instance(gpu, "sum_elems of 300,000", [](CheckCase& c) { return sum_elems(c.input(Dim({300000}, 2), 0.5f, 1.f)); });
-  check_instance(gpu, "squared_norm of 300,000", [](CheckCase& c) { return squared_norm(c.input(Dim({1000, 300}), -1, 1)); });
-  check_instance(gpu, "sum_batches of 20,000", [](CheckCase& c) { return sum_batches(c.input(Dim({5, 3}, 20000), 0.5f, 1.f)); });
-  check_instance(gpu, "sum_dim over 3,000", [](CheckCase& c) { return sum_dim(c.input(Dim({7, 3000, 2}, 2), 0.5f, 1.f), {1}); });
-  check_instance(gpu, "moment_dim over 5,000", [](CheckCase& c) { return moment_dim(c.input(Dim({9, 5000}, 2), 0.5f, 1.f), {1}, 2); });
+  check_instance(gpu, "sum_elems of 300,000",
+                 [](CheckCase& c) { return sum_elems(c.input(Dim({300000}, 2), 0.5f, 1.f)); });
+  check_instance(gpu, "squared_norm of 300,000", [](CheckCase& c) {
+    return squared_norm(c.input(Dim({1000, 300}), -1, 1));
+  });
+  check_instance(gpu, "sum_batches of 20,000", [](CheckCase& c) {
+    return sum_batches(c.input(Dim({5, 3}, 20000), 0.5f, 1.f));
+  });
+  check_instance(gpu, "sum_dim over 3,000", [](CheckCase& c) {
+    return sum_dim(c.input(Dim({7, 3000, 2}, 2), 0.5f, 1.f), {1});
+  });
+  check_instance(gpu, "moment_dim over 5,000", [](CheckCase& c) {
+    return moment_dim(c.input(Dim({9, 5000}, 2), 0.5f, 1.f), {1}, 2);
+  });
   check_instance(gpu, "dot_product of 100,000", [](CheckCase& c) {
     return dot_product(c.input(Dim({100000}, 2), 0.5f, 1.f), c.input(Dim({100000}, 1), 0.5f, 1.f));
   });
-  check_instance(gpu, "logsumexp_dim of 3,000", [](CheckCase& c) { return logsumexp_dim(c.input(Dim({3000, 4}, 2), -3, 3), 0); });
+  check_instance(gpu, "logsumexp_dim of 3,000", [](CheckCase& c) {
+    return logsumexp_dim(c.input(Dim({3000, 4}, 2), -3, 3), 0);
+  });
   check_instance(gpu, "max_dim of 3,000", [](CheckCase& c) { return max_dim(c.distinct_input(Dim({3000, 4}, 2)), 0); });
   check_instance(gpu, "binary_log_loss of 50,000", [](CheckCase& c) {
     return binary_log_loss(c.input(Dim({50000}, 2), 0.1f, 0.9f), c.input(Dim({50000}, 2), 0.f, 1.f));

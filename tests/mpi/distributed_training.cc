@@ -34,8 +34,8 @@ constexpr unsigned kSteps = 6;
 
 struct Settings {
   std::string mode;
-  std::size_t batch = 7;   // items per minibatch; not a multiple of 2 or 3
-  unsigned threads = 1;    // DataParallel threads inside each rank
+  std::size_t batch = 7;  // items per minibatch; not a multiple of 2 or 3
+  unsigned threads = 1;   // DataParallel threads inside each rank
   std::string dir = ".";
 };
 
@@ -114,7 +114,8 @@ int run(const Settings& s, Communicator& comm) {
   } catch (const DistributedError& e) {
     if (s.mode == "throw")
       return expect_error(
-          e, "rank " + std::to_string(last) + " of " + std::to_string(comm.size()) + " failed: injected failure at step 3",
+          e,
+          "rank " + std::to_string(last) + " of " + std::to_string(comm.size()) + " failed: injected failure at step 3",
           rank);
     if (s.mode == "diverge") return expect_error(e, "differ from rank 0's at step 4", rank);
     throw;
@@ -149,10 +150,14 @@ int main(int argc, char** argv) {
   Settings s;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
-    if (a == "--batch" && i + 1 < argc) s.batch = std::stoul(argv[++i]);
-    else if (a == "--threads" && i + 1 < argc) s.threads = unsigned(std::stoul(argv[++i]));
-    else if (a == "--dir" && i + 1 < argc) s.dir = argv[++i];
-    else if (s.mode.empty()) s.mode = a;
+    if (a == "--batch" && i + 1 < argc)
+      s.batch = std::stoul(argv[++i]);
+    else if (a == "--threads" && i + 1 < argc)
+      s.threads = unsigned(std::stoul(argv[++i]));
+    else if (a == "--dir" && i + 1 < argc)
+      s.dir = argv[++i];
+    else if (s.mode.empty())
+      s.mode = a;
     else {
       std::fprintf(stderr, "distributed_training: unknown argument '%s'\n", a.c_str());
       return 2;

@@ -17,8 +17,8 @@
 #include <vector>
 
 #include "dynet_core/execution_engine.h"
-#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/graph.h"
+#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/ops/check_case.h"
 #include "dynet_core/ops/registry.h"
 

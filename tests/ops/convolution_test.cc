@@ -5,8 +5,8 @@
 
 #include <vector>
 
-#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/graph.h"
+#include "dynet_core/ops/all_ops.h"
 
 using namespace dynet;
 
@@ -26,8 +26,7 @@ TEST_CASE("conv2d is a cross-correlation over rows and columns", "[ops][conv2d]"
   CHECK(as_vector(cg.forward(y)) == std::vector<float>{8, 10, 14, 16});
 }
 
-TEST_CASE("conv2d SAME pads after the input when the padding is odd, and adds the bias per channel",
-          "[ops][conv2d]") {
+TEST_CASE("conv2d SAME pads after the input when the padding is odd, and adds the bias per channel", "[ops][conv2d]") {
   ComputationGraph cg;
   const Expression f = input(cg, Dim({2, 2, 1, 2}), {1, 1, 1, 1, 0, 0, 0, 1});
   const Expression y = conv2d(map3x3(cg), f, input(cg, Dim({2}), {10, 100}), {1, 1}, false);
@@ -45,12 +44,14 @@ TEST_CASE("conv2d strides and the sizes DyNet documents", "[ops][conv2d]") {
   const Expression y = conv2d(map3x3(cg), one, {2, 2});
   CHECK(as_vector(cg.forward(y)) == std::vector<float>{1, 3, 7, 9});
   const Expression big = zeros(cg, Dim({50, 50, 2}, 2));
-  CHECK(conv2d(big, zeros(cg, Dim({2, 2, 2, 3})), {3, 3}).dim() == Dim({17, 17, 3}, 2));  // ceil(49 / 3)
+  CHECK(conv2d(big, zeros(cg, Dim({2, 2, 2, 3})), {3, 3}).dim() == Dim({17, 17, 3}, 2));         // ceil(49 / 3)
   CHECK(conv2d(big, zeros(cg, Dim({2, 2, 2, 3})), {4, 4}, false).dim() == Dim({13, 13, 3}, 2));  // ceil(50 / 4)
   // A map of two dimensions is one channel (DyNet's conv2d_valid_singlefilter).
   CHECK(conv2d(zeros(cg, Dim({50, 100}, 2)), zeros(cg, Dim({2, 4, 1, 3})), {3, 3}).dim() == Dim({17, 33, 3}, 2));
-  CHECK_THROWS_WITH(conv2d(big, zeros(cg, Dim({2, 2, 3, 3})), {1, 1}), Catch::Contains("conv2d") && Catch::Contains("channels"));
-  CHECK_THROWS_WITH(conv2d(big, zeros(cg, Dim({2, 2, 2, 3})), {1}), Catch::Contains("conv2d") && Catch::Contains("stride"));
+  CHECK_THROWS_WITH(conv2d(big, zeros(cg, Dim({2, 2, 3, 3})), {1, 1}),
+                    Catch::Contains("conv2d") && Catch::Contains("channels"));
+  CHECK_THROWS_WITH(conv2d(big, zeros(cg, Dim({2, 2, 2, 3})), {1}),
+                    Catch::Contains("conv2d") && Catch::Contains("stride"));
 }
 
 TEST_CASE("maxpooling2d takes each window's maximum, ignoring SAME padding", "[ops][maxpooling2d]") {

@@ -8,9 +8,9 @@
 #include <limits>
 #include <vector>
 
-#include "support/gradient_check.h"
-#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/graph.h"
+#include "dynet_core/ops/all_ops.h"
+#include "support/gradient_check.h"
 
 using namespace dynet;
 
@@ -39,10 +39,10 @@ TEST_CASE("trigonometric, hyperbolic and lgamma overloads match the C library", 
     const std::vector<float>* in;
   };
   const std::vector<float> bv{1.5f, 2.f, 3.5f};
-  for (const Case& c : {Case{tan(x), tanf, &v}, Case{asin(x), asinf, &v}, Case{acos(x), acosf, &v},
-                        Case{atan(x), atanf, &v}, Case{sinh(x), sinhf, &v}, Case{cosh(x), coshf, &v},
-                        Case{asinh(x), asinhf, &v}, Case{acosh(big), acoshf, &bv}, Case{atanh(x), atanhf, &v},
-                        Case{lgamma(big), lgammaf, &bv}}) {
+  for (const Case& c :
+       {Case{tan(x), tanf, &v}, Case{asin(x), asinf, &v}, Case{acos(x), acosf, &v}, Case{atan(x), atanf, &v},
+        Case{sinh(x), sinhf, &v}, Case{cosh(x), coshf, &v}, Case{asinh(x), asinhf, &v}, Case{acosh(big), acoshf, &bv},
+        Case{atanh(x), atanhf, &v}, Case{lgamma(big), lgammaf, &bv}}) {
     const std::vector<float> y = as_vector(cg.forward(c.y));
     for (unsigned k = 0; k < 3; ++k) CHECK(y[k] == Approx(c.f((*c.in)[k])).epsilon(1e-5));
   }
@@ -84,9 +84,9 @@ TEST_CASE("argmax: DyNet's forward and both backward cases", "[ops][argmax]") {
 TEST_CASE("moments and standard deviations over dimensions, elements and batches", "[ops][moments]") {
   ComputationGraph cg;
   // DyNet's std_dim_value: param_cube1 as {3, 3} x 3.
-  const std::vector<float> cube{.051f, .062f, .073f, .052f, .062f, .072f, .053f, .063f, .073f,
+  const std::vector<float> cube{.051f, .062f,  .073f,  .052f,  .062f,  .072f,  .053f,  .063f,  .073f,
                                 .111f, -.122f, -.033f, -.112f, -.022f, -.132f, -.113f, -.123f, -.133f,
-                                .211f, .222f, .233f, .212f, .222f, .232f, .213f, .223f, .233f};
+                                .211f, .222f,  .233f,  .212f,  .222f,  .232f,  .213f,  .223f,  .233f};
   const Expression c = input(cg, Dim({3, 3}, 3), cube);
   CHECK(as_scalar(cg.forward(mean_dim(std_dim(c, {0}, true), {0}))) == Approx(0.128319368).epsilon(1e-3));
 
@@ -150,8 +150,9 @@ TEST_CASE("distances and losses: l1, huber, pairwise rank, poisson, hinge_dim", 
   const float c = 1.345f;
   require_close(as_vector(cg.forward(huber_distance(x, zero))),
                 {0.5f + (2 * c - 0.5f * c * c) + (3 * c - 0.5f * c * c), 0.125f});
-  require_close(as_vector(cg.forward(pairwise_rank_loss(input(cg, Dim({1, 2}), {2, 0.5f}), input(cg, Dim({1, 2}), {0, 0})))),
-                {0.f, 0.5f});
+  require_close(
+      as_vector(cg.forward(pairwise_rank_loss(input(cg, Dim({1, 2}), {2, 0.5f}), input(cg, Dim({1, 2}), {0, 0})))),
+      {0.f, 0.5f});
   unsigned count = 3;
   const Expression rate = input(cg, std::log(2.f));
   const Expression p = poisson_loss(rate, &count);
@@ -208,7 +209,8 @@ TEST_CASE("inverse, logdet, trace_of_product and the 3D contractions", "[ops][li
   CHECK(as_scalar(cg.forward(trace_of_product(input(cg, Dim({3}), {1, 2, 3}), input(cg, Dim({3}), {4, 5, 6})))) == 32);
   std::vector<float> xv(12);
   for (unsigned k = 0; k < 12; ++k) xv[k] = float(k + 1);
-  const Expression x = input(cg, Dim({2, 3, 2}), xv), y = input(cg, Dim({2}), {1, -1}), z = input(cg, Dim({3}), {1, 0, 2});
+  const Expression x = input(cg, Dim({2, 3, 2}), xv), y = input(cg, Dim({2}), {1, -1}),
+                   z = input(cg, Dim({3}), {1, 0, 2});
   std::vector<float> expected(6), t(2, 0.f);
   for (unsigned i = 0; i < 2; ++i)
     for (unsigned j = 0; j < 3; ++j) {
@@ -219,7 +221,8 @@ TEST_CASE("inverse, logdet, trace_of_product and the 3D contractions", "[ops][li
   require_close(as_vector(cg.forward(contract3d_1d_1d(x, y, z))), t);
   require_close(as_vector(cg.forward(contract3d_1d_1d(x, y, z, input(cg, Dim({2}), {1, 1})))), {t[0] + 1, t[1] + 1});
   CHECK_THROWS_WITH(contract3d_1d(x, z), Catch::Contains("contract3d_1d"));
-  CHECK_THROWS_WITH(inverse(input(cg, Dim({2, 3}), std::vector<float>(6, 1.f))), Catch::Contains("inverse") && Catch::Contains("square"));
+  CHECK_THROWS_WITH(inverse(input(cg, Dim({2, 3}), std::vector<float>(6, 1.f))),
+                    Catch::Contains("inverse") && Catch::Contains("square"));
 }
 
 TEST_CASE("weight_norm scales w to norm g (DyNet's weight_norm_forward)", "[ops][normalization]") {
@@ -262,8 +265,11 @@ TEST_CASE("the ops written as compositions pass the gradient check", "[ops][grad
   const Expression pa = parameter(cg, a), pb = parameter(cg, b);
   const Expression batched = reshape(pb, Dim({3, 2}, 2));
   const std::vector<Expression> ys{
-      std_dim(pa, {1}),       std_dim(batched, {0}, true), std_elems(pa),
-      l1_distance(pa, pb),    huber_distance(pa, pb, 1.5f),
+      std_dim(pa, {1}),
+      std_dim(batched, {0}, true),
+      std_elems(pa),
+      l1_distance(pa, pb),
+      huber_distance(pa, pb, 1.5f),
       weight_norm(pa, parameter(cg, g)),
       trace_of_product(pa, pb),
       contract3d_1d_1d(parameter(cg, cube), parameter(cg, v4), parameter(cg, v3), pick_range(parameter(cg, v4), 0, 2)),

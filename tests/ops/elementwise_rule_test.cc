@@ -76,7 +76,8 @@ Values random_arguments(unsigned nargs, std::size_t n, std::mt19937& rng) {
 /// Equal up to the last bits, NaN included: vectorized kernels may round an element differently
 /// depending on where it falls in a packet, which depends on the buffer's alignment.
 bool close(float a, float b) {
-  return a == b || (std::isnan(a) && std::isnan(b)) || std::fabs(a - b) <= 1e-6f + 1e-5f * std::max(std::fabs(a), std::fabs(b));
+  return a == b || (std::isnan(a) && std::isnan(b)) ||
+         std::fabs(a - b) <= 1e-6f + 1e-5f * std::max(std::fabs(a), std::fabs(b));
 }
 
 /// Shapes a pure elementwise row takes whatever they are; a row whose output shape comes from its

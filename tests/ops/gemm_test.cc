@@ -10,10 +10,10 @@
 
 #include "dynet_core/device/aligned_memory_pool.h"
 #include "dynet_core/device/device.h"
+#include "dynet_core/device/thread_pool.h"
 #include "dynet_core/gemm/gemm.h"
 #include "dynet_core/gemm/jit_gemm.h"
 #include "dynet_core/gemm/transpose_cache.h"
-#include "dynet_core/device/thread_pool.h"
 
 using namespace dynet;
 
@@ -58,7 +58,8 @@ TEST_CASE("gemm split over threads equals gemm on one thread", "[ops][threads]")
     const std::vector<float> serial = product(&one, c.y, c.a, c.ta, c.b, c.tb);
     const std::vector<float> parallel = product(&two, c.y, c.a, c.ta, c.b, c.tb);
     REQUIRE(serial.size() == parallel.size());
-    for (std::size_t k = 0; k < serial.size(); ++k) REQUIRE(parallel[k] == Approx(serial[k]).epsilon(1e-5).margin(1e-4));
+    for (std::size_t k = 0; k < serial.size(); ++k)
+      REQUIRE(parallel[k] == Approx(serial[k]).epsilon(1e-5).margin(1e-4));
   }
 }
 
@@ -81,8 +82,8 @@ float at(const Tensor& t, bool transposed, unsigned i, unsigned j, unsigned k) {
 }
 
 /// y = op(a) * op(b) by the batch rules of gemm(), summed over the batch when y has one element.
-std::vector<float> reference(const Tensor& y, const Tensor& a, bool ta, const Tensor& b, bool tb, const std::vector<float>& y0,
-                             bool accumulate) {
+std::vector<float> reference(const Tensor& y, const Tensor& a, bool ta, const Tensor& b, bool tb,
+                             const std::vector<float>& y0, bool accumulate) {
   std::vector<float> r(y.d.size());
   const unsigned m = y.d.rows(), n = y.d.batch_size() / m, k = ta ? a.d.rows() : a.d.batch_size() / a.d.rows();
   const unsigned batches = std::max(a.d.bd, b.d.bd);
@@ -136,8 +137,7 @@ TEST_CASE("gemm equals the plain product on every path, accumulating or overwrit
   }
 }
 
-TEST_CASE("a left operand larger than one kernel block runs block by block and equals the plain product",
-          "[ops]") {
+TEST_CASE("a left operand larger than one kernel block runs block by block and equals the plain product", "[ops]") {
   if (!jit_gemm_serves(2, 2, 2)) return;  // a build without JIT kernels: Eigen takes every product
   // More rows than a block takes and more depth than fits beside them on any L2 of up to 16 MiB,
   // neither a multiple of a block: row blocks and parts of k both end short.
@@ -159,7 +159,8 @@ TEST_CASE("a left operand larger than one kernel block runs block by block and e
           for (unsigned i = 0; i < m; ++i) {
             double s = accumulate ? c[i + std::size_t(j) * ldc] : 0.0;
             for (unsigned l = 0; l < k; ++l)
-              s += double(a[i + std::size_t(l) * lda]) * (tb ? b[j + std::size_t(l) * ldb] : b[l + std::size_t(j) * ldb]);
+              s += double(a[i + std::size_t(l) * lda]) *
+                   (tb ? b[j + std::size_t(l) * ldb] : b[l + std::size_t(j) * ldb]);
             expected[i + std::size_t(j) * ldc] = float(s);
           }
         INFO(n << " columns" << (tb ? ", b transposed" : "") << (accumulate ? ", accumulating" : ""));
@@ -186,7 +187,8 @@ TEST_CASE("single columns run through Eigen and a weight larger than one block i
     gemm(dx.t, w.t, true, dy.t, false, true, &transposes);
     const std::vector<float> expected = reference(dx.t, w.t, true, dy.t, false, before, true);
     INFO("product " << product);
-    for (std::size_t e = 0; e < expected.size(); ++e) REQUIRE(dx.v[e] == Approx(expected[e]).epsilon(1e-4).margin(1e-3));
+    for (std::size_t e = 0; e < expected.size(); ++e)
+      REQUIRE(dx.v[e] == Approx(expected[e]).epsilon(1e-4).margin(1e-3));
     if (product < 32) REQUIRE(pool.used() == 0);
   }
   if (!jit_gemm_serves(1024, 4, 2048)) return;  // a build without JIT kernels never copies

@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/graph.h"
+#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/ops/check_case.h"
 #include "dynet_core/ops/registry.h"
 
@@ -54,7 +54,7 @@ void check_gradients(const OpDef& op, std::uint64_t seed) {
 
   const std::vector<float> y0 = as_vector(cg.forward(y));
   for (float v : y0) REQUIRE(std::isfinite(v));  // outputs start as NaN in debug memory
-  REQUIRE(as_vector(cg.forward(y)) == y0);      // recomputation is exact (random ops too)
+  REQUIRE(as_vector(cg.forward(y)) == y0);       // recomputation is exact (random ops too)
 
   std::mt19937_64 rng(seed ^ 0x5eed);
   std::uniform_real_distribution<float> unit(-1.f, 1.f);
@@ -209,16 +209,23 @@ TEST_CASE("an op without a gradient check cannot be registered", "[ops][registry
     CHECK((op->check.build || (op->check.skip_reason && *op->check.skip_reason)));
   }
   const std::size_t before = registered_ops().size();
-  OpDef unchecked = OpRow("unchecked_op").arity(1).infer([](const DimArgs& xs, const void*) { return xs[0]; })
-      .forward([](const OpCall&) {}).saves(kSavesNothing);
+  OpDef unchecked = OpRow("unchecked_op")
+                        .arity(1)
+                        .infer([](const DimArgs& xs, const void*) { return xs[0]; })
+                        .forward([](const OpCall&) {})
+                        .saves(kSavesNothing);
   REQUIRE_THROWS_WITH(register_ops({&unchecked}), Catch::Contains("unchecked_op") && Catch::Contains("gradient check"));
   CHECK(registered_ops().size() == before);
   CHECK(find_op("unchecked_op") == nullptr);
 }
 
 TEST_CASE("an op that is not registered cannot be used", "[ops][registry]") {
-  OpDef stray = OpRow("stray_op").arity(1).infer([](const DimArgs& xs, const void*) { return xs[0]; })
-      .forward([](const OpCall&) {}).saves(kSavesNothing).no_gradcheck("test row");
+  OpDef stray = OpRow("stray_op")
+                    .arity(1)
+                    .infer([](const DimArgs& xs, const void*) { return xs[0]; })
+                    .forward([](const OpCall&) {})
+                    .saves(kSavesNothing)
+                    .no_gradcheck("test row");
   ComputationGraph cg;
   Expression x = input(cg, 1.f);
   REQUIRE_THROWS_WITH(cg.append(stray, {x}), Catch::Contains("stray_op") && Catch::Contains("not registered"));

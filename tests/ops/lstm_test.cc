@@ -5,8 +5,8 @@
 #include <cmath>
 #include <vector>
 
-#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/graph.h"
+#include "dynet_core/ops/all_ops.h"
 
 using namespace dynet;
 
@@ -15,8 +15,8 @@ namespace {
 float sigmoid(float v) { return 1.f / (1.f + std::exp(-v)); }
 
 /// Gates for hidden size 1 and one input: pre = Wx x + Wh h + b (+1 on the forget gate).
-std::vector<float> expected_gates(const std::vector<float>& wx, const std::vector<float>& wh, const std::vector<float>& b,
-                                  float x, float h) {
+std::vector<float> expected_gates(const std::vector<float>& wx, const std::vector<float>& wh,
+                                  const std::vector<float>& b, float x, float h) {
   std::vector<float> g(4);
   for (unsigned k = 0; k < 4; ++k) {
     const float pre = wx[k] * x + wh[k] * h + b[k] + (k == 1 ? 1.f : 0.f);
@@ -32,7 +32,8 @@ TEST_CASE("vanilla_lstm_gates computes i, f, o, g with the forget gate's bias sh
   ComputationGraph cg;
   const Expression x = input(cg, Dim({1}, 2), {0.7f, -1.2f});
   const Expression h = input(cg, Dim({1}), {0.4f});  // broadcast over the batch of x
-  const Expression g = vanilla_lstm_gates(x, h, input(cg, Dim({4, 1}), wx), input(cg, Dim({4, 1}), wh), input(cg, Dim({4}), b));
+  const Expression g =
+      vanilla_lstm_gates(x, h, input(cg, Dim({4, 1}), wx), input(cg, Dim({4, 1}), wh), input(cg, Dim({4}), b));
   REQUIRE(g.dim() == Dim({4}, 2));
   const std::vector<float> v = as_vector(cg.forward(g));
   for (unsigned t = 0; t < 2; ++t) {
@@ -59,8 +60,10 @@ TEST_CASE("vanilla_lstm_gates: the concat and dropout forms equal the plain form
   const std::vector<float> plain = as_vector(cg.forward(vanilla_lstm_gates(concat, h, wx, wh, b)));
   CHECK(as_vector(cg.forward(vanilla_lstm_gates_concat({x1, x2}, h, wx, wh, b))) == plain);
 
-  const std::vector<float> masked = as_vector(cg.forward(vanilla_lstm_gates(cmult(concat, mx), cmult(h, mh), wx, wh, b)));
-  const std::vector<float> dropout = as_vector(cg.forward(vanilla_lstm_gates_dropout_concat({x1, x2}, h, wx, wh, b, mx, mh)));
+  const std::vector<float> masked =
+      as_vector(cg.forward(vanilla_lstm_gates(cmult(concat, mx), cmult(h, mh), wx, wh, b)));
+  const std::vector<float> dropout =
+      as_vector(cg.forward(vanilla_lstm_gates_dropout_concat({x1, x2}, h, wx, wh, b, mx, mh)));
   REQUIRE(dropout.size() == masked.size());
   for (std::size_t k = 0; k < masked.size(); ++k) CHECK(dropout[k] == Approx(masked[k]).margin(1e-6));
   const std::vector<float> one = as_vector(cg.forward(vanilla_lstm_gates_dropout(concat, h, wx, wh, b, mx, mh)));
@@ -85,10 +88,11 @@ TEST_CASE("vanilla_lstm ops reject shapes that do not fit, naming the function",
   const Expression x = zeros(cg, Dim({3})), h = zeros(cg, Dim({2}));
   CHECK_THROWS_WITH(vanilla_lstm_gates(x, h, zeros(cg, Dim({8, 2})), zeros(cg, Dim({8, 2})), zeros(cg, Dim({8}))),
                     Catch::Contains("vanilla_lstm_gates") && Catch::Contains("Wx must be {8,3}"));
-  CHECK_THROWS_WITH(vanilla_lstm_gates_dropout(x, h, zeros(cg, Dim({8, 3})), zeros(cg, Dim({8, 2})), zeros(cg, Dim({8})),
-                                               zeros(cg, Dim({2})), zeros(cg, Dim({2}))),
+  CHECK_THROWS_WITH(vanilla_lstm_gates_dropout(x, h, zeros(cg, Dim({8, 3})), zeros(cg, Dim({8, 2})),
+                                               zeros(cg, Dim({8})), zeros(cg, Dim({2})), zeros(cg, Dim({2}))),
                     Catch::Contains("vanilla_lstm_gates_dropout") && Catch::Contains("dropout_mask_x"));
-  CHECK_THROWS_WITH(vanilla_lstm_c(h, zeros(cg, Dim({6}))), Catch::Contains("vanilla_lstm_c") && Catch::Contains("8 rows"));
+  CHECK_THROWS_WITH(vanilla_lstm_c(h, zeros(cg, Dim({6}))),
+                    Catch::Contains("vanilla_lstm_c") && Catch::Contains("8 rows"));
   CHECK_THROWS_AS(vanilla_lstm_gates(x, h, zeros(cg, Dim({8, 3})), zeros(cg, Dim({8, 2})), zeros(cg, Dim({8})), -1.f),
                   std::invalid_argument);
 }

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/graph.h"
+#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/ops/registry.h"
 #include "dynet_core/param_collection.h"
 #include "support/message_check.h"
@@ -186,7 +186,10 @@ std::vector<Misuse> expression_misuses(Scene& s) {
       {"hinge_dim", [](const Expression& x) { return hinge_dim(x, std::vector<unsigned>{0}); }},
       {"poisson_loss", [](const Expression& x) { return poisson_loss(x, 1u); }},
       {"dropout_dim", [](const Expression& x) { return dropout_dim(x, 0, 0.5f); }},
-      {"maxpooling2d", [](const Expression& x) { return maxpooling2d(x, {1, 1}, {1, 1}); }},
+      {"maxpooling2d",
+       [](const Expression& x) {
+         return maxpooling2d(x, {1, 1}, {1, 1});
+       }},
       {"kmax_pooling", [](const Expression& x) { return kmax_pooling(x, 1, 0); }},
       {"fold_rows", [](const Expression& x) { return fold_rows(x, 1); }},
   };
@@ -213,7 +216,10 @@ std::vector<Misuse> expression_misuses(Scene& s) {
       {"circ_conv", [](const Expression& a, const Expression& b) { return circ_conv(a, b); }},
       {"circ_corr", [](const Expression& a, const Expression& b) { return circ_corr(a, b); }},
       {"filter1d_narrow", [](const Expression& a, const Expression& b) { return filter1d_narrow(a, b); }},
-      {"conv2d", [](const Expression& a, const Expression& b) { return conv2d(a, b, {1, 1}); }},
+      {"conv2d",
+       [](const Expression& a, const Expression& b) {
+         return conv2d(a, b, {1, 1});
+       }},
       {"weight_norm", [](const Expression& a, const Expression& b) { return weight_norm(a, b); }},
       {"vanilla_lstm_c", [](const Expression& a, const Expression& b) { return vanilla_lstm_c(a, b); }},
       {"vanilla_lstm_h", [](const Expression& a, const Expression& b) { return vanilla_lstm_h(a, b); }},
@@ -247,8 +253,7 @@ std::vector<Misuse> expression_misuses(Scene& s) {
   });
   dead_argument(m, s, "conv2d", [&s](const Expression& b) { return conv2d(s.m34, s.t223, b, {1, 1}); });
   dead_argument(m, s, "contract3d_1d", [&s](const Expression& b) { return contract3d_1d(s.t223, s.v3, b); });
-  dead_argument(m, s, "contract3d_1d_1d",
-                [&s](const Expression& z) { return contract3d_1d_1d(s.t223, s.v3, z); });
+  dead_argument(m, s, "contract3d_1d_1d", [&s](const Expression& z) { return contract3d_1d_1d(s.t223, s.v3, z); });
 
   // Shapes, indices and values each function refuses.
   auto add = [&m](const std::string& name, const std::string& how, std::function<void()> f) {
@@ -257,7 +262,7 @@ std::vector<Misuse> expression_misuses(Scene& s) {
   add("operator+", "shapes that do not broadcast", [&s] { s.v3 + s.v4; });
   add("operator+", "batch sizes 2 and 3", [&s] { s.batch2 + s.batch3; });
   add("operator-", "shapes that do not broadcast", [&s] { s.v3 - s.v4; });
-  add("operator*", "a product of {3} and {3,4}", [&s] { s.v3 * s.m34; });
+  add("operator*", "a product of {3} and {3,4}", [&s] { s.v3* s.m34; });
   add("operator/", "the constant 0", [&s] { s.v3 / 0.f; });
   add("cmult", "shapes that do not broadcast", [&s] { cmult(s.v3, s.v4); });
   add("cdiv", "shapes that do not broadcast", [&s] { cdiv(s.v3, s.v4); });
@@ -365,8 +370,9 @@ std::vector<Misuse> expression_misuses(Scene& s) {
   add("vanilla_lstm_gates", "an input of another size", [&s] { vanilla_lstm_gates(s.v4, s.h1, s.m43, s.m41, s.v4); });
   add("vanilla_lstm_gates", "a negative weightnoise_std",
       [&s] { vanilla_lstm_gates(s.v3, s.h1, s.m43, s.m41, s.v4, -1.f); });
-  add("vanilla_lstm_gates_concat", "inputs of other sizes",
-      [&s] { vanilla_lstm_gates_concat({s.v3, s.v3}, s.h1, s.m43, s.m41, s.v4); });
+  add("vanilla_lstm_gates_concat", "inputs of other sizes", [&s] {
+    vanilla_lstm_gates_concat({s.v3, s.v3}, s.h1, s.m43, s.m41, s.v4);
+  });
   add("vanilla_lstm_gates_concat", "a negative weightnoise_std",
       [&s] { vanilla_lstm_gates_concat({s.v3}, s.h1, s.m43, s.m41, s.v4, -1.f); });
   add("vanilla_lstm_gates_dropout", "a mask of another size",
@@ -390,7 +396,8 @@ std::vector<Misuse> expression_misuses(Scene& s) {
   // Leaves.
   add("input", "too few values", [&s] { input(s.cg, Dim({3}), {1.f}); });
   add("input", "a null pointer", [&s] { input(s.cg, static_cast<const float*>(nullptr)); });
-  add("input", "a null vector pointer", [&s] { input(s.cg, Dim({3}), static_cast<const std::vector<float>*>(nullptr)); });
+  add("input", "a null vector pointer",
+      [&s] { input(s.cg, Dim({3}), static_cast<const std::vector<float>*>(nullptr)); });
   add("parameter", "an empty Parameter", [&s] { parameter(s.cg, Parameter()); });
   add("parameter", "an empty LookupParameter", [&s] { parameter(s.cg, LookupParameter()); });
   add("const_parameter", "an empty Parameter", [&s] { const_parameter(s.cg, Parameter()); });
@@ -473,12 +480,19 @@ TEST_CASE("every registered op is misused by the message test", "[ops][errors]")
   const std::set<std::string> without_misuse{
       "constant",  // every Dim is a valid constant
   };
-  const std::map<std::string, std::string> called_as{
-      {"add", "operator+"}, {"subtract", "operator-"}, {"negate", "operator-"}, {"add_constant", "operator+"},
-      {"constant_minus", "operator-"}, {"multiply_constant", "operator*"}, {"matmul", "operator*"},
-      {"select_rows_cols", "select_rows"}, {"lookup_table_parameter", "parameter"},
-      {"const_lookup_table_parameter", "const_parameter"}, {"lookup_row_parameter", "parameter"},
-      {"const_lookup_row_parameter", "const_parameter"}, {"restricted_log_softmax", "log_softmax"}};
+  const std::map<std::string, std::string> called_as{{"add", "operator+"},
+                                                     {"subtract", "operator-"},
+                                                     {"negate", "operator-"},
+                                                     {"add_constant", "operator+"},
+                                                     {"constant_minus", "operator-"},
+                                                     {"multiply_constant", "operator*"},
+                                                     {"matmul", "operator*"},
+                                                     {"select_rows_cols", "select_rows"},
+                                                     {"lookup_table_parameter", "parameter"},
+                                                     {"const_lookup_table_parameter", "const_parameter"},
+                                                     {"lookup_row_parameter", "parameter"},
+                                                     {"const_lookup_row_parameter", "const_parameter"},
+                                                     {"restricted_log_softmax", "log_softmax"}};
   Scene s;
   std::set<std::string> misused;
   for (const Misuse& m : expression_misuses(s)) misused.insert(m.function);
@@ -497,8 +511,9 @@ TEST_CASE("messages name a parameter as the user did, or say it is unnamed", "[o
   ParameterCollection sub = model.add_subcollection("encoder");
   LookupParameter nested = sub.add_lookup_parameters(2, {4});
   ComputationGraph cg;
-  CHECK_THROWS_WITH(lookup(cg, unnamed, 7u),
-                    Catch::Equals("lookup: index 7 is out of range for an unnamed LookupParameter of 5 rows of dim {3}"));
+  CHECK_THROWS_WITH(
+      lookup(cg, unnamed, 7u),
+      Catch::Equals("lookup: index 7 is out of range for an unnamed LookupParameter of 5 rows of dim {3}"));
   CHECK_THROWS_WITH(lookup(cg, named, 7u), Catch::Contains("for the LookupParameter '/embeddings' of 5 rows"));
   CHECK_THROWS_WITH(lookup(cg, nested, 7u),
                     Catch::Contains("an unnamed LookupParameter of the collection '/encoder/' of 2 rows of dim {4}"));

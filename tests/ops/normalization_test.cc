@@ -3,9 +3,9 @@
 #include <cmath>
 #include <vector>
 
-#include "support/gradient_check.h"
-#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/graph.h"
+#include "dynet_core/ops/all_ops.h"
+#include "support/gradient_check.h"
 
 using namespace dynet;
 
@@ -21,7 +21,8 @@ TEST_CASE("layer_norm gives each batch element zero mean and unit variance, then
     CHECK(mean == Approx(0).margin(1e-6));
     CHECK(var == Approx(1).epsilon(1e-4));
   }
-  const Expression shifted = layer_norm(x, input(cg, Dim({4}), {2.f, 2.f, 2.f, 2.f}), input(cg, Dim({4}), {1.f, 1.f, 1.f, 1.f}));
+  const Expression shifted =
+      layer_norm(x, input(cg, Dim({4}), {2.f, 2.f, 2.f, 2.f}), input(cg, Dim({4}), {1.f, 1.f, 1.f, 1.f}));
   const std::vector<float> s = as_vector(cg.forward(shifted));
   for (std::size_t k = 0; k < v.size(); ++k) CHECK(s[k] == Approx(2 * v[k] + 1));
 }
@@ -39,6 +40,7 @@ TEST_CASE("layer_norm gradients", "[ops][layer_norm]") {
 TEST_CASE("layer_norm rejects a gain or bias of another size", "[ops][layer_norm]") {
   ComputationGraph cg;
   const Expression x = zeros(cg, Dim({4}));
-  CHECK_THROWS_WITH(layer_norm(x, zeros(cg, Dim({3})), zeros(cg, Dim({4}))), Catch::Contains("layer_norm") && Catch::Contains("{3}"));
+  CHECK_THROWS_WITH(layer_norm(x, zeros(cg, Dim({3})), zeros(cg, Dim({4}))),
+                    Catch::Contains("layer_norm") && Catch::Contains("{3}"));
   CHECK_THROWS_WITH(layer_norm(zeros(cg, Dim({4, 2})), x, x), Catch::Contains("column vector"));
 }

@@ -12,14 +12,14 @@
 #include <string>
 #include <vector>
 
-#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/graph.h"
+#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/param_collection.h"
 #include "dynet_core/random_engine.h"
+#include "support/device_values.h"
 #include "trainers/parallel/data_parallel.h"
 #include "trainers/parallel/distributed_reducer.h"
 #include "trainers/simple_sgd_trainer.h"
-#include "support/device_values.h"
 
 namespace test_support {
 
@@ -40,8 +40,8 @@ struct DistributedModel {
 
   /// Item i of the data set: two words and a label, the same on every rank.
   dynet::Expression loss(dynet::ComputationGraph& cg, std::size_t i) const {
-    const dynet::Expression x = lookup(cg, embeddings, unsigned(i * 7 + 1) % kWords) +
-                                lookup(cg, embeddings, unsigned(i * i + 3) % kWords);
+    const dynet::Expression x =
+        lookup(cg, embeddings, unsigned(i * 7 + 1) % kWords) + lookup(cg, embeddings, unsigned(i * i + 3) % kWords);
     const dynet::Expression h = tanh(parameter(cg, w) * x + parameter(cg, b));
     return pickneglogsoftmax(parameter(cg, v) * h, unsigned(i % 3));
   }

@@ -21,15 +21,13 @@ class ElementChainDevice : public dynet::Device_CPU {
     capabilities_ = capabilities;
   }
   void run_chain_forward(const dynet::ChainProgram& chain, const dynet::ChainRun& run) override {
-    for_each_element(chain, run, [](const dynet::gpu::ElementChain& c, std::size_t i) {
-      dynet::gpu::chain_forward_element(c, i);
-    });
+    for_each_element(chain, run,
+                     [](const dynet::gpu::ElementChain& c, std::size_t i) { dynet::gpu::chain_forward_element(c, i); });
     ++forward_chains;
   }
   void run_chain_backward(const dynet::ChainProgram& chain, const dynet::ChainRun& run) override {
-    for_each_element(chain, run, [](const dynet::gpu::ElementChain& c, std::size_t i) {
-      dynet::gpu::chain_backward_element(c, i);
-    });
+    for_each_element(
+        chain, run, [](const dynet::gpu::ElementChain& c, std::size_t i) { dynet::gpu::chain_backward_element(c, i); });
     ++backward_chains;
   }
 

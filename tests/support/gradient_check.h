@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/graph.h"
+#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/param_collection.h"
 #include "dynet_core/tensor_tools.h"
 #include "support/sample_count.h"
@@ -38,8 +38,8 @@ inline Expression weighted_sum(ComputationGraph& cg, const std::vector<Expressio
 
 namespace detail {
 
-inline void check_values(const std::string& what, const Tensor& values, const float* analytic,
-                         ComputationGraph& cg, const Expression& loss) {
+inline void check_values(const std::string& what, const Tensor& values, const float* analytic, ComputationGraph& cg,
+                         const Expression& loss) {
   const std::size_t n = values.d.size();
   const std::size_t stride = 1 + n / sample_count(16);  // about 16 values per parameter, 2 guarded
   for (std::size_t k = 0; k < n; k += stride) {
@@ -53,7 +53,8 @@ inline void check_values(const std::string& what, const Tensor& values, const fl
     TensorTools::set_element(values, at, x0);
     const double numeric = (plus - minus) / (2.0 * h);
     INFO(what << " element " << k << ": numeric " << numeric << ", analytic " << analytic[k]);
-    CHECK(std::fabs(numeric - analytic[k]) <= 2e-3 + 2e-2 * std::max(std::fabs(numeric), double(std::fabs(analytic[k]))));
+    CHECK(std::fabs(numeric - analytic[k]) <=
+          2e-3 + 2e-2 * std::max(std::fabs(numeric), double(std::fabs(analytic[k]))));
   }
 }
 

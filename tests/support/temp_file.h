@@ -13,7 +13,8 @@ class TempFile {
  public:
   /// Creates the file `<tmp>/dybatch-<pid>-<name>` holding `contents`.
   TempFile(const std::string& name, const std::string& contents)
-      : path_((std::filesystem::temp_directory_path() / ("dybatch-" + std::to_string(::getpid()) + "-" + name)).string()) {
+      : path_((std::filesystem::temp_directory_path() / ("dybatch-" + std::to_string(::getpid()) + "-" + name))
+                  .string()) {
     std::ofstream(path_) << contents;
   }
   ~TempFile() {

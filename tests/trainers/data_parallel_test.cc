@@ -8,11 +8,11 @@
 #include <stdexcept>
 #include <vector>
 
-#include "dynet_core/ops/all_ops.h"
+#include "dynet_core/device/thread_pool.h"
 #include "dynet_core/graph.h"
+#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/param_collection.h"
 #include "dynet_core/random_engine.h"
-#include "dynet_core/device/thread_pool.h"
 #include "support/device_values.h"
 #include "trainers/parallel/data_parallel.h"
 

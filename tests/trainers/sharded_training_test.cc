@@ -106,7 +106,8 @@ TEST_CASE("sharded training through a reducer of one process updates as alone", 
   CHECK(test_support::bitwise_differences(shared.values, alone.values) == 0);
 }
 
-TEST_CASE("sharded training on a rank of two builds that rank's share of every minibatch", "[trainers][sharded_training]") {
+TEST_CASE("sharded training on a rank of two builds that rank's share of every minibatch",
+          "[trainers][sharded_training]") {
   DistributedModel m(11);
   MirroredRank second;
   DistributedReducer reducer(m.pc, second);
@@ -119,5 +120,6 @@ TEST_CASE("sharded training on a rank of two builds that rank's share of every m
 }
 
 TEST_CASE("sharded training refuses zero threads", "[trainers][sharded_training]") {
-  CHECK_THROWS_WITH(ShardedTraining<Shards>(0), Catch::Contains("ShardedTraining::set_threads") && Catch::Contains("not 0"));
+  CHECK_THROWS_WITH(ShardedTraining<Shards>(0),
+                    Catch::Contains("ShardedTraining::set_threads") && Catch::Contains("not 0"));
 }

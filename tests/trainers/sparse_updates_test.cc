@@ -7,8 +7,8 @@
 #include <memory>
 #include <vector>
 
-#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/graph.h"
+#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/param_collection.h"
 #include "trainers/all_trainers.h"
 
@@ -35,8 +35,7 @@ struct Run {
 void train_step(Run& run, const std::vector<unsigned>& rows) {
   ComputationGraph cg;
   std::vector<Expression> losses;
-  for (unsigned r : rows)
-    losses.push_back(squared_distance(lookup(cg, run.table, r), constant(cg, {kRowSize}, 1.f)));
+  for (unsigned r : rows) losses.push_back(squared_distance(lookup(cg, run.table, r), constant(cg, {kRowSize}, 1.f)));
   cg.backward(sum(losses));
   run.trainer->update();
 }
@@ -65,10 +64,12 @@ TEST_CASE("sparse and dense updates agree on touched rows, untouched rows keep t
     const std::vector<float> start = initial_table();
     for (unsigned r : {1u, 3u}) {
       CHECK(same_bits(row_of(sparse.table, r), row_of(dense.table, r)));
-      CHECK(row_of(sparse.table, r) != std::vector<float>(start.begin() + r * kRowSize, start.begin() + (r + 1) * kRowSize));
+      CHECK(row_of(sparse.table, r) !=
+            std::vector<float>(start.begin() + r * kRowSize, start.begin() + (r + 1) * kRowSize));
     }
     for (unsigned r : {0u, 2u, 5u})
-      CHECK(same_bits(row_of(sparse.table, r), std::vector<float>(start.begin() + r * kRowSize, start.begin() + (r + 1) * kRowSize)));
+      CHECK(same_bits(row_of(sparse.table, r),
+                      std::vector<float>(start.begin() + r * kRowSize, start.begin() + (r + 1) * kRowSize)));
   }
 }
 

@@ -7,11 +7,11 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/graph.h"
-#include "dynet_core/io/savers_and_loaders.h"
 #include "dynet_core/io/envelope.h"
+#include "dynet_core/io/savers_and_loaders.h"
 #include "dynet_core/model_of_every_kind.h"
+#include "dynet_core/ops/all_ops.h"
 #include "scratch_folder.h"
 #include "trainers/all_trainers.h"
 
@@ -204,7 +204,8 @@ TEST_CASE("a checkpoint with settings out of range is refused", "[trainers][io][
              w.string("clip_threshold");
              w.real(5.f);
            }));
-  CHECK_THAT(refusal(sgd, crafted), Catch::Contains("is malformed: learning_rate = -1.000000, which must be finite and > 0"));
+  CHECK_THAT(refusal(sgd, crafted),
+             Catch::Contains("is malformed: learning_rate = -1.000000, which must be finite and > 0"));
 }
 
 TEST_CASE("a checkpoint from before the lazy weight-decay factor loads with the factor 1", "[trainers][io]") {

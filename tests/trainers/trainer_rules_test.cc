@@ -65,11 +65,13 @@ void check_same_trajectory(const Trajectory& actual, const Trajectory& expected)
 
 TEST_CASE("SimpleSGDTrainer: w_t - target = (1 - eta)^t (w_0 - target)", "[trainers]") {
   const double eta = 0.3;
-  const Trajectory actual = run_trainer([&](ParameterCollection& m) { return std::make_unique<SimpleSGDTrainer>(m, eta); });
+  const Trajectory actual =
+      run_trainer([&](ParameterCollection& m) { return std::make_unique<SimpleSGDTrainer>(m, eta); });
   Trajectory closed_form;
   for (int t = 1; t <= kSteps; ++t) {
     std::vector<double> w;
-    for (std::size_t k = 0; k < kStart.size(); ++k) w.push_back(kTarget[k] + std::pow(1 - eta, t) * (kStart[k] - kTarget[k]));
+    for (std::size_t k = 0; k < kStart.size(); ++k)
+      w.push_back(kTarget[k] + std::pow(1 - eta, t) * (kStart[k] - kTarget[k]));
     closed_form.push_back(w);
   }
   check_same_trajectory(actual, closed_form);

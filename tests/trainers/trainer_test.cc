@@ -105,7 +105,8 @@ TEST_CASE("trainers refuse settings out of range, naming them", "[trainers][erro
   CHECK_THROWS_WITH(AdadeltaTrainer(m, 1e-6f, -0.1f), Catch::Contains("rho"));
   CHECK_THROWS_WITH(RMSPropTrainer(m, 0.1f, 1e-20f, 1.5f), Catch::Contains("rho"));
   CHECK_THROWS_WITH(AdamTrainer(m, 0.001f, 1.f), Catch::Contains("beta_1"));
-  CHECK_THROWS_WITH(AmsgradTrainer(m, 0.001f, 0.9f, -1.f), Catch::Contains("AmsgradTrainer") && Catch::Contains("beta_2"));
+  CHECK_THROWS_WITH(AmsgradTrainer(m, 0.001f, 0.9f, -1.f),
+                    Catch::Contains("AmsgradTrainer") && Catch::Contains("beta_2"));
 
   Parameter a = m.add_parameters({1}, ParameterInitConst(1.f));
   MomentumSGDTrainer momentum(m);

@@ -9,8 +9,8 @@
 #include <typeinfo>
 #include <vector>
 
-#include "trainers/training.h"
 #include "trainers/program/training_flags.h"
+#include "trainers/training.h"
 
 using namespace dynet;
 namespace po = boost::program_options;

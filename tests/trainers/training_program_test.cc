@@ -33,7 +33,8 @@ struct Program {
   }
   /// run_training_program's status for `args`, with `body` as the program; initialize()'s
   /// settings are restored afterwards.
-  int run(std::vector<std::string> args, const std::function<int()>& body = [] { return 0; }) {
+  int run(
+      std::vector<std::string> args, const std::function<int()>& body = [] { return 0; }) {
     const DynetParams before = current_params();
     args.insert(args.begin(), "program");
     std::vector<char*> argv;
@@ -80,11 +81,15 @@ TEST_CASE("--help prints the usage and runs nothing", "[trainers][training_progr
                             Catch::Contains("--dynet-autobatch"));
 }
 
-TEST_CASE("a bad flag gives status 2 without running the program, any other error 1",
-          "[trainers][training_program]") {
-  for (const std::vector<std::string>& bad : std::vector<std::vector<std::string>>{
-           {"--hiden", "3"}, {"--hid", "3"}, {"--hidden", "-"}, {"--hidden=-1"}, {"--hidden"}, {"stray"},
-           {"--quiet=1"}, {"--dynet-autobatch", "7"}}) {
+TEST_CASE("a bad flag gives status 2 without running the program, any other error 1", "[trainers][training_program]") {
+  for (const std::vector<std::string>& bad : std::vector<std::vector<std::string>>{{"--hiden", "3"},
+                                                                                   {"--hid", "3"},
+                                                                                   {"--hidden", "-"},
+                                                                                   {"--hidden=-1"},
+                                                                                   {"--hidden"},
+                                                                                   {"stray"},
+                                                                                   {"--quiet=1"},
+                                                                                   {"--dynet-autobatch", "7"}}) {
     Program p;
     INFO(bad[0]);
     CHECK(p.run(bad) == 2);

@@ -7,9 +7,9 @@
 #include <random>
 #include <vector>
 
-#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/graph.h"
 #include "dynet_core/init.h"
+#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/param_collection.h"
 #include "dynet_core/tensor.h"
 #include "trainers/eg_trainer.h"
@@ -34,7 +34,8 @@ UpdateKernel<Rule> original;
 /// Notes the call, then runs the CPU kernel it stands in for.
 template <class Rule>
 void recording(Device& d, const Rule& rule, const update_rules::UpdateCall& c) {
-  const std::vector<unsigned> rows = c.rows ? std::vector<unsigned>(c.rows, c.rows + c.blocks) : std::vector<unsigned>{};
+  const std::vector<unsigned> rows =
+      c.rows ? std::vector<unsigned>(c.rows, c.rows + c.blocks) : std::vector<unsigned>{};
   launches.push_back({c.n, c.blocks, rows, c.factor});
   original<Rule>(d, rule, c);
 }
@@ -129,8 +130,8 @@ void expect_kernel_is_the_rule(const Rule& rule, float factor) {
   for (float& x : state) x = u(gen);
   std::vector<float> want_values = values, want_state = state;
   const std::vector<unsigned> picked{4, 0, 2};
-  update_rules::UpdateCall expected{want_values.data(), grads.data(), want_state.data(), n * rows, n,
-                                    picked.data(), picked.size(), factor};
+  update_rules::UpdateCall expected{want_values.data(), grads.data(), want_state.data(), n * rows, n, picked.data(),
+                                    picked.size(),      factor};
   for (std::size_t k = 0; k < expected.blocks; ++k)
     for (std::size_t e = 0; e < n; ++e) update_rules::apply_index(rule, expected, expected.at(k, e));
   update_rules::UpdateCall call = expected;

@@ -9,11 +9,11 @@
 #include <vector>
 
 #include "dynet_core/graph.h"
-#include "dynet_core/param_collection.h"
-#include "dynet_core/tensor_tools.h"
+#include "dynet_core/ops/arithmetic.h"
 #include "dynet_core/ops/leaves.h"
 #include "dynet_core/ops/reductions.h"
-#include "dynet_core/ops/arithmetic.h"
+#include "dynet_core/param_collection.h"
+#include "dynet_core/tensor_tools.h"
 #include "trainers/training.h"
 
 using namespace dynet;

@@ -5,11 +5,11 @@
 #include <optional>
 #include <stdexcept>
 
+#include "dynet_core/device/thread_pool.h"
 #include "dynet_core/graph.h"
 #include "dynet_core/init.h"
 #include "dynet_core/profiler.h"
 #include "dynet_core/random_engine.h"
-#include "dynet_core/device/thread_pool.h"
 
 namespace dynet {
 

@@ -75,8 +75,7 @@ Share share_of(std::size_t n, int rank, int ranks) {
 
 DistributedReducer::DistributedReducer(ParameterCollection& model, Communicator& comm, DistributedOptions options)
     : model_(model), comm_(comm), options_(options) {
-  if (options_.bucket_floats == 0)
-    throw std::invalid_argument("DistributedReducer: bucket_floats must be at least 1");
+  if (options_.bucket_floats == 0) throw std::invalid_argument("DistributedReducer: bucket_floats must be at least 1");
   check_same_model();
   broadcast_parameters();
 }
@@ -157,9 +156,8 @@ void DistributedReducer::check_same_model() {
             " on rank 0";
     }
     throw DistributedError("DistributedReducer: the ranks' models differ (" + std::to_string(other.size()) +
-                           " parameters and tables on rank " + std::to_string(r) + ", " +
-                           std::to_string(root.size()) + " on rank 0): " + why +
-                           "; every rank must build the same model in the same order");
+                           " parameters and tables on rank " + std::to_string(r) + ", " + std::to_string(root.size()) +
+                           " on rank 0): " + why + "; every rank must build the same model in the same order");
   }
 }
 
@@ -251,8 +249,7 @@ double DistributedReducer::backward(const std::function<double()>& local) {
   }
   // One rank already holds the sums.
   if (comm_.size() > 1) sum_gradients();
-  if (profiling)
-    profile::add_communication(profile::now_ns() - start, status_.size() + flat_.size() * sizeof(float));
+  if (profiling) profile::add_communication(profile::now_ns() - start, status_.size() + flat_.size() * sizeof(float));
   return total;
 }
 

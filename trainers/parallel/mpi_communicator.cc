@@ -29,8 +29,7 @@ int world_rank = 0, world_size = 1;
       cause = "an exception of unknown type";
     }
   }
-  std::fprintf(stderr, "dybatch: rank %d of %d failed: %s; ending every rank\n", world_rank, world_size,
-               cause.c_str());
+  std::fprintf(stderr, "dybatch: rank %d of %d failed: %s; ending every rank\n", world_rank, world_size, cause.c_str());
   std::fflush(stderr);
   MPI_Abort(MPI_COMM_WORLD, 1);
   std::abort();
@@ -97,8 +96,8 @@ void MpiCommunicator::allgather(const std::uint8_t* data, std::size_t bytes, std
     offsets[r + 1] = offsets[r] + static_cast<std::size_t>(sizes_[r]);
     if (offsets[r + 1] > kMaxCount)
       throw std::invalid_argument("MpiCommunicator::allgather: " + std::to_string(offsets[r + 1]) +
-                                  " bytes in all; it is meant for small buffers (at most " +
-                                  std::to_string(kMaxCount) + ")");
+                                  " bytes in all; it is meant for small buffers (at most " + std::to_string(kMaxCount) +
+                                  ")");
     counts_[r] = static_cast<int>(sizes_[r]);
     displacements_[r] = static_cast<int>(offsets[r]);
   }

@@ -31,7 +31,8 @@ class ShardedTraining {
   explicit ShardedTraining(unsigned threads = current_params().threads) { set_threads(threads); }
 
   void set_threads(unsigned n) {
-    if (n == 0) throw std::invalid_argument("ShardedTraining::set_threads: the threads per update must be at least 1, not 0");
+    if (n == 0)
+      throw std::invalid_argument("ShardedTraining::set_threads: the threads per update must be at least 1, not 0");
     threads_ = n;
     parallel_.reset();
     copies_.clear();

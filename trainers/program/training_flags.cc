@@ -33,15 +33,14 @@ po::typed_value<float>* float_value(float* value) {
 
 void TrainingFlags::declare(po::options_description& flags, const std::string& examples, bool saves_vocabulary) {
   const std::string vocabulary = saves_vocabulary ? " (and its vocabularies, in FILE.vocab)" : "";
-  flags.add_options()
-    ("epochs", po::value(&epochs)->default_value(epochs),
-     ("passes over the training " + examples + " (0: evaluate only)").c_str())
-    ("seconds", float_value(&seconds), "stop training after this many seconds (0: no limit)")
-    ("batch", po::value(&batch)->default_value(batch), (examples + " per graph and update").c_str())
-    ("trainer", po::value(&trainer)->default_value(trainer), ("update rule: " + listed_trainers()).c_str())
-    ("learning-rate", float_value(&learning_rate), "learning rate")
-    ("save", po::value(&save)->value_name("FILE"), ("write the trained model" + vocabulary + " to FILE").c_str())
-    ("load", po::value(&load)->value_name("FILE"), ("start from the model" + vocabulary + " in FILE").c_str());
+  flags.add_options()("epochs", po::value(&epochs)->default_value(epochs),
+                      ("passes over the training " + examples + " (0: evaluate only)").c_str())(
+      "seconds", float_value(&seconds), "stop training after this many seconds (0: no limit)")(
+      "batch", po::value(&batch)->default_value(batch), (examples + " per graph and update").c_str())(
+      "trainer", po::value(&trainer)->default_value(trainer), ("update rule: " + listed_trainers()).c_str())(
+      "learning-rate", float_value(&learning_rate), "learning rate")(
+      "save", po::value(&save)->value_name("FILE"), ("write the trained model" + vocabulary + " to FILE").c_str())(
+      "load", po::value(&load)->value_name("FILE"), ("start from the model" + vocabulary + " in FILE").c_str());
 }
 
 void TrainingFlags::check() const {

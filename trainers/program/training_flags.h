@@ -35,8 +35,7 @@ struct TrainingFlags {
   /// Declares --epochs, --seconds, --batch, --trainer, --learning-rate, --save and --load, with the
   /// current values as defaults; `examples` names what a minibatch holds ("trees"), and
   /// saves_vocabulary says that --save / --load also write / read FILE.vocab.
-  void declare(boost::program_options::options_description& flags, const std::string& examples,
-               bool saves_vocabulary);
+  void declare(boost::program_options::options_description& flags, const std::string& examples, bool saves_vocabulary);
   /// Throws UsageError for values no training accepts (an unknown trainer among them).
   void check() const;
   /// The trainer these flags choose, for `model`.

@@ -46,9 +46,8 @@ void refuse_negative_counts(const po::parsed_options& parsed, const po::options_
 
 }  // namespace
 
-int run_training_program(const std::string& program, const std::string& summary,
-                         const po::options_description& flags, int argc, char** argv,
-                         const std::function<int()>& body) {
+int run_training_program(const std::string& program, const std::string& summary, const po::options_description& flags,
+                         int argc, char** argv, const std::function<int()>& body) {
   try {
     initialize(argc, argv);
   } catch (const std::exception& e) {

@@ -86,11 +86,11 @@ struct LanguageModelImpl : torch::nn::Module {
   torch::Tensor loss(const std::vector<const bench::WordIds*>& batch, unsigned boundary) {
     auto length = [](const bench::WordIds& s) { return s.size() + 1; };
     const Padded in = pad<bench::WordIds>(
-        batch, [&](const bench::WordIds& s, std::size_t t) { return int64_t(t == 0 ? boundary : s[t - 1]); },
-        +length, boundary);
+        batch, [&](const bench::WordIds& s, std::size_t t) { return int64_t(t == 0 ? boundary : s[t - 1]); }, +length,
+        boundary);
     const Padded target = pad<bench::WordIds>(
-        batch, [&](const bench::WordIds& s, std::size_t t) { return int64_t(t < s.size() ? s[t] : boundary); },
-        +length, -1);
+        batch, [&](const bench::WordIds& s, std::size_t t) { return int64_t(t < s.size() ? s[t] : boundary); }, +length,
+        -1);
     const auto states = std::get<0>(lstm->forward_with_packed_input(pack(embed(in.ids), in.lengths)));
     return sum_cross_entropy(out(states.data()), pack(target.ids, target.lengths).data());
   }
@@ -125,8 +125,7 @@ bench::Measurement language_model(const bench::WorkloadOptions& o) {
 struct TaggerImpl : torch::nn::Module {
   TaggerImpl(unsigned words, unsigned tags, unsigned embedding, unsigned hidden, unsigned mlp)
       : embed(register_module("embed", sparse_embedding(words, embedding))),
-        lstm(register_module("lstm",
-                             torch::nn::LSTM(torch::nn::LSTMOptions(embedding, hidden).bidirectional(true)))),
+        lstm(register_module("lstm", torch::nn::LSTM(torch::nn::LSTMOptions(embedding, hidden).bidirectional(true)))),
         hidden_layer(register_module("hidden", torch::nn::Linear(2 * hidden, mlp))),
         out(register_module("out", torch::nn::Linear(mlp, tags))) {}
 
@@ -184,8 +183,8 @@ struct TreeLstmImpl : torch::nn::Module {
   std::pair<torch::Tensor, torch::Tensor> nodes(const torch::Tensor& hl, const torch::Tensor& cl,
                                                 const torch::Tensor& hr, const torch::Tensor& cr) {
     const auto g = node(torch::cat({hl, hr}, 1)).chunk(5, 1);
-    const torch::Tensor c = torch::sigmoid(g[0]) * torch::tanh(g[4]) + torch::sigmoid(g[1]) * cl +
-                            torch::sigmoid(g[2]) * cr;
+    const torch::Tensor c =
+        torch::sigmoid(g[0]) * torch::tanh(g[4]) + torch::sigmoid(g[1]) * cl + torch::sigmoid(g[2]) * cr;
     return {torch::sigmoid(g[3]) * torch::tanh(c), c};
   }
 
@@ -286,8 +285,8 @@ struct Seq2SeqImpl : torch::nn::Module {
       : hidden(hidden),
         source_embed(register_module("source_embed", torch::nn::Embedding(vocabulary, embedding))),
         target_embed(register_module("target_embed", torch::nn::Embedding(vocabulary, embedding))),
-        encoder(register_module("encoder",
-                                torch::nn::LSTM(torch::nn::LSTMOptions(embedding, hidden).bidirectional(true)))),
+        encoder(
+            register_module("encoder", torch::nn::LSTM(torch::nn::LSTMOptions(embedding, hidden).bidirectional(true)))),
         decoder(register_module("decoder", torch::nn::LSTMCell(embedding + 2 * hidden, hidden))),
         keys(register_module("keys", linear_without_bias(2 * hidden, hidden))),
         query(register_module("query", linear_without_bias(hidden, hidden))),
@@ -304,8 +303,8 @@ struct Seq2SeqImpl : torch::nn::Module {
     const Padded source = pad<Pair>(
         batch, [](const Pair& p, std::size_t t) { return int64_t(p.source[t]); }, +source_length, 0);
     const Padded previous = pad<Pair>(
-        batch, [&](const Pair& p, std::size_t t) { return int64_t(t == 0 ? start : p.target[t - 1]); },
-        +target_length, start);
+        batch, [&](const Pair& p, std::size_t t) { return int64_t(t == 0 ? start : p.target[t - 1]); }, +target_length,
+        start);
     const Padded target = pad<Pair>(
         batch, [](const Pair& p, std::size_t t) { return int64_t(p.target[t]); }, +target_length, -1);
     // pairs x source steps x 2 hidden, zeros past a source's end.

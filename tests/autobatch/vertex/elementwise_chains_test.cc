@@ -88,12 +88,12 @@ TEST_CASE("ops of different shapes and ops that are no elementwise map split cha
   const Expression x = vector_input(cg, 3);
   const Expression y = input(cg, Dim({3, 2}), std::vector<float>(6, 0.25f));
   const VariableIndex first = cg.size();
-  const Expression a = tanh(x);           // 0: {3}
-  const Expression b = cmult(a, y);       // 1: {3, 2}, reads a broadcast
-  const Expression c = logistic(b);       // 2
-  const Expression s = softmax(c);        // 3: no elementwise map
-  const Expression e = exp(s) * 2.f;      // 4, 5
-  const Expression r = rectify(-e);       // 6, 7
+  const Expression a = tanh(x);       // 0: {3}
+  const Expression b = cmult(a, y);   // 1: {3, 2}, reads a broadcast
+  const Expression c = logistic(b);   // 2
+  const Expression s = softmax(c);    // 3: no elementwise map
+  const Expression e = exp(s) * 2.f;  // 4, 5
+  const Expression r = rectify(-e);   // 6, 7
   const vertex::OpDag dag = dag_of(cg, first, cg.size(), {}, {r.i});
   CHECK(elementwise_chains(dag) == Chains{{1, 2}, {4, 5, 6, 7}});
 }

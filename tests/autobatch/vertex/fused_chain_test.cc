@@ -18,8 +18,8 @@
 #include <vector>
 
 #include "autobatch/vertex/fusion.h"
-#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/graph.h"
+#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/ops/check_case.h"
 #include "dynet_core/ops/registry.h"
 #include "gpu/element_chain.h"
@@ -71,8 +71,13 @@ class RandomFunction {
  public:
   RandomFunction(ComputationGraph& cg, ComputationGraph& samples, unsigned instances, const Dim& shape,
                  std::uint64_t seed)
-      : cg_(cg), samples_(samples), instances_(instances), shape_(shape), rng_(seed),
-        inputs_(instances), ops_(instances) {}
+      : cg_(cg),
+        samples_(samples),
+        instances_(instances),
+        shape_(shape),
+        rng_(seed),
+        inputs_(instances),
+        ops_(instances) {}
 
   void add_op(const OpDef& row) {
     const RowSample s = sample_row(samples_, row, rng_());
@@ -212,7 +217,8 @@ void run_elements(const FusedChain& chain, const ChainRun& run, bool backward) {
   std::vector<unsigned char> block(gpu::element_chain_bytes(program));
   const gpu::ElementChain c =
       gpu::pack_element_chain(program, run, block.data(), reinterpret_cast<std::uintptr_t>(block.data()));
-  for (std::size_t i = 0; i < c.total; ++i) backward ? gpu::chain_backward_element(c, i) : gpu::chain_forward_element(c, i);
+  for (std::size_t i = 0; i < c.total; ++i)
+    backward ? gpu::chain_backward_element(c, i) : gpu::chain_forward_element(c, i);
 }
 
 /// Runs a step (a chain, or an op on its own as a chain of one) forward or backward over blocks.
@@ -332,8 +338,8 @@ std::size_t check_function(const std::vector<const OpDef*>& rows, std::size_t fi
   };
   std::size_t fused = 0;
   for (const FusedChain& c : plan.chains) fused += c.ops().size();
-  INFO(fused << " of " << dag.ops.size() << " ops fused into " << plan.chains.size() << " chains; shape "
-             << shape << ", " << instances << " instances");
+  INFO(fused << " of " << dag.ops.size() << " ops fused into " << plan.chains.size() << " chains; shape " << shape
+             << ", " << instances << " instances");
   const Blocks start = b;
   for (Executor executor : {Executor::kTiles, Executor::kElements}) {
     INFO((executor == Executor::kTiles ? "chains run over tiles" : "chains run element by element"));
@@ -343,16 +349,15 @@ std::size_t check_function(const std::vector<const OpDef*>& rows, std::size_t fi
     for (auto s = plan.steps.rbegin(); s != plan.steps.rend(); ++s)
       run(executor, chain_of(*s), instances, b, true, scratch, fresh);
     for (unsigned i = 0; i < dag.ops.size(); ++i) {
-      const bool kept = plan.chain_of[i] < 0 || dag.ops[i].read_outside ||
-                        std::count(plan.chains[plan.chain_of[i]].writes().begin(),
-                                   plan.chains[plan.chain_of[i]].writes().end(), i);
+      const bool kept =
+          plan.chain_of[i] < 0 || dag.ops[i].read_outside ||
+          std::count(plan.chains[plan.chain_of[i]].writes().begin(), plan.chains[plan.chain_of[i]].writes().end(), i);
       if (!kept) continue;
       INFO("op " << i << " (" << dag.ops[i].op->name << ")");
       require_close(b.op_values[i], per_instance([&](unsigned t) { return f.op_expr(t, i).value(); }, instances),
                     "value");
       require_close(b.op_grads[i],
-                    per_instance([&](unsigned t) { return cg.get_gradient(f.op_expr(t, i)); }, instances),
-                    "gradient");
+                    per_instance([&](unsigned t) { return cg.get_gradient(f.op_expr(t, i)); }, instances), "gradient");
     }
     for (unsigned i = 0; i < dag.inputs.size(); ++i) {
       INFO("input " << i << (dag.inputs[i].shared ? " (shared)" : ""));
@@ -449,8 +454,7 @@ TEST_CASE("fused chains agree across tile boundaries, within and between instanc
   const std::vector<const OpDef*> rows = fusible_rows(1);
   // 37 x 29 x 2 floats per instance: tiles end in the middle of instances and of batch elements.
   const Dim shape({37, 29}, 2);
-  for (unsigned k = 0; k < 4; ++k)
-    DYNAMIC_SECTION("function " << k) {
+  for (unsigned k = 0; k < 4; ++k) DYNAMIC_SECTION("function " << k) {
       check_function(rows, 11 * k, 9, 1 + k, shape, 900 + k, FusedChain::Values::kKept);
       check_function(rows, 11 * k, 9, 1 + k, shape, 900 + k, FusedChain::Values::kRecomputed);
     }

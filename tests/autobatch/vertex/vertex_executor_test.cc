@@ -11,8 +11,8 @@
 #include "autobatch/vertex/instance_discovery.h"
 #include "autobatch/vertex/instance_plan.h"
 #include "autobatch/vertex/lazy_weight_gradients.h"
-#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/graph.h"
+#include "dynet_core/ops/all_ops.h"
 #include "dynet_core/param_collection.h"
 #include "dynet_core/random_engine.h"
 #include "dynet_core/vertex_scope.h"
@@ -100,7 +100,8 @@ struct Outcome {
 /// Runs scenario(cg, values) on a fresh graph under the sequential engine and under each
 /// autobatching policy with the executor; it returns the loss expression, which is then
 /// differentiated. Values and gradients must agree within 1e-4 relative.
-std::vector<Outcome> expect_agreement(CellModel& m, const std::function<Expression(ComputationGraph&, std::vector<float>&)>& scenario,
+std::vector<Outcome> expect_agreement(CellModel& m,
+                                      const std::function<Expression(ComputationGraph&, std::vector<float>&)>& scenario,
                                       bool full_loss = true) {
   auto run = [&](int strategy) {
     random_engine().seed(7);
@@ -199,9 +200,8 @@ TEST_CASE("a TreeLSTM of plain ops is found without scopes and agrees", "[autoba
   CellModel m;
   for (bool per_use : {false, true}) {
     INFO("parameter() per use " << per_use);
-    const auto got = expect_agreement(m, [&](ComputationGraph& cg, std::vector<float>&) {
-      return raw_tree_lstm(cg, m, 3, 3, per_use);
-    });
+    const auto got = expect_agreement(
+        m, [&](ComputationGraph& cg, std::vector<float>&) { return raw_tree_lstm(cg, m, 3, 3, per_use); });
     for (const Outcome& g : got) {
       // Cells and losses are cut apart, all kept: 24 leaves, 21 nodes, 45 losses (the first leaf
       // without the graph's leading parameters, the last loss without the sum of all losses).
@@ -216,14 +216,14 @@ TEST_CASE("a TreeLSTM of plain ops is found without scopes and agrees", "[autoba
   }
 }
 
-TEST_CASE("a TreeLSTM of plain ops with a loss at its roots only runs one task per level", "[autobatch][vertex][discovery]") {
+TEST_CASE("a TreeLSTM of plain ops with a loss at its roots only runs one task per level",
+          "[autobatch][vertex][discovery]") {
   // Built in post-order, a node's concat of its children's states comes right after its right
   // child's cell: it must open the node's instance, not close the right child's, or right and
   // left children are cells of two structures, each with tasks of its own.
   CellModel m;
-  const auto got = expect_agreement(m, [&](ComputationGraph& cg, std::vector<float>&) {
-    return raw_tree_lstm(cg, m, 3, 3, false, false);
-  });
+  const auto got = expect_agreement(
+      m, [&](ComputationGraph& cg, std::vector<float>&) { return raw_tree_lstm(cg, m, 3, 3, false, false); });
   for (const Outcome& g : got) {
     INFO("marked " << g.stats.vertex_marked << ", units " << g.stats.vertex_instances << ", tasks "
                    << g.stats.vertex_tasks);
@@ -236,7 +236,8 @@ TEST_CASE("a TreeLSTM of plain ops with a loss at its roots only runs one task p
 
 TEST_CASE("an LSTM of plain ops is found without scopes and agrees", "[autobatch][vertex][discovery]") {
   CellModel m;
-  const auto got = expect_agreement(m, [&](ComputationGraph& cg, std::vector<float>&) { return raw_lstm(cg, m, 5, 4); });
+  const auto got =
+      expect_agreement(m, [&](ComputationGraph& cg, std::vector<float>&) { return raw_lstm(cg, m, 5, 4); });
   for (const Outcome& g : got) {
     // Steps are cut apart, all kept (chain 0's first without the graph's leading parameters, chain
     // 4's last without the sum over chains).
@@ -253,7 +254,7 @@ TEST_CASE("a candidate whose structure is seen once runs op by op and agrees", "
   const auto got =
       expect_agreement(m, [&](ComputationGraph& cg, std::vector<float>&) { return raw_lstm(cg, m, 5, 4, true); });
   for (const Outcome& g : got) {
-    CHECK(g.stats.vertex_marked == 19);    // the odd step is not kept
+    CHECK(g.stats.vertex_marked == 19);     // the odd step is not kept
     CHECK(g.stats.vertex_instances == 13);  // nor run as a unit, and the step after it is hoisted whole
   }
 }
@@ -278,9 +279,8 @@ TEST_CASE("chains of marked cells run as tasks over all chains and agree", "[aut
       INFO("batch " << batch << ", parameter() per use " << per_use);
       CellOptions o;
       o.per_use = per_use;
-      const auto got = expect_agreement(m, [&](ComputationGraph& cg, std::vector<float>&) {
-        return total(build_chains(cg, m, 5, 4, batch, o));
-      });
+      const auto got = expect_agreement(
+          m, [&](ComputationGraph& cg, std::vector<float>&) { return total(build_chains(cg, m, 5, 4, batch, o)); });
       for (const Outcome& g : got) {
         CHECK(g.stats.vertex_marked == 20);
         CHECK(g.stats.vertex_instances == 15);  // first cells read no other instance: hoisted whole
@@ -288,7 +288,7 @@ TEST_CASE("chains of marked cells run as tasks over all chains and agree", "[aut
         // U's gradient: one call over the three tasks; b's and W's: one each for the hoisted
         // products, a group of 20 nodes, small enough to wait as well.
         CHECK(g.stats.lazy_weight_calls == 3);
-        CHECK(g.stats.fused_chains == 3);       // each task's sum, gate and state update: one pass
+        CHECK(g.stats.fused_chains == 3);           // each task's sum, gate and state update: one pass
         CHECK(g.stats.fused_backward_chains == 3);  // and their backward too
       }
     }
@@ -367,9 +367,8 @@ TEST_CASE("dropout inside an instance draws the masks of op-by-op execution", "[
   CellModel m;
   CellOptions o;
   o.dropout = 0.4f;
-  const auto got = expect_agreement(m, [&](ComputationGraph& cg, std::vector<float>&) {
-    return total(build_chains(cg, m, 4, 3, 2, o));
-  });
+  const auto got = expect_agreement(
+      m, [&](ComputationGraph& cg, std::vector<float>&) { return total(build_chains(cg, m, 4, 3, 2, o)); });
   for (const Outcome& g : got) CHECK(g.stats.vertex_tasks == 2);
 }
 
@@ -389,7 +388,7 @@ TEST_CASE("a value read inside an instance cuts it, and it runs op by op", "[aut
       },
       false);
   for (const Outcome& g : got) {
-    CHECK(g.stats.vertex_marked == 8);     // all but the cut one
+    CHECK(g.stats.vertex_marked == 8);  // all but the cut one
     // Of those, cells that read only values computed before their pass (first cells, and the first
     // of each pass) are hoisted whole.
     CHECK(g.stats.vertex_instances == 3);

@@ -48,7 +48,8 @@ std::string tagger_output(const std::string& arguments, std::map<std::string, un
   if (train_counts) *train_counts = counts;
   return run_example("bilstm-tagger", "--train " + train + " --dev " + dev +
                                           " --embedding 8 --hidden 8 --mlp 8 --min-count 2 --batch 6 --trainer sgd "
-                                          "--learning-rate 0.1 " + arguments);
+                                          "--learning-rate 0.1 " +
+                                          arguments);
 }
 
 }  // namespace

@@ -21,7 +21,10 @@ TEST_CASE("train_epochs trains every minibatch of every epoch and sums what each
   std::vector<unsigned> epochs;
   std::vector<EpochSummary> summaries;
   train_epochs(
-      flags, "items", items, [] { return std::vector<Minibatch>{{4, 0}, {2}}; },
+      flags, "items", items,
+      [] {
+        return std::vector<Minibatch>{{4, 0}, {2}};
+      },
       [&](const std::vector<const std::string*>& batch) {
         std::vector<std::string> words;
         for (const std::string* w : batch) words.push_back(*w);
@@ -51,7 +54,10 @@ TEST_CASE("train_epochs stops after the minibatch that reaches the time limit", 
   flags.seconds = 0.001f;
   unsigned trained = 0, reported = 0;
   train_epochs(
-      flags, "items", [] { return std::vector<Minibatch>{{0}, {1}, {2}}; },
+      flags, "items",
+      [] {
+        return std::vector<Minibatch>{{0}, {1}, {2}};
+      },
       [&](const Minibatch&) {
         ++trained;
         std::this_thread::sleep_for(std::chrono::milliseconds(5));  // well past the limit

@@ -33,7 +33,8 @@ test_support::Curve counting_curve(const std::string& arguments) {
   const std::string sentences = counting_sentences(folder, "sentences.txt", 48, 2);
   return learning_curve(run_example("rnnlm", "--train " + sentences + " --dev " + sentences +
                                                  " --embedding 8 --hidden 16 --dropout 0 --batch 8 --trainer sgd "
-                                                 "--learning-rate 0.2 " + arguments));
+                                                 "--learning-rate 0.2 " +
+                                                 arguments));
 }
 
 }  // namespace

@@ -54,17 +54,19 @@ test_support::Curve small_curve(const std::string& arguments) {
   const std::string train = trees_file(folder, "train.txt", 80, 1), dev = trees_file(folder, "dev.txt", 40, 2);
   return learning_curve(run_example("treelstm-sentiment", "--train " + train + " --dev " + dev +
                                                               " --min-count 1 --embedding 8 --hidden 16 --batch 8 "
-                                                              "--trainer adam --learning-rate 0.01 " + arguments));
+                                                              "--trainer adam --learning-rate 0.01 " +
+                                                              arguments));
 }
 
 }  // namespace
 
-TEST_CASE("treelstm-sentiment learns which phrases hold a good or a bad word, with either cell", "[examples][sentiment]") {
+TEST_CASE("treelstm-sentiment learns which phrases hold a good or a bad word, with either cell",
+          "[examples][sentiment]") {
   const std::string cell = GENERATE("binary", "child-sum");
   const auto curve = small_curve("--epochs 30 --dropout 0 --dynet-seed 1 --cell " + cell);
   REQUIRE(curve.size() == 31);
   INFO("development accuracy: roots " << curve.front()[3] << " before training, " << curve.back()[3] << " after; nodes "
-                                       << curve.front()[4] << " before, " << curve.back()[4] << " after");
+                                      << curve.front()[4] << " before, " << curve.back()[4] << " after");
   CHECK(curve.back()[3] > 0.8);
   CHECK(curve.back()[4] > 0.9);
 }

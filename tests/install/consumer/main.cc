@@ -1,6 +1,5 @@
 // A program outside the source tree, built against an installed dybatch, through dybatch's own
 // header and through DyNet's header names.
-#include <dynet_core/dybatch.h>
 #include <dynet/dict.h>
 #include <dynet/dynet.h>
 #include <dynet/expr.h>
@@ -12,6 +11,7 @@
 #include <dynet/timing.h>
 #include <dynet/training.h>
 #include <dynet/treelstm.h>
+#include <dynet_core/dybatch.h>
 
 #include <iostream>
 

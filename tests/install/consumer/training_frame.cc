@@ -4,8 +4,8 @@
 
 #include <cmath>
 
-#include <boost/program_options.hpp>
 #include <trainers/program/training_program.h>
+#include <boost/program_options.hpp>
 
 int main(int argc, char** argv) {
   dynet::TrainingFlags training;
