@@ -219,6 +219,26 @@ cdef const CExpression* _ex(object x) except NULL:
     raise TypeError("an Expression, Parameters or LookupParameters was expected, not %s" % type(x).__name__)
 
 
+cdef vector[CExpression] _scratch
+
+
+cdef vector[CExpression]* _exs_scratch(object xs) except NULL:
+    """The list of expressions xs in one vector reused by every op call (no allocation once it has
+    grown): ops read their arguments before they return, and never call back into Python."""
+    cdef Py_ssize_t i, n
+    _scratch.clear()
+    if type(xs) is list:
+        n = len(<list>xs)
+        for i in range(n):
+            _scratch.push_back(_ex((<list>xs)[i])[0])
+        return &_scratch
+    if isinstance(xs, (Expression, Parameters, LookupParameters)):
+        raise TypeError("a list of expressions was expected, not one %s" % type(xs).__name__)
+    for x in xs:
+        _scratch.push_back(_ex(x)[0])
+    return &_scratch
+
+
 cdef vector[CExpression] _exs(object xs) except *:
     cdef vector[CExpression] v
     if isinstance(xs, (Expression, Parameters, LookupParameters)):
