@@ -5,7 +5,7 @@ import dynet_config as _config
 
 from dynet import _dynet
 from dynet._dynet import *  # noqa: F401,F403
-from dynet._dynet import _cg_object  # noqa: F401
+from dynet._dynet import _cg_object, _RNNBuilder  # noqa: F401
 
 
 def _start():

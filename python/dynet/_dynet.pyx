@@ -646,6 +646,44 @@ def values(exps, recalculate=False):
 
 
 # ---------------------------------------------------------------------------------------------
+# Value holders (DyNet's, for values a program changes between graphs)
+
+class _Value(object):
+    def __init__(self, val=None):
+        self.set(val)
+
+    def set(self, val):
+        self._val = self._convert(val)
+
+    def get(self):
+        return self._val
+
+
+class UnsignedValue(_Value):
+    _convert = staticmethod(lambda v: 0 if v is None else int(v))
+
+
+class FloatValue(_Value):
+    _convert = staticmethod(lambda v: 0.0 if v is None else float(v))
+
+
+class _VectorValue(_Value):
+    def set(self, newval):
+        self._val = [self._item(v) for v in (newval or [])]
+
+    def size(self):
+        return len(self._val)
+
+
+class UnsignedVectorValue(_VectorValue):
+    _item = staticmethod(int)
+
+
+class FloatVectorValue(_VectorValue):
+    _item = staticmethod(float)
+
+
+# ---------------------------------------------------------------------------------------------
 # Tensors
 
 cdef class Tensor:

@@ -338,5 +338,19 @@ class StandardSoftmaxBuilder(SoftmaxBuilder):
 
 
 class ClassFactoredSoftmaxBuilder(SoftmaxBuilder):
+    """Not bound yet: the library's builder takes its C++ Dict of words, which this module does not make."""
+
     def __init__(self, rep_dim, cluster_file, word_dict, model, bias=True):
         raise NotImplementedError("ClassFactoredSoftmaxBuilder from Python: its word dictionary is not bound yet")
+
+    def class_log_distribution(self, x, update=True):
+        raise NotImplementedError("ClassFactoredSoftmaxBuilder.class_log_distribution")
+
+    def class_logits(self, x, update=True):
+        raise NotImplementedError("ClassFactoredSoftmaxBuilder.class_logits")
+
+    def subclass_log_distribution(self, x, classid, update=True):
+        raise NotImplementedError("ClassFactoredSoftmaxBuilder.subclass_log_distribution")
+
+    def subclass_logits(self, x, classid, update=True):
+        raise NotImplementedError("ClassFactoredSoftmaxBuilder.subclass_logits")
