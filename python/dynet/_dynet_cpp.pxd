@@ -234,3 +234,16 @@ cdef extern from "glue.h" namespace "dynet_python":
 cdef extern from "<dybatch.h>" namespace "dynet":
     cdef cppclass CCompactVanillaLSTMBuilder "dynet::CompactVanillaLSTMBuilder"(CRNNBuilder):
         void set_weightnoise(float std) except +
+
+cdef extern from "<dybatch.h>" namespace "dynet":
+    cdef cppclass CBiRNNBuilder "dynet::BiRNNBuilder":
+        void new_graph(CComputationGraph& cg, bool update) except +
+        vector[CExpression] transduce(const vector[CExpression]& xs) except +
+        vector[pair[CExpression, CExpression]] add_inputs(const vector[CExpression]& xs) except +
+        void set_dropout(float d, float d_h) except +
+        void disable_dropout() except +
+        CParameterCollection& get_parameter_collection()
+
+cdef extern from "glue.h" namespace "dynet_python":
+    CBiRNNBuilder* make_birnn(const string& kind, unsigned layers, unsigned input_dim, unsigned hidden_dim,
+                              CParameterCollection& model) except +

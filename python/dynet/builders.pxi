@@ -225,64 +225,114 @@ class StackedRNNState(object):
         return states
 
 
-class BiRNNBuilder(object):
+class _OutputOnly(object):
+    """A position of the library's BiRNNBuilder: its output only."""
+
+    def __init__(self, out):
+        self._out = out
+
+    def output(self):
+        return self._out
+
+
+cdef class BiRNNBuilder:
     """Layers of a forward and a backward builder (made by rnn_builder_factory, each of
-    hidden_dim / 2), each layer reading the concatenated outputs of the one below."""
+    hidden_dim / 2), each layer reading the concatenated outputs of the one below. With one of
+    this module's builder classes as the factory it is the library's BiRNNBuilder (one call per
+    transduce); with another factory, or builder_layers, the layers are composed here."""
+    cdef unique_ptr[CBiRNNBuilder] c
+    cdef public object spec
+    cdef public object builder_layers
+    cdef object model
+    cdef unsigned version
+    cdef bint bound
 
     def __init__(self, num_layers, input_dim, hidden_dim, model, rnn_builder_factory, builder_layers=None):
         self.spec = (num_layers, input_dim, hidden_dim, rnn_builder_factory)
-        self.model = model.add_subcollection("birnn")
         if builder_layers is not None:
+            self.model = model
             self.builder_layers = list(builder_layers)
             return
         if num_layers < 1 or hidden_dim % 2:
             raise ValueError("BiRNNBuilder: num_layers must be at least 1 and hidden_dim even; got %d, %d"
                              % (num_layers, hidden_dim))
+        if isinstance(rnn_builder_factory, type) and issubclass(rnn_builder_factory, _RNNBuilder) \
+                and rnn_builder_factory.__module__ == __name__:
+            self.c.reset(make_birnn(rnn_builder_factory.__name__.encode(), num_layers, input_dim, hidden_dim,
+                                    (<ParameterCollection?>model).c))
+            self.model = model
+            self.builder_layers = []
+            return
+        self.model = model.add_subcollection("birnn")
         self.builder_layers = []
         for layer in range(num_layers):
             in_dim = input_dim if layer == 0 else hidden_dim
             self.builder_layers.append((rnn_builder_factory(1, in_dim, hidden_dim // 2, self.model),
                                         rnn_builder_factory(1, in_dim, hidden_dim // 2, self.model)))
 
+    cdef CBiRNNBuilder* _bound(self) except NULL:
+        if not self.bound or self.version != _cg_version:
+            self.c.get().new_graph(_graph()[0], True)
+            self.version = _cg_version
+            self.bound = True
+        return self.c.get()
+
     @classmethod
     def from_spec(cls, spec, model):
         return cls(spec[0], spec[1], spec[2], model, spec[3])
 
     def param_collection(self):
+        if self.c:
+            return _wrap_collection(self.c.get().get_parameter_collection())
         return self.model
 
     def whoami(self):
         return "BiRNNBuilder"
 
     def set_dropout(self, p):
+        if self.c:
+            self.c.get().set_dropout(p, p)
         for f, b in self.builder_layers:
             f.set_dropout(p)
             b.set_dropout(p)
 
     def disable_dropout(self):
+        if self.c:
+            self.c.get().disable_dropout()
         for f, b in self.builder_layers:
             f.disable_dropout()
             b.disable_dropout()
 
     def add_inputs(self, es):
-        """For each input, the pair (forward state, backward state) of the top layer."""
+        """For each input, the pair (forward state, backward state) of the top layer (with the
+        library's BiRNNBuilder, states that give their output() only)."""
+        cdef vector[pair[CExpression, CExpression]] pairs
+        if self.c:
+            pairs = self._bound().add_inputs(_exs(es))
+            return [(_OutputOnly(_wrap(p.first)), _OutputOnly(_wrap(p.second))) for p in pairs]
         es = list(es)
         for f, b in self.builder_layers[:-1]:
-            fs = f.initial_state().transduce(es)
-            bs = b.initial_state().transduce(reversed(es))
-            es = [concatenate([x, y]) for x, y in zip(fs, reversed(bs))]
+            es = _bidirectional(f, b, es)
         f, b = self.builder_layers[-1]
         fs = f.initial_state().add_inputs(es)
         bs = b.initial_state().add_inputs(reversed(es))
         return list(zip(fs, reversed(bs)))
 
     def transduce(self, es):
+        cdef vector[CExpression] out
+        if self.c:
+            out = self._bound().transduce(_exs(es))
+            return [_wrap(e) for e in out]
         es = list(es)
         for f, b in self.builder_layers:
-            fs = f.initial_state().transduce(es)
-            bs = b.initial_state().transduce(reversed(es))
-            es = [concatenate([x, y]) for x, y in zip(fs, reversed(bs))]
+            es = _bidirectional(f, b, es)
         return es
+
+
+cdef list _bidirectional(f, b, list es):
+    fs = f.initial_state().transduce(es)
+    bs = b.initial_state().transduce(reversed(es))
+    return [concatenate([x, y]) for x, y in zip(fs, reversed(bs))]
 
 
 cdef class SoftmaxBuilder:

@@ -47,6 +47,14 @@ inline ParameterInit* make_initializer(const std::string& kind, float a, float b
   throw std::invalid_argument("unknown initializer '" + kind + "'");
 }
 
+/// Throws std::invalid_argument unless make_rnn_builder knows `kind`.
+inline void make_rnn_builder_checked(const std::string& kind) {
+  for (const char* k : {"SimpleRNNBuilder", "GRUBuilder", "CoupledLSTMBuilder", "VanillaLSTMBuilder",
+                        "CompactVanillaLSTMBuilder", "FastLSTMBuilder"})
+    if (kind == k) return;
+  throw std::invalid_argument("unknown builder '" + kind + "'");
+}
+
 /// A recurrent builder by its DyNet class name; `flag` is ln_lstm for the LSTMs that have it,
 /// `forget_bias` VanillaLSTMBuilder's.
 inline RNNBuilder* make_rnn_builder(const std::string& kind, unsigned layers, unsigned input_dim,
@@ -61,6 +69,16 @@ inline RNNBuilder* make_rnn_builder(const std::string& kind, unsigned layers, un
     return new_of<CompactVanillaLSTMBuilder>(layers, input_dim, hidden_dim, model);
   if (kind == "FastLSTMBuilder") return new_of<FastLSTMBuilder>(layers, input_dim, hidden_dim, model);
   throw std::invalid_argument("unknown builder '" + kind + "'");
+}
+
+/// The library's BiRNNBuilder over builders of a DyNet class name (see make_rnn_builder).
+inline BiRNNBuilder* make_birnn(const std::string& kind, unsigned layers, unsigned input_dim, unsigned hidden_dim,
+                                ParameterCollection& model) {
+  make_rnn_builder_checked(kind);
+  RNNBuilderFactory factory = [kind](unsigned in, unsigned hidden, ParameterCollection& m) {
+    return std::unique_ptr<RNNBuilder>(make_rnn_builder(kind, 1, in, hidden, m, false, 1.f));
+  };
+  return new BiRNNBuilder(layers, input_dim, hidden_dim, model, factory);
 }
 
 inline SoftmaxBuilder* make_standard_softmax(unsigned rep_dim, unsigned classes,

@@ -232,3 +232,16 @@ def test_subcollections_and_names():
     assert len(pc.parameters_list()) == 1 and pc.parameter_count() == 3
     pc.set_weight_decay_lambda(0.0)
     assert pc.get_weight_decay() == 0.0
+
+
+def test_birnn_composed_from_a_user_factory_and_saved(tmp_path):
+    pc = dy.ParameterCollection()
+    xs = [dy.inputVector([1, 2]), dy.inputVector([3, 4])]
+    composed = dy.BiRNNBuilder(1, 2, 4, pc, lambda layers, i, h, m: dy.GRUBuilder(layers, i, h, m))
+    assert [o.dim() for o in composed.transduce(xs)] == [((4,), 1)] * 2
+    assert composed.add_inputs(xs)[0][0].h()  # composed layers give full states
+    library = dy.BiRNNBuilder(1, 2, 4, pc, dy.VanillaLSTMBuilder)
+    before = library.transduce(xs)[1].npvalue()
+    dy.save(str(tmp_path / "bi"), [library])
+    (loaded,) = dy.load(str(tmp_path / "bi"), dy.ParameterCollection())
+    np.testing.assert_allclose(loaded.transduce(xs)[1].npvalue(), before, rtol=1e-6)
