@@ -1,10 +1,12 @@
-"""Python against C++ on the same workloads: bench/python/workloads.py (import dynet) and the C++
-dybatch_workloads, run in turn (C++, Python, C++, Python, ...) on one core (taskset), the median
-of --rounds runs each; prints a table of items/s, graph construction per node, and the ratio.
+"""Python against C++ on the same workloads: bench/python/workloads.py (import dynet), the C++
+dybatch_workloads and, where python3-torch is installed, PyTorch eager from Python
+(torch_workloads.py), run in turn (C++, Python, torch, C++, ...) on one core (taskset), the median
+of --rounds runs each; prints a table of items/s, the ratios, and graph construction per node.
 
     /usr/bin/python3 bench/python/compare.py --build build [--rounds 3] [--seconds 5]
 """
 import argparse
+import importlib.util
 import os
 import shutil
 import statistics
@@ -37,14 +39,18 @@ def main():
     common = ["--seconds", str(args.seconds), "--data", args.data, "--dynet-autobatch", str(args.autobatch)]
     programs = {"c++": pin + [os.path.join(args.build, "bench", "dybatch_workloads")],
                 "python": pin + [sys.executable, os.path.join(HERE, "workloads.py")]}
-    print("%-14s %5s %12s %12s %7s %14s %14s" % ("task", "batch", "c++ items/s", "py items/s", "py/c++",
-                                                 "c++ build ns/node", "py build ns/node"))
+    if importlib.util.find_spec("torch"):
+        programs["torch"] = pin + [sys.executable, os.path.join(HERE, "torch_workloads.py")]
+    print("%-14s %5s %12s %12s %7s %12s %9s %17s %16s" % ("task", "batch", "c++ items/s", "py items/s", "py/c++",
+                                                         "torch items/s", "py/torch", "c++ build ns/node",
+                                                         "py build ns/node"))
     for config in args.tasks.split(","):
         task, batch = config.split(":")
         runs = {name: [] for name in programs}
         for _ in range(args.rounds):
             for name, argv in programs.items():
-                runs[name].append(result(argv + ["--task", task, "--batch", batch] + common, env))
+                flags = common if name != "torch" else common[:4]  # torch takes no --dynet-* flags
+                runs[name].append(result(argv + ["--task", task, "--batch", batch] + flags, env))
 
         def median(name, key):
             return statistics.median(float(r[key]) for r in runs[name])
@@ -53,8 +59,9 @@ def main():
             return statistics.median(1e6 * float(r["build_ms"]) / float(r["nodes_per_graph"]) for r in runs[name])
 
         c, p = median("c++", "items_per_s"), median("python", "items_per_s")
-        print("%-14s %5s %12.0f %12.0f %7.2f %14.1f %14.1f" % (task, batch, c, p, p / c, ns_per_node("c++"),
-                                                               ns_per_node("python")))
+        t = median("torch", "items_per_s") if "torch" in runs else float("nan")
+        print("%-14s %5s %12.0f %12.0f %7.2f %12.1f %9.1f %17.1f %16.1f" % (
+            task, batch, c, p, p / c, t, p / t, ns_per_node("c++"), ns_per_node("python")))
         sys.stdout.flush()
 
 
