@@ -247,3 +247,13 @@ cdef extern from "<dybatch.h>" namespace "dynet":
 cdef extern from "glue.h" namespace "dynet_python":
     CBiRNNBuilder* make_birnn(const string& kind, unsigned layers, unsigned input_dim, unsigned hidden_dim,
                               CParameterCollection& model) except +
+
+cdef extern from "glue.h" namespace "dynet_python":
+    cdef cppclass CClassFactored "dynet_python::ClassFactoredWithDict"(CSoftmaxBuilder):
+        CExpression class_log_distribution(const CExpression& rep) except +
+        CExpression class_logits(const CExpression& rep) except +
+        CExpression subclass_log_distribution(const CExpression& rep, unsigned c) except +
+        CExpression subclass_logits(const CExpression& rep, unsigned c) except +
+        vector[string] words() except +
+    CClassFactored* make_class_factored(unsigned rep_dim, const string& cluster_file, const vector[string]& words,
+                                        CParameterCollection& model, bool bias) except +

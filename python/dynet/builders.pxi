@@ -388,19 +388,37 @@ class StandardSoftmaxBuilder(SoftmaxBuilder):
 
 
 class ClassFactoredSoftmaxBuilder(SoftmaxBuilder):
-    """Not bound yet: the library's builder takes its C++ Dict of words, which this module does not make."""
+    """The library's class-factored softmax. word_dict maps words to ids 0..n-1; the words of the
+    cluster file it lacks are added to it (ids n, n+1, ...), as the library adds them to its dictionary."""
 
     def __init__(self, rep_dim, cluster_file, word_dict, model, bias=True):
-        raise NotImplementedError("ClassFactoredSoftmaxBuilder from Python: its word dictionary is not bound yet")
+        words = sorted(word_dict, key=word_dict.get)
+        if [word_dict[w] for w in words] != list(range(len(words))):
+            raise ValueError("ClassFactoredSoftmaxBuilder: word_dict's ids must be 0..%d" % (len(words) - 1))
+        cdef CClassFactored* b = make_class_factored(rep_dim, str(cluster_file).encode(), [w.encode() for w in words],
+                                                     (<ParameterCollection?>model).c, bias)
+        (<SoftmaxBuilder>self).c.reset(b)
+        (<SoftmaxBuilder>self).model = model
+        (<SoftmaxBuilder>self).spec_ = (rep_dim, cluster_file, dict(word_dict), bias)
+        for i, w in enumerate(b.words()):
+            word_dict.setdefault(w.decode(), i)
+
+    @classmethod
+    def from_spec(cls, spec, model):
+        return cls(spec[0], spec[1], dict(spec[2]), model, spec[3])
 
     def class_log_distribution(self, x, update=True):
-        raise NotImplementedError("ClassFactoredSoftmaxBuilder.class_log_distribution")
+        return _wrap((<CClassFactored*>_softmax(self, update)).class_log_distribution(_ex(x)[0]))
 
     def class_logits(self, x, update=True):
-        raise NotImplementedError("ClassFactoredSoftmaxBuilder.class_logits")
+        return _wrap((<CClassFactored*>_softmax(self, update)).class_logits(_ex(x)[0]))
 
     def subclass_log_distribution(self, x, classid, update=True):
-        raise NotImplementedError("ClassFactoredSoftmaxBuilder.subclass_log_distribution")
+        return _wrap((<CClassFactored*>_softmax(self, update)).subclass_log_distribution(_ex(x)[0], classid))
 
     def subclass_logits(self, x, classid, update=True):
-        raise NotImplementedError("ClassFactoredSoftmaxBuilder.subclass_logits")
+        return _wrap((<CClassFactored*>_softmax(self, update)).subclass_logits(_ex(x)[0], classid))
+
+
+cdef CSoftmaxBuilder* _softmax(b, bint update) except NULL:
+    return (<SoftmaxBuilder?>b)._bind(update)

@@ -86,6 +86,37 @@ inline SoftmaxBuilder* make_standard_softmax(unsigned rep_dim, unsigned classes,
   return new_of<StandardSoftmaxBuilder>(rep_dim, classes, model, bias);
 }
 
+/// A ClassFactoredSoftmaxBuilder with the word dictionary it reads kept beside it (the builder
+/// keeps a pointer to it): the words of a Python dict, in id order.
+struct DictHolder {
+  Dict dict;
+};
+struct ClassFactoredWithDict : private DictHolder, public ClassFactoredSoftmaxBuilder {
+  ClassFactoredWithDict(unsigned rep_dim, const std::string& cluster_file, const std::vector<std::string>& words,
+                        ParameterCollection& model, bool bias)
+      : DictHolder{dict_of(words)}, ClassFactoredSoftmaxBuilder(rep_dim, cluster_file, DictHolder::dict, model, bias) {}
+  /// Every word of the dictionary in id order, those the cluster file added last.
+  std::vector<std::string> words() const {
+    std::vector<std::string> out;
+    for (unsigned i = 0; i < DictHolder::dict.size(); ++i) out.push_back(DictHolder::dict.convert(static_cast<int>(i)));
+    return out;
+  }
+
+ private:
+  static Dict dict_of(const std::vector<std::string>& words) {
+    Dict d;
+    for (const std::string& w : words) d.convert(w);
+    if (d.size() != words.size()) throw std::invalid_argument("ClassFactoredSoftmaxBuilder: the word dictionary lists a word twice");
+    return d;
+  }
+};
+
+inline ClassFactoredWithDict* make_class_factored(unsigned rep_dim, const std::string& cluster_file,
+                                                  const std::vector<std::string>& words, ParameterCollection& model,
+                                                  bool bias) {
+  return new ClassFactoredWithDict(rep_dim, cluster_file, words, model, bias);
+}
+
 /// A trainer by its DyNet class name, with its constructor's arguments after the model in order.
 inline Trainer* make_trainer(const std::string& kind, ParameterCollection& m,
                                              const std::vector<float>& a) {

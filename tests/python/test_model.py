@@ -245,3 +245,24 @@ def test_birnn_composed_from_a_user_factory_and_saved(tmp_path):
     dy.save(str(tmp_path / "bi"), [library])
     (loaded,) = dy.load(str(tmp_path / "bi"), dy.ParameterCollection())
     np.testing.assert_allclose(loaded.transduce(xs)[1].npvalue(), before, rtol=1e-6)
+
+
+def test_class_factored_softmax(tmp_path):
+    clusters = tmp_path / "clusters"
+    clusters.write_text("c0 the\nc0 a\nc1 dog\nc1 cat\nc1 bird\nc2 ran\n")
+    words = {"the": 0, "a": 1}
+    pc = dy.ParameterCollection()
+    sm = dy.ClassFactoredSoftmaxBuilder(4, str(clusters), words, pc)
+    assert words["bird"] == 4 and len(words) == 6  # the file's new words join the dictionary
+    h = dy.inputVector([0.1, -0.2, 0.3, 0.4])
+    logp = sm.full_log_distribution(h).npvalue()
+    assert np.exp(logp).sum() == pytest.approx(1.0, rel=1e-4)
+    assert sm.neg_log_softmax(h, words["cat"]).scalar_value() == pytest.approx(-logp[words["cat"]], rel=1e-4)
+    assert sm.class_log_distribution(h).dim() == ((3,), 1)
+    assert sm.subclass_logits(h, 1).dim() == ((3,), 1)
+    with pytest.raises(ValueError):
+        sm.subclass_log_distribution(h, 7)
+    with pytest.raises(RuntimeError):
+        dy.ClassFactoredSoftmaxBuilder(4, str(tmp_path / "missing"), {}, pc)
+    with pytest.raises(ValueError, match="ids"):
+        dy.ClassFactoredSoftmaxBuilder(4, str(clusters), {"the": 3}, pc)
