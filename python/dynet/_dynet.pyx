@@ -101,6 +101,7 @@ class DynetParams(object):
         for i in range(args.size()):
             ptrs.push_back(&args[i][0])
         cdef int argc = ptrs.size()
+        ptrs.push_back(NULL)  # argv[argc], as C's main receives it (the library writes it when it removes flags)
         cdef char** argv = ptrs.data()
         cdef CDynetParams p = extract_dynet_params(argc, argv, True if shared_parameters else False)
         sys.argv[:] = [argv[i].decode() for i in range(argc)]
