@@ -53,7 +53,6 @@ cdef extern from "<dybatch.h>" namespace "dynet":
     CExpression c_pick_range "dynet::pick_range"(const CExpression& x, unsigned s, unsigned e, unsigned d) except +
     CExpression c_log_softmax "dynet::log_softmax"(const CExpression& x) except +
     CExpression c_log_softmax_restricted "dynet::log_softmax"(const CExpression& x, const vector[unsigned]& r) except +
-    CExpression c_to_device "dynet::to_device"(const CExpression& x, CDevice* device) except +
 
 cdef extern from "glue.h" namespace "dynet_python":
     void reset_random_seed_c "dynet_python::reset_random_seed"(unsigned seed)
@@ -622,7 +621,7 @@ def constrained_softmax(x, y):
 def to_device(e, device_str):
     if device_str not in ("", "CPU", "cpu", "CPU:0"):
         raise NotImplementedError("to_device(%r): this module runs on the CPU only" % (device_str,))
-    return _wrap(c_to_device(_ex(e)[0], NULL))
+    return _wrap(_ex(e)[0])  # already there: the CPU is the only device
 
 
 include "ops.pxi"
