@@ -71,6 +71,26 @@ def torch_programs(build, task, batch, full):
     return out
 
 
+PYTHON_TASKS = {"treenn", "bilstm-tagger", "rnnlm-batch"}
+
+
+def python_programs(build, task):
+    """The task from Python (bench/python): over the build's dynet package with agenda
+    autobatching, and in PyTorch eager where python3-torch is installed. Named python-*, so that
+    the report's best-of-dybatch and best-of-libtorch comparisons leave them out."""
+    here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python")
+    package = os.path.join(build, "python")
+    if task not in PYTHON_TASKS:
+        return []
+    out = []
+    if os.path.isdir(os.path.join(package, "dynet")):
+        out.append(Program("python-dynet-agenda", ["env", "PYTHONPATH=" + os.path.abspath(package), "/usr/bin/python3",
+                                                   os.path.join(here, "workloads.py"), "--dynet-autobatch", "1"]))
+    if subprocess.run(["/usr/bin/python3", "-c", "import torch"], capture_output=True).returncode == 0:
+        out.append(Program("python-torch-eager", ["/usr/bin/python3", os.path.join(here, "torch_workloads.py")]))
+    return out
+
+
 def matrix(full):
     """(task, batch, hidden or None, dybatch engines, sweep) for every configuration."""
     rows = []
@@ -217,6 +237,8 @@ def main():
                         for p in dybatch_programs(a.build, engines, vertex, n_threads, sharded)]
             programs += [Program(p.name, p.argv + ["--threads", str(n_threads)])
                          for p in torch_programs(a.build, task, batch, a.full)]
+            programs += [Program(p.name, p.argv + ["--threads", str(n_threads)])
+                         for p in python_programs(a.build, task)]
             results = {p.name: [] for p in programs}
             measure_peak()
             for rep in range(a.reps):

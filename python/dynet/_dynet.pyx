@@ -1,0 +1,742 @@
+# distutils: language = c++
+# cython: language_level=3, embedsignature=True
+"""DyNet's Python module (`import dynet as dy`) over dybatch's C++ library.
+
+A thin layer: every op, builder and trainer is the library's; this file converts arguments
+(numbers, lists, numpy arrays) and results, keeps the one global graph DyNet's Python API has, and
+keeps the objects that C++ handles need alive. C++ exceptions arrive as Python ones (`except +`)."""
+cimport cython
+from cython.operator cimport dereference as deref
+from libc.string cimport memcpy
+from libc.stdint cimport uint64_t
+from libcpp cimport bool
+from libcpp.memory cimport unique_ptr, shared_ptr
+from libcpp.string cimport string
+from libcpp.vector cimport vector
+
+from dynet._dynet_cpp cimport *
+
+import os
+import pickle
+import sys
+import warnings
+
+import numpy as np
+
+cdef extern from "<dybatch.h>" namespace "dynet":
+    cdef enum GradientMode:
+        zero_gradient
+        straight_through_gradient
+    CExpression make_expression "dynet::Expression"(CComputationGraph* g, unsigned index)
+    CExpression c_parameter "dynet::parameter"(CComputationGraph& g, const CParameter& p) except +
+    CExpression c_parameter_lookup "dynet::parameter"(CComputationGraph& g, const CLookupParameter& p) except +
+    CExpression c_const_parameter "dynet::const_parameter"(CComputationGraph& g, const CParameter& p) except +
+    CExpression c_const_parameter_lookup "dynet::const_parameter"(CComputationGraph& g, const CLookupParameter& p) except +
+    CExpression c_lookup "dynet::lookup"(CComputationGraph& g, const CLookupParameter& p, unsigned index) except +
+    CExpression c_const_lookup "dynet::const_lookup"(CComputationGraph& g, const CLookupParameter& p, unsigned index) except +
+    CExpression c_lookup_batch "dynet::lookup"(CComputationGraph& g, const CLookupParameter& p,
+                                               const vector[unsigned]& indices) except +
+    CExpression c_const_lookup_batch "dynet::const_lookup"(CComputationGraph& g, const CLookupParameter& p,
+                                                           const vector[unsigned]& indices) except +
+    CExpression c_add "dynet::operator+"(const CExpression& a, const CExpression& b) except +
+    CExpression c_sub "dynet::operator-"(const CExpression& a, const CExpression& b) except +
+    CExpression c_mul "dynet::operator*"(const CExpression& a, const CExpression& b) except +
+    CExpression c_neg "dynet::operator-"(const CExpression& a) except +
+    CExpression c_add_scalar "dynet::operator+"(const CExpression& a, float c) except +
+    CExpression c_rsub_scalar "dynet::operator-"(float c, const CExpression& a) except +
+    CExpression c_mul_scalar "dynet::operator*"(const CExpression& a, float c) except +
+    CExpression c_div_scalar "dynet::operator/"(const CExpression& a, float c) except +
+    CExpression c_cdiv "dynet::cdiv"(const CExpression& a, const CExpression& b) except +
+    CExpression c_max "dynet::max"(const CExpression& a, const CExpression& b) except +
+    CExpression c_constant "dynet::constant"(CComputationGraph& g, const CDim& d, float value) except +
+    CExpression c_pick "dynet::pick"(const CExpression& x, unsigned v, unsigned d) except +
+    CExpression c_pick_range "dynet::pick_range"(const CExpression& x, unsigned s, unsigned e, unsigned d) except +
+    CExpression c_log_softmax "dynet::log_softmax"(const CExpression& x) except +
+    CExpression c_log_softmax_restricted "dynet::log_softmax"(const CExpression& x, const vector[unsigned]& r) except +
+
+cdef extern from "glue.h" namespace "dynet_python":
+    void reset_random_seed_c "dynet_python::reset_random_seed"(unsigned seed)
+
+
+# ---------------------------------------------------------------------------------------------
+# Initialization
+
+cdef bint _initialized = False
+cdef CComputationGraph* _cg = NULL
+cdef unsigned _cg_version = 0
+
+
+class DynetParams(object):
+    """The settings `init_from_params` starts the library with (DyNet's DynetParams)."""
+
+    def __init__(self):
+        self.mem = ""
+        self.random_seed = 0
+        self.autobatch = 0
+        self.profiling = 0
+        self.weight_decay = 0.0
+        self.shared_parameters = 0
+        self.requested_gpus = 0
+        self.gpu_mask = None
+        self.cpu_mode = False
+
+    def from_config(self, conf):
+        """Takes the settings of a dynet_config.get() dictionary."""
+        self.set_mem(conf.get("mem", "512"))
+        self.set_random_seed(conf.get("seed", conf.get("random_seed", 0)))
+        self.set_autobatch(conf.get("autobatch", 0))
+        self.set_profiling(conf.get("profiling", 0))
+        self.set_weight_decay(conf.get("weight_decay", 0))
+        self.set_shared_parameters(conf.get("shared_params", conf.get("shared_parameters", 0)))
+        self.set_requested_gpus(conf.get("requested_gpus", 0))
+        if conf.get("gpu_mask"):
+            self.set_gpu_mask(conf["gpu_mask"])
+
+    def from_args(self, shared_parameters=None):
+        """Takes the --dynet-* flags of sys.argv, and removes them from it."""
+        cdef vector[string] args = [a.encode() for a in sys.argv]
+        cdef vector[char*] ptrs
+        cdef int i
+        for i in range(args.size()):
+            ptrs.push_back(&args[i][0])
+        cdef int argc = ptrs.size()
+        ptrs.push_back(NULL)  # argv[argc], as C's main receives it (the library writes it when it removes flags)
+        cdef char** argv = ptrs.data()
+        cdef CDynetParams p = extract_dynet_params(argc, argv, True if shared_parameters else False)
+        sys.argv[:] = [argv[i].decode() for i in range(argc)]
+        self.mem = p.mem_descriptor.decode()
+        self.random_seed = p.random_seed
+        self.autobatch = p.autobatch
+        self.profiling = p.profiling
+        self.weight_decay = p.weight_decay
+        self._vertex = p.vertex
+        self._threads = p.threads
+
+    def init(self):
+        init_from_params(self)
+
+    def set_mem(self, mem): self.mem = str(mem)
+    def set_random_seed(self, random_seed): self.random_seed = int(random_seed)
+    def set_autobatch(self, autobatch): self.autobatch = int(autobatch)
+    def set_profiling(self, profiling): self.profiling = int(profiling)
+    def set_weight_decay(self, weight_decay): self.weight_decay = float(weight_decay)
+    def set_shared_parameters(self, shared_parameters): self.shared_parameters = int(shared_parameters)
+    def set_requested_gpus(self, requested_gpus): self.requested_gpus = int(requested_gpus)
+    def set_gpu_mask(self, gpu_mask): self.gpu_mask = list(gpu_mask)
+    def set_cpu_mode(self): self.cpu_mode = True
+
+
+def init(shared_parameters=None):
+    """Starts the library from sys.argv's --dynet-* flags (which are removed from it)."""
+    params = DynetParams()
+    params.from_args(shared_parameters)
+    init_from_params(params)
+
+
+def init_from_params(params):
+    global _initialized, _cg
+    if _initialized:
+        warnings.warn("dynet is already initialized; the new settings are ignored", RuntimeWarning, stacklevel=2)
+        return
+    if params.requested_gpus or params.gpu_mask:
+        raise NotImplementedError("GPUs from Python (requested_gpus, gpu_mask): this module runs on the CPU")
+    cdef CDynetParams p
+    p.mem_descriptor = str(params.mem).encode()
+    p.random_seed = params.random_seed
+    p.autobatch = params.autobatch
+    p.profiling = params.profiling
+    p.weight_decay = params.weight_decay
+    p.vertex = getattr(params, "_vertex", 1)
+    p.threads = getattr(params, "_threads", 1)
+    initialize(p)
+    _cg = new CComputationGraph()
+    _initialized = True
+
+
+def reset_random_seed(seed):
+    reset_random_seed_c(seed)
+
+
+cdef inline CComputationGraph* _graph() except NULL:
+    if _cg == NULL:
+        raise RuntimeError("dynet is not initialized: import dynet (or call dynet.init()) first")
+    return _cg
+
+
+# ---------------------------------------------------------------------------------------------
+# Argument conversion
+
+cdef CDim _dim(object d, unsigned batch=1) except *:
+    """A Dim from an int or a sequence of ints (DyNet's Python dims), with a batch size."""
+    cdef vector[unsigned] dims
+    if isinstance(d, (int, np.integer)):
+        dims.push_back(d)
+    else:
+        for x in d:
+            dims.push_back(x)
+    return CDim(dims, batch)
+
+
+cdef tuple _dim_tuple(const CDim& d):
+    return tuple([d.d[i] for i in range(d.nd)]) if d.nd else (1,)
+
+
+cdef vector[unsigned] _uv(object xs) except *:
+    cdef vector[unsigned] v
+    if isinstance(xs, (int, np.integer)):
+        v.push_back(xs)
+        return v
+    for x in xs:
+        v.push_back(x)
+    return v
+
+
+cdef vector[int] _iv(object xs) except *:
+    cdef vector[int] v
+    for x in xs:
+        v.push_back(x)
+    return v
+
+
+cdef GradientMode _gradient_mode(object mode) except *:
+    if mode == "zero_gradient" or mode is False or mode == 0:
+        return zero_gradient
+    if mode == "straight_through_gradient" or mode is True or mode == 1:
+        return straight_through_gradient
+    raise ValueError("gradient_mode must be 'zero_gradient' or 'straight_through_gradient', not %r" % (mode,))
+
+
+cdef const CExpression* _ex(object x) except NULL:
+    """x as an Expression of the current graph: an Expression, Parameters or LookupParameters."""
+    if type(x) is Expression:
+        return &(<Expression>x).c
+    if isinstance(x, Parameters):
+        return (<Parameters>x)._expr(True)
+    if isinstance(x, LookupParameters):
+        return (<LookupParameters>x)._expr(True)
+    if isinstance(x, Expression):
+        return &(<Expression>x).c
+    raise TypeError("an Expression, Parameters or LookupParameters was expected, not %s" % type(x).__name__)
+
+
+cdef vector[CExpression] _scratch
+
+
+cdef vector[CExpression]* _exs_scratch(object xs) except NULL:
+    """The list of expressions xs in one vector reused by every op call (no allocation once it has
+    grown): ops read their arguments before they return, and never call back into Python."""
+    cdef Py_ssize_t i, n
+    _scratch.clear()
+    if type(xs) is list:
+        n = len(<list>xs)
+        for i in range(n):
+            _scratch.push_back(_ex((<list>xs)[i])[0])
+        return &_scratch
+    if isinstance(xs, (Expression, Parameters, LookupParameters)):
+        raise TypeError("a list of expressions was expected, not one %s" % type(xs).__name__)
+    for x in xs:
+        _scratch.push_back(_ex(x)[0])
+    return &_scratch
+
+
+cdef vector[CExpression] _exs(object xs) except *:
+    cdef vector[CExpression] v
+    if isinstance(xs, (Expression, Parameters, LookupParameters)):
+        raise TypeError("a list of expressions was expected, not one %s" % type(xs).__name__)
+    for x in xs:
+        v.push_back(_ex(x)[0])
+    return v
+
+
+@cython.freelist(256)
+cdef class Expression:
+    """A node of the global graph. Cheap: the library's handle (graph, index, epoch); using one of
+    an older graph (before renew_cg, or cut by cg_revert) raises RuntimeError."""
+    cdef CExpression c
+
+    def dim(self):
+        """((dims...), batch size)."""
+        cdef CDim d = self.c.dim()
+        return (_dim_tuple(d), d.bd)
+
+    def __repr__(self):
+        if self.c.is_stale():
+            return "expression %u/%u (stale)" % (self.c.i, self.c.epoch)
+        return "expression %u/%u" % (self.c.i, self.c.epoch)
+
+    @property
+    def vindex(self):
+        return self.c.i
+
+    def forward(self, recalculate=False):
+        _forward(self.c, recalculate)
+
+    def scalar_value(self, recalculate=False):
+        cdef CTensor t = _forward(self.c, recalculate)
+        cdef vector[float] v = as_vector(t)
+        if v.size() != 1:
+            raise ValueError("scalar_value: the expression holds %d values (dim %s), not one" % (v.size(), self.dim()))
+        return v[0]
+
+    def vec_value(self, recalculate=False):
+        return as_vector(_forward(self.c, recalculate))
+
+    def npvalue(self, recalculate=False):
+        return _to_numpy(_forward(self.c, recalculate))
+
+    def tensor_value(self, recalculate=False):
+        cdef Tensor t = Tensor.__new__(Tensor)
+        t.c = _forward(self.c, recalculate)
+        t.values = as_vector(t.c)
+        return t
+
+    def value(self, recalculate=False):
+        cdef CTensor t = _forward(self.c, recalculate)
+        if t.d.size() == 1:
+            return as_vector(t)[0]
+        if t.d.nd <= 1 and t.d.bd == 1:
+            return as_vector(t)
+        return _to_numpy(t)
+
+    def gradient(self):
+        return _to_numpy(self.c.gradient())
+
+    def backward(self, full=False):
+        _graph().backward(self.c, full)
+
+    def __getitem__(self, index):
+        return _getitem(self, index)
+
+    def __add__(x, y):
+        if isinstance(y, (int, float)):
+            return _wrap(c_add_scalar(_ex(x)[0], y))
+        if isinstance(x, (int, float)):
+            return _wrap(c_add_scalar(_ex(y)[0], x))
+        return _wrap(c_add(_ex(x)[0], _ex(y)[0]))
+
+    def __sub__(x, y):
+        if isinstance(y, (int, float)):
+            return _wrap(c_add_scalar(_ex(x)[0], -y))
+        if isinstance(x, (int, float)):
+            return _wrap(c_rsub_scalar(x, _ex(y)[0]))
+        return _wrap(c_sub(_ex(x)[0], _ex(y)[0]))
+
+    def __mul__(x, y):
+        if isinstance(y, (int, float)):
+            return _wrap(c_mul_scalar(_ex(x)[0], y))
+        if isinstance(x, (int, float)):
+            return _wrap(c_mul_scalar(_ex(y)[0], x))
+        return _wrap(c_mul(_ex(x)[0], _ex(y)[0]))
+
+    def __truediv__(x, y):
+        if isinstance(y, (int, float)):
+            return _wrap(c_div_scalar(_ex(x)[0], y))
+        if isinstance(x, (int, float)):
+            d = (<Expression>y).c.dim()
+            return _wrap(c_cdiv(c_constant(_graph()[0], d, x), _ex(y)[0]))
+        return _wrap(c_cdiv(_ex(x)[0], _ex(y)[0]))
+
+    def __div__(x, y):
+        return Expression.__truediv__(x, y)
+
+    def __neg__(self):
+        return _wrap(c_neg(self.c))
+
+
+cdef inline Expression _wrap(const CExpression& c):
+    cdef Expression r = Expression.__new__(Expression)
+    r.c = c
+    return r
+
+
+cdef CTensor _forward(const CExpression& e, bint recalculate) except *:
+    if recalculate:
+        return _graph().forward(e)
+    return _graph().incremental_forward(e)
+
+
+cdef object _to_numpy(const CTensor& t):
+    """t's values, column-major, shaped as its dims with the batch as a last axis when > 1."""
+    cdef vector[float] v = as_vector(t)
+    arr = np.empty(v.size(), dtype=np.float32)
+    cdef float[::1] view = arr
+    if v.size():
+        memcpy(&view[0], v.data(), v.size() * sizeof(float))
+    shape = list(_dim_tuple(t.d))
+    if t.d.bd > 1:
+        shape.append(t.d.bd)
+    return arr.reshape(shape, order="F")
+
+
+cdef object _getitem(object x, object index):
+    """DyNet's indexing: an int picks, a slice takes a range (step 1), a tuple does both per dimension."""
+    cdef unsigned d
+    if not isinstance(index, tuple):
+        index = (index,)
+    dims = _ex(x).dim()
+    shape = (<Expression>_wrap(_ex(x)[0])).dim()[0]
+    result = x
+    picked = 0
+    for d, item in enumerate(index):
+        axis = d - picked
+        size = shape[d] if d < len(shape) else 1
+        if isinstance(item, slice):
+            start, stop, step = item.indices(size)
+            if step != 1:
+                raise ValueError("Expression indexing: only slices of step 1 are supported, not %d" % step)
+            if (start, stop) != (0, size):
+                result = _wrap(c_pick_range(_ex(result)[0], start, stop, axis))
+        else:
+            i = int(item)
+            if i < 0:
+                i += size
+            if i < 0 or i >= size:
+                raise IndexError("Expression index %d is out of range for dimension %d of size %d" % (int(item), d, size))
+            result = _wrap(c_pick(_ex(result)[0], i, axis))
+            picked += 1
+    return result
+
+
+# ---------------------------------------------------------------------------------------------
+# The global graph
+
+def cg_version():
+    return _cg_version
+
+
+def renew_cg(immediate_compute=False, check_validity=False, autobatching=None):
+    """Starts the global graph anew: every older Expression becomes stale."""
+    global _cg_version
+    cdef CComputationGraph* g = _graph()
+    g.clear()
+    g.set_immediate_compute(immediate_compute)
+    g.set_check_validity(check_validity)
+    if autobatching is not None:
+        g.set_autobatch(int(autobatching))
+    _cg_version += 1
+    return _cg_object
+
+
+def print_text_graphviz():
+    _graph().print_graphviz()
+
+
+def dump_cg(filename="", show_values=True, show_gradients=True, nan_check_only=False):
+    raise NotImplementedError("dump_cg: the library has no graph dump; print_text_graphviz() writes the graph")
+
+
+def cg_checkpoint():
+    _graph().checkpoint()
+
+
+def cg_revert():
+    _graph().revert()
+
+
+def cg():
+    _graph()
+    return _cg_object
+
+
+class ComputationGraph(object):
+    """The global graph (dy.cg()); methods take node indices (Expression.vindex)."""
+
+    def renew(self, immediate_compute=False, check_validity=False, autobatching=None):
+        return renew_cg(immediate_compute, check_validity, autobatching)
+
+    def version(self):
+        return _cg_version
+
+    def forward_scalar(self, index):
+        return _node(index).scalar_value(True)
+
+    def inc_forward_scalar(self, index):
+        return _node(index).scalar_value()
+
+    def forward_vec(self, index):
+        return _node(index).vec_value(True)
+
+    def inc_forward_vec(self, index):
+        return _node(index).vec_value()
+
+    def forward(self, index):
+        _node(index).forward(True)
+
+    def inc_forward(self, index):
+        _node(index).forward()
+
+    def backward(self, index, full=False):
+        _node(index).backward(full)
+
+    def print_graphviz(self):
+        print_text_graphviz()
+
+    def dump(self, filename, show_values, show_gradients, nan_check_only):
+        dump_cg(filename, show_values, show_gradients, nan_check_only)
+
+    def checkpoint(self):
+        cg_checkpoint()
+
+    def revert(self):
+        cg_revert()
+
+    def inputMatrixLiteral(self, v, d, batch_size=1, device=""):
+        return inputTensor(np.asarray(v, dtype=np.float32).reshape(tuple(d) + ((batch_size,) if batch_size > 1 else ()),
+                                                                   order="F"), batch_size > 1)
+
+    def inputSparseTensor(self, idxs, v, dim, batch_size=1, defval=0, device=""):
+        return _sparse(idxs, v, _dim(dim, batch_size), defval)
+
+
+_cg_object = ComputationGraph()
+
+
+cdef Expression _node(index):
+    cdef CComputationGraph* g = _graph()
+    if index < 0 or index >= g.size():
+        raise IndexError("node %d is not in the graph (it has %u nodes)" % (index, g.size()))
+    return _wrap(make_expression(g, index))
+
+
+# ---------------------------------------------------------------------------------------------
+# Inputs
+
+def inputTensor(arr, batched=False, device="", reusable_expr=False):
+    """An input from a numpy array read column-major; with batched, the last axis is the batch."""
+    a = np.asarray(arr, dtype=np.float32)
+    shape = a.shape
+    if a.ndim == 0:
+        shape = (1,)
+    cdef unsigned batch = 1
+    if batched:
+        if len(shape) < 2:
+            raise ValueError("inputTensor(batched=True) needs an array of 2 or more axes, the last the batch; got shape %s"
+                             % (a.shape,))
+        batch = shape[-1]
+        shape = shape[:-1]
+    flat = np.ascontiguousarray(a.ravel(order="F"))
+    cdef const float[::1] view = flat
+    cdef CDim d = _dim(shape, batch)
+    if <size_t>view.shape[0] != d.size():
+        raise ValueError("inputTensor: %d values for shape %s" % (view.shape[0], a.shape))
+    return _wrap(input_tensor(_graph()[0], d, &view[0]))
+
+
+def inputVector(v, device=""):
+    return inputTensor(np.asarray(v, dtype=np.float32).reshape(-1))
+
+
+def vecInput(dim, device=""):
+    return inputTensor(np.zeros(dim, dtype=np.float32))
+
+
+def matInput(d1, d2):
+    return inputTensor(np.zeros((d1, d2), dtype=np.float32))
+
+
+def inputMatrix(v, d):
+    return inputTensor(np.asarray(v, dtype=np.float32).reshape(tuple(d), order="F"))
+
+
+class inputTensorTranspose(Expression):
+    """DyNet's row-major reading of a 2-D array: the transpose of inputTensor(arr)."""
+
+    def __new__(cls, arr):
+        a = np.asarray(arr, dtype=np.float32)
+        return inputTensor(a.T if a.ndim == 2 else a)
+
+
+cdef Expression _sparse(idxs, values, CDim d, float defval):
+    return _wrap(input_sparse(_graph()[0], d, _uv(idxs), values, defval))
+
+
+def sparse_inputTensor(idxs, values, shape, batched=False, defval=0, device=""):
+    """A sparse input: `values` at the column-major flat (or per-axis, a tuple of index lists)
+    positions `idxs`; `defval` elsewhere. With batched, the last axis of shape is the batch."""
+    shape = tuple(shape)
+    cdef unsigned batch = 1
+    if batched:
+        batch = shape[-1]
+        shape = shape[:-1]
+    if isinstance(idxs, tuple) or (len(idxs) and not np.isscalar(idxs[0])):
+        full = tuple(shape) + ((batch,) if batched else ())
+        idxs = np.ravel_multi_index(tuple(np.asarray(i) for i in idxs), full, order="F")
+    return _sparse([int(i) for i in idxs], [float(v) for v in values], _dim(shape, batch), defval)
+
+
+def parameter(*args):
+    """Each argument (Parameters or LookupParameters) as an expression of the global graph."""
+    return _leaves(args, True)
+
+
+def const_parameter(*args):
+    return _leaves(args, False)
+
+
+cdef object _leaves(tuple args, bint update):
+    out = []
+    for p in args:
+        if isinstance(p, Parameters):
+            out.append((<Parameters>p).expr(update))
+        elif isinstance(p, LookupParameters):
+            out.append((<LookupParameters>p).expr(update))
+        else:
+            raise TypeError("parameter: Parameters or LookupParameters expected, not %s" % type(p).__name__)
+    return out[0] if len(out) == 1 else out
+
+
+def lookup(LookupParameters p not None, index=0, update=True):
+    if update:
+        return _wrap(c_lookup(_graph()[0], p.p, index))
+    return _wrap(c_const_lookup(_graph()[0], p.p, index))
+
+
+def lookup_batch(LookupParameters p not None, indices, update=True):
+    if update:
+        return _wrap(c_lookup_batch(_graph()[0], p.p, _uv(indices)))
+    return _wrap(c_const_lookup_batch(_graph()[0], p.p, _uv(indices)))
+
+
+def emax(xs):
+    """Elementwise maximum of the list, as pairwise maxima (the library has no n-ary max)."""
+    cdef vector[CExpression] v = _exs(xs)
+    if v.empty():
+        raise ValueError("emax: an empty list")
+    cdef CExpression m = v[0]
+    for i in range(1, v.size()):
+        m = c_max(m, v[i])
+    return _wrap(m)
+
+
+def log_softmax(x, restrict=None):
+    if restrict is None:
+        return _wrap(c_log_softmax(_ex(x)[0]))
+    return _wrap(c_log_softmax_restricted(_ex(x)[0], _uv(restrict)))
+
+
+def constrained_softmax(x, y):
+    raise NotImplementedError("constrained_softmax: the library has no such op")
+
+
+def to_device(e, device_str):
+    if device_str not in ("", "CPU", "cpu", "CPU:0"):
+        raise NotImplementedError("to_device(%r): this module runs on the CPU only" % (device_str,))
+    return _wrap(_ex(e)[0])  # already there: the CPU is the only device
+
+
+include "ops.pxi"
+
+
+def forward(exps, recalculate=False):
+    """Computes the expressions; the last one first, so that one pass computes all."""
+    for e in exps:
+        _ex(e)
+    if len(exps):
+        _forward(_ex(max(exps, key=lambda e: _ex(e).i))[0], recalculate)
+
+
+def npvalues(exps, recalculate=False):
+    forward(exps, recalculate)
+    return [e.npvalue() for e in exps]
+
+
+def values(exps, recalculate=False):
+    forward(exps, recalculate)
+    return [e.value() for e in exps]
+
+
+# ---------------------------------------------------------------------------------------------
+# Value holders (DyNet's, for values a program changes between graphs)
+
+class _Value(object):
+    def __init__(self, val=None):
+        self.set(val)
+
+    def set(self, val):
+        self._val = self._convert(val)
+
+    def get(self):
+        return self._val
+
+
+class UnsignedValue(_Value):
+    _convert = staticmethod(lambda v: 0 if v is None else int(v))
+
+
+class FloatValue(_Value):
+    _convert = staticmethod(lambda v: 0.0 if v is None else float(v))
+
+
+class _VectorValue(_Value):
+    def set(self, newval):
+        self._val = [self._item(v) for v in (newval or [])]
+
+    def size(self):
+        return len(self._val)
+
+
+class UnsignedVectorValue(_VectorValue):
+    _item = staticmethod(int)
+
+
+class FloatVectorValue(_VectorValue):
+    _item = staticmethod(float)
+
+
+# ---------------------------------------------------------------------------------------------
+# Tensors
+
+cdef class Tensor:
+    """A value read out of the graph (Expression.tensor_value())."""
+    cdef CTensor c
+    cdef vector[float] values
+
+    cdef CTensor _own(self):
+        cdef CTensor t = self.c
+        t.v = self.values.data()
+        return t
+
+    def as_numpy(self):
+        return _to_numpy(self._own())
+
+    def argmax(self, dim=0, num=1):
+        return _index_array(CTensorTools.argmax(self._own(), dim, num))
+
+    def categorical_sample_log_prob(self, dim=0, num=1):
+        return _index_array(CTensorTools.categorical_sample_log_prob(self._own(), dim, num))
+
+    def topk(self, dim=0, num=1):
+        if num == 1:
+            return self.argmax(dim, num)
+        raise NotImplementedError("Tensor.topk with num > 1: the library's TensorTools has argmax only")
+
+
+cdef object _index_array(const CIndexTensor& t):
+    shape = list(_dim_tuple(t.d))
+    if t.d.bd > 1:
+        shape.append(t.d.bd)
+    return np.asarray(index_values(t), dtype=np.int64).reshape(shape, order="F")
+
+
+# ---------------------------------------------------------------------------------------------
+# Devices
+
+def available_devices():
+    return ["CPU"]
+
+
+class DeviceInfo(object):
+    def __init__(self, name, id, dtype):
+        self.name = name
+        self.id = id
+        self.dtype = dtype
+
+
+def get_device_info(name):
+    if name not in ("", "CPU", "cpu", "CPU:0"):
+        raise ValueError("no device %r: this module has the CPU only" % (name,))
+    return DeviceInfo("CPU", 0, "CPU")
+
+
+include "model.pxi"
+include "builders.pxi"

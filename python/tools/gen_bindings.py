@@ -1,0 +1,187 @@
+"""Writes ops.pxi and trainers.pxi, the bindings of every operator and trainer of DyNet's Python
+module, from the tables below: for each op its Python signature (DyNet's names and defaults) and
+the library call it makes, for each trainer its constructor's settings. A row is the whole binding
+of an op or a trainer; _dynet.pyx includes the generated files.
+
+    python3 gen_bindings.py OUT_DIR
+
+In a call, E(x) is argument x as an Expression (an Expression, Parameters or LookupParameters),
+ES(xs) a list of them, U(v) an unsigned int, F(v) a float, UV(v) a list of unsigned ints, G the
+global graph and D(dim, batch) a Dim.
+"""
+import os
+import re
+import sys
+
+# Elementwise and other one-argument ops whose Python and C++ names agree.
+UNARY = """tanh logistic rectify selu softsign exp log log_sigmoid square cube sqrt abs sin cos erf
+tan asin acos atan sinh cosh asinh acosh atanh lgamma nobackprop flip_gradient inverse logdet
+squared_norm l2_norm sum_elems sum_batches mean_elems mean_batches std_elems std_batches sparsemax
+transpose_default""".split()
+
+# Two-expression ops: Python name, C++ name.
+BINARY = [("cdiv", "cdiv"), ("cmult", "cmult"), ("colwise_add", "colwise_add"), ("trace_of_product", "trace_of_product"),
+          ("dot_product", "dot_product"), ("circ_conv", "circ_conv"), ("circ_corr", "circ_corr"),
+          ("squared_distance", "squared_distance"), ("l1_distance", "l1_distance"), ("binary_log_loss", "binary_log_loss"),
+          ("filter1d_narrow", "filter1d_narrow"), ("pow", "pow"), ("bmin", "min"), ("bmax", "max"),
+          ("weight_norm", "weight_norm"), ("contract3d_1d", "contract3d_1d")]
+
+# Ops over a list of expressions: Python name, C++ name.
+LISTS = [("esum", "sum"), ("logsumexp", "logsumexp"), ("average", "average"), ("concatenate_cols", "concatenate_cols"),
+         ("concatenate_to_batch", "concatenate_to_batch"), ("affine_transform", "affine_transform")]
+
+# Everything else: Python signature | C++ declaration (Cython syntax, E = const CExpression&) | call.
+OTHER = """
+elu(x, alpha=1.0) | elu(E, float) | elu(E(x), F(alpha))
+silu(x, beta=1.0) | silu(E, float) | silu(E(x), F(beta))
+round(x, gradient_mode="zero_gradient") | round(E, GradientMode) | round(E(x), _gradient_mode(gradient_mode))
+ceil(x, gradient_mode="zero_gradient") | ceil(E, GradientMode) | ceil(E(x), _gradient_mode(gradient_mode))
+floor(x, gradient_mode="zero_gradient") | floor(E, GradientMode) | floor(E(x), _gradient_mode(gradient_mode))
+argmax(x, gradient_mode="zero_gradient") | argmax(E, GradientMode) | argmax(E(x), _gradient_mode(gradient_mode))
+scale_gradient(x, lambd=1.0) | scale_gradient(E, float) | scale_gradient(E(x), F(lambd))
+softmax(x, d=0) | softmax(E, unsigned) | softmax(E(x), U(d))
+transpose(x, dims=[1, 0]) | transpose(E, const vector[unsigned]&) | transpose(E(x), UV(dims))
+select_rows(x, rs) | select_rows(E, const vector[unsigned]&) | select_rows(E(x), UV(rs))
+select_cols(x, cs) | select_cols(E, const vector[unsigned]&) | select_cols(E(x), UV(cs))
+sum_dim(x, d, b=False, n=0) | sum_dim(E, const vector[unsigned]&, bool) | sum_dim(E(x), UV(d), b)
+cumsum(x, d=0) | cumsum(E, unsigned) | cumsum(E(x), U(d))
+mean_dim(x, d, b, n=0) | mean_dim(E, const vector[unsigned]&, bool, unsigned) | mean_dim(E(x), UV(d), b, U(n))
+std_dim(x, d, b, n=0) | std_dim(E, const vector[unsigned]&, bool, unsigned) | std_dim(E(x), UV(d), b, U(n))
+moment_elems(x, r) | moment_elems(E, unsigned) | moment_elems(E(x), U(r))
+moment_dim(x, d, r, b, n=0) | moment_dim(E, const vector[unsigned]&, unsigned, bool, unsigned) | moment_dim(E(x), UV(d), U(r), b, U(n))
+moment_batches(x, r) | moment_batches(E, unsigned) | moment_batches(E(x), U(r))
+fold_rows(x, nrows=2) | fold_rows(E, unsigned) | fold_rows(E(x), U(nrows))
+pairwise_rank_loss(x, y, m=1.0) | pairwise_rank_loss(E, E, float) | pairwise_rank_loss(E(x), E(y), F(m))
+poisson_loss(log_lambda, x) | poisson_loss(E, unsigned) | poisson_loss(E(log_lambda), U(x))
+huber_distance(x, y, c=1.345) | huber_distance(E, E, float) | huber_distance(E(x), E(y), F(c))
+kmax_pooling(x, k, d=1) | kmax_pooling(E, unsigned, unsigned) | kmax_pooling(E(x), U(k), U(d))
+pickneglogsoftmax(x, v) | pickneglogsoftmax(E, unsigned) | pickneglogsoftmax(E(x), U(v))
+pickneglogsoftmax_batch(x, vs) | pickneglogsoftmax(E, const vector[unsigned]&) | pickneglogsoftmax(E(x), UV(vs))
+hinge(x, v, m=1.0) | hinge(E, unsigned, float) | hinge(E(x), U(v), F(m))
+hinge_batch(x, vs, m=1.0) | hinge(E, const vector[unsigned]&, float) | hinge(E(x), UV(vs), F(m))
+hinge_dim(x, v, d=0, m=1.0) | hinge_dim(E, const vector[unsigned]&, unsigned, float) | hinge_dim(E(x), UV(v), U(d), F(m))
+kmh_ngram(x, v) | kmh_ngram(E, unsigned) | kmh_ngram(E(x), U(v))
+pick(e, index=0, dim=0) | pick(E, unsigned, unsigned) | pick(E(e), U(index), U(dim))
+pick_batch(e, indices, dim=0) | pick(E, const vector[unsigned]&, unsigned) | pick(E(e), UV(indices), U(dim))
+pick_range(x, s, e, d=0) | pick_range(E, unsigned, unsigned, unsigned) | pick_range(E(x), U(s), U(e), U(d))
+pickrange(x, s, e) | pickrange(E, unsigned, unsigned) | pickrange(E(x), U(s), U(e))
+pick_batch_elem(x, v) | pick_batch_elem(E, unsigned) | pick_batch_elem(E(x), U(v))
+pick_batch_elems(x, vs) | pick_batch_elems(E, const vector[unsigned]&) | pick_batch_elems(E(x), UV(vs))
+strided_select(x, strides, range_from, range_to) | strided_select(E, const vector[int]&, const vector[int]&, const vector[int]&) | strided_select(E(x), IV(strides), IV(range_from), IV(range_to))
+noise(x, stddev) | noise(E, float) | noise(E(x), F(stddev))
+dropout(x, p) | dropout(E, float) | dropout(E(x), F(p))
+dropout_batch(x, p) | dropout_batch(E, float) | dropout_batch(E(x), F(p))
+dropout_dim(x, d, p) | dropout_dim(E, unsigned, float) | dropout_dim(E(x), U(d), F(p))
+block_dropout(x, p) | block_dropout(E, float) | block_dropout(E(x), F(p))
+reshape(x, d, batch_size=1) | reshape(E, const CDim&) | reshape(E(x), D(d, batch_size))
+max_dim(x, d=0) | max_dim(E, unsigned) | max_dim(E(x), U(d))
+min_dim(x, d=0) | min_dim(E, unsigned) | min_dim(E(x), U(d))
+logsumexp_dim(x, d=0) | logsumexp_dim(E, unsigned) | logsumexp_dim(E(x), U(d))
+contract3d_1d_bias(x, y, b) | contract3d_1d(E, E, E) | contract3d_1d(E(x), E(y), E(b))
+contract3d_1d_1d(x, y, z) | contract3d_1d_1d(E, E, E) | contract3d_1d_1d(E(x), E(y), E(z))
+contract3d_1d_1d_bias(x, y, z, b) | contract3d_1d_1d(E, E, E, E) | contract3d_1d_1d(E(x), E(y), E(z), E(b))
+concatenate(xs, d=0) | concatenate(ES, unsigned) | concatenate(ES(xs), U(d))
+layer_norm(x, g, b) | layer_norm(E, E, E) | layer_norm(E(x), E(g), E(b))
+conv2d(x, f, stride, is_valid=True) | conv2d(E, E, const vector[unsigned]&, bool) | conv2d(E(x), E(f), UV(stride), is_valid)
+conv2d_bias(x, f, b, stride, is_valid=True) | conv2d(E, E, E, const vector[unsigned]&, bool) | conv2d(E(x), E(f), E(b), UV(stride), is_valid)
+maxpooling2d(x, ksize, stride, is_valid=True) | maxpooling2d(E, const vector[unsigned]&, const vector[unsigned]&, bool) | maxpooling2d(E(x), UV(ksize), UV(stride), is_valid)
+vanilla_lstm_gates(x_t, h_tm1, Wx, Wh, b, weightnoise_std=0.0) | vanilla_lstm_gates(E, E, E, E, E, float) | vanilla_lstm_gates(E(x_t), E(h_tm1), E(Wx), E(Wh), E(b), F(weightnoise_std))
+vanilla_lstm_gates_concat(x_t, h_tm1, Wx, Wh, b, weightnoise_std=0.0) | vanilla_lstm_gates_concat(ES, E, E, E, E, float) | vanilla_lstm_gates_concat(ES(x_t), E(h_tm1), E(Wx), E(Wh), E(b), F(weightnoise_std))
+vanilla_lstm_gates_dropout(x_t, h_tm1, Wx, Wh, b, dropout_mask_x, dropout_mask_h, weightnoise_std=0.0) | vanilla_lstm_gates_dropout(E, E, E, E, E, E, E, float) | vanilla_lstm_gates_dropout(E(x_t), E(h_tm1), E(Wx), E(Wh), E(b), E(dropout_mask_x), E(dropout_mask_h), F(weightnoise_std))
+vanilla_lstm_gates_dropout_concat(x_t, h_tm1, Wx, Wh, b, dropout_mask_x, dropout_mask_h, weightnoise_std=0.0) | vanilla_lstm_gates_dropout_concat(ES, E, E, E, E, E, E, float) | vanilla_lstm_gates_dropout_concat(ES(x_t), E(h_tm1), E(Wx), E(Wh), E(b), E(dropout_mask_x), E(dropout_mask_h), F(weightnoise_std))
+vanilla_lstm_c(c_tm1, gates_t) | vanilla_lstm_c(E, E) | vanilla_lstm_c(E(c_tm1), E(gates_t))
+vanilla_lstm_h(c_t, gates_t) | vanilla_lstm_h(E, E) | vanilla_lstm_h(E(c_t), E(gates_t))
+zeros(dim, batch_size=1) | zeros(CComputationGraph&, const CDim&) | zeros(G, D(dim, batch_size))
+zeroes(dim, batch_size=1) | zeroes(CComputationGraph&, const CDim&) | zeroes(G, D(dim, batch_size))
+ones(dim, batch_size=1) | ones(CComputationGraph&, const CDim&) | ones(G, D(dim, batch_size))
+constant(dim, val, batch_size=1) | constant(CComputationGraph&, const CDim&, float) | constant(G, D(dim, batch_size), F(val))
+random_normal(dim, mean=0.0, stddev=1.0, batch_size=1) | random_normal(CComputationGraph&, const CDim&, float, float) | random_normal(G, D(dim, batch_size), F(mean), F(stddev))
+random_bernoulli(dim, p, scale=1.0, batch_size=1) | random_bernoulli(CComputationGraph&, const CDim&, float, float) | random_bernoulli(G, D(dim, batch_size), F(p), F(scale))
+random_uniform(dim, left, right, batch_size=1) | random_uniform(CComputationGraph&, const CDim&, float, float) | random_uniform(G, D(dim, batch_size), F(left), F(right))
+random_gumbel(dim, mu=0.0, beta=1.0, batch_size=1) | random_gumbel(CComputationGraph&, const CDim&, float, float) | random_gumbel(G, D(dim, batch_size), F(mu), F(beta))
+scalarInput(s, device="") | input(CComputationGraph&, float) | input(G, F(s))
+one_hot(d, idx, device="") | one_hot(CComputationGraph&, unsigned, unsigned) | one_hot(G, U(d), U(idx))
+"""
+
+EXPAND = [(r"\bE\(([^()]*)\)", r"_ex(\1)[0]"), (r"\bES\(([^()]*)\)", r"_exs_scratch(\1)[0]"), (r"\bUV\(([^()]*)\)", r"_uv(\1)"),
+          (r"\bIV\(([^()]*)\)", r"_iv(\1)"), (r"\bU\(([^()]*)\)", r"<unsigned>(\1)"), (r"\bF\(([^()]*)\)", r"<float>(\1)"),
+          (r"\bD\(([^()]*)\)", r"_dim(\1)"), (r"\bG\b", r"_graph()[0]")]
+DECL_TYPES = {"E": "const CExpression&", "ES": "const vector[CExpression]&"}
+
+
+def rows():
+    for name in UNARY:
+        if name == "transpose_default":
+            continue
+        yield name, "x", "%s(E)" % name, "%s(E(x))" % name
+    for py, cpp in BINARY:
+        yield py, "x, y", "%s(E, E)" % cpp, "%s(E(x), E(y))" % cpp
+    for py, cpp in LISTS:
+        yield py, "xs", "%s(ES)" % cpp, "%s(ES(xs))" % cpp
+    for line in OTHER.strip().splitlines():
+        sig, decl, call = [part.strip() for part in line.split("|")]
+        name, params = re.match(r"(\w+)\((.*)\)$", sig).groups()
+        yield name, params, decl, call
+
+
+def declaration(decl):
+    """'pick(E, unsigned)' as a Cython extern declaration of an overload of dynet::pick."""
+    cpp, params = re.match(r"(\w+)\((.*)\)$", decl).groups()
+    types = [DECL_TYPES.get(t.strip(), t.strip()) for t in params.split(",")]
+    return cpp, "(%s)" % ", ".join(types)
+
+
+def expand(call):
+    for pattern, repl in EXPAND:
+        call = re.sub(pattern, repl, call)
+    return call
+
+
+# Trainers: class, then the constructor's settings after the model with their defaults (DyNet's
+# C++ defaults, which the library's constructors share), passed in order to its constructor.
+TRAINERS = """
+SimpleSGDTrainer(m, learning_rate=0.1)
+CyclicalSGDTrainer(m, learning_rate_min=0.01, learning_rate_max=0.1, step_size=2000, gamma=0.0, edecay=0.0)
+MomentumSGDTrainer(m, learning_rate=0.01, mom=0.9)
+AdagradTrainer(m, learning_rate=0.1, eps=1e-20)
+AdadeltaTrainer(m, eps=1e-6, rho=0.95)
+RMSPropTrainer(m, learning_rate=0.1, eps=1e-20, rho=0.95)
+AdamTrainer(m, alpha=0.001, beta_1=0.9, beta_2=0.999, eps=1e-8)
+AmsgradTrainer(m, alpha=0.001, beta_1=0.9, beta_2=0.999, eps=1e-8)
+"""
+
+
+def trainers():
+    out = ["# Generated by python/tools/gen_bindings.py from its TRAINERS table; do not edit."]
+    for line in TRAINERS.strip().splitlines():
+        name, params = re.match(r"(\w+)\((.*)\)$", line).groups()
+        names = [p.split("=")[0].strip() for p in params.split(",")]
+        out.append("class %s(Trainer):\n    def __init__(self, %s):\n        self._make(%r, %s)\n"
+                   % (name, params, name, ", ".join(names)))
+    return "\n\n".join(out) + "\n"
+
+
+def ops():
+    decls, defs = {}, []
+    for name, params, decl, call in rows():
+        cpp, types = declaration(decl)
+        decls.setdefault(cpp, set()).add(types)
+        cpp_call = re.match(r"(\w+)\(", call).group(1)
+        body = expand(call).replace(cpp_call + "(", "op_" + cpp_call + "(", 1)
+        defs.append("def %s(%s):\n    return _wrap(%s)\n" % (name, params, body))
+    lines = ["# Generated by python/tools/gen_bindings.py from its tables; do not edit.",
+             'cdef extern from "<dybatch.h>" namespace "dynet":']
+    for cpp in sorted(decls):
+        for types in sorted(decls[cpp]):
+            lines.append('    CExpression op_%s "dynet::%s"%s except +' % (cpp, cpp, types))
+    return "\n".join(lines) + "\n\n\n" + "\n\n".join(defs)
+
+
+def main(out_dir):
+    for name, text in (("ops.pxi", ops()), ("trainers.pxi", trainers())):
+        with open(os.path.join(out_dir, name), "w") as f:
+            f.write(text)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])

@@ -1,0 +1,113 @@
+"""The global graph, numpy in and out (column-major, batch last), and errors as exceptions."""
+import numpy as np
+import pytest
+
+import dynet as dy
+
+
+@pytest.mark.parametrize("shape", [(5,), (3, 4), (2, 3, 4, 5)])
+def test_input_tensor_round_trip(shape, rng):
+    a = rng.standard_normal(shape).astype(np.float32)
+    x = dy.inputTensor(a)
+    assert x.dim() == (shape, 1)
+    np.testing.assert_array_equal(x.npvalue(), a)
+
+
+def test_batched_round_trip_puts_the_batch_last(rng):
+    a = rng.standard_normal((3, 4, 6)).astype(np.float32)
+    x = dy.inputTensor(a, batched=True)
+    assert x.dim() == ((3, 4), 6)
+    np.testing.assert_array_equal(x.npvalue(), a)
+    # element 2 of the batch is the last axis' slice 2
+    np.testing.assert_array_equal(dy.pick_batch_elem(x, 2).npvalue(), a[:, :, 2])
+
+
+def test_column_major_matrix_product(rng):
+    A = rng.standard_normal((3, 4)).astype(np.float32)
+    v = rng.standard_normal(4).astype(np.float32)
+    np.testing.assert_allclose((dy.inputTensor(A) * dy.inputTensor(v)).npvalue(), A @ v, rtol=1e-5)
+
+
+def test_value_kinds():
+    assert isinstance(dy.scalarInput(2.5).value(), float)
+    assert dy.inputVector([1, 2, 3]).value() == [1, 2, 3]
+    assert dy.inputTensor(np.ones((2, 2))).value().shape == (2, 2)
+    assert dy.esum([dy.scalarInput(1), dy.scalarInput(2)]).scalar_value() == 3
+
+
+def test_sparse_input():
+    x = dy.sparse_inputTensor([1, 4], [2.0, 3.0], (2, 3), defval=-1)
+    flat = np.full(6, -1, np.float32)
+    flat[[1, 4]] = [2, 3]
+    expected = flat.reshape((2, 3), order="F")
+    np.testing.assert_array_equal(x.npvalue(), expected)
+
+
+def test_stale_expression_raises_runtime_error():
+    e = dy.inputVector([1, 2])
+    dy.renew_cg()
+    with pytest.raises(RuntimeError, match="stale"):
+        e.npvalue()
+    with pytest.raises(RuntimeError, match="stale"):
+        dy.tanh(e)
+    with pytest.raises(RuntimeError):
+        e.dim()
+
+
+def test_checkpoint_and_revert():
+    a = dy.inputVector([1, 2])
+    dy.cg_checkpoint()
+    b = dy.tanh(a)
+    dy.cg_revert()
+    assert a.vec_value() == [1, 2]
+    with pytest.raises(RuntimeError):
+        b.npvalue()
+
+
+def test_bad_shapes_and_arguments_are_python_errors():
+    with pytest.raises(ValueError, match="operator\\*"):
+        dy.inputVector([1, 2]) * dy.inputVector([1, 2, 3])
+    with pytest.raises(ValueError):
+        dy.pick(dy.inputVector([1, 2]), 5)
+    with pytest.raises(TypeError):
+        dy.tanh("not an expression")
+    with pytest.raises(TypeError):
+        dy.esum(dy.inputVector([1]))
+    with pytest.raises(ValueError):
+        dy.inputTensor(np.ones(3), batched=True)
+    with pytest.raises(OverflowError):
+        dy.pick(dy.inputVector([1, 2]), -1)
+    with pytest.raises(ValueError, match="gradient_mode"):
+        dy.round(dy.inputVector([1.5]), "sideways")
+
+
+def test_indexing_picks_and_slices():
+    x = dy.inputTensor(np.arange(12, dtype=np.float32).reshape(3, 4))
+    assert x[1].vec_value() == [4, 5, 6, 7]
+    np.testing.assert_array_equal(x[1:3].npvalue(), np.arange(12).reshape(3, 4)[1:3])
+    assert x[2, 3].scalar_value() == 11
+    with pytest.raises(IndexError):
+        x[3]
+
+
+def test_graph_by_index():
+    x = dy.inputVector([1, 2, 3])
+    s = dy.sum_elems(x)
+    g = dy.cg()
+    assert g.forward_scalar(s.vindex) == 6
+    assert g.inc_forward_vec(x.vindex) == [1, 2, 3]
+    with pytest.raises(IndexError):
+        g.forward_scalar(10 ** 6)
+
+
+def test_forward_values_npvalues():
+    a, b = dy.scalarInput(1), dy.scalarInput(2)
+    dy.forward([a, b])
+    assert dy.values([a, b]) == [1, 2]
+    assert [v.tolist() for v in dy.npvalues([a, b])] == [[1], [2]]
+
+
+def test_tensor_value_argmax():
+    t = dy.inputVector([1, 5, 3]).tensor_value()
+    assert t.argmax().tolist() == [1]
+    np.testing.assert_array_equal(t.as_numpy(), [1, 5, 3])

@@ -1,0 +1,268 @@
+"""Parameters, initializers, builders, trainers, saving and loading, and lifetimes."""
+import gc
+
+import numpy as np
+import pytest
+
+import dynet as dy
+
+
+def test_initializers_by_object_number_array_and_name():
+    pc = dy.ParameterCollection()
+    assert np.all(pc.add_parameters((2, 3), init=0.5).as_array() == 0.5)
+    assert np.all(pc.add_parameters(4, init=dy.ConstInitializer(2)).as_array() == 2)
+    a = np.arange(6, dtype=np.float32).reshape(2, 3)
+    np.testing.assert_array_equal(pc.add_parameters((2, 3), init=a).as_array(), a)
+    np.testing.assert_array_equal(pc.parameters_from_numpy(a).as_array(), a)
+    np.testing.assert_array_equal(pc.add_parameters((3, 3), init="identity").as_array(), np.eye(3))
+    for name in ("he", "glorot", "normal", "uniform", "saxe"):
+        p = pc.add_parameters((4, 4), init=name)
+        assert p.as_array().std() > 0, name
+    with pytest.raises(ValueError, match="unknown initializer"):
+        pc.add_parameters(3, init="bogus")
+    with pytest.raises(TypeError):
+        pc.add_parameters(3, init=object())
+
+
+def test_lookup_parameters_layout_and_rows():
+    pc = dy.ParameterCollection()
+    table = np.arange(12, dtype=np.float32).reshape(4, 3)
+    E = pc.lookup_parameters_from_numpy(table)
+    assert E.shape() == (4, 3) and len(E) == 4
+    np.testing.assert_array_equal(E.as_array(), table)
+    np.testing.assert_array_equal(E.row_as_array(2), table[2])
+    np.testing.assert_array_equal(E[2].npvalue(), table[2])
+    np.testing.assert_array_equal(dy.lookup_batch(E, [1, 3]).npvalue(), table[[1, 3]].T)
+    E.init_row(0, [9, 9, 9])
+    assert E.row_as_array(0).tolist() == [9, 9, 9]
+    with pytest.raises(ValueError):
+        dy.lookup(E, 4).npvalue()
+    with pytest.raises(ValueError):
+        E.init_from_array(np.zeros((3, 3)))
+
+
+def test_parameters_act_as_expressions():
+    pc = dy.ParameterCollection()
+    W = pc.add_parameters((2, 2), init=np.eye(2, dtype=np.float32))
+    assert isinstance(W, dy.Expression)
+    x = dy.inputVector([1, 2])
+    assert (W * x).vec_value() == [1, 2]
+    np.testing.assert_array_equal(W.npvalue(), np.eye(2))
+    np.testing.assert_array_equal(dy.parameter(W).npvalue(), np.eye(2))
+    assert dy.parameter(W).vindex == W.expr(True).vindex  # one node per graph
+
+
+def test_gradient_reaches_the_parameter():
+    pc = dy.ParameterCollection()
+    W = pc.add_parameters((1, 2), init=np.array([[1.0, 2.0]], np.float32))
+    loss = dy.sum_elems(W * dy.inputVector([3, 4]))
+    loss.backward()
+    np.testing.assert_array_equal(W.grad_as_array(), [[3, 4]])
+
+
+TRAINERS = [dy.SimpleSGDTrainer, dy.CyclicalSGDTrainer, dy.MomentumSGDTrainer, dy.AdagradTrainer,
+            dy.AdadeltaTrainer, dy.RMSPropTrainer, dy.AdamTrainer, dy.AmsgradTrainer]
+
+
+@pytest.mark.parametrize("cls", TRAINERS)
+def test_every_trainer_decreases_a_quadratic(cls):
+    pc = dy.ParameterCollection()
+    w = pc.add_parameters(3, init=np.array([1.0, -2.0, 3.0], np.float32))
+    t = cls(pc)
+    assert t.whoami() == cls.__name__
+
+    def loss():
+        dy.renew_cg()
+        return dy.squared_norm(w)
+
+    before = loss().scalar_value()
+    for _ in range(20):
+        l = loss()
+        l.forward()
+        l.backward()
+        t.update()
+    assert loss().scalar_value() < before
+
+
+def test_sgd_step_is_the_formula():
+    pc = dy.ParameterCollection()
+    w0 = np.array([1.0, -2.0], np.float32)
+    w = pc.add_parameters(2, init=w0)
+    t = dy.SimpleSGDTrainer(pc, learning_rate=0.25)
+    dy.squared_norm(w).backward()
+    t.update()
+    np.testing.assert_allclose(w.as_array(), w0 - 0.25 * 2 * w0, rtol=1e-6)
+    t.learning_rate = 0.5
+    assert t.learning_rate == 0.5
+    with pytest.raises(ValueError):
+        t.set_learning_rate(-1)
+    t.set_clip_threshold(2.0)
+    assert t.get_clip_threshold() == 2.0
+    with pytest.raises(NotImplementedError):
+        t.update_subset([], [])
+
+
+@pytest.mark.parametrize("cls", [dy.SimpleRNNBuilder, dy.GRUBuilder, dy.VanillaLSTMBuilder, dy.CoupledLSTMBuilder,
+                                 dy.CompactVanillaLSTMBuilder, dy.LSTMBuilder])
+def test_builders_and_states(cls):
+    pc = dy.ParameterCollection()
+    b = cls(2, 3, 4, pc)
+    xs = [dy.inputVector([1, 2, 3]), dy.inputVector([0, 1, 0])]
+    s0 = b.initial_state()
+    s1 = s0.add_input(xs[0])
+    s2 = s1.add_input(xs[1])
+    assert s2.output().dim() == ((4,), 1)
+    assert s2.prev() is s1 and s2.b() is b
+    assert len(s2.h()) == 2
+    outs = b.initial_state().transduce(xs)
+    np.testing.assert_allclose(outs[-1].npvalue(), s2.output().npvalue(), rtol=1e-6)
+    assert [s.output().vindex for s in s0.add_inputs(xs)][-1] >= 0
+    loss = dy.sum_elems(s2.output())
+    loss.backward()
+    assert any(np.any(p.grad_as_array() != 0) for layer in b.get_parameters() for p in layer)
+    assert b.param_collection().parameter_count() > 0
+    with pytest.raises(ValueError):
+        s0.add_input(dy.inputVector([1, 2]))  # wrong input size
+
+
+def test_a_state_of_an_older_graph_raises():
+    pc = dy.ParameterCollection()
+    b = dy.VanillaLSTMBuilder(1, 2, 3, pc)
+    s = b.initial_state()
+    dy.renew_cg()
+    with pytest.raises(RuntimeError, match="older graph"):
+        s.add_input(dy.inputVector([1, 2]))
+
+
+def test_stacked_and_bidirectional():
+    pc = dy.ParameterCollection()
+    xs = [dy.inputVector([1, 2]), dy.inputVector([3, 4]), dy.inputVector([5, 6])]
+    bi = dy.BiRNNBuilder(2, 2, 6, pc, dy.VanillaLSTMBuilder)
+    outs = bi.transduce(xs)
+    assert len(outs) == 3 and outs[0].dim() == ((6,), 1)
+    pairs = bi.add_inputs(xs)
+    assert len(pairs) == 3
+    a, c = dy.SimpleRNNBuilder(1, 2, 3, pc), dy.SimpleRNNBuilder(1, 3, 3, pc)
+    st = dy.StackedRNNState([a.initial_state(), c.initial_state()])
+    assert st.add_input(xs[0]).output().dim() == ((3,), 1)
+
+
+def test_softmax_builder():
+    pc = dy.ParameterCollection()
+    sm = dy.StandardSoftmaxBuilder(3, 5, pc)
+    h = dy.inputVector([1, 2, 3])
+    nll = sm.neg_log_softmax(h, 2)
+    dist = sm.full_log_distribution(h).npvalue()
+    assert nll.scalar_value() == pytest.approx(-dist[2], rel=1e-5)
+    assert 0 <= sm.sample(h) < 5
+
+
+def test_collection_save_populate_and_load_param(tmp_path):
+    pc = dy.ParameterCollection()
+    W = pc.add_parameters((2, 3), name="W")
+    E = pc.add_lookup_parameters((4, 2), name="E")
+    f = str(tmp_path / "model")
+    pc.save(f)
+    pc2 = dy.ParameterCollection()
+    W2 = pc2.add_parameters((2, 3), name="W")
+    E2 = pc2.add_lookup_parameters((4, 2), name="E")
+    pc2.populate(f)
+    np.testing.assert_array_equal(W2.as_array(), W.as_array())
+    np.testing.assert_array_equal(E2.as_array(), E.as_array())
+    W3 = dy.ParameterCollection().load_param(f, "/W")
+    np.testing.assert_array_equal(W3.as_array(), W.as_array())
+    with pytest.raises(RuntimeError):
+        pc2.populate(str(tmp_path / "missing"))
+    bad = dy.ParameterCollection()
+    bad.add_parameters((3, 3), name="W")
+    bad.add_lookup_parameters((4, 2), name="E")
+    with pytest.raises(RuntimeError):
+        bad.populate(f)
+
+
+def test_dy_save_and_load_round_trip(tmp_path):
+    pc = dy.ParameterCollection()
+    W = pc.add_parameters((2, 3))
+    E = pc.add_lookup_parameters((5, 2))
+    lstm = dy.VanillaLSTMBuilder(1, 2, 3, pc)
+    base = str(tmp_path / "objs")
+    dy.save(base, [W, E, lstm])
+    pc2 = dy.ParameterCollection()
+    W2, E2, lstm2 = dy.load(base, pc2)
+    np.testing.assert_array_equal(W2.as_array(), W.as_array())
+    np.testing.assert_array_equal(E2.as_array(), E.as_array())
+    assert isinstance(lstm2, dy.VanillaLSTMBuilder)
+    x = dy.inputVector([1, 2])
+    np.testing.assert_allclose(lstm2.initial_state().add_input(x).output().npvalue(),
+                               lstm.initial_state().add_input(x).output().npvalue(), rtol=1e-6)
+    with pytest.raises(RuntimeError):
+        dy.load(str(tmp_path / "nothing"), pc2)
+
+
+def test_parameters_outlive_their_collection():
+    pc = dy.ParameterCollection()
+    W = pc.add_parameters((2, 2), init=np.eye(2, dtype=np.float32))
+    E = pc.add_lookup_parameters((3, 2), init=1.0)
+    t = dy.SimpleSGDTrainer(pc)
+    del pc
+    gc.collect()
+    np.testing.assert_array_equal(W.as_array(), np.eye(2))
+    assert (W * dy.inputVector([1, 2])).vec_value() == [1, 2]
+    assert E[1].vec_value() == [1, 1]
+    dy.sum_elems(W * dy.inputVector([1, 2])).backward()
+    t.update()  # the trainer keeps the collection alive
+    del t
+    gc.collect()
+    assert W.as_array().shape == (2, 2)
+
+
+def test_builders_outlive_their_collection_object():
+    pc = dy.ParameterCollection()
+    b = dy.VanillaLSTMBuilder(1, 2, 2, pc)
+    del pc
+    gc.collect()
+    assert b.initial_state().add_input(dy.inputVector([1, 2])).output().dim() == ((2,), 1)
+
+
+def test_subcollections_and_names():
+    pc = dy.ParameterCollection()
+    sub = pc.add_subcollection("enc")
+    p = sub.add_parameters(3, name="W")
+    assert p.name() == "/enc/W" and sub.name() == "/enc/"
+    assert len(pc.parameters_list()) == 1 and pc.parameter_count() == 3
+    pc.set_weight_decay_lambda(0.0)
+    assert pc.get_weight_decay() == 0.0
+
+
+def test_birnn_composed_from_a_user_factory_and_saved(tmp_path):
+    pc = dy.ParameterCollection()
+    xs = [dy.inputVector([1, 2]), dy.inputVector([3, 4])]
+    composed = dy.BiRNNBuilder(1, 2, 4, pc, lambda layers, i, h, m: dy.GRUBuilder(layers, i, h, m))
+    assert [o.dim() for o in composed.transduce(xs)] == [((4,), 1)] * 2
+    assert composed.add_inputs(xs)[0][0].h()  # composed layers give full states
+    library = dy.BiRNNBuilder(1, 2, 4, pc, dy.VanillaLSTMBuilder)
+    before = library.transduce(xs)[1].npvalue()
+    dy.save(str(tmp_path / "bi"), [library])
+    (loaded,) = dy.load(str(tmp_path / "bi"), dy.ParameterCollection())
+    np.testing.assert_allclose(loaded.transduce(xs)[1].npvalue(), before, rtol=1e-6)
+
+
+def test_class_factored_softmax(tmp_path):
+    clusters = tmp_path / "clusters"
+    clusters.write_text("c0 the\nc0 a\nc1 dog\nc1 cat\nc1 bird\nc2 ran\n")
+    words = {"the": 0, "a": 1}
+    pc = dy.ParameterCollection()
+    sm = dy.ClassFactoredSoftmaxBuilder(4, str(clusters), words, pc)
+    assert words["bird"] == 4 and len(words) == 6  # the file's new words join the dictionary
+    h = dy.inputVector([0.1, -0.2, 0.3, 0.4])
+    logp = sm.full_log_distribution(h).npvalue()
+    assert np.exp(logp).sum() == pytest.approx(1.0, rel=1e-4)
+    assert sm.neg_log_softmax(h, words["cat"]).scalar_value() == pytest.approx(-logp[words["cat"]], rel=1e-4)
+    assert sm.class_log_distribution(h).dim() == ((3,), 1)
+    assert sm.subclass_logits(h, 1).dim() == ((3,), 1)
+    with pytest.raises(ValueError):
+        sm.subclass_log_distribution(h, 7)
+    with pytest.raises(RuntimeError):
+        dy.ClassFactoredSoftmaxBuilder(4, str(tmp_path / "missing"), {}, pc)
+    with pytest.raises(ValueError, match="ids"):
+        dy.ClassFactoredSoftmaxBuilder(4, str(clusters), {"the": 3}, pc)
