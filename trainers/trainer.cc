@@ -124,7 +124,8 @@ void Trainer::update() {
                                   t.non_zero_grads.data(), t.non_zero_grads.size(), factor}, gscale);
       else
         update_values(*t.device, {t.all_values.v, t.all_grads.v, s.data, s.stride, t.all_values.d.size(), nullptr, 1,
-                                  factor}, gscale);
+                                  factor, t.all_updated ? nullptr : t.non_zero_grads.mask(), t.row_size()},
+                      gscale);
     }
     t.zero_grad();
   }
