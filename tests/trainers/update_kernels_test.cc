@@ -122,6 +122,18 @@ TEST_CASE("EGTrainer launches its kernel, which normalizes every row of a sparse
 
 namespace {
 
+/// Calls check(rule) with a rule of every elementwise kind, AMSGrad's Adam too.
+template <class Check>
+void for_each_rule(const Check& check) {
+  check(update_rules::Sgd{0.1f});
+  check(update_rules::Momentum{0.9f, 0.1f});
+  check(update_rules::Adagrad{0.1f, 1e-6f, 0.5f});
+  check(update_rules::Adadelta{0.95f, 1e-6f, 0.5f});
+  check(update_rules::RMSProp{0.9f, 0.1f, 1e-6f, 0.5f});
+  check(update_rules::Adam{0.9f, 0.999f, 1e-8f, 0.01f, 0.5f, false});
+  check(update_rules::Adam{0.9f, 0.999f, 1e-8f, 0.01f, 0.5f, true});
+}
+
 /// The CPU kernel of `rule` over rows {4, 0, 2} of a table of 5 rows of 37 values (37: whole
 /// vector iterations and a remainder) must equal the rule applied value by value.
 template <class Rule>
@@ -153,13 +165,7 @@ void expect_kernel_is_the_rule(const Rule& rule, float factor) {
 TEST_CASE("each CPU update kernel equals its rule applied value by value, over rows of a table", "[trainers]") {
   for (float factor : {1.f, 0.8f}) {
     INFO("weight-decay factor " << factor);
-    expect_kernel_is_the_rule(update_rules::Sgd{0.1f}, factor);
-    expect_kernel_is_the_rule(update_rules::Momentum{0.9f, 0.1f}, factor);
-    expect_kernel_is_the_rule(update_rules::Adagrad{0.1f, 1e-6f, 0.5f}, factor);
-    expect_kernel_is_the_rule(update_rules::Adadelta{0.95f, 1e-6f, 0.5f}, factor);
-    expect_kernel_is_the_rule(update_rules::RMSProp{0.9f, 0.1f, 1e-6f, 0.5f}, factor);
-    expect_kernel_is_the_rule(update_rules::Adam{0.9f, 0.999f, 1e-8f, 0.01f, 0.5f, false}, factor);
-    expect_kernel_is_the_rule(update_rules::Adam{0.9f, 0.999f, 1e-8f, 0.01f, 0.5f, true}, factor);
+    for_each_rule([&](const auto& rule) { expect_kernel_is_the_rule(rule, factor); });
   }
 }
 
@@ -228,12 +234,6 @@ TEST_CASE("a dense update of a table skips the zero gradients of rows none reach
           "[trainers][threads]") {
   for (float factor : {1.f, 0.8f}) {
     INFO("weight-decay factor " << factor);
-    expect_reached_rows_and_threads_change_no_bits(update_rules::Sgd{0.1f}, factor);
-    expect_reached_rows_and_threads_change_no_bits(update_rules::Momentum{0.9f, 0.1f}, factor);
-    expect_reached_rows_and_threads_change_no_bits(update_rules::Adagrad{0.1f, 1e-6f, 0.5f}, factor);
-    expect_reached_rows_and_threads_change_no_bits(update_rules::Adadelta{0.95f, 1e-6f, 0.5f}, factor);
-    expect_reached_rows_and_threads_change_no_bits(update_rules::RMSProp{0.9f, 0.1f, 1e-6f, 0.5f}, factor);
-    expect_reached_rows_and_threads_change_no_bits(update_rules::Adam{0.9f, 0.999f, 1e-8f, 0.01f, 0.5f, false}, factor);
-    expect_reached_rows_and_threads_change_no_bits(update_rules::Adam{0.9f, 0.999f, 1e-8f, 0.01f, 0.5f, true}, factor);
+    for_each_rule([&](const auto& rule) { expect_reached_rows_and_threads_change_no_bits(rule, factor); });
   }
 }
