@@ -44,11 +44,12 @@ void report(const RunLabel& l, const Measurement& m) {
   const double step_ms = 1e3 * m.seconds / steps, build_ms = 1e3 * m.total.build_s / steps;
   const double forward_ms = 1e3 * m.total.forward_s / steps, backward_ms = 1e3 * m.total.backward_s / steps,
                update_ms = 1e3 * m.total.update_s / steps;
-  std::printf("RESULT task=%s impl=%s variant=%s updates=%s batch=%u hidden=%u threads=%u autobatch=%s vertex=%s "
+  std::printf("RESULT task=%s impl=%s variant=%s batch=%u hidden=%u threads=%u autobatch=%s vertex=%s updates=%s "
               "unit=%s items_per_s=%.3f gflops=%.4f step_ms=%.4f build_ms=%.4f build_share=%.5f "
               "nodes_per_graph=%.1f forward_ms=%.4f backward_ms=%.4f update_ms=%.4f steps=%zu seconds=%.3f\n",
-              l.task.c_str(), l.impl.c_str(), l.variant.c_str(), l.updates.c_str(), l.batch, l.hidden, l.threads,
-              flag(l.autobatch).c_str(), flag(l.vertex).c_str(), l.unit.c_str(), per_s, gflops, step_ms, build_ms,
+              l.task.c_str(), l.impl.c_str(), l.variant.c_str(), l.batch, l.hidden, l.threads,
+              flag(l.autobatch).c_str(), flag(l.vertex).c_str(), l.updates.c_str(), l.unit.c_str(), per_s, gflops,
+              step_ms, build_ms,
               m.total.build_s / m.seconds, m.total.nodes / steps, forward_ms, backward_ms, update_ms, m.steps,
               m.seconds);
   std::printf("%s %s %s, %u a step, hidden %u, %u thread%s: %.0f %s/s, %.1f GFLOP/s, %.2f ms a step", l.task.c_str(),
