@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cassert>
-#include <chrono>
 
 #include "autobatch/argument_placement.h"
 #include "dynet_core/profiler.h"
@@ -12,14 +11,8 @@ namespace dynet {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
 constexpr VariableIndex kNoNode = 0xFFFFFFFFu;
 constexpr std::uint32_t kNoGroup = GroupRecord::kNoGroup;
-
-std::uint64_t elapsed_ns(Clock::time_point since) {
-  return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - since).count());
-}
 
 /// The backward kernel of `op` writes every element of an argument's gradient (not a slice of
 /// it), so it may be given memory that holds anything.
@@ -57,7 +50,7 @@ void BatchedEngine::on_truncate(VariableIndex) {
 }
 
 void BatchedEngine::forward_nodes(VariableIndex begin, VariableIndex end) {
-  const Clock::time_point start = Clock::now();
+  const std::uint64_t start = profiling_ ? profile::now_ns() : 0;
   const std::uint64_t kernel_ns_before = kernel_ns_;
   record_.cover(end);
   const bool units = plans_units();
@@ -91,9 +84,11 @@ void BatchedEngine::forward_nodes(VariableIndex begin, VariableIndex end) {
     run_scheduled(group.data(), count);
     scheduler_.computed(group.data(), count);
   }
-  const std::uint64_t scheduling = elapsed_ns(start) - (kernel_ns_ - kernel_ns_before);
-  stats_.scheduling_ns += scheduling;
-  if (profiling_) profile::add_time(profile::Phase::Scheduling, scheduling);
+  if (profiling_) {
+    const std::uint64_t scheduling = profile::now_ns() - start - (kernel_ns_ - kernel_ns_before);
+    stats_.scheduling_ns += scheduling;
+    profile::add_time(profile::Phase::Scheduling, scheduling);
+  }
 }
 
 void BatchedEngine::run_scheduled(const VariableIndex* nodes, std::uint32_t count) {
@@ -126,7 +121,7 @@ void BatchedEngine::alias_parameter_leaves() {
 }
 
 void BatchedEngine::run_as_one_call(const VariableIndex* nodes, std::uint32_t count, bool deferred) {
-  const Clock::time_point start = Clock::now();
+  const std::uint64_t start = profiling_ ? profile::now_ns() : 0;
   assert(one_op_and_signature(*cg_, nodes, count));
   GraphMemory& mem = cg_->memory();
   std::uint32_t stride;
@@ -154,7 +149,7 @@ void BatchedEngine::run_as_one_call(const VariableIndex* nodes, std::uint32_t co
   stats_.nodes += count;
   stats_.bytes_in_place += bytes.in_place;
   stats_.bytes_gathered += bytes.gathered;
-  kernel_ns_ += elapsed_ns(start);
+  if (profiling_) kernel_ns_ += profile::now_ns() - start;
 }
 
 bool BatchedEngine::run_chain(const VertexExecutor::ChainTask& task) {
@@ -172,7 +167,7 @@ bool BatchedEngine::run_chain(const VertexExecutor::ChainTask& task) {
   const AlignedMemoryPool::Mark mark = mem.scratch.mark();
   const std::uint32_t first = record_.size();
   for (std::uint32_t k = 0; k < ops; ++k) run_as_one_call(task.nodes + k * count, count, true);
-  const Clock::time_point start = Clock::now();
+  const std::uint64_t start = profiling_ ? profile::now_ns() : 0;
   // Every op of the chain is one of its writes, in order (the executor keeps every value).
   assert(chain.writes().size() == ops);
   chain_call_.start(chain, false);
@@ -197,7 +192,7 @@ bool BatchedEngine::run_chain(const VertexExecutor::ChainTask& task) {
   mem.scratch.revert(mark);
   fused_runs_.push_back({first, ops, task.id});
   ++stats_.batches;
-  kernel_ns_ += elapsed_ns(start);
+  if (profiling_) kernel_ns_ += profile::now_ns() - start;
   return true;
 }
 

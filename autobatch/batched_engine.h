@@ -121,7 +121,7 @@ class BatchedEngine : public EngineBase {
   VariableIndex last_ = 0;  // of the backward pass running
   const std::uint8_t* needs_ = nullptr;
 
-  std::uint64_t kernel_ns_ = 0;  // time inside run_as_one_call, so scheduling time can be told apart
+  std::uint64_t kernel_ns_ = 0;  // time inside run_as_one_call while profiling, so scheduling time can be told apart
   std::vector<Tensor> xs_;       // kernel call buffer
   std::vector<MemoryRun> runs_;  // run tables of a gather or of a scatter's copies
   std::vector<MemoryRun> adds_;  // run table of a scatter's additions

@@ -7,13 +7,16 @@
 namespace dynet {
 
 struct EngineStats {
-  std::uint64_t nodes = 0;                  ///< nodes computed (parameter leaves excluded)
-  std::uint64_t batches = 0;                ///< forward kernel calls
-  std::uint64_t backward_batches = 0;       ///< backward kernel calls (one per group and argument)
-  std::uint64_t bytes_in_place = 0;         ///< batch inputs read where they already were
-  std::uint64_t bytes_gathered = 0;         ///< batch inputs copied into one block first
-  std::uint64_t bytes_scattered = 0;        ///< gradients added back from such blocks in backward
-  std::uint64_t scheduling_ns = 0;          ///< time spent grouping nodes, outside kernels
+  std::uint64_t nodes = 0;             ///< nodes computed (parameter leaves excluded)
+  std::uint64_t batches = 0;           ///< forward kernel calls
+  std::uint64_t backward_batches = 0;  ///< backward kernel calls (one per group and argument)
+  std::uint64_t bytes_in_place = 0;    ///< batch inputs read where they already were
+  std::uint64_t bytes_gathered = 0;    ///< batch inputs copied into one block first
+  std::uint64_t bytes_scattered = 0;   ///< gradients added back from such blocks in backward
+  /// Time spent grouping nodes, outside kernels, measured while profiling (--dynet-profiling) and 0
+  /// otherwise: its clock reads around every group cost more than a tenth of a step at one
+  /// sentence a graph on a virtual machine's clock.
+  std::uint64_t scheduling_ns = 0;
   std::uint64_t vertex_marked = 0;          ///< vertex-function instances marked in evaluated ranges
   std::uint64_t vertex_instances = 0;       ///< of those, the ones run as units of tasks
   std::uint64_t vertex_tasks = 0;           ///< tasks run (each: units of one function together)

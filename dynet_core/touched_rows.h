@@ -39,6 +39,8 @@ class TouchedRows {
   /// The marked rows, in the order they were first marked.
   const std::vector<unsigned>& rows() const { return rows_; }
   const unsigned* data() const { return rows_.data(); }
+  /// One byte a row of the table, 1 where the row is marked and 0 elsewhere.
+  const std::uint8_t* mask() const { return mask_.data(); }
   std::vector<unsigned>::const_iterator begin() const { return rows_.begin(); }
   std::vector<unsigned>::const_iterator end() const { return rows_.end(); }
 

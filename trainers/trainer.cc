@@ -127,7 +127,8 @@ void Trainer::update() {
                       gscale);
       else
         update_values(*t.device,
-                      {t.all_values.v, t.all_grads.v, s.data, s.stride, t.all_values.d.size(), nullptr, 1, factor},
+                      {t.all_values.v, t.all_grads.v, s.data, s.stride, t.all_values.d.size(), nullptr, 1, factor,
+                       t.all_updated ? nullptr : t.non_zero_grads.mask(), t.row_size()},
                       gscale);
     }
     t.zero_grad();

@@ -23,7 +23,8 @@ class Trainer {
   Trainer& operator=(const Trainer&) = delete;
 
   /// Applies the accumulated gradients to every updated parameter (only the rows touched since
-  /// the last update of lookup tables, with sparse updates), then zeroes the gradients. With weight
+  /// the last update of lookup tables, with sparse updates; without, every row, those no gradient
+  /// reached stepping with a zero gradient that is not read), then zeroes the gradients. With weight
   /// decay lambda (the model's ParameterCollection::weight_decay_lambda, --dynet-weight-decay), as
   /// in DyNet: the rule moves s v, s the model's pending factor (for a root collection, the one its
   /// expressions read), then s shrinks by 1 - lambda, which decays every parameter at once; below

@@ -2,7 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <limits>
+
+#include "dynet_core/device/thread_pool.h"
 
 namespace dynet {
 
@@ -13,25 +17,88 @@ using update_rules::UpdateCall;
 // The rule and the call are copied: stores through the value pointers could alias the caller's
 // copies as far as the compiler knows, and it would then reload every setting per value and not
 // vectorize the loop (Adam ran scalar, at ten times Eigen's instructions).
+template <bool kScaled, bool kZeroGradient, class Rule>
+void cpu_update_range(const Rule rule, const UpdateCall c, std::size_t first, std::size_t end) {
+  for (std::size_t i = first; i < end; ++i) update_rules::apply_index<kScaled, kZeroGradient>(rule, c, i);
+}
+
+// A dense update of a lookup table, run by run of rows that a gradient reached or did not: the
+// rows it did not reach step with a zero gradient that is not read (for Adam, 24 bytes a value
+// moved instead of 28), or not at all when a zero gradient changes nothing. Over a table of
+// embeddings that a sentence reaches a few rows of, that is nearly every row.
+template <bool kScaled, class Rule>
+void cpu_update_rows(const Rule& rule, const UpdateCall& c) {
+  const std::size_t rows = c.n / c.row_size;
+  for (std::size_t r = 0; r < rows;) {
+    std::size_t next;
+    if (c.reached[r]) {
+      for (next = r + 1; next < rows && c.reached[next]; ++next) {
+      }
+      cpu_update_range<kScaled, false>(rule, c, r * c.row_size, next * c.row_size);
+    } else {
+      const void* found = std::memchr(c.reached + r, 1, rows - r);
+      next = found ? std::size_t(static_cast<const std::uint8_t*>(found) - c.reached) : rows;
+      if (kScaled || !Rule::kZeroGradientChangesNothing)
+        cpu_update_range<kScaled, true>(rule, c, r * c.row_size, next * c.row_size);
+    }
+    r = next;
+  }
+}
+
 template <bool kScaled, class Rule>
 void cpu_update_blocks(const Rule& caller_rule, const UpdateCall& caller_call) {
   const Rule rule = caller_rule;
   const UpdateCall c = caller_call;
-  for (std::size_t k = 0; k < c.blocks; ++k) {
-    const std::size_t first = c.at(k, 0), end = first + c.n;
-    for (std::size_t i = first; i < end; ++i) update_rules::apply_index<kScaled>(rule, c, i);
+  if (c.reached) return cpu_update_rows<kScaled>(rule, c);
+  for (std::size_t k = 0; k < c.blocks; ++k) cpu_update_range<kScaled, false>(rule, c, c.at(k, 0), c.at(k, 0) + c.n);
+}
+
+// Below this many values an update runs on one thread: waking another costs about as much as it
+// saves.
+constexpr std::size_t kParallelValues = std::size_t(1) << 16;
+
+/// [begin, end) of part p of n items split into `parts` nearly equal ranges.
+std::size_t part_begin(std::size_t n, unsigned p, unsigned parts) { return n * p / parts; }
+
+// Part p of `parts` of the call, a call of its own: a share of its blocks (the rows of a sparse
+// update), of the rows of a dense update of a table, or of the values of a parameter (whole cache
+// lines of them). Every value is stepped by the same rule either way.
+UpdateCall part_of(const UpdateCall& c, unsigned p, unsigned parts) {
+  UpdateCall part = c;
+  if (c.rows) {
+    const std::size_t first = part_begin(c.blocks, p, parts);
+    part.rows = c.rows + first;
+    part.blocks = part_begin(c.blocks, p + 1, parts) - first;
+    return part;
   }
+  const std::size_t unit = c.reached ? c.row_size : 16, units = (c.n + unit - 1) / unit;
+  const std::size_t first = part_begin(units, p, parts) * unit;
+  const std::size_t end = std::min(c.n, part_begin(units, p + 1, parts) * unit);
+  part.values += first;
+  part.grads += first;
+  part.state += first;
+  part.n = end - first;
+  if (c.reached) part.reached += first / unit;
+  return part;
 }
 
 // Block by block, so that no index needs a division, and without the weight-decay factor's
-// multiply and divide per value unless it differs from 1.
+// multiply and divide per value unless it differs from 1. A large update (a dense one over a
+// table) is split over the device's threads (--dynet-threads), as large products are.
 template <class Rule>
 void cpu_update(Device& device, const Rule& rule, const UpdateCall& c) {
   device.run_host_kernel("trainer update", [&] {
-    if (c.factor == 1.f)
-      cpu_update_blocks<false>(rule, c);
-    else
-      cpu_update_blocks<true>(rule, c);
+    auto run = [&](const UpdateCall& call) {
+      if (call.factor == 1.f)
+        cpu_update_blocks<false>(rule, call);
+      else
+        cpu_update_blocks<true>(rule, call);
+    };
+    ThreadPool* pool = device.thread_pool();
+    if (!pool || pool->threads() < 2 || c.size() < kParallelValues || ThreadPool::in_task()) return run(c);
+    const unsigned parts = pool->threads();
+    auto part = [&](unsigned p) { run(part_of(c, p, parts)); };
+    pool->run(part);
   });
 }
 

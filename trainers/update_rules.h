@@ -9,6 +9,7 @@
 #include <math.h>
 
 #include <cstddef>
+#include <cstdint>
 
 #include "dynet_core/ops/host_device.h"
 
@@ -17,12 +18,16 @@ namespace update_rules {
 
 /// w -= step grad (step: the learning rate times the gradient scale).
 struct Sgd {
+  /// A zero gradient leaves the value as it is (w - 0 = w), so a dense update may skip the rows no
+  /// gradient reached when no weight-decay factor scales them.
+  static constexpr bool kZeroGradientChangesNothing = true;
   float step;
   DYBATCH_HD void operator()(float& w, float grad, float*, std::size_t, std::size_t) const { w -= step * grad; }
 };
 
 /// v = momentum v - step grad; w += v.
 struct Momentum {
+  static constexpr bool kZeroGradientChangesNothing = false;
   float momentum, step;
   DYBATCH_HD void operator()(float& w, float grad, float* s, std::size_t i, std::size_t) const {
     s[i] = momentum * s[i] - step * grad;
@@ -32,6 +37,8 @@ struct Momentum {
 
 /// G += g^2; w -= rate g / sqrt(G + epsilon).
 struct Adagrad {
+  /// G + 0 = G and w - 0 / sqrt(G + epsilon) = w (epsilon > 0; a NaN in G is in w already).
+  static constexpr bool kZeroGradientChangesNothing = true;
   float rate, epsilon, gscale;
   DYBATCH_HD void operator()(float& w, float grad, float* s, std::size_t i, std::size_t) const {
     const float g = gscale * grad;
@@ -42,6 +49,7 @@ struct Adagrad {
 
 /// Running averages of g^2 and of the squared steps, Zeiler's rule.
 struct Adadelta {
+  static constexpr bool kZeroGradientChangesNothing = false;
   float rho, epsilon, gscale;
   DYBATCH_HD void operator()(float& w, float grad, float* s, std::size_t i, std::size_t stride) const {
     const float g = gscale * grad;
@@ -56,6 +64,7 @@ struct Adadelta {
 
 /// G = rho G + (1 - rho) g^2; w -= rate g / sqrt(G + epsilon).
 struct RMSProp {
+  static constexpr bool kZeroGradientChangesNothing = false;
   float rho, rate, epsilon, gscale;
   DYBATCH_HD void operator()(float& w, float grad, float* s, std::size_t i, std::size_t) const {
     const float g = gscale * grad;
@@ -73,6 +82,7 @@ DYBATCH_HD void adam_moments(float beta_1, float beta_2, float& m, float& v, flo
 /// Adam, the bias correction folded into rate; with `amsgrad`, the largest v so far (a third slot)
 /// divides instead of v.
 struct Adam {
+  static constexpr bool kZeroGradientChangesNothing = false;
   float beta_1, beta_2, epsilon, rate, gscale;
   bool amsgrad;
   DYBATCH_HD void operator()(float& w, float grad, float* s, std::size_t i, std::size_t stride) const {
@@ -104,6 +114,12 @@ struct ExponentiatedGradient {
 /// weight decay) and the gradients are theirs, so the rule runs on factor * value and the result
 /// is stored divided by `factor`, as DyNet divides its step by it. `rows` is in the memory of the
 /// kernel that reads it: the host for a CPU kernel.
+///
+/// `reached`, given with a dense update of a lookup table (one block of all its rows), says which
+/// rows of `row_size` values a gradient reached; every other row's gradient is zero (zeroing after an
+/// update visits only the rows reached), so a kernel may step those rows with a zero gradient
+/// without reading it. It is host memory; a kernel that reads every gradient instead computes the
+/// same values.
 struct UpdateCall {
   float* values;
   const float* grads;
@@ -113,6 +129,8 @@ struct UpdateCall {
   const unsigned* rows;
   std::size_t blocks;
   float factor;
+  const std::uint8_t* reached = nullptr;
+  std::size_t row_size = 0;
 
   DYBATCH_HD std::size_t size() const { return n * blocks; }
   /// The index of value e of block k.
@@ -120,11 +138,11 @@ struct UpdateCall {
 };
 
 /// Applies an elementwise rule to value i of the call; kScaled: through the factor (false only
-/// when it is 1).
-template <bool kScaled = true, class Rule>
+/// when it is 1); kZeroGradient: with a gradient known to be zero, not read.
+template <bool kScaled = true, bool kZeroGradient = false, class Rule>
 DYBATCH_HD void apply_index(const Rule& rule, const UpdateCall& c, std::size_t i) {
   if constexpr (kScaled) c.values[i] *= c.factor;
-  rule(c.values[i], c.grads[i], c.state, i, c.stride);
+  rule(c.values[i], kZeroGradient ? 0.f : c.grads[i], c.state, i, c.stride);
   if constexpr (kScaled) c.values[i] /= c.factor;
 }
 

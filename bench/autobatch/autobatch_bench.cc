@@ -3,7 +3,8 @@
 //    parameter expressions once per graph and at every use.
 //  - tagger: the BiLSTM tagger of the benchmark suite, words only (emb 128, hidden 50, MLP 32), on
 //    WikiNER, 32 sentences per graph, Adam(0.001).
-// Prints throughput, groups per graph, gathered bytes, scheduling and construction cost per node,
+// Prints throughput, groups per graph, gathered bytes, scheduling (with --dynet-profiling, 0
+// otherwise) and construction cost per node,
 // the share of each phase, and achieved GFLOP/s against a GEMM measured in the same run, and the
 // throughput per second of this thread's CPU time (steadier than wall time on a shared machine);
 // settings

@@ -8,13 +8,21 @@ DYNET = {("treenn", 1): (455, 429), ("treenn", 64): (1525, 2818), ("bilstm-tagge
          ("rnnlm-batch", 1): (1200, 1140)}
 
 
+DYNET_TASKS = ("treenn", "bilstm-tagger", "bilstm-tagger-withchar", "rnnlm-batch")
+# DyNet 2.1 running its benchmark programs (Adam) on this kind of machine, one thread, with sparse
+# updates (BENCHMARKS.md): (task, minibatch) -> (no autobatching, autobatching). Its dense figures
+# are DYNET's.
+DYNET_SPARSE = {("treenn", 1): (1621, 1817), ("bilstm-tagger", 1): (54428, 45112),
+                ("bilstm-tagger-withchar", 1): (29149, 25315)}
+
+
 def best(rows, prefix):
     rows = [r for r in rows if r["program"].startswith(prefix)]
     return max(rows, key=lambda r: r["items_per_s"]) if rows else None
 
 
 def config_key(r):
-    return (r["task"], r["batch"], r["hidden"], r["threads"])
+    return (r["task"], r["batch"], r["hidden"], r["threads"], r["updates"])
 
 
 def grouped(rows):
@@ -22,6 +30,30 @@ def grouped(rows):
     for r in rows:
         groups.setdefault(config_key(r), []).append(r)
     return sorted(groups.items())
+
+
+def write_dynet_settings(L, rows):
+    """The table of DyNet's benchmark programs' settings, with the phases of a step."""
+    rs = sorted((r for r in rows if r["updates"] != "sgd" and r["threads"] == 1),
+                key=lambda r: (r["task"], r["updates"], r["program"]))
+    if not rs:
+        return
+    L.append("## DyNet's benchmark settings, one thread: where a step goes")
+    L.append("")
+    L.append("As DyNet's benchmark programs train (Adam at 0.001, no clipping, SPARSE 1 or 0), one example a graph "
+             "(rnnlm-batch: minibatches of 16), with each phase of a step timed by the program. DyNet's figures "
+             "are BENCHMARKS.md's, from another day.")
+    L.append("")
+    L.append("| task (throughput/s) | per graph | updates | program | throughput | build | forward | backward | "
+             "update | step | DyNet no autobatch / autobatch |")
+    L.append("| --- | ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
+    for r in rs:
+        dynet = (DYNET_SPARSE if r["updates"] == "sparse" else DYNET).get((r["task"], r["batch"]))
+        L.append("| %s (%s) | %d | %s | %s | %.0f | %.3f ms | %.3f ms | %.3f ms | %.3f ms | %.3f ms | %s |" %
+                 (r["task"], r["unit"], r["batch"], r["updates"], r["program"].replace("dybatch-", ""),
+                  r["items_per_s"], r["build_ms"], r["forward_ms"], r["backward_ms"], r["update_ms"], r["step_ms"],
+                  "%d / %d" % dynet if dynet else ""))
+    L.append("")
 
 
 def write(path, rows, figures, targets, c):
@@ -43,7 +75,8 @@ def write(path, rows, figures, targets, c):
              "peak below are against the median times the threads." %
              (c["peak"], len(c["peaks"]), min(c["peaks"]), max(c["peaks"])))
     L.append("- Every model trains with plain SGD (learning rate 0.1) and sparse embedding updates on both sides, "
-             "except the seq2seq encoder-decoder, which trains with Adam (default learning rate); libtorch is "
+             "except the seq2seq encoder-decoder, which trains with Adam (default learning rate), and DyNet's "
+             "benchmark settings below, which train with Adam as DyNet's programs do; libtorch is "
              "PyTorch 1.13 (Debian's libtorch-dev) with `at::set_num_threads` set to the same threads.")
     # Runs written before the allocator was recorded ran on glibc's malloc.
     allocator = c.get("allocator")
@@ -61,7 +94,7 @@ def write(path, rows, figures, targets, c):
     L.append("")
     L.append("| workload | per graph | hidden | threads | dybatch (best) | libtorch (best) | ratio | target |")
     L.append("| --- | ---: | ---: | ---: | --- | --- | ---: | --- |")
-    for (task, batch, hidden, threads), rs in grouped(rows):
+    for (task, batch, hidden, threads, updates), rs in grouped(rows):
         d, t = best(rs, "dybatch"), best(rs, "torch")
         if not d or not t:
             continue
@@ -85,8 +118,8 @@ def write(path, rows, figures, targets, c):
         L.append("")
         L.append("| task (throughput/s) | per graph | sequential | agenda | depth | DyNet no autobatch / autobatch |")
         L.append("| --- | ---: | ---: | ---: | ---: | --- |")
-        for (task, batch, hidden, threads), rs in grouped(rows):
-            if threads != 1 or task not in ("treenn", "bilstm-tagger", "bilstm-tagger-withchar", "rnnlm-batch"):
+        for (task, batch, hidden, threads, updates), rs in grouped(rows):
+            if threads != 1 or updates != "sgd" or task not in DYNET_TASKS:
                 continue
             cells = []
             for engine in ("sequential", "agenda", "depth"):
@@ -96,6 +129,8 @@ def write(path, rows, figures, targets, c):
             L.append("| %s (%s) | %d | %s | %s |" % (task, rs[0]["unit"], batch, " | ".join(cells),
                                                      "%d / %d" % dynet if dynet else ""))
         L.append("")
+
+        write_dynet_settings(L, rows)
 
         L.append("## Graph construction")
         L.append("")
@@ -112,11 +147,12 @@ def write(path, rows, figures, targets, c):
     L.append("")
     L.append("| task | per graph | hidden | threads | program | throughput (median) | min..max | GFLOP/s | % of GEMM peak | ms a step |")
     L.append("| --- | ---: | ---: | ---: | --- | ---: | --- | ---: | ---: | ---: |")
-    for (task, batch, hidden, threads), rs in grouped(rows):
+    for (task, batch, hidden, threads, updates), rs in grouped(rows):
         for r in rs:
             L.append("| %s | %d | %d | %d | %s | %.1f %s/s | %.0f..%.0f | %.2f | %.1f%% | %.2f |" %
-                     (task, batch, hidden, threads, r["program"], r["items_per_s"], r["unit"], r["min"], r["max"],
-                      r["gflops"], 100 * r["peak_share"], r["step_ms"]))
+                     (task, batch, hidden, threads, r["program"] + ("" if updates == "sgd" else ", Adam " + updates),
+                      r["items_per_s"], r["unit"], r["min"], r["max"], r["gflops"], 100 * r["peak_share"],
+                      r["step_ms"]))
     L.append("")
 
     L.append("## Plots")

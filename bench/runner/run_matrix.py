@@ -29,6 +29,8 @@ SEQ2SEQ_TASKS = ["seq2seq-mixed", "seq2seq-equal"]
 TORCH_TASKS = {"treenn", "tree-lstm", "var-lstm", "fixed-lstm", "bilstm-tagger", "rnnlm-batch"} | set(SEQ2SEQ_TASKS)
 TREE_TASKS = {"treenn", "tree-lstm"}
 ENGINES = {0: "sequential", 1: "agenda", 2: "depth"}
+# The phases of a step after building the graph, where a program times them (one graph a step).
+PHASES = ["forward_ms", "backward_ms", "update_ms"]
 
 # The issue's targets: dybatch's best engine over libtorch's best version, same threads.
 TARGETS = {("treenn", 64): 3.0, ("tree-lstm", 64): 3.0, ("bilstm-tagger", 1): 2.0, ("bilstm-tagger", 64): 2.0,
@@ -91,9 +93,17 @@ def python_programs(build, task):
     return out
 
 
+# DyNet's benchmark programs' settings (treenn 128/128, bilstm-tagger 128/50/32, bilstm-tagger-withchar
+# 20/128/50/32, rnnlm-batch 16/128/256), one example a graph but for rnnlm-batch's minibatches of 16,
+# trained as those programs train: Adam, with sparse (SPARSE 1) or dense (SPARSE 0) updates. The
+# sweep names the updates (`--updates`).
+DYNET_SETTINGS = [("treenn", 1), ("bilstm-tagger", 1), ("bilstm-tagger-withchar", 1), ("rnnlm-batch", 16)]
+UPDATE_SWEEPS = {"dynet-sparse": "sparse", "dynet-dense": "dense"}
+
+
 def matrix(full):
     """(task, batch, hidden or None, dybatch engines, sweep) for every configuration."""
-    rows = []
+    rows = [(task, b, None, [0, 1], sweep) for sweep in UPDATE_SWEEPS for task, b in DYNET_SETTINGS]
     if full:
         for task in DYNET_TASKS:
             batches = [1, 4, 16, 64] if task == "rnnlm-batch" else [1, 64]
@@ -214,6 +224,7 @@ def main():
     dybatch = os.path.join(a.build, "bench", "dybatch_workloads")
     vertex = accepts_flag(dybatch, "--dynet-vertex", "0")
     sharded = accepts_flag(dybatch, "--variant", "sharded")
+    updates_flag = accepts_flag(dybatch, "--updates", "dense")
     started = datetime.datetime.now(datetime.timezone.utc)
     machine = machine_line(",".join(str(c) for c in range(max(threads))))
 
@@ -233,12 +244,17 @@ def main():
             settings = ["--task", task, "--batch", str(batch), "--seconds", str(seconds), "--data", a.data]
             if hidden:
                 settings += ["--hidden", str(hidden)]
-            programs = [Program(p.name, p.argv + ["--dynet-threads", str(n_threads)])
+            updates = UPDATE_SWEEPS.get(sweep)
+            if updates and not updates_flag:
+                continue
+            programs = [Program(p.name, p.argv + ["--dynet-threads", str(n_threads)] +
+                                (["--updates", updates] if updates else []))
                         for p in dybatch_programs(a.build, engines, vertex, n_threads, sharded)]
-            programs += [Program(p.name, p.argv + ["--threads", str(n_threads)])
-                         for p in torch_programs(a.build, task, batch, a.full)]
-            programs += [Program(p.name, p.argv + ["--threads", str(n_threads)])
-                         for p in python_programs(a.build, task)]
+            if not updates:
+                programs += [Program(p.name, p.argv + ["--threads", str(n_threads)])
+                             for p in torch_programs(a.build, task, batch, a.full)]
+                programs += [Program(p.name, p.argv + ["--threads", str(n_threads)])
+                             for p in python_programs(a.build, task)]
             results = {p.name: [] for p in programs}
             measure_peak()
             for rep in range(a.reps):
@@ -254,11 +270,12 @@ def main():
                 ips = [float(r["items_per_s"]) for r in rs]
                 mid = sorted(rs, key=lambda r: float(r["items_per_s"]))[len(rs) // 2]
                 row = dict(task=task, batch=int(mid["batch"]), hidden=int(mid["hidden"]), threads=n_threads,
-                           program=name, sweep=sweep, unit=mid["unit"], runs=len(rs),
+                           program=name, sweep=sweep, updates=mid.get("updates", "sgd"), unit=mid["unit"], runs=len(rs),
                            items_per_s=statistics.median(ips), min=min(ips), max=max(ips),
                            gflops=float(mid["gflops"]), peak_share=None,
                            step_ms=float(mid["step_ms"]), build_ms=float(mid["build_ms"]),
-                           build_share=float(mid["build_share"]), nodes_per_graph=float(mid["nodes_per_graph"]))
+                           build_share=float(mid["build_share"]), nodes_per_graph=float(mid["nodes_per_graph"]),
+                           **{k: float(mid.get(k, 0)) for k in PHASES})
                 medians.append(row)
                 print("%-24s b=%-3d h=%-4d t=%d %-26s %10.1f %s/s  (%d runs, %.0f..%.0f)  %.1f GFLOP/s (GEMM %.1f)" %
                       (task, row["batch"], row["hidden"], n_threads, name, row["items_per_s"], row["unit"],
@@ -268,8 +285,8 @@ def main():
     peak = statistics.median(peaks) if peaks else float("nan")
     for row in medians:
         row["peak_share"] = row["gflops"] / (peak * row["threads"])
-    fields = ["task", "batch", "hidden", "threads", "program", "sweep", "unit", "runs", "items_per_s", "min", "max",
-              "gflops", "peak_share", "step_ms", "build_ms", "build_share", "nodes_per_graph"]
+    fields = ["task", "batch", "hidden", "threads", "program", "sweep", "updates", "unit", "runs", "items_per_s", "min",
+              "max", "gflops", "peak_share", "step_ms", "build_ms", "build_share", "nodes_per_graph"] + PHASES
     with open(os.path.join(a.out, "results.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=fields)
         w.writeheader()
@@ -298,9 +315,10 @@ def write_report(out):
     for r in medians:
         for k in ("batch", "hidden", "threads", "runs"):
             r[k] = int(r[k])
-        for k in ("items_per_s", "min", "max", "gflops", "peak_share", "step_ms", "build_ms", "build_share",
-                  "nodes_per_graph"):
-            r[k] = float(r[k])
+        for k in ["items_per_s", "min", "max", "gflops", "peak_share", "step_ms", "build_ms", "build_share",
+                  "nodes_per_graph"] + PHASES:
+            r[k] = float(r.get(k) or 0)
+        r.setdefault("updates", "sgd")
     figures = plots.draw(medians, context["peak"], out)
     report.write(os.path.join(out, "report.md"), medians, figures, TARGETS, context)
     print("wrote %s" % os.path.join(out, "report.md"))

@@ -4,7 +4,9 @@
 // reverse digit strings (seq2seq-mixed, seq2seq-equal), trained for a time budget under whatever
 // --dynet-* flags are given (--dynet-autobatch 0|1|2, --dynet-threads N, ...). Every model trains
 // with SGD (learning rate 0.1), the same as its peers, except the encoder-decoder, which trains
-// with Adam (its default learning rate) and is scored on held-out pairs before and after.
+// with Adam (its default learning rate) and is scored on held-out pairs before and after;
+// `--updates sparse|dense` trains the others as DyNet's benchmark programs do instead (Adam, SPARSE
+// 1 or 0).
 // `--variant sharded` trains each minibatch as a user with several cores would, one graph a thread
 // (ShardedTraining: copies of the model over shared parameters, DataParallel), instead of one
 // graph. `--gemm-peak` instead measures this machine's single-thread GEMM throughput, which
@@ -13,6 +15,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -34,12 +37,35 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+double seconds_since(Clock::time_point& t) {
+  const Clock::time_point now = Clock::now();
+  const double s = std::chrono::duration<double>(now - t).count();
+  t = now;
+  return s;
+}
+
 /// One training step over `count` examples: `build(model, cg, first, end)` makes the loss of
 /// examples [first, end) in a fresh graph, one graph for all or one a thread (`training`'s
-/// threads). Construction is timed on the graph of the first examples.
+/// threads). Construction is timed on the graph of the first examples; with one graph, forward,
+/// backward and the update too (ShardedTraining's step, written out).
 template <class Model, class Build>
 bench::StepCost train_step(ShardedTraining<Model>& training, Model& model, std::size_t count, const Build& build,
                            Trainer& trainer, double items, double flops) {
+  if (training.threads() == 1) {
+    bench::StepCost c{items, flops};
+    ComputationGraph cg;
+    Clock::time_point t = Clock::now();
+    const Expression loss = build(model, cg, 0, count);
+    c.build_s = seconds_since(t);
+    c.nodes = double(cg.size());
+    cg.forward(loss);
+    c.forward_s = seconds_since(t);
+    cg.backward(loss);
+    c.backward_s = seconds_since(t);
+    trainer.update();
+    c.update_s = seconds_since(t);
+    return c;
+  }
   double build_s = 0, nodes = 0;
   training.step(model, count, trainer, [&](Model& m, ComputationGraph& cg, std::size_t first, std::size_t end) {
     const Clock::time_point t0 = Clock::now();
@@ -51,6 +77,16 @@ bench::StepCost train_step(ShardedTraining<Model>& training, Model& model, std::
     return loss;
   });
   return {items, flops, build_s, nodes};
+}
+
+/// The trainer of `o.updates`: SGD at 0.1 (sparse updates), or Adam at 0.001 without clipping,
+/// with sparse or dense updates, as DyNet's benchmark programs train.
+std::unique_ptr<Trainer> make_trainer(const bench::WorkloadOptions& o, ParameterCollection& pc) {
+  if (o.updates == "sgd") return std::make_unique<SimpleSGDTrainer>(pc, 0.1f);
+  auto adam = std::make_unique<AdamTrainer>(pc, 0.001f);
+  adam->clipping_enabled = false;
+  adam->sparse_updates_enabled = o.updates == "sparse";
+  return adam;
 }
 
 /// Graphs a training step: one, or --dynet-threads under `--variant sharded`.
@@ -72,7 +108,7 @@ bench::Measurement language_model(const bench::WorkloadOptions& o) {
                                            : bench::RNNLanguageModel::Layout::kPadded;
   ParameterCollection pc;
   bench::RNNLanguageModel lm(pc, o.embedding, o.hidden, d.words, d.boundary);
-  SimpleSGDTrainer trainer(pc, 0.1f);
+  const std::unique_ptr<Trainer> trainer = make_trainer(o, pc);
   ShardedTraining<bench::RNNLanguageModel> training(graphs_a_step(o));
   std::vector<std::size_t> sizes;
   for (const bench::WordIds& s : d.sentences) sizes.push_back(s.size());
@@ -90,7 +126,7 @@ bench::Measurement language_model(const bench::WorkloadOptions& o) {
         [&](bench::RNNLanguageModel& m, ComputationGraph& cg, std::size_t first, std::size_t end) {
           return m.loss(cg, part(batch, first, end), layout);
         },
-        trainer, words, words * word_flops);
+        *trainer, words, words * word_flops);
   });
 }
 
@@ -100,7 +136,7 @@ bench::Measurement tagger(const bench::WorkloadOptions& o, bool chars) {
   ParameterCollection pc;
   const bench::TaggerShape shape{o.embedding, o.hidden, 32, chars ? 20u : 0u};
   bench::TaggerModel model(pc, shape, d.vocabulary);
-  SimpleSGDTrainer trainer(pc, 0.1f);
+  const std::unique_ptr<Trainer> trainer = make_trainer(o, pc);
   ShardedTraining<bench::TaggerModel> training(graphs_a_step(o));
   std::vector<std::size_t> sizes;
   for (const bench::EncodedSentence& s : d.sentences) sizes.push_back(s.words.size());
@@ -120,7 +156,7 @@ bench::Measurement tagger(const bench::WorkloadOptions& o, bool chars) {
         [&](bench::TaggerModel& m, ComputationGraph& cg, std::size_t first, std::size_t end) {
           return m.loss(cg, part(batch, first, end));
         },
-        trainer, words, words * word_flops + letters * char_flops);
+        *trainer, words, words * word_flops + letters * char_flops);
   });
 }
 
@@ -129,7 +165,7 @@ bench::Measurement tagger(const bench::WorkloadOptions& o, bool chars) {
 template <class Model, class Bind, class Flops>
 bench::Measurement trees(const bench::WorkloadOptions& o, const bench::TreeData& d, Model& model, const Bind& bind,
                          const Flops& flops, ParameterCollection& pc) {
-  SimpleSGDTrainer trainer(pc, 0.1f);
+  const std::unique_ptr<Trainer> trainer = make_trainer(o, pc);
   ShardedTraining<Model> training(graphs_a_step(o));
   std::vector<std::size_t> sizes;
   for (const bench::Tree& t : d.trees) sizes.push_back(t.nodes.size());
@@ -146,7 +182,7 @@ bench::Measurement trees(const bench::WorkloadOptions& o, const bench::TreeData&
           for (std::size_t k = first; k < end; ++k) losses.push_back(m.tree_loss(cg, d.trees[batch[k]], bound));
           return sum(losses);
         },
-        trainer, double(batch.size()), f);
+        *trainer, double(batch.size()), f);
   });
 }
 
@@ -235,6 +271,10 @@ int main(int argc, char** argv) {
   }
   bench::WorkloadOptions o = bench::parse_workload_options(argc, argv, "model,sharded", DYBATCH_DATA_DIR);
   o.threads = threads;
+  if (bench::is_seq2seq(o.task) && o.updates != "sgd") {
+    std::fprintf(stderr, "%s: --updates: %s trains with Adam and sparse updates of its own\n", argv[0], o.task.c_str());
+    return 2;
+  }
   bench::RunLabel label = bench::run_label(o, "dybatch");
   label.autobatch = autobatch_flag;
   label.vertex = vertex;

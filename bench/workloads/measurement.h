@@ -17,6 +17,9 @@ struct StepCost {
   double flops = 0;    ///< products, forward and backward (workloads/flops.h)
   double build_s = 0;  ///< of it, building the graph (0 where the program has no separate graph)
   double nodes = 0;    ///< graph nodes (0 where there is no graph)
+  /// The phases after building, where the program times them (one graph a step): forward,
+  /// backward, and the trainer's update.
+  double forward_s = 0, backward_s = 0, update_s = 0;
 };
 
 /// A model on held-out examples: its loss a predicted token, and the share of examples of which
@@ -45,7 +48,7 @@ Measurement measure(double budget_s, const std::vector<std::size_t>& largest,
 
 /// The run's identity: which program, workload and settings.
 struct RunLabel {
-  std::string task, impl, variant, unit;
+  std::string task, impl, variant, unit, updates;
   unsigned batch = 0, hidden = 0, threads = 1;
   int autobatch = -1, vertex = -1;  ///< -1: not a dybatch run, or the flag was not given
 };

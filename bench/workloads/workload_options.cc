@@ -30,7 +30,7 @@ std::string task_names() {
 [[noreturn]] void usage(const char* program, const std::string& variants, int status) {
   std::fprintf(status ? stderr : stdout,
                "usage: %s --task TASK [--batch N] [--hidden N] [--seconds S] [--data DIR] [--threads N]\n"
-               "          [--variant V]\n  tasks: %s\n  variants: %s\n",
+               "          [--variant V] [--updates sgd|sparse|dense]\n  tasks: %s\n  variants: %s\n",
                program, task_names().c_str(), variants.c_str());
   std::exit(status);
 }
@@ -60,6 +60,7 @@ RunLabel run_label(const WorkloadOptions& o, const std::string& impl) {
   l.batch = o.batch;
   l.hidden = o.hidden;
   l.threads = o.threads;
+  l.updates = o.updates;
   return l;
 }
 
@@ -91,6 +92,10 @@ WorkloadOptions parse_workload_options(int argc, char** argv, const std::string&
       } else if (a == "--seconds") {
         o.seconds = std::atof(v.c_str());
         if (!(o.seconds > 0)) throw std::invalid_argument("--seconds: expected a positive number, got '" + v + "'");
+      } else if (a == "--updates") {
+        if (v != "sgd" && v != "sparse" && v != "dense")
+          throw std::invalid_argument("--updates: '" + v + "' is not one of sgd, sparse, dense");
+        o.updates = v;
       } else if (a == "--data") {
         o.data = v;
       } else if (a == "--variant") {

@@ -21,11 +21,15 @@ const TaskShape& task_shape(const std::string& name);
 
 struct WorkloadOptions {
   std::string task, variant, data;
+  /// How parameters are trained: "sgd" (SGD at 0.1, sparse updates of embeddings, as every
+  /// program of the suite and its peers), or "sparse" / "dense": Adam (0.001, no clipping) with
+  /// sparse or dense updates, as DyNet's benchmark programs with SPARSE 1 / 0 (dybatch only).
+  std::string updates = "sgd";
   unsigned batch = 0, embedding = 0, hidden = 0, threads = 1;
   double seconds = 3;
 };
 
-/// Reads --task, --batch, --hidden, --seconds, --data, --threads and --variant (one of
+/// Reads --task, --batch, --hidden, --seconds, --data, --threads, --updates and --variant (one of
 /// `variants`, a comma-separated list whose first entry is the default); unset sizes take the
 /// task's defaults. On --help prints the usage and exits 0; on a bad command line says why and
 /// exits 2.

@@ -33,7 +33,7 @@ struct ProfilingOn {
 };
 
 struct Steps {
-  std::uint64_t nodes = 0, batches = 0;
+  std::uint64_t nodes = 0, batches = 0, scheduling_ns = 0;
 };
 
 /// Three training steps of a small tree-shaped model under the agenda engine.
@@ -57,6 +57,7 @@ Steps run_steps(ParameterCollection& pc) {
     trainer.update();
     s.nodes += cg.engine().stats().nodes;
     s.batches += cg.engine().stats().batches;
+    s.scheduling_ns += cg.engine().stats().scheduling_ns;
     cg.engine().reset_stats();
   }
   return s;
@@ -116,8 +117,10 @@ TEST_CASE("with data parallelism a step runs from the caller's shard to the upda
 TEST_CASE("profiling off records nothing", "[profile]") {
   profile::reset();
   ParameterCollection pc;
-  run_steps(pc);
+  const Steps s = run_steps(pc);
   CHECK(profile::snapshot().steps == 0);
+  // Nor does the engine read the clock around its groups for its scheduling time.
+  CHECK(s.scheduling_ns == 0);
 }
 
 TEST_CASE("the profile's numbers add up", "[profile]") {
@@ -129,6 +132,7 @@ TEST_CASE("the profile's numbers add up", "[profile]") {
   const profile::Phases& t = snap.total;
   CHECK(t.nodes == s.nodes);
   CHECK(t.kernel_calls == s.batches);
+  CHECK(s.scheduling_ns > 0);
   // Every phase was timed, and lies within its step (the rest is the test's own code).
   CHECK(t.construction_ns + t.forward_ns + t.backward_ns + t.update_ns <= t.step_ns);
   CHECK(t.scheduling_ns + t.forward_kernel_ns <= t.forward_ns);

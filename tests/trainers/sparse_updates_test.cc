@@ -1,10 +1,13 @@
 // Sparse updates of lookup tables: rows touched by lookups are updated exactly as a dense update
-// would update them, and rows no lookup touched keep their bits.
+// would update them, and rows no lookup touched keep their bits. Dense updates step the rows no
+// gradient reached without reading their (zero) gradients, to the same bits.
 
 #include <catch2/catch.hpp>
 
 #include <cstring>
 #include <memory>
+#include <sstream>
+#include <string>
 #include <vector>
 
 #include "dynet_core/graph.h"
@@ -95,4 +98,58 @@ TEST_CASE("lookup tables that are not updated stay unchanged", "[trainers]") {
   train_step(run, {0, 1});
   CHECK(same_bits(as_vector(run.table.get_storage().all_values), initial_table()));
   CHECK(run.model.gradient_l2_norm() == 0.f);
+}
+
+namespace {
+
+// Steps of a model with a table of kRows rows and a parameter, whose loss reads the rows listed
+// (runs of reached rows at the table's start, middle and end, and a step reaching none).
+struct DenseRun {
+  ParameterCollection model;
+  LookupParameter table = model.add_lookup_parameters(kRows, {kRowSize}, ParameterInitFromVector(initial_table()));
+  Parameter weight = model.add_parameters({kRowSize}, ParameterInitConst(0.5f));
+  std::unique_ptr<Trainer> trainer;
+
+  DenseRun(const MakeTrainer& make, float lambda) {
+    if (lambda > 0) model.set_weight_decay_lambda(lambda);
+    trainer = make(model);
+    trainer->sparse_updates_enabled = false;
+    trainer->clip_threshold = 2.f;  // some steps clip: the gradient scale reaches every row's step
+  }
+  // `every_row`: the update reads every row's gradient, as a dense update over the whole table did.
+  void step(const std::vector<unsigned>& rows, bool every_row) {
+    ComputationGraph cg;
+    std::vector<Expression> losses{squared_norm(parameter(cg, weight))};
+    for (unsigned r : rows) losses.push_back(squared_distance(lookup(cg, table, r), 3.f * parameter(cg, weight)));
+    cg.backward(sum(losses));
+    if (every_row) table.get_storage().all_updated = true;
+    trainer->update();
+  }
+  std::string checkpoint() {
+    std::ostringstream os;
+    trainer->save(os);
+    return os.str();
+  }
+};
+
+}  // namespace
+
+TEST_CASE("a dense update steps the rows no gradient reached exactly as one reading their zero gradients",
+          "[trainers]") {
+  const std::vector<std::vector<unsigned>> steps{{0, 1}, {3}, {5, 4}, {}, {2, 0}, {5}, {1, 2, 3}};
+  for (const auto& [name, make] : all_trainers())
+    for (float lambda : {0.f, 0.01f}) {
+      INFO(name << ", weight decay " << lambda);
+      DenseRun rows_reached(make, lambda), every_row(make, lambda);
+      for (const auto& rows : steps) {
+        rows_reached.step(rows, false);
+        every_row.step(rows, true);
+      }
+      const std::vector<float> start = initial_table();
+      CHECK(as_vector(rows_reached.table.get_storage().all_values) != start);
+      CHECK(same_bits(as_vector(rows_reached.table.get_storage().all_values),
+                      as_vector(every_row.table.get_storage().all_values)));
+      CHECK(same_bits(as_vector(*rows_reached.weight.values()), as_vector(*every_row.weight.values())));
+      CHECK(rows_reached.checkpoint() == every_row.checkpoint());
+    }
 }

@@ -4,6 +4,9 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <random>
 #include <vector>
 
@@ -25,6 +28,7 @@ struct Launch {
   std::size_t n, blocks;
   std::vector<unsigned> rows;
   float factor;
+  bool reached;  ///< given the rows a gradient reached (a dense update of a table)
 };
 std::vector<Launch> launches;
 
@@ -36,7 +40,7 @@ template <class Rule>
 void recording(Device& d, const Rule& rule, const update_rules::UpdateCall& c) {
   const std::vector<unsigned> rows =
       c.rows ? std::vector<unsigned>(c.rows, c.rows + c.blocks) : std::vector<unsigned>{};
-  launches.push_back({c.n, c.blocks, rows, c.factor});
+  launches.push_back({c.n, c.blocks, rows, c.factor, c.reached != nullptr});
   original<Rule>(d, rule, c);
 }
 
@@ -95,6 +99,8 @@ TEST_CASE("trainer updates launch the device's update kernel, with the rows of a
   CHECK(launches[0].factor == 0.75f);
   CHECK(launches[1].n == 8);
   CHECK(launches[1].rows.empty());
+  CHECK(!launches[0].reached);
+  CHECK(launches[1].reached);
   // The rule runs on what expressions read (0.75 * 0.5) and stores the result over the factor.
   CHECK(as_vector(*p.values())[0] == Approx((0.75f * 0.5f - 0.5f) / 0.75f));
 }
@@ -116,6 +122,18 @@ TEST_CASE("EGTrainer launches its kernel, which normalizes every row of a sparse
 }
 
 namespace {
+
+/// Calls check(rule) with a rule of every elementwise kind, AMSGrad's Adam too.
+template <class Check>
+void for_each_rule(const Check& check) {
+  check(update_rules::Sgd{0.1f});
+  check(update_rules::Momentum{0.9f, 0.1f});
+  check(update_rules::Adagrad{0.1f, 1e-6f, 0.5f});
+  check(update_rules::Adadelta{0.95f, 1e-6f, 0.5f});
+  check(update_rules::RMSProp{0.9f, 0.1f, 1e-6f, 0.5f});
+  check(update_rules::Adam{0.9f, 0.999f, 1e-8f, 0.01f, 0.5f, false});
+  check(update_rules::Adam{0.9f, 0.999f, 1e-8f, 0.01f, 0.5f, true});
+}
 
 /// The CPU kernel of `rule` over rows {4, 0, 2} of a table of 5 rows of 37 values (37: whole
 /// vector iterations and a remainder) must equal the rule applied value by value.
@@ -148,12 +166,80 @@ void expect_kernel_is_the_rule(const Rule& rule, float factor) {
 TEST_CASE("each CPU update kernel equals its rule applied value by value, over rows of a table", "[trainers]") {
   for (float factor : {1.f, 0.8f}) {
     INFO("weight-decay factor " << factor);
-    expect_kernel_is_the_rule(update_rules::Sgd{0.1f}, factor);
-    expect_kernel_is_the_rule(update_rules::Momentum{0.9f, 0.1f}, factor);
-    expect_kernel_is_the_rule(update_rules::Adagrad{0.1f, 1e-6f, 0.5f}, factor);
-    expect_kernel_is_the_rule(update_rules::Adadelta{0.95f, 1e-6f, 0.5f}, factor);
-    expect_kernel_is_the_rule(update_rules::RMSProp{0.9f, 0.1f, 1e-6f, 0.5f}, factor);
-    expect_kernel_is_the_rule(update_rules::Adam{0.9f, 0.999f, 1e-8f, 0.01f, 0.5f, false}, factor);
-    expect_kernel_is_the_rule(update_rules::Adam{0.9f, 0.999f, 1e-8f, 0.01f, 0.5f, true}, factor);
+    for_each_rule([&](const auto& rule) { expect_kernel_is_the_rule(rule, factor); });
+  }
+}
+
+namespace {
+
+/// Rule over a dense call on a table of 700 rows of 100 values (more than one thread's share),
+/// with and without a mask of reached rows, on one and two threads, and sparse over the reached
+/// rows on one and two threads: every way must give the bits of the one-thread call that reads
+/// every gradient. With the mask, the other rows' gradients are NaN: the CPU kernel must not read
+/// them.
+template <class Rule>
+void expect_reached_rows_and_threads_change_no_bits(const Rule& rule, float factor) {
+  constexpr std::size_t n = 100, rows = 700, slots = 3;
+  std::mt19937 gen(11);
+  std::uniform_real_distribution<float> u(0.1f, 1.f);
+  std::vector<float> values(n * rows), grads(n * rows, 0.f), state(slots * n * rows);
+  for (float& x : values) x = u(gen);
+  for (float& x : state) x = u(gen);
+  std::vector<std::uint8_t> reached(rows, 0);
+  std::vector<unsigned> reached_rows;
+  for (unsigned r = 0; r < rows; ++r)
+    if (r == 0 || r == 1 || r == rows - 1 || gen() % 16 == 0) {
+      reached[r] = 1;
+      reached_rows.push_back(r);
+      for (std::size_t e = 0; e < n; ++e) grads[r * n + e] = u(gen) - 0.5f;
+    }
+  std::vector<float> poisoned = grads;
+  for (unsigned r = 0; r < rows; ++r)
+    if (!reached[r]) std::fill(poisoned.begin() + r * n, poisoned.begin() + (r + 1) * n, std::nanf(""));
+  const MemorySizes sizes{1 << 16, 1 << 16, 1 << 16, 1 << 16};
+  Device_CPU one(sizes, false, 1), two(sizes, false, 2);
+  REQUIRE(two.thread_pool() != nullptr);
+  struct Way {
+    const char* name;
+    Device* device;
+    bool mask, sparse;
+  };
+  auto run = [&](const Way& way) {
+    std::vector<float> v = values, s = state;
+    update_rules::UpdateCall c{v.data(),
+                               way.mask ? poisoned.data() : grads.data(),
+                               s.data(),
+                               n * rows,
+                               way.sparse ? n : n * rows,
+                               way.sparse ? reached_rows.data() : nullptr,
+                               way.sparse ? reached_rows.size() : 1,
+                               factor};
+    if (way.mask) {
+      c.reached = reached.data();
+      c.row_size = n;
+    }
+    std::get<UpdateKernel<Rule>>(update_kernels(DeviceType::CPU))(*way.device, rule, c);
+    v.insert(v.end(), s.begin(), s.end());
+    return v;
+  };
+  const std::vector<float> every_gradient = run({"", &one, false, false});
+  for (const Way& way :
+       {Way{"reached rows, one thread", &one, true, false}, Way{"reached rows, two threads", &two, true, false},
+        Way{"every gradient, two threads", &two, false, false}}) {
+    INFO(way.name);
+    CHECK(std::memcmp(run(way).data(), every_gradient.data(), every_gradient.size() * sizeof(float)) == 0);
+  }
+  const std::vector<float> sparse = run({"", &one, false, true});
+  CHECK(std::memcmp(run({"", &two, false, true}).data(), sparse.data(), sparse.size() * sizeof(float)) == 0);
+}
+
+}  // namespace
+
+TEST_CASE("a dense update of a table skips the zero gradients of rows none reached and splits over threads, to "
+          "the same bits",
+          "[trainers][threads]") {
+  for (float factor : {1.f, 0.8f}) {
+    INFO("weight-decay factor " << factor);
+    for_each_rule([&](const auto& rule) { expect_reached_rows_and_threads_change_no_bits(rule, factor); });
   }
 }

@@ -387,6 +387,11 @@ int main(int argc, char** argv) {
   at::set_num_threads(int(o.threads));
   at::set_num_interop_threads(1);
   const bool trees = o.task == "treenn" || o.task == "tree-lstm";
+  if (o.updates != "sgd") {
+    std::fprintf(stderr, "%s: --updates %s: the libtorch peer trains with SGD only (--updates sgd)\n", argv[0],
+                 o.updates.c_str());
+    return 2;
+  }
   if (o.variant == "eager" && !trees) {
     std::fprintf(stderr, "%s: --variant eager is for the tree tasks (treenn, tree-lstm)\n", argv[0]);
     return 2;
