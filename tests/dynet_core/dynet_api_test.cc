@@ -21,6 +21,7 @@
 #include "dynet/rnn-state-machine.h"
 #include "dynet/tensor.h"
 #include "dynet/training.h"
+#include "dynet_core/random_engine.h"
 
 using namespace dynet;
 
@@ -311,6 +312,26 @@ TEST_CASE("check_grad passes true gradients and catches a gradient that is off",
   // scale_gradient halves what backward reports: the check must see it.
   Expression off = sum_elems(cmult(scale_gradient(tanh(parameter(cg, p)), 0.5f), e));
   CHECK_FALSE(check_grad(m, off, 0));
+}
+
+TEST_CASE("check_grad passes DyNet's layer-normalised LSTM case at every seed, though its loss curves sharply",
+          "[dynet_api][builders]") {
+  // DyNet's own suite case (vanilla_lstm_ln_gradient). At about one seed in six a gate's layer norm
+  // spreads its rows so little that the ±5e-3 central difference is off by 3%, on gradients that
+  // smaller steps confirm.
+  unsigned failed = 0;
+  for (unsigned seed = 1; seed <= 24; ++seed) {
+    random_engine().seed(seed);
+    ParameterCollection m;
+    VanillaLSTMBuilder lstm(2, 3, 10, m, true);
+    ComputationGraph cg;
+    lstm.new_graph(cg);
+    lstm.start_new_sequence();
+    for (unsigned t = 0; t < 4; ++t) lstm.add_input(input(cg, Dim({3}), std::vector<float>{1.f, 1.f, 1.f}));
+    Expression z = squared_norm(lstm.final_h()[1]);
+    if (!check_grad(m, z, 0)) ++failed;
+  }
+  CHECK(failed == 0);
 }
 
 TEST_CASE("FastLSTMBuilder is the coupled LSTM with no peepholes, with DyNet's eleven parameters",
