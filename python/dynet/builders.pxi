@@ -1,18 +1,27 @@
 # Recurrent builders, their states, BiRNNBuilder and the softmax builders: included by _dynet.pyx.
 
+
+class _Spec(tuple):
+    """A builder's spec: DyNet's builders give it as a property (`b.spec`), its API list as a
+    method (`b.spec()`); this tuple serves both."""
+
+    def __call__(self):
+        return tuple(self)
+
+
 cdef class _RNNBuilder:
     """A recurrent builder of the library. It is bound to the global graph when a state is first
     asked of it in that graph (initial_state); states of an older graph raise RuntimeError."""
     cdef unique_ptr[CRNNBuilder] c
     cdef object model
-    cdef tuple spec_
+    cdef object spec_
     cdef unsigned version
     cdef bint bound
 
     def _make(self, kind, tuple spec, ParameterCollection model not None, bint flag=False, float forget_bias=1.0):
         self.c.reset(make_rnn_builder(kind.encode(), spec[0], spec[1], spec[2], model.c, flag, forget_bias))
         self.model = model
-        self.spec_ = spec
+        self.spec_ = _Spec(spec)
 
     cdef CRNNBuilder* _b(self) except NULL:
         if not self.c:
@@ -54,6 +63,7 @@ cdef class _RNNBuilder:
     def param_collection(self):
         return _wrap_collection(self._b().get_parameter_collection())
 
+    @property
     def spec(self):
         return self.spec_
 
@@ -248,7 +258,7 @@ cdef class BiRNNBuilder:
     cdef bint bound
 
     def __init__(self, num_layers, input_dim, hidden_dim, model, rnn_builder_factory, builder_layers=None):
-        self.spec = (num_layers, input_dim, hidden_dim, rnn_builder_factory)
+        self.spec = _Spec((num_layers, input_dim, hidden_dim, rnn_builder_factory))
         if builder_layers is not None:
             self.model = model
             self.builder_layers = list(builder_layers)
@@ -339,7 +349,7 @@ cdef class SoftmaxBuilder:
     """An output layer of the library (StandardSoftmaxBuilder, ...), bound to the global graph on use."""
     cdef unique_ptr[CSoftmaxBuilder] c
     cdef object model
-    cdef tuple spec_
+    cdef object spec_
     cdef unsigned version
     cdef bint bound
     cdef bint bound_update
@@ -372,6 +382,7 @@ cdef class SoftmaxBuilder:
     def param_collection(self):
         return _wrap_collection(self.c.get().get_parameter_collection())
 
+    @property
     def spec(self):
         return self.spec_
 
@@ -384,7 +395,7 @@ class StandardSoftmaxBuilder(SoftmaxBuilder):
     def __init__(self, rep_dim, num_labels, model, bias=True):
         (<SoftmaxBuilder>self).c.reset(make_standard_softmax(rep_dim, num_labels, (<ParameterCollection?>model).c, bias))
         (<SoftmaxBuilder>self).model = model
-        (<SoftmaxBuilder>self).spec_ = (rep_dim, num_labels, bias)
+        (<SoftmaxBuilder>self).spec_ = _Spec((rep_dim, num_labels, bias))
 
 
 class ClassFactoredSoftmaxBuilder(SoftmaxBuilder):
@@ -399,7 +410,7 @@ class ClassFactoredSoftmaxBuilder(SoftmaxBuilder):
                                                      (<ParameterCollection?>model).c, bias)
         (<SoftmaxBuilder>self).c.reset(b)
         (<SoftmaxBuilder>self).model = model
-        (<SoftmaxBuilder>self).spec_ = (rep_dim, cluster_file, dict(word_dict), bias)
+        (<SoftmaxBuilder>self).spec_ = _Spec((rep_dim, cluster_file, dict(word_dict), bias))
         for i, w in enumerate(b.words()):
             word_dict.setdefault(w.decode(), i)
 

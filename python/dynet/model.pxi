@@ -453,35 +453,41 @@ cdef _save_one(fname, key, append, p):
 
 
 # ---------------------------------------------------------------------------------------------
-# dy.save / dy.load: the objects' parameters in basename.data (one key each), their kinds and
-# specs in basename.meta.
+# dy.save / dy.load, in DyNet's layout: basename.meta is a sequence of pickles, one per object
+# (("Parameters", name), ("LookupParameters", name), or (class, spec, name of its collection)), and
+# basename.data holds each object's parameters under their own names. Files DyNet wrote load here:
+# the loaders read DyNet's text format, and classes DyNet's module pickled as _dynet.X are ours.
 
 def save(basename, objects):
     """Saves parameters, lookup parameters, builders and any object with `spec` and
     `param_collection()` (DyNet's protocol), to be recreated in order by load()."""
-    cdef unique_ptr[CFileSaver] saver = unique_ptr[CFileSaver](new_saver((basename + ".data").encode(), False))
-    meta = []
-    cdef string key
-    for k, obj in enumerate(objects):
-        key = ("/%d/" % k).encode()
+    records = []
+    for obj in objects:
         if isinstance(obj, Parameters):
-            saver.get().save((<Parameters>obj).p, key + <string>b"p")
-            meta.append(("Parameters", obj.shape()))
+            records.append((("Parameters", obj.name()), obj))
         elif isinstance(obj, LookupParameters):
-            saver.get().save((<LookupParameters>obj).p, key + <string>b"p")
-            meta.append(("LookupParameters", obj.shape()))
+            records.append((("LookupParameters", obj.name()), obj))
         elif isinstance(obj, ParameterCollection):
             raise TypeError("save: a ParameterCollection has no spec to recreate it from; save it with "
                             "model.save(fname) and load it with model.populate(fname)")
         elif hasattr(obj, "param_collection") and hasattr(obj, "spec"):
-            saver.get().save((<ParameterCollection?>obj.param_collection()).c, key)
-            spec = obj.spec() if callable(obj.spec) else obj.spec
-            meta.append((_class_path(type(obj)), spec))
+            collection = obj.param_collection()
+            records.append(((type(obj), tuple(obj.spec), collection.name()), collection))
         else:
             raise TypeError("save: %s has no spec and param_collection() to save" % type(obj).__name__)
+    cdef unique_ptr[CFileSaver] saver = unique_ptr[CFileSaver](new_saver((basename + ".data").encode(), False))
+    for _, obj in records:
+        if isinstance(obj, Parameters):
+            saver.get().save((<Parameters>obj).p, b"")
+        elif isinstance(obj, LookupParameters):
+            saver.get().save((<LookupParameters>obj).p, b"")
+        else:
+            saver.get().save((<ParameterCollection>obj).c, b"")
+    saver.reset()
     tmp = basename + ".meta.tmp"
     with open(tmp, "wb") as f:
-        pickle.dump(meta, f)
+        for meta, _ in records:
+            pickle.dump(meta, f)
     os.replace(tmp, basename + ".meta")
 
 
@@ -489,37 +495,40 @@ def load(basename, params):
     return list(load_generator(basename, params))
 
 
+class _MetaUnpickler(pickle.Unpickler):
+    """Reads classes that DyNet's module (_dynet) pickled as this module's."""
+
+    def find_class(self, module, name):
+        if module in ("_dynet", "dynet"):
+            module = __name__
+        return super().find_class(module, name)
+
+
 def load_generator(basename, ParameterCollection params not None):
     """Recreates the objects save() wrote, in `params`, one at a time."""
     if not os.path.exists(basename + ".meta"):
         raise RuntimeError("load: no file '%s.meta' (dy.save writes basename.meta and basename.data)" % basename)
-    with open(basename + ".meta", "rb") as f:
-        meta = pickle.load(f)
     cdef unique_ptr[CFileLoader] loader = unique_ptr[CFileLoader](new_loader((basename + ".data").encode()))
     cdef string key
-    for k, (kind, spec) in enumerate(meta):
-        key = ("/%d/" % k).encode()
-        if kind == "Parameters":
-            yield _wrap_parameter(loader.get().load_param(params.c, key + <string>b"p"))
-        elif kind == "LookupParameters":
-            yield _wrap_lookup(loader.get().load_lookup_param(params.c, key + <string>b"p"))
-        else:
-            obj = _class_at(kind).from_spec(spec, params)
-            loader.get().populate((<ParameterCollection?>obj.param_collection()).c, key)
-            yield obj
-
-
-cdef str _class_path(cls):
-    return cls.__module__ + ":" + cls.__qualname__
-
-
-cdef object _class_at(str path):
-    import importlib
-    module, name = path.split(":")
-    obj = importlib.import_module(module)
-    for part in name.split("."):
-        obj = getattr(obj, part)
-    return obj
+    with open(basename + ".meta", "rb") as f:
+        meta = _MetaUnpickler(f)
+        while True:
+            try:
+                record = meta.load()
+            except EOFError:
+                return
+            if not isinstance(record, tuple) or len(record) not in (2, 3):
+                raise RuntimeError("load: '%s.meta' holds %r where dy.save writes (kind, name) or "
+                                   "(class, spec, name)" % (basename, record))
+            key = record[-1].encode()
+            if record[0] == "Parameters":
+                yield _wrap_parameter(loader.get().load_param(params.c, key))
+            elif record[0] == "LookupParameters":
+                yield _wrap_lookup(loader.get().load_lookup_param(params.c, key))
+            else:
+                obj = record[0].from_spec(record[1], params)
+                loader.get().populate((<ParameterCollection?>obj.param_collection()).c, key)
+                yield obj
 
 
 # ---------------------------------------------------------------------------------------------

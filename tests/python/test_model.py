@@ -1,5 +1,8 @@
 """Parameters, initializers, builders, trainers, saving and loading, and lifetimes."""
 import gc
+import pickle
+import sys
+import types
 
 import numpy as np
 import pytest
@@ -197,6 +200,52 @@ def test_dy_save_and_load_round_trip(tmp_path):
                                lstm.initial_state().add_input(x).output().npvalue(), rtol=1e-6)
     with pytest.raises(RuntimeError):
         dy.load(str(tmp_path / "nothing"), pc2)
+
+
+def _dynet_record(kind, key, dims, values):
+    """One record as DyNet 2.1's TextFileSaver writes it; values column-major."""
+    line = "".join("%+.8e " % v for v in values) + "\n"
+    return "#%s# %s {%s} %d ZERO_GRAD\n%s" % (kind, key, ",".join(map(str, dims)), len(line), line)
+
+
+def test_dy_load_reads_the_files_dynet_wrote(tmp_path, monkeypatch):
+    # DyNet's extension module is _dynet: its .meta pickles a builder's class as _dynet.<name>.
+    dynet_module = types.ModuleType("_dynet")
+    dynet_module.VanillaLSTMBuilder = type("VanillaLSTMBuilder", (), {"__module__": "_dynet"})
+    monkeypatch.setitem(sys.modules, "_dynet", dynet_module)
+    base = str(tmp_path / "from_dynet")
+    with open(base + ".meta", "wb") as f:
+        pickle.dump(("Parameters", "/W"), f)
+        pickle.dump(("LookupParameters", "/E"), f)
+        pickle.dump((dynet_module.VanillaLSTMBuilder, (1, 2, 3, False, 1.0), "/vanilla-lstm-builder/"), f)
+    monkeypatch.delitem(sys.modules, "_dynet")
+    rng = np.random.RandomState(5)
+    w, e = rng.randn(2, 3), rng.randn(4, 2)
+    lstm = [rng.randn(12, 2), rng.randn(12, 3), rng.randn(12)]
+    with open(base + ".data", "w") as f:
+        f.write(_dynet_record("Parameter", "/W", (2, 3), w.flatten(order="F")))
+        f.write(_dynet_record("LookupParameter", "/E", (2, 4), e.flatten()))
+        for k, a in enumerate(lstm):
+            f.write(_dynet_record("Parameter", "/vanilla-lstm-builder/_%d" % k, a.shape, a.flatten(order="F")))
+    W, E, builder = dy.load(base, dy.ParameterCollection())
+    np.testing.assert_allclose(W.as_array(), w, rtol=1e-7)
+    np.testing.assert_allclose(E.as_array(), e, rtol=1e-7)
+    assert isinstance(builder, dy.VanillaLSTMBuilder) and builder.spec == (1, 2, 3, False, 1.0)
+    for p, a in zip(builder.get_parameters()[0], lstm):
+        np.testing.assert_allclose(p.as_array(), a, rtol=1e-7)
+
+
+def test_dy_save_writes_dynet_s_layout(tmp_path):
+    pc = dy.ParameterCollection()
+    W = pc.add_parameters((2, 3), name="W")
+    gru = dy.GRUBuilder(1, 2, 3, pc)
+    base = str(tmp_path / "objs")
+    dy.save(base, [W, gru])
+    with open(base + ".meta", "rb") as f:
+        assert pickle.load(f) == ("Parameters", "/W")
+        assert pickle.load(f) == (dy.GRUBuilder, (1, 2, 3), "/gru-builder/")
+        with pytest.raises(EOFError):
+            pickle.load(f)
 
 
 def test_parameters_outlive_their_collection():
