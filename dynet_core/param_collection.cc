@@ -131,7 +131,7 @@ Parameter ParameterCollection::add_parameters(const Dim& d, const ParameterInit&
   s->device = device;
   s->values = Tensor(d, device->allocate_parameter_floats(d.size()), device);
   s->g = Tensor(d, device->allocate_parameter_floats(d.size()), device);
-  init.initialize_params(s->values, false);
+  init.initialize_params(s->values);
   s->zero_grad();
   s->name = unique_name(name, "add_parameters");
   adopt(s);
@@ -173,7 +173,7 @@ LookupParameter ParameterCollection::add_lookup_parameters(unsigned n, const Dim
   s->all_grads = Tensor(all, device->allocate_parameter_floats(all.size()), device);
   s->all_dim = all;
   s->initialize_lookups();
-  init.initialize_params(s->all_values, true);
+  init.initialize_params(s->all_values);
   device->zero(s->all_grads.v, all.size());
   s->name = unique_name(name, "add_lookup_parameters");
   adopt(s);

@@ -28,7 +28,7 @@ ParameterInitNormal::ParameterInitNormal(float m, float v) : mean_(m), variance_
   if (!(v >= 0)) throw std::invalid_argument("ParameterInitNormal: variance " + std::to_string(v) + " must be >= 0");
 }
 
-void ParameterInitNormal::initialize_params(Tensor& values, bool) const {
+void ParameterInitNormal::initialize_params(Tensor& values) const {
   fill_random(values, std::normal_distribution<float>(mean_, std::sqrt(variance_)));
 }
 
@@ -38,15 +38,15 @@ ParameterInitUniform::ParameterInitUniform(float left, float right) : left_(left
                                 std::to_string(right) + "] is empty");
 }
 
-void ParameterInitUniform::initialize_params(Tensor& values, bool) const {
+void ParameterInitUniform::initialize_params(Tensor& values) const {
   fill_random(values, std::uniform_real_distribution<float>(left_, right_));
 }
 
-void ParameterInitConst::initialize_params(Tensor& values, bool) const {
+void ParameterInitConst::initialize_params(Tensor& values) const {
   values.device->fill(values.v, c_, values.d.size());
 }
 
-void ParameterInitIdentity::initialize_params(Tensor& values, bool) const {
+void ParameterInitIdentity::initialize_params(Tensor& values) const {
   if (values.d.ndims() != 2 || values.d.rows() != values.d.cols())
     throw std::invalid_argument("ParameterInitIdentity: the parameter must be a square matrix, got " +
                                 to_string(values.d));
@@ -56,16 +56,22 @@ void ParameterInitIdentity::initialize_params(Tensor& values, bool) const {
   values.device->to_device(values.v, host.data(), host.size());
 }
 
-void ParameterInitGlorot::initialize_params(Tensor& values, bool is_lookup) const {
-  const bool lookup = lookup_ || is_lookup;
-  unsigned sum = values.d.sum_dims();
-  if (lookup && values.d.ndims() > 1) sum -= values.d[values.d.ndims() - 1];
-  if (values.d.ndims() == 0) sum = 1;
-  const float scale = gain_ * std::sqrt(6.f / static_cast<float>(sum));
+void ParameterInitGlorot::initialize_params(Tensor& values) const {
+  const Dim& d = values.d;
+  // A lookup table's last dimension counts its rows, which are no fan; a 4-d tensor is a bank of
+  // filters (height, width, channels in, channels out), whose fans count every filter position.
+  const unsigned n = d.ndims() - (lookup_ && d.ndims() > 1 ? 1 : 0);
+  unsigned fans = 0;
+  if (n == 4)
+    fans = (d[2] + d[3]) * d[0] * d[1];
+  else
+    for (unsigned k = 0; k < n; ++k) fans += d[k];
+  if (fans == 0) fans = 1;
+  const float scale = gain_ * std::sqrt(6.f / static_cast<float>(fans));
   fill_random(values, std::uniform_real_distribution<float>(-scale, scale));
 }
 
-void ParameterInitSaxe::initialize_params(Tensor& values, bool) const {
+void ParameterInitSaxe::initialize_params(Tensor& values) const {
   if (values.d.ndims() > 2)
     throw std::invalid_argument("ParameterInitSaxe: needs a vector or matrix, got " + to_string(values.d));
   const unsigned r = values.d.rows(), c = values.d.cols();
@@ -81,7 +87,7 @@ void ParameterInitSaxe::initialize_params(Tensor& values, bool) const {
   values.device->to_device(values.v, host.data(), host.size());
 }
 
-void ParameterInitFromVector::initialize_params(Tensor& values, bool) const {
+void ParameterInitFromVector::initialize_params(Tensor& values) const {
   if (v_.size() != values.d.size())
     throw std::invalid_argument("ParameterInitFromVector: the parameter has dim " + to_string(values.d) + " (" +
                                 std::to_string(values.d.size()) + " values), the vector has " +
@@ -89,7 +95,7 @@ void ParameterInitFromVector::initialize_params(Tensor& values, bool) const {
   values.device->to_device(values.v, v_.data(), v_.size());
 }
 
-void ParameterInitFromFile::initialize_params(Tensor& values, bool is_lookup) const {
+void ParameterInitFromFile::initialize_params(Tensor& values) const {
   std::ifstream in(path_);
   if (!in) throw std::runtime_error("ParameterInitFromFile: cannot open '" + path_ + "'");
   std::vector<float> v;
@@ -98,7 +104,7 @@ void ParameterInitFromFile::initialize_params(Tensor& values, bool is_lookup) co
   if (!in.eof())
     throw std::invalid_argument("ParameterInitFromFile: '" + path_ + "' holds something that is not a number after " +
                                 std::to_string(v.size()) + " values");
-  ParameterInitFromVector(std::move(v)).initialize_params(values, is_lookup);
+  ParameterInitFromVector(std::move(v)).initialize_params(values);
 }
 
 }  // namespace dynet

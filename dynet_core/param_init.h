@@ -11,15 +11,16 @@ namespace dynet {
 class ParameterInit {
  public:
   virtual ~ParameterInit() = default;
-  /// Fills `values`; `is_lookup` says the last dimension counts rows of a lookup table.
-  virtual void initialize_params(Tensor& values, bool is_lookup) const = 0;
+  /// Fills `values` (a lookup table's: all its rows, the row count as the last dimension). DyNet's
+  /// signature, so that programs' own initializers override it.
+  virtual void initialize_params(Tensor& values) const = 0;
 };
 
 /// Gaussian with mean m and variance v.
 class ParameterInitNormal : public ParameterInit {
  public:
   explicit ParameterInitNormal(float m = 0.f, float v = 1.f);
-  void initialize_params(Tensor& values, bool is_lookup) const override;
+  void initialize_params(Tensor& values) const override;
 
  private:
   float mean_, variance_;
@@ -30,7 +31,7 @@ class ParameterInitUniform : public ParameterInit {
  public:
   explicit ParameterInitUniform(float scale) : ParameterInitUniform(-scale, scale) {}
   ParameterInitUniform(float left, float right);
-  void initialize_params(Tensor& values, bool is_lookup) const override;
+  void initialize_params(Tensor& values) const override;
 
  private:
   float left_, right_;
@@ -39,7 +40,7 @@ class ParameterInitUniform : public ParameterInit {
 class ParameterInitConst : public ParameterInit {
  public:
   explicit ParameterInitConst(float c) : c_(c) {}
-  void initialize_params(Tensor& values, bool is_lookup) const override;
+  void initialize_params(Tensor& values) const override;
 
  private:
   float c_;
@@ -48,14 +49,16 @@ class ParameterInitConst : public ParameterInit {
 /// The identity matrix; the parameter must be square.
 class ParameterInitIdentity : public ParameterInit {
  public:
-  void initialize_params(Tensor& values, bool is_lookup) const override;
+  void initialize_params(Tensor& values) const override;
 };
 
-/// Glorot/Xavier: uniform on +-gain*sqrt(6 / sum of dims) (the row count of a lookup excluded).
+/// Glorot/Xavier: uniform on +-gain*sqrt(6 / sum of dims), the last dimension left out with
+/// `is_lookup` (DyNet's add_lookup_parameters passes ParameterInitGlorot(true) by default);
+/// a 4-d filter bank's fans are (in + out channels) times its height and width.
 class ParameterInitGlorot : public ParameterInit {
  public:
   explicit ParameterInitGlorot(bool is_lookup = false, float gain = 1.f) : lookup_(is_lookup), gain_(gain) {}
-  void initialize_params(Tensor& values, bool is_lookup) const override;
+  void initialize_params(Tensor& values) const override;
 
  private:
   bool lookup_;
@@ -66,7 +69,7 @@ class ParameterInitGlorot : public ParameterInit {
 class ParameterInitSaxe : public ParameterInit {
  public:
   explicit ParameterInitSaxe(float gain = 1.f) : gain_(gain) {}
-  void initialize_params(Tensor& values, bool is_lookup) const override;
+  void initialize_params(Tensor& values) const override;
 
  private:
   float gain_;
@@ -76,7 +79,7 @@ class ParameterInitSaxe : public ParameterInit {
 class ParameterInitFromVector : public ParameterInit {
  public:
   explicit ParameterInitFromVector(std::vector<float> v) : v_(std::move(v)) {}
-  void initialize_params(Tensor& values, bool is_lookup) const override;
+  void initialize_params(Tensor& values) const override;
 
  private:
   std::vector<float> v_;
@@ -86,7 +89,7 @@ class ParameterInitFromVector : public ParameterInit {
 class ParameterInitFromFile : public ParameterInit {
  public:
   explicit ParameterInitFromFile(std::string path) : path_(std::move(path)) {}
-  void initialize_params(Tensor& values, bool is_lookup) const override;
+  void initialize_params(Tensor& values) const override;
 
  private:
   std::string path_;
