@@ -98,10 +98,19 @@ void initialize_locked(Globals& g, const DynetParams& params) {
   if (params.gpu_ids.size() > 1)
     throw std::invalid_argument("--dynet-devices / --dynet-gpus: " + std::to_string(params.gpu_ids.size()) +
                                 " GPUs were asked for; dybatch runs on one GPU at a time");
+  const bool made = !g.device;
   if (!g.device && !params.gpu_ids.empty()) g.device = make_gpu_device(params.gpu_ids[0], sizes, params.debug_memory);
   if (!g.device && params.guard_device_memory)
     g.device = std::make_unique<Device_GuardedCPU>(sizes, params.debug_memory, params.threads);
   if (!g.device) g.device = std::make_unique<Device_CPU>(sizes, params.debug_memory, params.threads);
+  if (params.shared_parameters) {
+    try {
+      g.device->share_parameters();
+    } catch (...) {
+      if (made) g.device.reset();
+      throw;
+    }
+  }
   g.params = params;
   g.seed_in_use = params.random_seed ? params.random_seed : std::random_device{}();
   g.rng.seed(g.seed_in_use);
@@ -198,8 +207,9 @@ std::vector<std::string> known_dynet_flags() {
   return names;
 }
 
-DynetParams extract_dynet_params(int& argc, char**& argv, bool) {
+DynetParams extract_dynet_params(int& argc, char**& argv, bool shared_parameters) {
   FlagReading r;
+  r.params.shared_parameters = shared_parameters;
   int out = argc > 0 ? 1 : 0;
   for (int i = out; i < argc; ++i) {
     std::string arg = argv[i];

@@ -32,6 +32,9 @@ struct DynetParams {
   /// The default device closes its memory to the host outside its kernels (Device_GuardedCPU),
   /// so that tests crash on any host access that bypasses the device layer; no flag sets it.
   bool guard_device_memory = false;
+  /// initialize(argc, argv, true): parameters in memory that forked processes share, for DyNet's
+  /// multi-process training (dynet::mp); the CPU device only.
+  bool shared_parameters = false;
 };
 
 /// Reads and removes the --dynet-* flags from argv (both "--flag value" and "--flag=value").

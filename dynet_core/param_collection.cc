@@ -175,6 +175,7 @@ LookupParameter ParameterCollection::add_lookup_parameters(unsigned n, const Dim
   s->initialize_lookups();
   init.initialize_params(s->all_values);
   device->zero(s->all_grads.v, all.size());
+  s->all_updated = device->parameters_shared();
   s->name = unique_name(name, "add_lookup_parameters");
   adopt(s);
   for (State* c = state_.get(); c; c = c->parent.get()) {

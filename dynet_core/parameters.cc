@@ -148,7 +148,7 @@ void LookupParameterStorage::zero_grad() {
     device->apply_runs(RunOp::Zero, rows.data(), rows.size());
   }
   non_zero_grads.clear();
-  all_updated = false;
+  all_updated = device->parameters_shared();
   nonzero_grad = false;
 }
 

@@ -86,7 +86,9 @@ struct LookupParameterStorage : ParameterStorageBase {
   std::vector<Tensor> grads;
   /// Rows with a gradient since the last update, for sparse updates (DyNet's names).
   TouchedRows non_zero_grads;
-  bool all_updated = false;  ///< the whole table has a gradient (parameter(cg, lookup), accumulate_grad(g))
+  /// The whole table has a gradient (parameter(cg, lookup), accumulate_grad(g)); always, with
+  /// parameters shared between processes, whose rows other processes may have touched.
+  bool all_updated = false;
 
   std::size_t row_size() const { return dim.size(); }
   std::size_t size() const override { return all_dim.size(); }

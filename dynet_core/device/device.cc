@@ -1,5 +1,6 @@
 #include "dynet_core/device/device.h"
 
+#include "dynet_core/device/shared_host_blocks.h"
 #include "dynet_core/device/thread_pool.h"
 #include "dynet_core/execution_engine.h"
 
@@ -78,12 +79,34 @@ void Device::release_pools() {
   free_graph_memory_.clear();
   all_graph_memory_.clear();
   parameters_.reset();
+  parent_parameters_.reset();
 }
 
 float* Device::allocate_parameter_floats(std::size_t n) {
   std::lock_guard<std::mutex> lock(mutex_);
-  if (!parameters_) parameters_ = std::make_unique<AlignedMemoryPool>("parameters (PS)", sizes_.parameters, this);
+  if (!parameters_) {
+    BlockSource* source = this;
+    if (parameters_shared_ && !new_parameters_private_) source = &SharedHostBlocks::instance();
+    parameters_ = std::make_unique<AlignedMemoryPool>("parameters (PS)", sizes_.parameters, source);
+  }
   return parameters_->allocate_array<float>(n);
+}
+
+void Device::share_parameters() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (type != DeviceType::CPU || guarded_)
+    throw std::invalid_argument("shared parameters (initialize's shared_parameters): " + name +
+                                " has no memory that forked processes share; use the CPU");
+  if (parameters_ && !parameters_shared_)
+    throw std::logic_error("shared parameters: parameters were made on " + name + " before sharing was asked for");
+  parameters_shared_ = true;
+}
+
+void Device::keep_new_parameters_private() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!parameters_shared_ || new_parameters_private_) return;
+  new_parameters_private_ = true;
+  parent_parameters_ = std::move(parameters_);
 }
 
 std::size_t Device::parameter_bytes_used() const {

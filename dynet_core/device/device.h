@@ -125,6 +125,14 @@ class Device : public BlockSource {
   float* allocate_parameter_floats(std::size_t n);
   std::size_t parameter_bytes_used() const;
   std::size_t parameter_bytes_high_water() const;
+  /// Parameters in memory that processes forked later share (DyNet's shared_parameters, for
+  /// dynet::mp): set before the first parameter is made; only the CPU device has such memory.
+  /// Throws std::invalid_argument on another device, std::logic_error once parameters exist.
+  void share_parameters();
+  bool parameters_shared() const { return parameters_shared_; }
+  /// In a forked child: the parameters made so far stay shared, those made from now on are this
+  /// process's own, since the others allocate at the same places of the shared memory.
+  void keep_new_parameters_private();
 
   /// Borrowed by a ComputationGraph for its lifetime; thread-safe.
   GraphMemory* acquire_graph_memory();
@@ -224,6 +232,10 @@ class Device : public BlockSource {
   bool entered_;
   mutable std::mutex mutex_;
   std::unique_ptr<AlignedMemoryPool> parameters_;
+  bool parameters_shared_ = false;
+  bool new_parameters_private_ = false;
+  /// The shared pool of a child's parent, kept mapped but no longer allocated from.
+  std::unique_ptr<AlignedMemoryPool> parent_parameters_;
   std::vector<std::unique_ptr<GraphMemory>> all_graph_memory_;
   std::vector<GraphMemory*> free_graph_memory_;
 };
