@@ -7,6 +7,7 @@ A thin layer: every op, builder and trainer is the library's; this file converts
 keeps the objects that C++ handles need alive. C++ exceptions arrive as Python ones (`except +`)."""
 cimport cython
 from cython.operator cimport dereference as deref
+from cpython.number cimport PyNumber_Index
 from libc.string cimport memcpy
 from libc.stdint cimport uint64_t
 from libcpp cimport bool
@@ -166,6 +167,19 @@ cdef inline CComputationGraph* _graph() except NULL:
 # ---------------------------------------------------------------------------------------------
 # Argument conversion
 
+cdef inline object _index(object x):
+    """x as an int where DyNet takes an index or a size. A float that holds an integer passes, as
+    in DyNet's module; one with a fraction raises TypeError where DyNet's would truncate it; a
+    negative value raises OverflowError where it becomes unsigned."""
+    if type(x) is int:
+        return x
+    if isinstance(x, float):
+        if not x.is_integer():
+            raise TypeError("an integer index or size is expected, not %r (DyNet's module would truncate it)" % x)
+        return int(x)
+    return PyNumber_Index(x)
+
+
 cdef CDim _dim(object d, unsigned batch=1) except *:
     """A Dim from an int or a sequence of ints (DyNet's Python dims), with a batch size."""
     cdef vector[unsigned] dims
@@ -173,7 +187,7 @@ cdef CDim _dim(object d, unsigned batch=1) except *:
         dims.push_back(d)
     else:
         for x in d:
-            dims.push_back(x)
+            dims.push_back(_index(x))
     return CDim(dims, batch)
 
 
@@ -187,14 +201,14 @@ cdef vector[unsigned] _uv(object xs) except *:
         v.push_back(xs)
         return v
     for x in xs:
-        v.push_back(x)
+        v.push_back(_index(x))
     return v
 
 
 cdef vector[int] _iv(object xs) except *:
     cdef vector[int] v
     for x in xs:
-        v.push_back(x)
+        v.push_back(_index(x))
     return v
 
 
@@ -387,7 +401,7 @@ cdef object _getitem(object x, object index):
             if (start, stop) != (0, size):
                 result = _wrap(c_pick_range(_ex(result)[0], start, stop, axis))
         else:
-            i = int(item)
+            i = _index(item)
             if i < 0:
                 i += size
             if i < 0 or i >= size:
@@ -561,7 +575,7 @@ def sparse_inputTensor(idxs, values, shape, batched=False, defval=0, device=""):
     if isinstance(idxs, tuple) or (len(idxs) and not np.isscalar(idxs[0])):
         full = tuple(shape) + ((batch,) if batched else ())
         idxs = np.ravel_multi_index(tuple(np.asarray(i) for i in idxs), full, order="F")
-    return _sparse([int(i) for i in idxs], [float(v) for v in values], _dim(shape, batch), defval)
+    return _sparse([_index(i) for i in idxs], [float(v) for v in values], _dim(shape, batch), defval)
 
 
 def parameter(*args):
@@ -587,8 +601,8 @@ cdef object _leaves(tuple args, bint update):
 
 def lookup(LookupParameters p not None, index=0, update=True):
     if update:
-        return _wrap(c_lookup(_graph()[0], p.p, index))
-    return _wrap(c_const_lookup(_graph()[0], p.p, index))
+        return _wrap(c_lookup(_graph()[0], p.p, _index(index)))
+    return _wrap(c_const_lookup(_graph()[0], p.p, _index(index)))
 
 
 def lookup_batch(LookupParameters p not None, indices, update=True):

@@ -365,7 +365,7 @@ cdef class SoftmaxBuilder:
         return self.c.get()
 
     def neg_log_softmax(self, x, c, update=True):
-        return _wrap(self._bind(update).neg_log_softmax(_ex(x)[0], <unsigned>c))
+        return _wrap(self._bind(update).neg_log_softmax(_ex(x)[0], <unsigned>_index(c)))
 
     def neg_log_softmax_batch(self, x, c, update=True):
         return _wrap(self._bind(update).neg_log_softmax(_ex(x)[0], _uv(c)))

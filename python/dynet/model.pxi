@@ -255,7 +255,7 @@ cdef class LookupParameters(Expression):
         return lookup_batch(self, i)
 
     def init_row(self, i, row):
-        self.p.initialize(i, _column_major(row))
+        self.p.initialize(_index(i), _column_major(row))
 
     def _table(self, bint grads):
         s = self.p.get_storage()

@@ -104,7 +104,7 @@ one_hot(d, idx, device="") | one_hot(CComputationGraph&, unsigned, unsigned) | o
 """
 
 EXPAND = [(r"\bE\(([^()]*)\)", r"_ex(\1)[0]"), (r"\bES\(([^()]*)\)", r"_exs_scratch(\1)[0]"), (r"\bUV\(([^()]*)\)", r"_uv(\1)"),
-          (r"\bIV\(([^()]*)\)", r"_iv(\1)"), (r"\bU\(([^()]*)\)", r"<unsigned>(\1)"), (r"\bF\(([^()]*)\)", r"<float>(\1)"),
+          (r"\bIV\(([^()]*)\)", r"_iv(\1)"), (r"\bU\(([^()]*)\)", r"<unsigned>_index(\1)"), (r"\bF\(([^()]*)\)", r"<float>(\1)"),
           (r"\bD\(([^()]*)\)", r"_dim(\1)"), (r"\bG\b", r"_graph()[0]")]
 DECL_TYPES = {"E": "const CExpression&", "ES": "const vector[CExpression]&"}
 

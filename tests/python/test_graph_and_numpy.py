@@ -77,6 +77,19 @@ def test_bad_shapes_and_arguments_are_python_errors():
         dy.inputTensor(np.ones(3), batched=True)
     with pytest.raises(OverflowError):
         dy.pick(dy.inputVector([1, 2]), -1)
+    for float_index in (
+            lambda: dy.lookup(dy.ParameterCollection().add_lookup_parameters((3, 2)), 1.7),
+            lambda: dy.pick(dy.inputVector([1, 2]), 1.5),
+            lambda: dy.select_rows(dy.inputVector([1, 2]), [0.5]),
+            lambda: dy.zeros((2.5,)),
+            lambda: dy.inputVector([1, 2])[0.5],
+            lambda: dy.pick(dy.inputVector([1, 2]), "1")):
+        with pytest.raises(TypeError, match="integer"):
+            float_index()
+    # what DyNet's module reads without loss still reads: numpy integers, floats that hold integers
+    assert dy.pick(dy.inputVector([1, 2]), np.int64(1)).value() == 2
+    assert dy.pick(dy.inputVector([1, 2]), 1.0).value() == 2
+    assert dy.select_rows(dy.inputVector([1, 2]), [np.float64(1)]).value() == [2]
     with pytest.raises(ValueError, match="gradient_mode"):
         dy.round(dy.inputVector([1.5]), "sideways")
 

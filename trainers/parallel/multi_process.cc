@@ -34,10 +34,10 @@ struct PassHeader {
 };
 
 // Whole reads and writes, across interrupted calls; false at end of file or on an error.
-bool read_all(int fd, void* to, std::size_t n) {
-  char* p = static_cast<char*>(to);
+template <class Byte, class Call>
+bool transfer_all(Byte* p, std::size_t n, Call call) {
   while (n) {
-    const ssize_t r = ::read(fd, p, n);
+    const ssize_t r = call(p, n);
     if (r < 0 && errno == EINTR) continue;
     if (r <= 0) return false;
     p += r;
@@ -46,16 +46,13 @@ bool read_all(int fd, void* to, std::size_t n) {
   return true;
 }
 
+bool read_all(int fd, void* to, std::size_t n) {
+  return transfer_all(static_cast<char*>(to), n, [fd](char* p, std::size_t k) { return ::read(fd, p, k); });
+}
+
 bool write_all(int fd, const void* from, std::size_t n) {
-  const char* p = static_cast<const char*>(from);
-  while (n) {
-    const ssize_t r = ::write(fd, p, n);
-    if (r < 0 && errno == EINTR) continue;
-    if (r <= 0) return false;
-    p += r;
-    n -= static_cast<std::size_t>(r);
-  }
-  return true;
+  return transfer_all(static_cast<const char*>(from), n,
+                      [fd](const char* p, std::size_t k) { return ::write(fd, p, k); });
 }
 
 [[noreturn]] void refused(const std::string& what) {

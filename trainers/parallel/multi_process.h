@@ -125,6 +125,28 @@ S run_pass(Children& children, const std::vector<unsigned>& indices, std::size_t
   return sum;
 }
 
+/// The best dev loss so far: each pass's loss goes to std::cerr as DyNet writes it, and a new best
+/// calls learner->SaveModel().
+template <class S>
+class BestDev {
+ public:
+  // Not const: DyNet's examples give their loss types a non-const operator<.
+  template <class D>
+  void report(double progress, S dev_loss, ILearner<D, S>* learner) {
+    const bool best = first_ || dev_loss < best_;
+    first_ = false;
+    std::cerr << progress << "\tdev loss = " << dev_loss << (best ? " (New best!)" : "") << std::endl;
+    if (best && !stop_requested) {
+      learner->SaveModel();
+      best_ = dev_loss;
+    }
+  }
+
+ private:
+  S best_ = S();
+  bool first_ = true;
+};
+
 void check_frequency(const char* who, unsigned dev_frequency);
 /// DyNet's trainer->update(1.0 / data): the update with the mean of the gradients of `data` data.
 void update_with_mean(Trainer& trainer, unsigned data);
@@ -144,8 +166,7 @@ void run_multi_process(unsigned num_children, ILearner<D, S>* learner, Trainer* 
   std::vector<unsigned> order(train_data.size()), dev_order(dev_data.size());
   std::iota(order.begin(), order.end(), 0u);
   std::iota(dev_order.begin(), dev_order.end(), 0u);
-  S best_dev = S();
-  bool first_dev = true;
+  detail::BestDev<S> best_dev;
   for (unsigned iter = 0; iter < num_iterations && !stop_requested; ++iter) {
     std::shuffle(order.begin(), order.end(), *rndeng);
     for (std::size_t begin = 0; begin < order.size() && !stop_requested;) {
@@ -154,16 +175,9 @@ void run_multi_process(unsigned num_children, ILearner<D, S>* learner, Trainer* 
       const S loss = detail::run_pass<S>(children, order, begin, end, false, report_frequency);
       std::cerr << progress << "\tloss = " << loss << std::endl;
       if (stop_requested) break;
-      // Not const: DyNet's examples give their loss types a non-const operator<.
-      S dev_loss = detail::run_pass<S>(children, dev_order, 0, dev_order.size(), true, report_frequency);
-      const bool best = first_dev || dev_loss < best_dev;
-      first_dev = false;
-      std::cerr << progress << "\tdev loss = " << dev_loss << (best ? " (New best!)" : "") << std::endl;
+      best_dev.report(progress, detail::run_pass<S>(children, dev_order, 0, dev_order.size(), true, report_frequency),
+                      learner);
       if (stop_requested) break;
-      if (best) {
-        learner->SaveModel();
-        best_dev = dev_loss;
-      }
       begin = end;
     }
   }
@@ -180,8 +194,7 @@ void run_single_process(ILearner<D, S>* learner, Trainer* trainer, const std::ve
   if (batch_size == 0) throw std::invalid_argument("dynet::mp::run_single_process: batch_size must be at least 1");
   std::vector<unsigned> order(train_data.size());
   std::iota(order.begin(), order.end(), 0u);
-  S best_dev = S();
-  bool first_dev = true;
+  detail::BestDev<S> best_dev;
   unsigned in_batch = 0, processed = 0;
   for (unsigned iter = 0; iter < num_iterations && !stop_requested; ++iter) {
     std::shuffle(order.begin(), order.end(), *rndeng);
@@ -206,15 +219,8 @@ void run_single_process(ILearner<D, S>* learner, Trainer* trainer, const std::ve
       if (stop_requested) break;
       S dev_loss = S();
       for (const D& datum : dev_data) dev_loss += learner->LearnFromDatum(datum, false);
-      const bool best = first_dev || dev_loss < best_dev;
-      first_dev = false;
-      std::cerr << iter + double(processed) / order.size() << "\tdev loss = " << dev_loss
-                << (best ? " (New best!)" : "") << std::endl;
+      best_dev.report(iter + double(processed) / order.size(), dev_loss, learner);
       if (stop_requested) break;
-      if (best) {
-        learner->SaveModel();
-        best_dev = dev_loss;
-      }
       begin = end;
     }
   }
