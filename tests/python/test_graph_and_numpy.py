@@ -89,7 +89,7 @@ def test_bad_shapes_and_arguments_are_python_errors():
     # what DyNet's module reads without loss still reads: numpy integers, floats that hold integers
     assert dy.pick(dy.inputVector([1, 2]), np.int64(1)).value() == 2
     assert dy.pick(dy.inputVector([1, 2]), 1.0).value() == 2
-    assert dy.select_rows(dy.inputVector([1, 2]), [np.float64(1)]).value() == [2]
+    assert dy.select_rows(dy.inputVector([1, 2]), [np.float64(1)]).value() == 2
     with pytest.raises(ValueError, match="gradient_mode"):
         dy.round(dy.inputVector([1.5]), "sideways")
 
