@@ -26,8 +26,8 @@ def main():
     ap.add_argument("--data", default=os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared", "data"))
     ap.add_argument("--rounds", type=int, default=5)
     args = ap.parse_args()
-    make, trees, _, _ = workloads.load("treenn", args.data)
-    model = make(dy.ParameterCollection(), 128, 128)
+    trees, _, _, vocab = workloads.load("treenn", args.data)
+    model = workloads.TreeLstm(dy.ParameterCollection(), vocab["words"], 128, 128)
     sample = trees[:args.trees]
     nodes = 0
     for t in sample:
