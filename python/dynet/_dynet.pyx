@@ -180,29 +180,24 @@ cdef inline object _index(object x):
     return PyNumber_Index(x)
 
 
-cdef CDim _dim(object d, unsigned batch=1) except *:
-    """A Dim from an int or a sequence of ints (DyNet's Python dims), with a batch size."""
-    cdef vector[unsigned] dims
-    if isinstance(d, (int, np.integer)):
-        dims.push_back(d)
-    else:
-        for x in d:
-            dims.push_back(_index(x))
-    return CDim(dims, batch)
-
-
-cdef tuple _dim_tuple(const CDim& d):
-    return tuple([d.d[i] for i in range(d.nd)]) if d.nd else (1,)
-
-
 cdef vector[unsigned] _uv(object xs) except *:
+    """One index or size, or a sequence of them, as unsigneds (each through _index)."""
     cdef vector[unsigned] v
-    if isinstance(xs, (int, np.integer)):
-        v.push_back(xs)
+    if isinstance(xs, (int, np.integer, float)):
+        v.push_back(_index(xs))
         return v
     for x in xs:
         v.push_back(_index(x))
     return v
+
+
+cdef CDim _dim(object d, unsigned batch=1) except *:
+    """A Dim from an int or a sequence of ints (DyNet's Python dims), with a batch size."""
+    return CDim(_uv(d), batch)
+
+
+cdef tuple _dim_tuple(const CDim& d):
+    return tuple([d.d[i] for i in range(d.nd)]) if d.nd else (1,)
 
 
 cdef vector[int] _iv(object xs) except *:
