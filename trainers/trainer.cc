@@ -107,12 +107,16 @@ void Trainer::update() {
   const float gscale = gradient_scale("update");
   L2WeightDecay& decay = model_.get_weight_decay();
   const float factor = decay.current_weight_decay();
+  auto launch = [&](Device& device, update_rules::UpdateCall call) {
+    call.flush_denormals = flush_denormals;
+    update_values(device, call, gscale);
+  };
   const auto& params = model_.parameters_list();
   for (std::size_t i = 0; i < params.size(); ++i) {
     ParameterStorage& p = *params[i];
     const StateBlock& s = param_state_[i];
     if (p.updated)
-      update_values(*p.device, {p.values.v, p.g.v, s.data, s.stride, p.size(), nullptr, 1, factor}, gscale);
+      launch(*p.device, {p.values.v, p.g.v, s.data, s.stride, p.size(), nullptr, 1, factor});
     p.zero_grad();
   }
   const auto& tables = model_.lookup_parameters_list();
@@ -121,15 +125,11 @@ void Trainer::update() {
     const StateBlock& s = lookup_state_[i];
     if (t.updated) {
       if (sparse_updates_enabled && !t.all_updated)
-        update_values(*t.device,
-                      {t.all_values.v, t.all_grads.v, s.data, s.stride, t.row_size(), t.non_zero_grads.data(),
-                       t.non_zero_grads.size(), factor},
-                      gscale);
+        launch(*t.device, {t.all_values.v, t.all_grads.v, s.data, s.stride, t.row_size(), t.non_zero_grads.data(),
+                           t.non_zero_grads.size(), factor});
       else
-        update_values(*t.device,
-                      {t.all_values.v, t.all_grads.v, s.data, s.stride, t.all_values.d.size(), nullptr, 1, factor,
-                       t.all_updated ? nullptr : t.non_zero_grads.mask(), t.row_size()},
-                      gscale);
+        launch(*t.device, {t.all_values.v, t.all_grads.v, s.data, s.stride, t.all_values.d.size(), nullptr, 1, factor,
+                           t.all_updated ? nullptr : t.non_zero_grads.mask(), t.row_size()});
     }
     t.zero_grad();
   }

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <limits>
 
+#include "dynet_core/device/flush_denormals.h"
 #include "dynet_core/device/thread_pool.h"
 
 namespace dynet {
@@ -84,11 +85,13 @@ UpdateCall part_of(const UpdateCall& c, unsigned p, unsigned parts) {
 
 // Block by block, so that no index needs a division, and without the weight-decay factor's
 // multiply and divide per value unless it differs from 1. A large update (a dense one over a
-// table) is split over the device's threads (--dynet-threads), as large products are.
+// table) is split over the device's threads (--dynet-threads), as large products are; each part
+// sets the flush of denormals on the thread that runs it.
 template <class Rule>
 void cpu_update(Device& device, const Rule& rule, const UpdateCall& c) {
   device.run_host_kernel("trainer update", [&] {
     auto run = [&](const UpdateCall& call) {
+      const FlushDenormals flush(call.flush_denormals);
       if (call.factor == 1.f)
         cpu_update_blocks<false>(rule, call);
       else

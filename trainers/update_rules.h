@@ -131,6 +131,10 @@ struct UpdateCall {
   float factor;
   const std::uint8_t* reached = nullptr;
   std::size_t row_size = 0;
+  /// Trainer::flush_denormals: a CPU kernel of an elementwise rule runs with denormals flushed to
+  /// zero (dynet_core/device/flush_denormals.h). A GPU computes denormals at full speed and keeps
+  /// IEEE's gradual underflow.
+  bool flush_denormals = false;
 
   DYBATCH_HD std::size_t size() const { return n * blocks; }
   /// The index of value e of block k.

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -29,6 +30,7 @@ struct Launch {
   std::vector<unsigned> rows;
   float factor;
   bool reached;  ///< given the rows a gradient reached (a dense update of a table)
+  bool flush_denormals;
 };
 std::vector<Launch> launches;
 
@@ -40,7 +42,7 @@ template <class Rule>
 void recording(Device& d, const Rule& rule, const update_rules::UpdateCall& c) {
   const std::vector<unsigned> rows =
       c.rows ? std::vector<unsigned>(c.rows, c.rows + c.blocks) : std::vector<unsigned>{};
-  launches.push_back({c.n, c.blocks, rows, c.factor, c.reached != nullptr});
+  launches.push_back({c.n, c.blocks, rows, c.factor, c.reached != nullptr, c.flush_denormals});
   original<Rule>(d, rule, c);
 }
 
@@ -103,6 +105,15 @@ TEST_CASE("trainer updates launch the device's update kernel, with the rows of a
   CHECK(launches[1].reached);
   // The rule runs on what expressions read (0.75 * 0.5) and stores the result over the factor.
   CHECK(as_vector(*p.values())[0] == Approx((0.75f * 0.5f - 0.5f) / 0.75f));
+  CHECK(launches[0].flush_denormals);
+  CHECK(launches[1].flush_denormals);
+
+  trainer.flush_denormals = false;
+  launches.clear();
+  step(trainer, p, table);
+  REQUIRE(launches.size() == 2);
+  CHECK(!launches[0].flush_denormals);
+  CHECK(!launches[1].flush_denormals);
 }
 
 TEST_CASE("EGTrainer launches its kernel, which normalizes every row of a sparse update", "[trainers]") {
@@ -241,5 +252,38 @@ TEST_CASE("a dense update of a table skips the zero gradients of rows none reach
   for (float factor : {1.f, 0.8f}) {
     INFO("weight-decay factor " << factor);
     for_each_rule([&](const auto& rule) { expect_reached_rows_and_threads_change_no_bits(rule, factor); });
+  }
+}
+
+TEST_CASE("CPU update kernels flush denormals to zero on every thread when asked, and leave the caller's mode as "
+          "it was",
+          "[trainers][threads]") {
+  // Adam's zero-gradient step decays a first moment of FLT_MIN to 0.9 FLT_MIN, a denormal, over a
+  // dense call large enough to be split over two threads.
+  constexpr std::size_t n = 70000;
+  const update_rules::Adam adam{0.9f, 0.999f, 1e-8f, 0.01f, 1.f, false};
+  volatile float beta_1 = adam.beta_1, smallest = FLT_MIN;
+  const float decayed = beta_1 * smallest;
+  REQUIRE(decayed != 0.f);
+  REQUIRE(std::fpclassify(decayed) == FP_SUBNORMAL);
+  const MemorySizes sizes{1 << 16, 1 << 16, 1 << 16, 1 << 16};
+  Device_CPU one(sizes, false, 1), two(sizes, false, 2);
+  REQUIRE(two.thread_pool() != nullptr);
+  for (Device* device : {static_cast<Device*>(&one), static_cast<Device*>(&two)}) {
+    for (bool flush : {true, false}) {
+      INFO((device == &one ? "one thread" : "two threads") << (flush ? ", flushed" : ", IEEE"));
+      std::vector<float> values(n, 0.5f), grads(n, 0.f), state(2 * n, 1e-6f);
+      std::fill(state.begin(), state.begin() + n, FLT_MIN);
+      update_rules::UpdateCall c{values.data(), grads.data(), state.data(), n, n, nullptr, 1, 1.f};
+      c.flush_denormals = flush;
+      std::get<UpdateKernel<update_rules::Adam>>(update_kernels(DeviceType::CPU))(*device, adam, c);
+      const float want = flush ? 0.f : decayed;
+      std::size_t wrong = 0;
+      for (std::size_t i = 0; i < n; ++i) wrong += std::memcmp(&state[i], &want, sizeof want) != 0;
+      CHECK(wrong == 0);
+      CHECK(values[0] == 0.5f);
+      // The caller's arithmetic keeps its gradual underflow.
+      CHECK(beta_1 * smallest == decayed);
+    }
   }
 }
