@@ -210,6 +210,7 @@ cdef extern from "<dybatch.h>" namespace "dynet":
         bool clipping_enabled
         float clip_threshold
         bool sparse_updates_enabled
+        bool flush_denormals
 
 
 # Small glue the library does not have in this form (python/dynet/glue.h). The make_* functions

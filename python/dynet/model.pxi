@@ -570,6 +570,16 @@ cdef class Trainer:
     def set_sparse_updates(self, su):
         self._t().sparse_updates_enabled = su
 
+    @property
+    def flush_denormals(self):
+        """The C++ Trainer::flush_denormals (not in DyNet's module): on the CPU, update() flushes
+        denormal floats to zero, True by default; False keeps IEEE's gradual underflow."""
+        return self._t().flush_denormals
+
+    @flush_denormals.setter
+    def flush_denormals(self, flush):
+        self._t().flush_denormals = flush
+
     def set_clip_threshold(self, thr):
         if thr <= 0:
             self._t().clipping_enabled = False

@@ -184,6 +184,9 @@ def test_builder_and_trainer_methods(capfd):
     t.restart()
     t.restart(0.05)
     t.set_sparse_updates(False)
+    assert t.flush_denormals is True
+    t.flush_denormals = False
+    assert t.flush_denormals is False
     t.status()
     assert "lr=" in capfd.readouterr().err
     t.set_clip_threshold(0)
