@@ -89,7 +89,7 @@ void EngineBase::forward_node(Node& n) {
   if (mem.forward.debug() && !op.value_alias) check_guard(op, mem.forward, n.value, n.dim, "output");
 }
 
-void EngineBase::backward_node(Node& n, const std::uint8_t* needs) {
+void EngineBase::backward_node(Node& n, const std::uint8_t* needs, std::uint64_t skip) {
   const OpDef& op = *n.op;
   GraphMemory& mem = cg_->memory();
   const AlignedMemoryPool::Mark mark = mem.scratch.mark();
@@ -102,7 +102,7 @@ void EngineBase::backward_node(Node& n, const std::uint8_t* needs) {
     const VariableIndex* args = n.args();
     for (unsigned k = 0; k < n.nargs; ++k) {
       Node& a = cg_->node(args[k]);
-      if (!needs[args[k]]) continue;
+      if (!needs[args[k]] || (k < 64 && (skip >> k & 1))) continue;
       call.dx = Tensor(a.dim, a.grad, cg_->device());
       cg_->device()->backward(op, call, k);
       ++stats_.backward_batches;

@@ -44,7 +44,9 @@ class EngineBase : public ExecutionEngine {
   void forward_node(Node& n);
   /// A zeroed gradient for n from the backward pool.
   float* zeroed_gradient(const Node& n);
-  void backward_node(Node& n, const std::uint8_t* needs);
+  /// Runs n's backward kernels for the arguments that need a gradient, except those whose bit is
+  /// set in `skip` (argument k: bit k).
+  void backward_node(Node& n, const std::uint8_t* needs, std::uint64_t skip = 0);
   /// In debug-memory mode, throws when a kernel wrote past the end of `values`.
   static void check_guard(const OpDef& op, const AlignedMemoryPool& pool, const float* values, const Dim& d,
                           const char* what);

@@ -7,8 +7,43 @@ void SimpleEngine::forward_nodes(VariableIndex begin, VariableIndex end) {
 }
 
 void SimpleEngine::backward_nodes(VariableIndex last, const std::uint8_t* needs) {
+  const bool lazy = cg_->vertex() != 0;
+  record_.clear();
+  group_grad_.clear();
+  lazy_.clear();  // parts left by a pass a kernel's exception ended
+  if (lazy) record_.cover(last + 1);
   for (VariableIndex j = last + 1; j-- > 0;)
-    if (needs[j]) backward_node(cg_->node(j), needs);
+    if (needs[j]) backward_node(cg_->node(j), needs, lazy ? leave_weight_gradients(j, needs) : 0);
+  if (!lazy) return;
+  const std::uint64_t lazy_calls = lazy_.run(*cg_, record_, group_grad_, &transposes_, profiling_);
+  stats_.backward_batches += lazy_calls;
+  stats_.lazy_weight_calls += lazy_calls;
+}
+
+std::uint64_t SimpleEngine::leave_weight_gradients(VariableIndex j, const std::uint8_t* needs) {
+  Node& n = cg_->node(j);
+  const OpDef& op = *n.op;
+  // What LazyWeightGradients::may_wait asks of the op, checked first so that most nodes cost
+  // nothing here; a signature of 0 (never batched) joins no other node's call.
+  if (!op.backward || n.signature == 0 || op.elementwise.f || !(op.saves & kSavesInputs) ||
+      (op.saves & kSavesOutput) || std::size_t(n.dim.bd) * n.dim.cols() >= kWaitBelowColumns)
+    return 0;
+  const VariableIndex* args = n.args();
+  auto candidate = [&](unsigned k) { return k < 64 && needs[args[k]] && cg_->node(args[k]).op->grad_alias; };
+  unsigned k = 0;
+  while (k < n.nargs && !candidate(k)) ++k;
+  if (k == n.nargs) return 0;
+  const std::uint32_t g = record_.add_group(*cg_, &j, 1, n.value, n.dim.size());
+  for (unsigned i = 0; i < n.nargs; ++i)
+    record_.add_argument({cg_->node(args[i]).value, GroupArg::kNoGroup, 0, true});
+  group_grad_.push_back(n.grad);
+  std::uint64_t skip = 0;
+  for (; k < n.nargs; ++k) {
+    if (!candidate(k) || !LazyWeightGradients::may_wait(*cg_, record_, g, k)) continue;
+    lazy_.wait(g, k, args[k]);
+    skip |= std::uint64_t(1) << k;
+  }
+  return skip;
 }
 
 }  // namespace dynet
