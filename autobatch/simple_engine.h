@@ -6,6 +6,7 @@
 // instead of one rank-few update each. Under --dynet-vertex 0 each node adds its own, and so does
 // a node whose output spans kWaitBelowColumns columns or more.
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -18,9 +19,10 @@ namespace dynet {
 class SimpleEngine : public EngineBase {
  public:
   /// A node of this many output columns (all batch elements together) adds its weight-gradient
-  /// parts at once: its product is wide enough already. Measured, one column a node gained 15-46%
-  /// (the tagger and treenn at one example a graph), and the 16 columns of rnnlm-batch's output
-  /// layer lost 5% to the copies of its inputs and output gradients that waiting needs.
+  /// parts at once: its product is wide enough already. Measured, one column a node gained 4-47%
+  /// (the taggers and treenn at one example a graph), 8 columns came out level, and the 16 of
+  /// rnnlm-batch's output layer lost 5% to the copies of inputs and output gradients that waiting
+  /// needs.
   static constexpr std::size_t kWaitBelowColumns = 16;
 
  protected:
