@@ -23,10 +23,9 @@ void SimpleEngine::backward_nodes(VariableIndex last, const std::uint8_t* needs)
 std::uint64_t SimpleEngine::leave_weight_gradients(VariableIndex j, const std::uint8_t* needs) {
   Node& n = cg_->node(j);
   const OpDef& op = *n.op;
-  // What LazyWeightGradients::may_wait asks of the op, checked first so that most nodes cost
-  // nothing here; a signature of 0 (never batched) joins no other node's call.
-  if (!op.backward || n.signature == 0 || op.elementwise.f || !(op.saves & kSavesInputs) ||
-      (op.saves & kSavesOutput) || std::size_t(n.dim.bd) * n.dim.cols() >= kWaitBelowColumns)
+  // Checked before the node is recorded, so that most nodes cost nothing here.
+  if (!op.backward || !LazyWeightGradients::node_may_wait(n) ||
+      std::size_t(n.dim.bd) * n.dim.cols() >= kWaitBelowColumns)
     return 0;
   const VariableIndex* args = n.args();
   auto candidate = [&](unsigned k) { return k < 64 && needs[args[k]] && cg_->node(args[k]).op->grad_alias; };

@@ -12,11 +12,7 @@ bool LazyWeightGradients::may_wait(const ComputationGraph& cg, const GroupRecord
   if (group.count >= kWaitBelow) return false;
   const Node& n0 = cg.node(record.nodes(group)[0]);
   const Node& a = cg.node(n0.arg(i));
-  // The waiting call has no output to give: an elementwise row's gradient reads its output
-  // whatever it saves (ElementwiseRule::df), and its part is a cheap sum over the group anyway.
-  if (!(shared_argument(*n0.op, i, a, n0.dim) && a.op->grad_alias && a.dim.bd == 1 && (n0.op->saves & kSavesInputs) &&
-        !(n0.op->saves & kSavesOutput) && !n0.op->elementwise.f))
-    return false;
+  if (!(node_may_wait(n0) && shared_argument(*n0.op, i, a, n0.dim) && a.op->grad_alias && a.dim.bd == 1)) return false;
   // The waiting parts of one signature run as one call, which reads each argument either as the
   // signature shares it or concatenated: a group that shares a computed matrix among its nodes
   // (argument_placement.h) may share another one than the next group of its signature.
@@ -24,6 +20,13 @@ bool LazyWeightGradients::may_wait(const ComputationGraph& cg, const GroupRecord
   for (unsigned k = 0; k < n0.nargs; ++k)
     if (group.count > 1 && args[k].shared && !shared_argument(*n0.op, k, cg.node(n0.arg(k)), n0.dim)) return false;
   return true;
+}
+
+bool LazyWeightGradients::node_may_wait(const Node& n) {
+  // The waiting call has no output to give: an elementwise row's gradient reads its output
+  // whatever it saves (ElementwiseRule::df), and its part is a cheap sum over the group anyway.
+  const OpDef& op = *n.op;
+  return n.signature != 0 && (op.saves & kSavesInputs) && !(op.saves & kSavesOutput) && !op.elementwise.f;
 }
 
 std::uint64_t LazyWeightGradients::run(ComputationGraph& cg, const GroupRecord& record,

@@ -21,6 +21,11 @@ class LazyWeightGradients {
   /// its inputs from memory that lasts until backward ends and not its output, and it shares no
   /// argument beyond what its signature shares.
   static bool may_wait(const ComputationGraph& cg, const GroupRecord& record, std::uint32_t g, unsigned i);
+  /// What may_wait asks of the node itself, whatever its group and argument: a batching signature
+  /// (the waiting parts of one signature run as one call of its op; signature 0 is shared by nodes
+  /// never batched, of any op), an op that is not elementwise, and a backward that reads its
+  /// inputs, kept until backward ends, and not its output.
+  static bool node_may_wait(const Node& n);
   /// Groups of this many nodes or more add their part at once: their product is large enough
   /// already, and waiting would copy their inputs and output gradients into one block.
   static constexpr std::uint32_t kWaitBelow = 32;
