@@ -70,13 +70,19 @@ OpCall EngineBase::node_call(Node& n, Tensor* inline_xs) {
   return call;
 }
 
-void EngineBase::forward_node(Node& n) {
+void EngineBase::forward_node(Node& n, const float* partial) {
   const OpDef& op = *n.op;
   GraphMemory& mem = cg_->memory();
   n.value = op.value_alias ? op.value_alias(n.data) : mem.forward.allocate_array<float>(n.dim.size());
   const AlignedMemoryPool::Mark mark = mem.scratch.mark();
   Tensor inline_xs[kInlineTensors];
-  const OpCall call = node_call(n, inline_xs);
+  OpCall call = node_call(n, inline_xs);
+  if (partial) {
+    Tensor* rest = const_cast<Tensor*>(call.xs) + 2;
+    rest[0] = Tensor(n.dim, const_cast<float*>(partial), cg_->device());
+    call.xs = rest;
+    call.nargs -= 2;
+  }
   const std::uint64_t start = profiling_ ? profile::now_ns() : 0;
   cg_->device()->forward(op, call);
   if (profiling_ && !op.value_alias)

@@ -41,7 +41,9 @@ class EngineBase : public ExecutionEngine {
   /// for more arguments, to scratch memory.
   OpCall node_call(Node& n, Tensor* inline_xs);
   static constexpr unsigned kInlineTensors = 4;
-  void forward_node(Node& n);
+  /// Computes n; with `partial` (ops with OpDef::sum_of_products), n runs from that value of its
+  /// first terms, x0 + x1 x2, computed ahead, in place of its first three arguments.
+  void forward_node(Node& n, const float* partial = nullptr);
   /// A zeroed gradient for n from the backward pool.
   float* zeroed_gradient(const Node& n);
   /// Runs n's backward kernels for the arguments that need a gradient, except those whose bit is

@@ -3,21 +3,57 @@
 namespace dynet {
 
 void SimpleEngine::forward_nodes(VariableIndex begin, VariableIndex end) {
-  for (VariableIndex j = begin; j < end; ++j) forward_node(cg_->node(j));
+  if (cg_->vertex() == 0) {
+    for (VariableIndex j = begin; j < end; ++j) forward_node(cg_->node(j));
+    return;
+  }
+  ahead_.plan(*cg_, begin, end);
+  for (VariableIndex j = begin; j < end; ++j) {
+    if (ahead_.computed(j)) continue;
+    if (!ahead_.member(j)) {
+      forward_node(cg_->node(j));
+      continue;
+    }
+    if (ahead_.starts(j)) {
+      for (VariableIndex leaf : ahead_.leaves_ahead(*cg_, j)) forward_node(cg_->node(leaf));
+      ahead_.start_group(*cg_, j, profiling_);
+      ++stats_.batches;
+      ++stats_.leading_products;
+    }
+    forward_node(cg_->node(j), ahead_.partial(j));
+  }
 }
 
 void SimpleEngine::backward_nodes(VariableIndex last, const std::uint8_t* needs) {
-  const bool lazy = cg_->vertex() != 0;
   record_.clear();
   group_grad_.clear();
   lazy_.clear();  // parts left by a pass a kernel's exception ended
-  if (lazy) record_.cover(last + 1);
-  for (VariableIndex j = last + 1; j-- > 0;)
-    if (needs[j]) backward_node(cg_->node(j), needs, lazy ? leave_weight_gradients(j, needs) : 0);
-  if (!lazy) return;
+  if (cg_->vertex() == 0) {
+    for (VariableIndex j = last + 1; j-- > 0;)
+      if (needs[j]) backward_node(cg_->node(j), needs);
+    return;
+  }
+  record_.cover(last + 1);
+  ahead_.begin_backward();
+  std::uint64_t calls = 0;
+  for (VariableIndex j = last + 1; j-- > 0;) {
+    calls += ahead_.before(*cg_, j, profiling_);
+    if (needs[j] && !ahead_.postponed(j))
+      backward_node(cg_->node(j), needs, leave_weight_gradients(j, needs) | ahead_.wait(*cg_, j, needs));
+  }
+  calls += ahead_.finish(*cg_, profiling_);
+  for (VariableIndex leaf : ahead_.postponed_leaves()) backward_node(cg_->node(leaf), needs);
   const std::uint64_t lazy_calls = lazy_.run(*cg_, record_, group_grad_, &transposes_, profiling_);
-  stats_.backward_batches += lazy_calls;
+  stats_.backward_batches += calls + lazy_calls;
+  stats_.leading_gradients += calls;
   stats_.lazy_weight_calls += lazy_calls;
+}
+
+void SimpleEngine::on_forget() { ahead_.forget(); }
+
+void SimpleEngine::on_truncate(VariableIndex n) {
+  EngineBase::on_truncate(n);
+  ahead_.truncate(n);
 }
 
 std::uint64_t SimpleEngine::leave_weight_gradients(VariableIndex j, const std::uint8_t* needs) {

@@ -4,7 +4,9 @@
 // gradient waits and the parts of one signature are added as one product at the end of backward
 // (lazy_weight_gradients.h): a recurrent model's steps then add one large product per weight
 // instead of one rank-few update each. Under --dynet-vertex 0 each node adds its own, and so does
-// a node whose output spans kWaitBelowColumns columns or more.
+// a node whose output spans kWaitBelowColumns columns or more. Under 1 and 2 too, affine
+// transforms over inputs known in advance take their input products from one product computed
+// ahead, and add their input gradients as one (leading_products.h).
 
 #include <cstddef>
 #include <cstdint>
@@ -13,6 +15,7 @@
 #include "autobatch/engine_base.h"
 #include "autobatch/group_record.h"
 #include "autobatch/vertex/lazy_weight_gradients.h"
+#include "autobatch/vertex/leading_products.h"
 
 namespace dynet {
 
@@ -28,6 +31,8 @@ class SimpleEngine : public EngineBase {
  protected:
   void forward_nodes(VariableIndex begin, VariableIndex end) override;
   void backward_nodes(VariableIndex last, const std::uint8_t* needs) override;
+  void on_forget() override;
+  void on_truncate(VariableIndex n) override;
 
  private:
   /// The arguments of node j whose gradient parts wait in lazy_ (bit k: argument k), recording
@@ -37,6 +42,7 @@ class SimpleEngine : public EngineBase {
   GroupRecord record_;              // of the backward pass running: one group per node with waiting parts
   std::vector<float*> group_grad_;  // per group: its node's gradient
   LazyWeightGradients lazy_;
+  LeadingProducts ahead_;
 };
 
 }  // namespace dynet

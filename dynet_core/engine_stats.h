@@ -23,6 +23,8 @@ struct EngineStats {
   std::uint64_t fused_chains = 0;           ///< elementwise chains of tasks run as one pass (one forward call each)
   std::uint64_t fused_backward_chains = 0;  ///< of those, the ones whose backward also ran as one pass
   std::uint64_t lazy_weight_calls = 0;      ///< backward calls adding a weight's gradient for many small groups at once
+  std::uint64_t leading_products = 0;       ///< forward calls computing many nodes' b + W1 x1 ahead at once
+  std::uint64_t leading_gradients = 0;      ///< backward calls adding those nodes' x1 gradients at once
 
   double mean_batch_size() const { return batches ? double(nodes) / double(batches) : 0.0; }
   double gathered_share() const {

@@ -147,6 +147,10 @@ struct OpDef {
   /// Backward honours OpCall::overwrite, so an engine need not zero a gradient block that this
   /// op's backward writes first and whole.
   bool backward_overwrites = false;
+  /// y = x0 + x1 x2 + x3 x4 + ..., each product a term of its own (affine_transform): a node may
+  /// run with b + x1 x2, computed ahead, as its x0 in place of its first three arguments; and the
+  /// gradient of x2 is x1^T dy whatever the other terms are.
+  bool sum_of_products = false;
   /// For ops whose output is a span of their one argument, unchanged (slices): sets [begin, end)
   /// to the elements of each batch element of the argument x that form the output, and returns
   /// true when they are contiguous (false: no span). An engine may then point the output at the
@@ -252,6 +256,10 @@ class OpRow {
   }
   constexpr OpRow& backward_overwrites() {
     def_.backward_overwrites = true;
+    return *this;
+  }
+  constexpr OpRow& sum_of_products() {
+    def_.sum_of_products = true;
     return *this;
   }
   constexpr OpRow& argument_span(bool (*argument_span)(const void*, const Dim&, unsigned&, unsigned&)) {

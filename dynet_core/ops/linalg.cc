@@ -132,7 +132,8 @@ OpDef AffineTransformOp = OpRow("affine_transform")
                               .saves(kSavesInputs)
                               .batch(ConcatBatch().shared_odd().broadcasts_all())
                               .check(check_affine)
-                              .backward_overwrites();
+                              .backward_overwrites()
+                              .sum_of_products();
 
 Dim infer_transpose(const DimArgs& xs, const void* data) {
   const Permutation& p = *static_cast<const Permutation*>(data);

@@ -1,6 +1,8 @@
 // The sequential engine (--dynet-autobatch 0) under --dynet-vertex 1 or 2: a node's part of a
 // trainable parameter's gradient waits, and the parts of one signature are added as one product
-// at the end of backward (lazy_weight_gradients.h); under 0 each node adds its own.
+// at the end of backward (lazy_weight_gradients.h); under 0 each node adds its own. Affine
+// transforms over inputs known in advance take b + W1 x1 from one product computed ahead, and
+// add their x1 gradients as one (leading_products.h).
 
 #include <catch2/catch.hpp>
 
@@ -69,5 +71,92 @@ TEST_CASE("the sequential engine adds a recurrence's weight gradients as one pro
     float norm = 0;
     for (float g : lazy.w) norm += g * g;
     CHECK(norm > 0);
+  }
+}
+
+namespace {
+
+struct Run {
+  std::vector<float> states, w, u, b, embeddings;
+  EngineStats forward, backward;
+};
+
+/// A tanh recurrence in two directions over embedded words, h = tanh(b + U x_t + W h), the first
+/// step of each without W h. The inputs are the lookups themselves (leaves, looked up as the
+/// steps are built) or tanh of lookups made before the steps (computed nodes).
+Run two_directions(ParameterCollection& pc, Parameter& W, Parameter& U, Parameter& b, LookupParameter& E,
+                   bool computed_inputs, int vertex) {
+  pc.reset_gradient();
+  ComputationGraph cg;
+  cg.set_autobatch(0);
+  cg.set_vertex(vertex);
+  const Expression w = parameter(cg, W), u = parameter(cg, U), bias = parameter(cg, b);
+  const std::vector<unsigned> words = {3, 1, 4, 1, 5, 9, 2};
+  std::vector<Expression> inputs;
+  if (computed_inputs)
+    for (unsigned word : words) inputs.push_back(tanh(lookup(cg, E, word)));
+  auto x = [&](unsigned t) { return computed_inputs ? inputs[t] : lookup(cg, E, words[t]); };
+  std::vector<Expression> states;
+  for (int direction : {1, -1}) {
+    Expression h;
+    for (unsigned s = 0; s < words.size(); ++s) {
+      const unsigned t = direction > 0 ? s : unsigned(words.size()) - 1 - s;
+      h = tanh(s == 0 ? affine_transform({bias, u, x(t)}) : affine_transform({bias, u, x(t), w, h}));
+      states.push_back(h);
+    }
+  }
+  const Expression all = concatenate(states);
+  const Expression loss = sum_elems(cmult(all, all));
+  Run r;
+  cg.engine().reset_stats();
+  r.states = as_vector(cg.forward(all));
+  r.forward = cg.engine().stats();
+  cg.forward(loss);
+  cg.engine().reset_stats();
+  cg.backward(loss);
+  r.backward = cg.engine().stats();
+  r.w = as_vector(W.get_storage().g);
+  r.u = as_vector(U.get_storage().g);
+  r.b = as_vector(b.get_storage().g);
+  r.embeddings = as_vector(E.get_storage().all_grads);
+  return r;
+}
+
+void check_close(const std::vector<float>& got, const std::vector<float>& want, const char* what) {
+  INFO(what);
+  REQUIRE(got.size() == want.size());
+  float norm = 0;
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    CHECK(got[i] == Approx(want[i]).epsilon(1e-5).margin(1e-6));
+    norm += got[i] * got[i];
+  }
+  CHECK(norm > 0);
+}
+
+}  // namespace
+
+TEST_CASE("the sequential engine computes affine transforms' input products ahead, one product a weight, and "
+          "their input gradients as one, under --dynet-vertex 1 and 2",
+          "[autobatch]") {
+  ParameterCollection pc;
+  Parameter W = pc.add_parameters({5, 5}), U = pc.add_parameters({5, 3}), b = pc.add_parameters({5});
+  LookupParameter E = pc.add_lookup_parameters(10, {3});
+  for (bool computed : {false, true}) {
+    INFO((computed ? "inputs computed before the steps" : "inputs looked up as the steps are built"));
+    const Run each = two_directions(pc, W, U, b, E, computed, 0);
+    CHECK(each.forward.leading_products == 0);
+    CHECK(each.backward.leading_gradients == 0);
+    for (int vertex : {1, 2}) {
+      INFO("--dynet-vertex " << vertex);
+      const Run ahead = two_directions(pc, W, U, b, E, computed, vertex);
+      // All fourteen steps share b and U: one product ahead for their U x_t, one for their gradients.
+      CHECK(ahead.forward.leading_products == 1);
+      CHECK(ahead.backward.leading_gradients == 1);
+      check_close(ahead.states, each.states, "states");
+      check_close(ahead.w, each.w, "W gradient");
+      check_close(ahead.u, each.u, "U gradient");
+      check_close(ahead.b, each.b, "b gradient");
+      check_close(ahead.embeddings, each.embeddings, "embedding gradients");
+    }
   }
 }

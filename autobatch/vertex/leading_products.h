@@ -1,0 +1,105 @@
+#pragma once
+// Leading products computed ahead, in the sequential engine: nodes of a sum-of-products op
+// (affine_transform's b + W1 x1 + W2 x2 + ..., OpDef::sum_of_products) that share their b and W1,
+// and whose x1 is computed before the first of them runs or is a leaf, get b + W1 x1 from one
+// product over all their x1 at once when the first of them runs; each then adds its other terms
+// to its part of that. In backward their x1 gradients, W1^T dy, wait and run as one product too:
+// before the engine reaches a computed x1, and before the backward of leaves (lookups) that wait
+// with them. A recurrence over inputs known in advance (a tagger's word embeddings) then reads
+// W1 once a sequence in each direction instead of once a step, as hoisting W1 x out of the loop
+// by hand would, without the extra nodes and gathers that hoisting costs a batched graph.
+
+#include <cstdint>
+#include <vector>
+
+#include "dynet_core/device/device.h"
+#include "dynet_core/graph.h"
+
+namespace dynet {
+
+class LeadingProducts {
+ public:
+  /// Nodes of this many output columns (all batch elements together) or more run on their own:
+  /// their product is wide enough already (rnnlm-batch's LSTM at 16 columns a step came out level).
+  static constexpr std::uint64_t kBelowColumns = 16;
+
+  /// Forgets every node of every pass (the graph's values were forgotten).
+  void forget();
+  /// Forgets nodes n and after (the graph was cut back to n nodes).
+  void truncate(VariableIndex n);
+
+  /// Finds the groups among nodes [begin, end), which the engine is about to compute in order.
+  void plan(const ComputationGraph& cg, VariableIndex begin, VariableIndex end);
+  /// Whether node j was computed ahead already (a leaf that a group read early).
+  bool computed(VariableIndex j) const { return j < nodes_.size() && nodes_[j].state == State::Computed; }
+  /// Whether node j belongs to a group: it runs from partial(j).
+  bool member(VariableIndex j) const { return j < nodes_.size() && nodes_[j].state == State::Member; }
+  /// Whether node j is the first of its group, the one that starts it.
+  bool starts(VariableIndex j) const { return member(j) && nodes_[j].position == 0; }
+  /// The leaves that the group node j starts reads and that are not computed yet: the engine
+  /// computes them, in this order, before start_group(j).
+  const std::vector<VariableIndex>& leaves_ahead(const ComputationGraph& cg, VariableIndex j);
+  /// Computes b + W1 x1 of every node of the group that node j starts, as one call of its op.
+  void start_group(ComputationGraph& cg, VariableIndex j, bool profiling);
+  /// Member j's value of b + W1 x1, computed ahead.
+  const float* partial(VariableIndex j) const;
+
+  /// Starts a backward pass.
+  void begin_backward();
+  /// Called for every node j in backward's order, before it runs: runs the waiting x1 gradients
+  /// when j is a computed x1 of theirs. Returns the kernel calls made.
+  std::uint64_t before(ComputationGraph& cg, VariableIndex j, bool profiling) {
+    return j < flush_at_ ? run_waiting(cg, profiling) : 0;
+  }
+  /// The arguments of node j whose gradients wait (bit k: argument k); 0 when none.
+  std::uint64_t wait(const ComputationGraph& cg, VariableIndex j, const std::uint8_t* needs);
+  /// Whether node j is a leaf whose backward waits for the x1 gradients.
+  bool postponed(VariableIndex j) const { return j < nodes_.size() && nodes_[j].leaf_waits; }
+  /// Runs every waiting x1 gradient; returns the kernel calls made. The engine then runs the
+  /// backward of postponed_leaves().
+  std::uint64_t finish(ComputationGraph& cg, bool profiling);
+  /// The leaves whose backward waited, latest first (the order backward would have met them in).
+  const std::vector<VariableIndex>& postponed_leaves() const { return postponed_; }
+
+ private:
+  enum class State : std::uint8_t { Alone, Member, Computed };
+  struct NodeState {
+    State state = State::Alone;
+    bool leaf_waits = false;     ///< backward: a leaf whose backward waits
+    std::uint32_t group = 0;     ///< Member: its group
+    std::uint32_t position = 0;  ///< Member: its place in the group
+  };
+  struct Group {
+    std::uint32_t first, count;  ///< its nodes: members_[first, first + count), in graph order
+    std::size_t size;            ///< floats of one node's output
+    float* partial;              ///< b + W1 x1 of each, once computed
+  };
+  struct Candidate {
+    VariableIndex w, b, j;
+  };
+
+  /// Whether node n may take part: its op is a sum of products, its output narrow, and its b and
+  /// W1 shared by its group (no batch dimension of their own).
+  static bool may_lead(const ComputationGraph& cg, const Node& n);
+  /// Whether node j may join the group that node `start` starts.
+  static bool joins(const ComputationGraph& cg, VariableIndex start, VariableIndex j);
+  /// Makes members_[first, end) a group when it has two nodes or more, else drops them.
+  void close_group(const ComputationGraph& cg, std::size_t first);
+  /// Runs the waiting x1 gradients, one call a group; returns the kernel calls made.
+  std::uint64_t run_waiting(ComputationGraph& cg, bool profiling);
+
+  std::vector<NodeState> nodes_;  // by node index
+  std::vector<Group> groups_;
+  std::vector<VariableIndex> members_;
+  std::vector<Candidate> candidates_;
+  std::vector<VariableIndex> leaves_;
+  // Backward.
+  std::vector<VariableIndex> waiting_;  // nodes whose x1 gradient waits
+  VariableIndex flush_at_ = 0;          // one past the latest computed (not leaf) x1 among them
+  std::vector<VariableIndex> postponed_;
+  // Reused for calls.
+  std::vector<MemoryRun> runs_;
+  std::vector<const void*> data_;
+};
+
+}  // namespace dynet
