@@ -1,6 +1,7 @@
 #include "dynet_core/gemm/gemm.h"
 
 #include <algorithm>
+#include <vector>
 
 #include <Eigen/Core>
 
@@ -17,12 +18,21 @@ namespace {
 // about as much as it saves.
 constexpr double kParallelFlops = 4e6;
 
-// A transposed copy of a weight larger than one kernel block costs 0.5-1.5 ns an element (measured
+// A transposed copy of a weight larger than one kernel block costs 0.5-3 ns an element (measured
 // on 640 x 256 to 10,000 x 256), which the kernels' speed over Eigen's repays after 64-217 columns.
 // It is made once the pass's products over the weight reach this many columns in all (a tree's
 // levels, or a sequence's steps, are many small products over one weight), and then serves the
 // rest of the pass.
 constexpr unsigned kColumnsToTranspose = 128;
+
+// a^T b over a few columns is taken as (b^T a)^T where no transposed copy of a serves: b^T and the
+// result are small, and the kernel streams a once. Measured against Eigen's a^T b (one core,
+// AVX-512): 10,000 x 256 at 2-64 columns 0.59-0.71 ms against 0.82-3.3 (at 16 columns, 0.71 against
+// 0.99 on a transposed copy, which took 8 ms to make), 2,048 x 1,024 and 5,000 x 512 at 16 columns
+// 1.9-3.1x; for a weight of one kernel block, 0.65-0.83x Eigen's time from 8 columns on, but
+// slower below. From 128 columns on, the copy is faster.
+constexpr unsigned kTransposedProductColumns = 64;
+constexpr unsigned kTransposedProductMinColumnsOneBlock = 8;
 
 using Strided = Eigen::Map<Eigen::MatrixXf, Eigen::Unaligned, Eigen::OuterStride<>>;
 using ConstStrided = Eigen::Map<const Eigen::MatrixXf, Eigen::Unaligned, Eigen::OuterStride<>>;
@@ -50,10 +60,36 @@ void eigen_product_op_a(Strided& y, const Operand& a, bool ta, const B& b, bool 
     product(y, a.map(), b, accumulate);
 }
 
+/// Whether a^T b, for a (k x m) with no transposed copy, over n columns runs as (b^T a)^T.
+bool takes_transposed_product(unsigned m, unsigned n, unsigned k) {
+  if (n > kTransposedProductColumns || !jit_gemm_serves(n, m, k)) return false;
+  return n >= kTransposedProductMinColumnsOneBlock || !jit_gemm_one_block(m, k);
+}
+
+/// y (m x n, ldy) = a^T b, or += when accumulate, as (b^T a)^T; false, leaving y alone, when no
+/// kernel serves it.
+bool transposed_product(float* y, unsigned ldy, const Operand& a, const Operand& b, bool accumulate) {
+  const unsigned m = a.cols, k = a.rows, n = b.cols;
+  // Per thread, grown to the largest product and then reused: a pass allocates nothing.
+  thread_local std::vector<float> bt, yt;
+  if (bt.size() < std::size_t(n) * k) bt.resize(std::size_t(n) * k);
+  if (yt.size() < std::size_t(n) * m) yt.resize(std::size_t(n) * m);
+  Eigen::Map<Eigen::MatrixXf>(bt.data(), n, k) = b.map().transpose();
+  if (!jit_gemm(n, m, k, bt.data(), n, a.v, a.ld, false, yt.data(), n, false)) return false;
+  Strided ym(y, m, n, Eigen::OuterStride<>(ldy));
+  const Eigen::Map<const Eigen::MatrixXf> ytm(yt.data(), n, m);
+  if (accumulate)
+    ym += ytm.transpose();
+  else
+    ym = ytm.transpose();
+  return true;
+}
+
 /// y (m x n, ldy) = op(a) * op(b), or += when accumulate.
 void block_product(float* y, unsigned ldy, const Operand& a, bool ta, const Operand& b, bool tb, bool accumulate) {
   const unsigned m = ta ? a.cols : a.rows, k = ta ? a.rows : a.cols, n = tb ? b.rows : b.cols;
   if (!ta && jit_gemm(m, n, k, a.v, a.ld, b.v, b.ld, tb, y, ldy, accumulate)) return;
+  if (ta && !tb && takes_transposed_product(m, n, k) && transposed_product(y, ldy, a, b, accumulate)) return;
   Strided ym(y, m, n, Eigen::OuterStride<>(ldy));
   if (tb)
     eigen_product_op_a(ym, a, ta, b.map().transpose(), accumulate);
@@ -100,11 +136,14 @@ void gemm(const Tensor& y, const Tensor& a, bool ta, const Tensor& b, bool tb, b
   if (a.d.bd == 1 && !tb && b.d.bd == y.d.bd) {
     Operand am = batch_matrix(a, 0);
     const Operand bc = column_batch(b);
-    // The copy pays only where a JIT kernel then takes the product; Eigen reads a^T in place.
+    // The copy pays only where a JIT kernel then takes the product; Eigen reads a^T in place, and
+    // over a few columns the product runs as (b^T a)^T instead.
     if (ta && transposes && jit_gemm_serves(am.cols, bc.cols, am.rows)) {
-      const float* t = jit_gemm_one_block(am.cols, am.rows)
-                           ? transposes->get(am.v, am.rows, am.cols)
-                           : transposes->get_after(am.v, am.rows, am.cols, bc.cols, kColumnsToTranspose);
+      const float* t = nullptr;
+      if (jit_gemm_one_block(am.cols, am.rows) || transposes->holds(am.v, am.rows, am.cols))
+        t = transposes->get(am.v, am.rows, am.cols);
+      else if (bc.cols > kTransposedProductColumns)
+        t = transposes->get_after(am.v, am.rows, am.cols, bc.cols, kColumnsToTranspose);
       if (t) {
         am = {t, am.cols, am.rows, am.cols};
         ta = false;

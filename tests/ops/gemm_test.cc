@@ -1,5 +1,5 @@
 // gemm() against a plain triple loop on every path (JIT kernels where the build has them, Eigen,
-// transposed copies), and split over a thread pool against one thread.
+// transposed copies, a^T b as (b^T a)^T), and split over a thread pool against one thread.
 
 #include <catch2/catch.hpp>
 
@@ -169,8 +169,8 @@ TEST_CASE("a left operand larger than one kernel block runs block by block and e
       }
 }
 
-TEST_CASE("single columns run through Eigen and a weight larger than one block is copied transposed once the "
-          "pass's products over it reach 128 columns",
+TEST_CASE("single columns run through Eigen, a weight larger than one block times a few columns runs as "
+          "(b^T a)^T, and it is copied transposed once the pass's wider products over it reach 128 columns",
           "[ops]") {
   CHECK_FALSE(jit_gemm_serves(256, 1, 256));  // a matrix times one vector
   const MemorySizes sizes{1 << 20, 1 << 20, 1 << 20, 1 << 20};
@@ -179,22 +179,32 @@ TEST_CASE("single columns run through Eigen and a weight larger than one block i
   TransposeCache transposes;
   transposes.reset(pool);
   std::mt19937 rng(5);
-  Operand w(Dim({2048, 1024}), &one, rng), dy(Dim({2048, 1}, 4), &one, rng), dx(Dim({1024, 1}, 4), &one, rng);
-  // Products of four columns: Eigen reads w transposed in place until 31 of them have asked for
-  // 124 columns; the 32nd reaches 128 and is the first to run on a copy.
-  for (int product = 1; product <= 32; ++product) {
+  Operand w(Dim({2048, 1024}), &one, rng);
+  auto check = [&](Operand& dx, Operand& dy) {
     const std::vector<float> before = dx.v;
     gemm(dx.t, w.t, true, dy.t, false, true, &transposes);
     const std::vector<float> expected = reference(dx.t, w.t, true, dy.t, false, before, true);
-    INFO("product " << product);
     for (std::size_t e = 0; e < expected.size(); ++e)
       REQUIRE(dx.v[e] == Approx(expected[e]).epsilon(1e-4).margin(1e-3));
-    if (product < 32) REQUIRE(pool.used() == 0);
+  };
+  // Products of four columns, however many: never a copy.
+  Operand dy4(Dim({2048, 1}, 4), &one, rng), dx4(Dim({1024, 1}, 4), &one, rng);
+  for (int product = 1; product <= 40; ++product) {
+    INFO("product " << product << " of four columns");
+    check(dx4, dy4);
+    REQUIRE(pool.used() == 0);
   }
+  // Products of 96 columns: the first runs in place, the second reaches 192 and runs on a copy.
+  Operand dy96(Dim({2048, 1}, 96), &one, rng), dx96(Dim({1024, 1}, 96), &one, rng);
+  check(dx96, dy96);
+  CHECK(pool.used() == 0);
+  check(dx96, dy96);
   if (!jit_gemm_serves(1024, 4, 2048)) return;  // a build without JIT kernels never copies
   CHECK(transposes.holds(w.v.data(), 2048, 1024));
   const std::size_t copied = pool.used();
   CHECK(copied >= std::size_t(2048) * 1024 * sizeof(float));
-  gemm(dx.t, w.t, true, dy.t, false, true, &transposes);
+  // Once made, the copy serves every product over the weight, narrow ones too.
+  check(dx4, dy4);
+  check(dx96, dy96);
   CHECK(pool.used() == copied);  // no second copy
 }
