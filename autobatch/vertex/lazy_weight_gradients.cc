@@ -33,9 +33,10 @@ std::uint64_t LazyWeightGradients::run(ComputationGraph& cg, const GroupRecord& 
                                        const std::vector<float*>& group_grad, TransposeCache* transposes,
                                        bool profiling) {
   auto signature = [&](const Waiting& w) { return cg.node(record.nodes(record[w.group])[0]).signature; };
-  std::stable_sort(waiting_.begin(), waiting_.end(), [&](const Waiting& a, const Waiting& b) {
+  std::sort(waiting_.begin(), waiting_.end(), [&](const Waiting& a, const Waiting& b) {
     const std::uint64_t sa = signature(a), sb = signature(b);
-    return sa != sb ? sa < sb : a.argument < b.argument;
+    if (sa != sb) return sa < sb;
+    return a.argument != b.argument ? a.argument < b.argument : a.order < b.order;
   });
   // Signatures hold parameters' addresses, which differ from run to run; the parts of one weight
   // from several signatures (attention's v over sources of several lengths) are added in the

@@ -31,7 +31,9 @@ class LazyWeightGradients {
   static constexpr std::uint32_t kWaitBelow = 32;
   /// Group g's part of the gradient of its argument i, the parameter leaf `target` (one that
   /// receives a gradient), waits.
-  void wait(std::uint32_t g, unsigned i, VariableIndex target) { waiting_.push_back({g, i, target}); }
+  void wait(std::uint32_t g, unsigned i, VariableIndex target) {
+    waiting_.push_back({g, i, target, static_cast<std::uint32_t>(waiting_.size())});
+  }
   /// Adds every waiting part, group_grad[g] being group g's final output gradients (profiled
   /// with `profiling`); returns the kernel calls made.
   std::uint64_t run(ComputationGraph& cg, const GroupRecord& record, const std::vector<float*>& group_grad,
@@ -43,6 +45,7 @@ class LazyWeightGradients {
     std::uint32_t group;
     unsigned argument;
     VariableIndex target;
+    std::uint32_t order;  ///< when it began to wait: ties keep this order without a stable sort's buffer
   };
   /// The waiting parts [first, end) of one signature, the earliest of their groups.
   struct Block {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <tuple>
 
 #include "dynet_core/profiler.h"
 #include "dynet_core/signature.h"
@@ -54,8 +55,10 @@ void LeadingProducts::plan(const ComputationGraph& cg, VariableIndex begin, Vari
   }
   if (candidates_.size() < 2) return;
   auto key = [](const Candidate& c) { return std::pair(c.w, c.b); };
-  std::stable_sort(candidates_.begin(), candidates_.end(),
-                   [&](const Candidate& a, const Candidate& b) { return key(a) < key(b); });
+  // By weight and bias, each in graph order.
+  std::sort(candidates_.begin(), candidates_.end(), [&](const Candidate& a, const Candidate& b) {
+    return std::tuple(a.w, a.b, a.j) < std::tuple(b.w, b.b, b.j);
+  });
   for (std::size_t r0 = 0, r1; r0 < candidates_.size(); r0 = r1) {
     for (r1 = r0 + 1; r1 < candidates_.size() && key(candidates_[r1]) == key(candidates_[r0]);) ++r1;
     // In graph order: a node whose x1 is not ready when the group's first node runs starts the next.
