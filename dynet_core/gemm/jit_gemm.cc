@@ -34,6 +34,15 @@ std::size_t max_left_floats() {
 constexpr unsigned kBlockRows = 512;
 /// Blocks are whole vectors of rows and of k, but for the last.
 constexpr unsigned kBlockAlign = 16;
+/// A product over this many columns or fewer streams the left operand instead: blocks of
+/// kNarrowDepth columns of it and up to kNarrowRows rows (a quarter of half of L2 at most), each
+/// read as long runs down its columns, which the hardware prefetches. Measured on one core with
+/// 2 MiB of L2 (AVX-512), against 512-row blocks over all of k: 10,000 x 256 at 4, 16 and 64
+/// columns 1.10x, 1.31x and 1.17x, 2,048 x 1,024 at 16 and 64 1.77x and 2.1x, 1,024 x 384 and
+/// 4,096 x 256 at 16 1.27-1.29x; 1,024-row blocks came out 0.99-1.9x.
+constexpr unsigned kNarrowColumns = 64;
+constexpr unsigned kNarrowDepth = 32;
+constexpr unsigned kNarrowRows = 4096;
 
 libxsmm_smmfunction kernel(unsigned m, unsigned n, unsigned k, unsigned lda, unsigned ldb, bool tb, unsigned ldc,
                            bool accumulate) {
@@ -73,11 +82,16 @@ bool jit_gemm(unsigned m, unsigned n, unsigned k, const float* a, unsigned lda, 
   // (the first of each row block overwrites unless accumulating, the others add), all found
   // before any runs so that a refused one leaves c alone.
   const bool whole = jit_gemm_one_block(m, k);
-  const unsigned rows = whole ? m : std::min(m, kBlockRows);
-  const unsigned depth =
-      whole ? k
-            : static_cast<unsigned>(std::min<std::size_t>(
-                  k, std::max<std::size_t>(kBlockAlign, max_left_floats() / rows / kBlockAlign * kBlockAlign)));
+  unsigned rows = m, depth = k;
+  if (!whole && n <= kNarrowColumns) {
+    depth = std::min(k, kNarrowDepth);
+    rows = static_cast<unsigned>(std::min<std::size_t>(
+        {m, kNarrowRows, std::max<std::size_t>(kBlockAlign, max_left_floats() / depth / 2 / kBlockAlign * kBlockAlign)}));
+  } else if (!whole) {
+    rows = std::min(m, kBlockRows);
+    depth = static_cast<unsigned>(std::min<std::size_t>(
+        k, std::max<std::size_t>(kBlockAlign, max_left_floats() / rows / kBlockAlign * kBlockAlign)));
+  }
   libxsmm_smmfunction kernels[2][3] = {};  // [last row block][first, middle or last part of k]
   for (unsigned last_rows = 0; last_rows < 2; ++last_rows) {
     const unsigned mm = last_rows ? m % rows : rows;

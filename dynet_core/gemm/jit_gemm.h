@@ -2,7 +2,7 @@
 // Column-major single-precision products through kernels compiled at run time for their exact
 // shape (libxsmm), where the build has them. The kernels stream the left operand without packing
 // it, so a left operand larger than half the core's L2 cache is cut into blocks that fit, each a
-// kernel call over all columns. So they run at 1.0-1.5x the speed of Eigen's GEMM on an AVX2 core
+// kernel call over all columns (over a few columns, narrow blocks of many rows). So they run at 1.0-1.5x the speed of Eigen's GEMM on an AVX2 core
 // (up to 1.9x on AVX-512) for the small shapes batched models make, and 1.1-3.8x on an AVX-512
 // core for the large ones (a 10,000 x 256 output layer, a 2,048 x 1,024 cell). A single column
 // runs faster as Eigen's GEMV. They take no transposed left operand.

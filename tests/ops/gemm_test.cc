@@ -140,16 +140,21 @@ TEST_CASE("gemm equals the plain product on every path, accumulating or overwrit
 TEST_CASE("a left operand larger than one kernel block runs block by block and equals the plain product", "[ops]") {
   if (!jit_gemm_serves(2, 2, 2)) return;  // a build without JIT kernels: Eigen takes every product
   // More rows than a block takes and more depth than fits beside them on any L2 of up to 16 MiB,
-  // neither a multiple of a block: row blocks and parts of k both end short.
-  const unsigned m = 1100, k = 4500, lda = 1103, ldc = 1101;
-  REQUIRE_FALSE(jit_gemm_one_block(m, k));
-  std::mt19937 rng(3);
-  std::uniform_real_distribution<float> u(-1.f, 1.f);
-  std::vector<float> a(std::size_t(lda) * k);
-  for (float& x : a) x = u(rng);
-  for (const unsigned n : {2u, 19u})
+  // neither a multiple of a block: row blocks and parts of k both end short. Over up to 64
+  // columns blocks are narrow and up to 4,096 rows tall (the second shape cuts those rows too);
+  // over more, 512 rows and as deep as fits.
+  struct Shape {
+    unsigned m, k, n;
+  };
+  for (const Shape shape : {Shape{1100, 4500, 2}, Shape{1100, 4500, 19}, Shape{1100, 4500, 70}, Shape{9000, 300, 3}})
     for (const bool tb : {false, true})
       for (const bool accumulate : {false, true}) {
+        const unsigned m = shape.m, k = shape.k, n = shape.n, lda = m + 3, ldc = m + 1;
+        REQUIRE_FALSE(jit_gemm_one_block(m, k));
+        std::mt19937 rng(3);
+        std::uniform_real_distribution<float> u(-1.f, 1.f);
+        std::vector<float> a(std::size_t(lda) * k);
+        for (float& x : a) x = u(rng);
         const unsigned ldb = tb ? n + 3 : k + 5;
         std::vector<float> b(std::size_t(ldb) * (tb ? k : n)), c(std::size_t(ldc) * n);
         for (float& x : b) x = u(rng);
@@ -163,7 +168,8 @@ TEST_CASE("a left operand larger than one kernel block runs block by block and e
                    (tb ? b[j + std::size_t(l) * ldb] : b[l + std::size_t(j) * ldb]);
             expected[i + std::size_t(j) * ldc] = float(s);
           }
-        INFO(n << " columns" << (tb ? ", b transposed" : "") << (accumulate ? ", accumulating" : ""));
+        INFO(m << " x " << k << ", " << n << " columns" << (tb ? ", b transposed" : "")
+                    << (accumulate ? ", accumulating" : ""));
         REQUIRE(jit_gemm(m, n, k, a.data(), lda, b.data(), ldb, tb, c.data(), ldc, accumulate));
         for (std::size_t e = 0; e < c.size(); ++e) REQUIRE(c[e] == Approx(expected[e]).epsilon(1e-4).margin(1e-3));
       }
