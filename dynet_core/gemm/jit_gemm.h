@@ -22,7 +22,8 @@ bool jit_gemm(unsigned m, unsigned n, unsigned k, const float* a, unsigned lda, 
               float* c, unsigned ldc, bool accumulate);
 
 /// t (cols x rows) = a^T for a dense column-major a (rows x cols); libxsmm's cache-blocked
-/// routine where the build has it (a plain transposed copy writes with a stride of `cols`).
+/// routine, panel by panel, where the build has it (a plain transposed copy writes with a stride
+/// of `cols`).
 void transpose_matrix(const float* a, unsigned rows, unsigned cols, float* t);
 
 }  // namespace dynet
