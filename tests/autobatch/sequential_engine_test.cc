@@ -65,7 +65,7 @@ TEST_CASE("the sequential engine adds a recurrence's weight gradients as one pro
     CHECK(lazy.stats.backward_batches < each.stats.backward_batches);
     for (const auto& [got, want] : {std::pair(lazy.w, each.w), std::pair(lazy.u, each.u), std::pair(lazy.b, each.b)}) {
       REQUIRE(got.size() == want.size());
-      for (std::size_t i = 0; i < got.size(); ++i) CHECK(got[i] == Approx(want[i]).epsilon(1e-5).margin(1e-6));
+      for (std::size_t i = 0; i < got.size(); ++i) CHECK(got[i] == Approx(want[i]).epsilon(1e-4).margin(1e-5));
     }
     // Every weight received a gradient at all.
     float norm = 0;
@@ -122,12 +122,15 @@ Run two_directions(ParameterCollection& pc, Parameter& W, Parameter& U, Paramete
   return r;
 }
 
+/// Equal up to rounding: products taken in other groups round otherwise, and the recurrence and its
+/// backward carry that along (5e-5 relative seen in a build whose Eigen uses no FMA, as the JIT
+/// kernels do).
 void check_close(const std::vector<float>& got, const std::vector<float>& want, const char* what) {
   INFO(what);
   REQUIRE(got.size() == want.size());
   float norm = 0;
   for (std::size_t i = 0; i < got.size(); ++i) {
-    CHECK(got[i] == Approx(want[i]).epsilon(1e-5).margin(1e-6));
+    CHECK(got[i] == Approx(want[i]).epsilon(1e-4).margin(1e-5));
     norm += got[i] * got[i];
   }
   CHECK(norm > 0);
