@@ -25,8 +25,11 @@ Dim infer_along(const DimArgs& xs, const void* data) {
 }
 
 // Along dimension 0 every column is contiguous: plain loops over columns, exps over the whole
-// block at once; other dimensions take the strided scalar loops.
+// block at once, and each column's max and sums as Eigen's reductions, which run in vector lanes
+// (a loop of scalar adds waits on each add: a 10,000-class column took 10 times as long); other
+// dimensions take the strided scalar loops.
 using Flat = Eigen::Map<Eigen::ArrayXf, Eigen::Unaligned>;
+using ConstFlat = Eigen::Map<const Eigen::ArrayXf, Eigen::Unaligned>;
 
 /// tmp[i, b] = exp(x[i, b] - shift[b]) over an n x cols block. The exps run over the block as one
 /// flat array: column-wise Eigen forms vectorize along a column, which for a handful of classes
@@ -40,15 +43,11 @@ void exp_shifted(const float* x, unsigned n, unsigned cols, const float* shift, 
 
 /// lse[b] = log sum_i exp(x[i, b]) for every column of the n x cols block x, stable.
 void column_log_sum_exp(const OpCall& c, const float* x, unsigned n, unsigned cols, float* lse) {
-  for (unsigned b = 0; b < cols; ++b) lse[b] = *std::max_element(x + std::size_t(b) * n, x + std::size_t(b + 1) * n);
+  for (unsigned b = 0; b < cols; ++b) lse[b] = ConstFlat(x + std::size_t(b) * n, n).maxCoeff();
   float* e = c.scratch_floats(std::size_t(n) * cols);
   exp_shifted(x, n, cols, lse, e);
   float* sums = c.scratch_floats(cols);
-  for (unsigned b = 0; b < cols; ++b) {
-    float s = 0;
-    for (unsigned i = 0; i < n; ++i) s += e[std::size_t(b) * n + i];
-    sums[b] = s;
-  }
+  for (unsigned b = 0; b < cols; ++b) sums[b] = ConstFlat(e + std::size_t(b) * n, n).sum();
   Flat(lse, cols) += Flat(sums, cols).log();
 }
 
@@ -79,8 +78,7 @@ void softmax_backward(const OpCall& c, unsigned) {
   if (a.pre == 1) {
     for (unsigned k = 0; k < a.post; ++k) {
       const std::size_t base = std::size_t(k) * a.len;
-      float dot = 0;
-      for (unsigned j = 0; j < a.len; ++j) dot += dy[base + j] * y[base + j];
+      const float dot = (ConstFlat(dy + base, a.len) * ConstFlat(y + base, a.len)).sum();
       for (unsigned j = 0; j < a.len; ++j) c.dx.v[base + j] += y[base + j] * (dy[base + j] - dot);
     }
     return;
@@ -119,12 +117,11 @@ void log_softmax_backward(const OpCall& c, unsigned) {
   const unsigned n = c.y.d.rows(), cols = c.y.d.size() / n;
   const std::size_t size = std::size_t(n) * cols;
   float* p = c.scratch_floats(size);
-  Flat(p, size) = Eigen::Map<const Eigen::ArrayXf, Eigen::Unaligned>(c.y.v, size).exp();
+  Flat(p, size) = ConstFlat(c.y.v, size).exp();
   const float* dy = c.dy.v;
   for (unsigned b = 0; b < cols; ++b) {
     const std::size_t base = std::size_t(b) * n;
-    float total = 0;
-    for (unsigned i = 0; i < n; ++i) total += dy[base + i];
+    const float total = ConstFlat(dy + base, n).sum();
     for (unsigned i = 0; i < n; ++i) c.dx.v[base + i] += dy[base + i] - p[base + i] * total;
   }
 }
