@@ -32,10 +32,11 @@ bool LazyWeightGradients::node_may_wait(const Node& n) {
 std::uint64_t LazyWeightGradients::run(ComputationGraph& cg, const GroupRecord& record,
                                        const std::vector<float*>& group_grad, TransposeCache* transposes,
                                        bool profiling) {
-  auto signature = [&](const Waiting& w) { return cg.node(record.nodes(record[w.group])[0]).signature; };
-  std::sort(waiting_.begin(), waiting_.end(), [&](const Waiting& a, const Waiting& b) {
-    const std::uint64_t sa = signature(a), sb = signature(b);
-    if (sa != sb) return sa < sb;
+  // Looked up once a part, not once a comparison: each look-up reads a node far from the last.
+  for (Waiting& w : waiting_) w.signature = cg.node(record.nodes(record[w.group])[0]).signature;
+  auto signature = [](const Waiting& w) { return w.signature; };
+  std::sort(waiting_.begin(), waiting_.end(), [](const Waiting& a, const Waiting& b) {
+    if (a.signature != b.signature) return a.signature < b.signature;
     return a.argument != b.argument ? a.argument < b.argument : a.order < b.order;
   });
   // Signatures hold parameters' addresses, which differ from run to run; the parts of one weight

@@ -32,7 +32,7 @@ class LazyWeightGradients {
   /// Group g's part of the gradient of its argument i, the parameter leaf `target` (one that
   /// receives a gradient), waits.
   void wait(std::uint32_t g, unsigned i, VariableIndex target) {
-    waiting_.push_back({g, i, target, static_cast<std::uint32_t>(waiting_.size())});
+    waiting_.push_back({g, i, target, static_cast<std::uint32_t>(waiting_.size()), 0});
   }
   /// Adds every waiting part, group_grad[g] being group g's final output gradients (profiled
   /// with `profiling`); returns the kernel calls made.
@@ -46,6 +46,7 @@ class LazyWeightGradients {
     unsigned argument;
     VariableIndex target;
     std::uint32_t order;  ///< when it began to wait: ties keep this order without a stable sort's buffer
+    std::uint64_t signature;  ///< its group's, set by run()
   };
   /// The waiting parts [first, end) of one signature, the earliest of their groups.
   struct Block {
