@@ -163,3 +163,63 @@ TEST_CASE("the sequential engine computes affine transforms' input products ahea
     }
   }
 }
+
+namespace {
+
+/// The tagger-like recurrence of two_directions, read in the middle of the first direction and
+/// cut back after it: the second direction is built, computed, dropped and built again with other
+/// words. Returns the states of the last graph and every gradient.
+Run read_and_revert(ParameterCollection& pc, Parameter& W, Parameter& U, Parameter& b, LookupParameter& E, int vertex) {
+  pc.reset_gradient();
+  ComputationGraph cg;
+  cg.set_autobatch(0);
+  cg.set_vertex(vertex);
+  const Expression w = parameter(cg, W), u = parameter(cg, U), bias = parameter(cg, b);
+  auto direction = [&](const std::vector<unsigned>& words, std::vector<Expression>& states, int read_at) {
+    Expression h;
+    for (unsigned t = 0; t < words.size(); ++t) {
+      const Expression x = lookup(cg, E, words[t]);
+      h = tanh(t == 0 ? affine_transform({bias, u, x}) : affine_transform({bias, u, x, w, h}));
+      states.push_back(h);
+      if (int(t) == read_at) cg.incremental_forward(h);  // a value read while the graph grows
+    }
+  };
+  std::vector<Expression> states;
+  direction({3, 1, 4, 1, 5, 9}, states, 2);
+  cg.checkpoint();
+  std::vector<Expression> dropped = states;
+  direction({2, 6, 5, 3}, dropped, -1);
+  cg.forward(concatenate(dropped));
+  cg.revert();
+  direction({8, 7, 0, 2, 8}, states, -1);
+  const Expression all = concatenate(states);
+  const Expression loss = sum_elems(cmult(all, all));
+  Run r;
+  r.states = as_vector(cg.forward(all));
+  cg.backward(loss);
+  r.w = as_vector(W.get_storage().g);
+  r.u = as_vector(U.get_storage().g);
+  r.b = as_vector(b.get_storage().g);
+  r.embeddings = as_vector(E.get_storage().all_grads);
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("the sequential engine's products ahead agree when values are read as the graph grows and the graph "
+          "is cut back",
+          "[autobatch]") {
+  ParameterCollection pc;
+  Parameter W = pc.add_parameters({5, 5}), U = pc.add_parameters({5, 3}), b = pc.add_parameters({5});
+  LookupParameter E = pc.add_lookup_parameters(10, {3});
+  const Run each = read_and_revert(pc, W, U, b, E, 0);
+  for (int vertex : {1, 2}) {
+    INFO("--dynet-vertex " << vertex);
+    const Run ahead = read_and_revert(pc, W, U, b, E, vertex);
+    check_close(ahead.states, each.states, "states");
+    check_close(ahead.w, each.w, "W gradient");
+    check_close(ahead.u, each.u, "U gradient");
+    check_close(ahead.b, each.b, "b gradient");
+    check_close(ahead.embeddings, each.embeddings, "embedding gradients");
+  }
+}
