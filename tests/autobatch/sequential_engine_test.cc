@@ -81,16 +81,35 @@ struct Run {
   EngineStats forward, backward;
 };
 
+/// The recurrences' parameters: h = tanh(b + U x_t + W h) over embeddings E.
+struct Recurrence {
+  ParameterCollection pc;
+  Parameter W = pc.add_parameters({5, 5}), U = pc.add_parameters({5, 3}), b = pc.add_parameters({5});
+  LookupParameter E = pc.add_lookup_parameters(10, {3});
+
+  /// A graph of this model with the sequential engine under `vertex`, gradients reset.
+  void start(ComputationGraph& cg, int vertex) {
+    pc.reset_gradient();
+    cg.set_autobatch(0);
+    cg.set_vertex(vertex);
+  }
+  /// r's gradients, after backward.
+  void read_gradients(Run& r) const {
+    r.w = as_vector(W.get_storage().g);
+    r.u = as_vector(U.get_storage().g);
+    r.b = as_vector(b.get_storage().g);
+    r.embeddings = as_vector(E.get_storage().all_grads);
+  }
+};
+
 /// A tanh recurrence in two directions over embedded words, h = tanh(b + U x_t + W h), the first
 /// step of each without W h. The inputs are the lookups themselves (leaves, looked up as the
 /// steps are built) or tanh of lookups made before the steps (computed nodes).
-Run two_directions(ParameterCollection& pc, Parameter& W, Parameter& U, Parameter& b, LookupParameter& E,
-                   bool computed_inputs, int vertex) {
-  pc.reset_gradient();
+Run two_directions(Recurrence& m, bool computed_inputs, int vertex) {
   ComputationGraph cg;
-  cg.set_autobatch(0);
-  cg.set_vertex(vertex);
-  const Expression w = parameter(cg, W), u = parameter(cg, U), bias = parameter(cg, b);
+  m.start(cg, vertex);
+  const Expression w = parameter(cg, m.W), u = parameter(cg, m.U), bias = parameter(cg, m.b);
+  LookupParameter& E = m.E;
   const std::vector<unsigned> words = {3, 1, 4, 1, 5, 9, 2};
   std::vector<Expression> inputs;
   if (computed_inputs)
@@ -115,10 +134,7 @@ Run two_directions(ParameterCollection& pc, Parameter& W, Parameter& U, Paramete
   cg.engine().reset_stats();
   cg.backward(loss);
   r.backward = cg.engine().stats();
-  r.w = as_vector(W.get_storage().g);
-  r.u = as_vector(U.get_storage().g);
-  r.b = as_vector(b.get_storage().g);
-  r.embeddings = as_vector(E.get_storage().all_grads);
+  m.read_gradients(r);
   return r;
 }
 
@@ -136,30 +152,32 @@ void check_close(const std::vector<float>& got, const std::vector<float>& want, 
   CHECK(norm > 0);
 }
 
+void check_agree(const Run& got, const Run& want) {
+  check_close(got.states, want.states, "states");
+  check_close(got.w, want.w, "W gradient");
+  check_close(got.u, want.u, "U gradient");
+  check_close(got.b, want.b, "b gradient");
+  check_close(got.embeddings, want.embeddings, "embedding gradients");
+}
+
 }  // namespace
 
 TEST_CASE("the sequential engine computes affine transforms' input products ahead, one product a weight, and "
           "their input gradients as one, under --dynet-vertex 1 and 2",
           "[autobatch]") {
-  ParameterCollection pc;
-  Parameter W = pc.add_parameters({5, 5}), U = pc.add_parameters({5, 3}), b = pc.add_parameters({5});
-  LookupParameter E = pc.add_lookup_parameters(10, {3});
+  Recurrence m;
   for (bool computed : {false, true}) {
     INFO((computed ? "inputs computed before the steps" : "inputs looked up as the steps are built"));
-    const Run each = two_directions(pc, W, U, b, E, computed, 0);
+    const Run each = two_directions(m, computed, 0);
     CHECK(each.forward.leading_products == 0);
     CHECK(each.backward.leading_gradients == 0);
     for (int vertex : {1, 2}) {
       INFO("--dynet-vertex " << vertex);
-      const Run ahead = two_directions(pc, W, U, b, E, computed, vertex);
+      const Run ahead = two_directions(m, computed, vertex);
       // All fourteen steps share b and U: one product ahead for their U x_t, one for their gradients.
       CHECK(ahead.forward.leading_products == 1);
       CHECK(ahead.backward.leading_gradients == 1);
-      check_close(ahead.states, each.states, "states");
-      check_close(ahead.w, each.w, "W gradient");
-      check_close(ahead.u, each.u, "U gradient");
-      check_close(ahead.b, each.b, "b gradient");
-      check_close(ahead.embeddings, each.embeddings, "embedding gradients");
+      check_agree(ahead, each);
     }
   }
 }
@@ -169,16 +187,14 @@ namespace {
 /// The tagger-like recurrence of two_directions, read in the middle of the first direction and
 /// cut back after it: the second direction is built, computed, dropped and built again with other
 /// words. Returns the states of the last graph and every gradient.
-Run read_and_revert(ParameterCollection& pc, Parameter& W, Parameter& U, Parameter& b, LookupParameter& E, int vertex) {
-  pc.reset_gradient();
+Run read_and_revert(Recurrence& m, int vertex) {
   ComputationGraph cg;
-  cg.set_autobatch(0);
-  cg.set_vertex(vertex);
-  const Expression w = parameter(cg, W), u = parameter(cg, U), bias = parameter(cg, b);
+  m.start(cg, vertex);
+  const Expression w = parameter(cg, m.W), u = parameter(cg, m.U), bias = parameter(cg, m.b);
   auto direction = [&](const std::vector<unsigned>& words, std::vector<Expression>& states, int read_at) {
     Expression h;
     for (unsigned t = 0; t < words.size(); ++t) {
-      const Expression x = lookup(cg, E, words[t]);
+      const Expression x = lookup(cg, m.E, words[t]);
       h = tanh(t == 0 ? affine_transform({bias, u, x}) : affine_transform({bias, u, x, w, h}));
       states.push_back(h);
       if (int(t) == read_at) cg.incremental_forward(h);  // a value read while the graph grows
@@ -197,10 +213,7 @@ Run read_and_revert(ParameterCollection& pc, Parameter& W, Parameter& U, Paramet
   Run r;
   r.states = as_vector(cg.forward(all));
   cg.backward(loss);
-  r.w = as_vector(W.get_storage().g);
-  r.u = as_vector(U.get_storage().g);
-  r.b = as_vector(b.get_storage().g);
-  r.embeddings = as_vector(E.get_storage().all_grads);
+  m.read_gradients(r);
   return r;
 }
 
@@ -209,17 +222,10 @@ Run read_and_revert(ParameterCollection& pc, Parameter& W, Parameter& U, Paramet
 TEST_CASE("the sequential engine's products ahead agree when values are read as the graph grows and the graph "
           "is cut back",
           "[autobatch]") {
-  ParameterCollection pc;
-  Parameter W = pc.add_parameters({5, 5}), U = pc.add_parameters({5, 3}), b = pc.add_parameters({5});
-  LookupParameter E = pc.add_lookup_parameters(10, {3});
-  const Run each = read_and_revert(pc, W, U, b, E, 0);
+  Recurrence m;
+  const Run each = read_and_revert(m, 0);
   for (int vertex : {1, 2}) {
     INFO("--dynet-vertex " << vertex);
-    const Run ahead = read_and_revert(pc, W, U, b, E, vertex);
-    check_close(ahead.states, each.states, "states");
-    check_close(ahead.w, each.w, "W gradient");
-    check_close(ahead.u, each.u, "U gradient");
-    check_close(ahead.b, each.b, "b gradient");
-    check_close(ahead.embeddings, each.embeddings, "embedding gradients");
+    check_agree(read_and_revert(m, vertex), each);
   }
 }
