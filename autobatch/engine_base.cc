@@ -77,7 +77,7 @@ void EngineBase::forward_node(Node& n, const float* partial) {
   const AlignedMemoryPool::Mark mark = mem.scratch.mark();
   Tensor inline_xs[kInlineTensors];
   OpCall call = node_call(n, inline_xs);
-  if (partial) {
+  if (partial) {  // call.xs is this engine's own array (inline_xs or wide_xs_)
     Tensor* rest = const_cast<Tensor*>(call.xs) + 2;
     rest[0] = Tensor(n.dim, const_cast<float*>(partial), cg_->device());
     call.xs = rest;

@@ -85,6 +85,9 @@ class LeadingProducts {
   static bool joins(const ComputationGraph& cg, VariableIndex start, VariableIndex j);
   /// Makes members_[first, end) a group when it has two nodes or more, else drops them.
   void close_group(const ComputationGraph& cg, std::size_t first);
+  /// The call of the op over nodes[0, count), which share b and W1: its arguments in xs, their
+  /// x1 gathered into one scratch block (the caller reverts it), its output without values.
+  OpCall inputs_call(ComputationGraph& cg, const VariableIndex* nodes, std::uint32_t count, Tensor* xs);
   /// Runs the waiting x1 gradients, one call a group; returns the kernel calls made.
   std::uint64_t run_waiting(ComputationGraph& cg, bool profiling);
 

@@ -18,7 +18,7 @@ namespace {
 // about as much as it saves.
 constexpr double kParallelFlops = 4e6;
 
-// A transposed copy of a weight larger than one kernel block costs 0.5-3 ns an element (measured
+// A transposed copy of a weight larger than one kernel block costs 0.3-0.75 ns an element (measured
 // on 640 x 256 to 10,000 x 256), which the kernels' speed over Eigen's repays after 64-217 columns.
 // It is made once the pass's products over the weight reach this many columns in all (a tree's
 // levels, or a sequence's steps, are many small products over one weight), and then serves the
@@ -28,7 +28,7 @@ constexpr unsigned kColumnsToTranspose = 128;
 // a^T b over a few columns is taken as (b^T a)^T where no transposed copy of a serves: b^T and the
 // result are small, and the kernel streams a once. Measured against Eigen's a^T b (one core,
 // AVX-512): 10,000 x 256 at 2-64 columns 0.59-0.71 ms against 0.82-3.3 (at 16 columns, 0.71 against
-// 0.99 on a transposed copy, which took 8 ms to make), 2,048 x 1,024 and 5,000 x 512 at 16 columns
+// 0.99 on a transposed copy, before the copy's cost), 2,048 x 1,024 and 5,000 x 512 at 16 columns
 // 1.9-3.1x; for a weight of one kernel block, 0.65-0.83x Eigen's time from 8 columns on, but
 // slower below. From 128 columns on, the copy is faster.
 constexpr unsigned kTransposedProductColumns = 64;
