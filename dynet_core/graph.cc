@@ -173,19 +173,21 @@ Expression ComputationGraph::append(const OpDef& op, const Expression* args, uns
     if (arg_nodes[k]->depth >= depth) depth = arg_nodes[k]->depth + 1;
   }
   const DimArgs xs{dims, n};
-  Dim out;
+  // The record is written in place but counted only at the end: a failure leaves the graph as it
+  // was. The shape goes straight into it, as copying a Dim just written would stall on the store
+  // buffer.
+  Node& nd = push_node();
   DimHash out_hash;
   try {
-    out = op.infer_dim(xs, data);
-    out_hash = dim_hash(out);
-    if (!out_hash.fits) reject_size(out, "the shape");
+    new (&nd.dim) Dim(op.infer_dim(xs, data));
+    out_hash = dim_hash(nd.dim);
+    if (!out_hash.fits) reject_size(nd.dim, "the shape");
   } catch (const std::invalid_argument& e) {
     throw std::invalid_argument(describe_failure(op, xs, e.what()));
   }
-  Node& nd = push_node();
+  const Dim& out = nd.dim;
   nd.op = &op;
   nd.data = data;
-  nd.dim = out;
   nd.nargs = n;
   nd.epoch = epoch_;
   nd.value = nullptr;

@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "dynet_core/device/device.h"
@@ -106,6 +107,14 @@ class ComputationGraph {
   const T* store(const T& v) {
     static_assert(std::is_trivially_destructible<T>::value, "arena data is never destroyed");
     return new (memory_->arena.allocate(sizeof(T))) T(v);
+  }
+  /// A T made in place in the graph arena from `args` (braced, so aggregates work), alive until
+  /// the graph is cleared. Unlike store(), no copy of a T the caller has just written is read
+  /// back: that read waits for the writes to drain from the store buffer.
+  template <class T, class... A>
+  const T* make(A&&... args) {
+    static_assert(std::is_trivially_destructible<T>::value, "arena data is never destroyed");
+    return new (memory_->arena.allocate(sizeof(T))) T{std::forward<A>(args)...};
   }
   template <class T>
   const T* store_array(const T* v, std::size_t n) {

@@ -254,10 +254,10 @@ LookupParameterStorage& table_of(const LookupParameter& p, const char* op) {
 
 Expression lookup_node(ComputationGraph& g, const OpDef& op, const LookupParameter& p, const unsigned* indices,
                        unsigned count, const std::vector<unsigned>* pindices) {
-  LookupData d{&table_of(p, op.name), indices, pindices, count};
+  LookupParameterStorage* table = &table_of(p, op.name);
   if (count == 0) throw std::invalid_argument(std::string(op.name) + ": no indices given");
-  check_lookup_indices(d, op.name);
-  return g.append(op, {}, g.store(d));
+  check_lookup_indices(LookupData{table, indices, pindices, count}, op.name);
+  return g.append(op, {}, g.make<LookupData>(table, indices, pindices, count));
 }
 
 // DyNet's four ways to give the rows: one index, a pointer to one read at every forward, a vector
@@ -391,61 +391,72 @@ namespace {
 // collection (dynet_core/weight_decay.h), and pass their gradient to the parameter as the gradient of
 // s v, which the trainer's step divides by s. Without a pending factor (always, when lambda is 0)
 // the node is the stored values themselves.
-// The node is built first, so that an empty handle is reported by the op that was called.
-template <class Handle>
-Expression decayed(const Expression& x, const Handle& p) {
+// The node is built first, so that an empty handle is reported by the op that was called. It is
+// built into the caller's return object: copying an Expression just written reads it back before
+// the writes have drained from the store buffer, a stall as long as the rest of the call.
+template <class Handle, class Build>
+Expression decayed(const Handle& p, Build build) {
+  Expression x = build();
   const float s = p.current_weight_decay();
-  return s == 1.f ? x : x + nobackprop(x * (s - 1.f));
+  if (s != 1.f) x = x + nobackprop(x * (s - 1.f));
+  return x;
 }
-template <class Handle>
-Expression decayed_constant(const Expression& x, const Handle& p) {
+template <class Handle, class Build>
+Expression decayed_constant(const Handle& p, Build build) {
+  Expression x = build();
   const float s = p.current_weight_decay();
-  return s == 1.f ? x : x * s;
+  if (s != 1.f) x = x * s;
+  return x;
 }
 }  // namespace
 
-Expression parameter(ComputationGraph& g, const Parameter& p) { return decayed(parameter_node(g, ParameterOp, p), p); }
+Expression parameter(ComputationGraph& g, const Parameter& p) {
+  return decayed(p, [&] { return parameter_node(g, ParameterOp, p); });
+}
 Expression const_parameter(ComputationGraph& g, const Parameter& p) {
-  return decayed_constant(parameter_node(g, ConstParameterOp, p), p);
+  return decayed_constant(p, [&] { return parameter_node(g, ConstParameterOp, p); });
 }
 Expression parameter(ComputationGraph& g, const LookupParameter& p) {
-  return decayed(called_as("parameter", [&] { return table_node(g, TableParameterOp, p); }), p);
+  return decayed(p, [&] { return called_as("parameter", [&] { return table_node(g, TableParameterOp, p); }); });
 }
 Expression const_parameter(ComputationGraph& g, const LookupParameter& p) {
-  return decayed_constant(called_as("const_parameter", [&] { return table_node(g, ConstTableParameterOp, p); }), p);
+  return decayed_constant(
+      p, [&] { return called_as("const_parameter", [&] { return table_node(g, ConstTableParameterOp, p); }); });
 }
 
 Expression parameter(ComputationGraph& g, const LookupParameter& p, unsigned index) {
-  return decayed(called_as("parameter", [&] { return table_row_node(g, TableRowParameterOp, p, index); }), p);
+  return decayed(
+      p, [&] { return called_as("parameter", [&] { return table_row_node(g, TableRowParameterOp, p, index); }); });
 }
 Expression const_parameter(ComputationGraph& g, const LookupParameter& p, unsigned index) {
-  return decayed_constant(
-      called_as("const_parameter", [&] { return table_row_node(g, ConstTableRowParameterOp, p, index); }), p);
+  return decayed_constant(p, [&] {
+    return called_as("const_parameter", [&] { return table_row_node(g, ConstTableRowParameterOp, p, index); });
+  });
 }
 
 Expression lookup(ComputationGraph& g, const LookupParameter& p, unsigned index) {
-  return decayed(lookup_index(g, LookupOp, p, index), p);
+  return decayed(p, [&] { return lookup_index(g, LookupOp, p, index); });
 }
 Expression lookup(ComputationGraph& g, const LookupParameter& p, const unsigned* pindex) {
-  return decayed(lookup_pointer(g, LookupOp, p, pindex), p);
+  return decayed(p, [&] { return lookup_pointer(g, LookupOp, p, pindex); });
 }
 Expression lookup(ComputationGraph& g, const LookupParameter& p, const std::vector<unsigned>& indices) {
-  return decayed(lookup_indices(g, LookupOp, p, indices), p);
+  return decayed(p, [&] { return lookup_indices(g, LookupOp, p, indices); });
 }
 Expression lookup(ComputationGraph& g, const LookupParameter& p, const std::vector<unsigned>* pindices) {
-  return decayed(lookup_vector_pointer(g, LookupOp, p, pindices), p);
+  return decayed(p, [&] { return lookup_vector_pointer(g, LookupOp, p, pindices); });
 }
 Expression const_lookup(ComputationGraph& g, const LookupParameter& p, unsigned index) {
-  return decayed_constant(lookup_index(g, ConstLookupOp, p, index), p);
+  return decayed_constant(p, [&] { return lookup_index(g, ConstLookupOp, p, index); });
 }
 Expression const_lookup(ComputationGraph& g, const LookupParameter& p, const unsigned* pindex) {
-  return decayed_constant(lookup_pointer(g, ConstLookupOp, p, pindex), p);
+  return decayed_constant(p, [&] { return lookup_pointer(g, ConstLookupOp, p, pindex); });
 }
 Expression const_lookup(ComputationGraph& g, const LookupParameter& p, const std::vector<unsigned>& indices) {
-  return decayed_constant(lookup_indices(g, ConstLookupOp, p, indices), p);
+  return decayed_constant(p, [&] { return lookup_indices(g, ConstLookupOp, p, indices); });
 }
 Expression const_lookup(ComputationGraph& g, const LookupParameter& p, const std::vector<unsigned>* pindices) {
-  return decayed_constant(lookup_vector_pointer(g, ConstLookupOp, p, pindices), p);
+  return decayed_constant(p, [&] { return lookup_vector_pointer(g, ConstLookupOp, p, pindices); });
 }
 
 Expression constant(ComputationGraph& g, const Dim& d, float value) {

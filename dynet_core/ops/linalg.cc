@@ -23,6 +23,17 @@ void require_matrix(const Dim& d, const char* which) {
   if (d.ndims() > 2) dims::fail(std::string(which) + " must be a vector or matrix");
 }
 
+// Set field by field into the caller's object rather than through Dim's checked constructor and a
+// copy: a copy read back right after its fields were written stalls on the store buffer.
+Dim matrix_dim(unsigned rows, unsigned cols, unsigned batch) {
+  Dim y;
+  y.d[0] = rows;
+  y.d[1] = cols;
+  y.nd = cols == 1 ? 1 : 2;
+  y.bd = batch;
+  return y;
+}
+
 Dim product_dim(const Dim& a, const Dim& b) {
   require_matrix(a, "the left operand");
   require_matrix(b, "the right operand");
@@ -32,7 +43,7 @@ Dim product_dim(const Dim& a, const Dim& b) {
   if (a.bd != b.bd && a.bd != 1 && b.bd != 1)
     dims::fail("batch sizes " + std::to_string(a.bd) + " and " + std::to_string(b.bd) +
                " do not match (each must be 1 or the same)");
-  return Dim({a.rows(), b.cols()}, std::max(a.bd, b.bd)).truncate();
+  return matrix_dim(a.rows(), b.cols(), std::max(a.bd, b.bd));
 }
 
 Dim infer_matmul(const DimArgs& xs, const void*) { return product_dim(xs[0], xs[1]); }
@@ -67,15 +78,17 @@ Dim infer_affine(const DimArgs& xs, const void*) {
     dims::fail("expects an odd number of arguments {b, W1, x1, W2, x2, ...}, got " + std::to_string(xs.size()));
   const Dim& b = xs[0];
   require_matrix(b, "the bias");
-  Dim y = b.with_batch(dims::batch(xs));
+  const unsigned batch = dims::batch(xs);
+  if (xs.size() == 1) return b.with_batch(batch);
+  unsigned cols = b.cols();
   for (unsigned k = 1; k < xs.size(); k += 2) {
     const Dim p = product_dim(xs[k], xs[k + 1]);
     if (p.rows() != b.rows() || (b.cols() != p.cols() && b.cols() != 1))
       dims::fail("product " + std::to_string(k / 2 + 1) + " has dim " + to_string(p.single_batch()) +
                  ", which does not fit the bias " + to_string(b.single_batch()));
-    if (k == 1 || p.cols() > y.cols()) y = Dim({p.rows(), p.cols()}, y.bd).truncate();
+    if (k == 1 || p.cols() > cols) cols = p.cols();
   }
-  return y;
+  return matrix_dim(b.rows(), cols, batch);
 }
 
 void affine_forward(const OpCall& c) {
