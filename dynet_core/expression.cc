@@ -16,8 +16,9 @@ ComputationGraph& checked_graph(const Expression& e, const char* where) {
 }
 }  // namespace
 
-Expression::Expression(ComputationGraph* g, VariableIndex index)
-    : pg(g), i(index), epoch(g->epoch()), graph_id(g->id()) {}
+Expression::Expression(ComputationGraph* g, VariableIndex index) : pg(g), graph_id(g->id()) {
+  set_index(index, g->epoch());
+}
 
 const Dim& Expression::dim() const { return checked_graph(*this, "Expression::dim").node(i).dim; }
 

@@ -3,7 +3,9 @@
 // epoch) it was made in, so that a handle of a cleared, reverted or destroyed-and-replaced
 // graph is reported instead of silently reading another node.
 
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <initializer_list>
 #include <vector>
 
@@ -22,6 +24,18 @@ struct Expression {
 
   Expression() = default;
   Expression(ComputationGraph* g, VariableIndex index);
+  // Copied word by word, with i and epoch written as one 8-byte word wherever an Expression is made:
+  // each word a copy reads was then written whole. The aggregate copy reads 16 bytes across
+  // separate writes, which the store buffer cannot forward: every Expression copied right after it
+  // was returned (an op's argument list, `h = f(h)`) waited for the writes to drain, a stall as long
+  // as the rest of the op's construction.
+  Expression(const Expression& o) noexcept : pg(o.pg), graph_id(o.graph_id) { set_index_word(o.index_word()); }
+  Expression& operator=(const Expression& o) noexcept {
+    pg = o.pg;
+    set_index_word(o.index_word());
+    graph_id = o.graph_id;
+    return *this;
+  }
 
   const Dim& dim() const;
   /// Computes (incrementally) and returns the value.
@@ -30,7 +44,32 @@ struct Expression {
   Tensor gradient() const;
   /// True when the graph was cleared, reverted past this node, or replaced.
   bool is_stale() const;
+
+ private:
+  struct IndexPair {
+    VariableIndex i;
+    std::uint32_t epoch;
+  };
+  static constexpr std::size_t kIndexWord = sizeof(ComputationGraph*);
+  std::uint64_t index_word() const {
+    std::uint64_t w;
+    std::memcpy(&w, reinterpret_cast<const unsigned char*>(this) + kIndexWord, sizeof w);
+    return w;
+  }
+  void set_index_word(std::uint64_t w) {
+    std::memcpy(reinterpret_cast<unsigned char*>(this) + kIndexWord, &w, sizeof w);
+  }
+  void set_index(VariableIndex index, std::uint32_t e) {
+    const IndexPair p{index, e};
+    std::uint64_t w;
+    std::memcpy(&w, &p, sizeof w);
+    set_index_word(w);
+  }
 };
+static_assert(offsetof(Expression, i) == sizeof(ComputationGraph*) &&
+                  offsetof(Expression, epoch) == offsetof(Expression, i) + sizeof(VariableIndex) &&
+                  sizeof(VariableIndex) + sizeof(std::uint32_t) == sizeof(std::uint64_t),
+              "Expression's i and epoch form the 8-byte word after pg");
 
 /// What a message says of an Expression that was never given a node.
 inline constexpr char kEmptyExpressionUsed[] = "an empty Expression (default-constructed, never assigned) was used";
