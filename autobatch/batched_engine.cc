@@ -33,8 +33,11 @@ bool BatchedEngine::plans_units() const {
   return mode == 2 || (mode == 1 && cg_->device()->capabilities().costly_calls);
 }
 
-Tensor BatchedEngine::batched(const Dim& d, std::uint32_t count, float* v) const {
-  return Tensor(d.with_batch(d.bd * count), v, cg_->device());
+void BatchedEngine::point(Tensor& t, const Dim& d, std::uint32_t count, float* v) const {
+  t.d = d;
+  t.d.bd = d.bd * count;
+  t.v = v;
+  t.device = cg_->device();
 }
 
 void BatchedEngine::on_forget() {
@@ -213,8 +216,8 @@ bool BatchedEngine::read_argument(const VariableIndex* nodes, std::uint32_t coun
   const std::size_t asize = a0.dim.size();
   const ArgumentPlace place = place_argument(*cg_, record_, nodes, count, i);
   if (place.how == Placement::Shared) {
-    xs_[i] = Tensor(a0.dim, a0.value, cg_->device());
-    record_.add_argument({a0.value, kNoGroup, 0, true});
+    point(xs_[i], a0.dim, 1, a0.value);
+    record_.add_shared_argument(a0.value);
     if (!view) read.in_place += asize * sizeof(float);
     return false;
   }
@@ -248,7 +251,7 @@ bool BatchedEngine::read_argument(const VariableIndex* nodes, std::uint32_t coun
     read.gathered += bytes;
     if (profiling_) profile::add_time(profile::Phase::Memory, profile::now_ns() - gather_start);
   }
-  xs_[i] = batched(a0.dim, count, arg.values);
+  point(xs_[i], a0.dim, count, arg.values);
   record_.add_argument(arg);
   return along_runs;
 }
@@ -262,7 +265,7 @@ void BatchedEngine::run_forward_kernel(std::uint32_t g, float* out, bool along_r
   OpCall call;
   call.xs = xs_.data();
   call.nargs = n0.nargs;
-  call.y = batched(n0.dim, count, out);
+  point(call.y, n0.dim, count, out);
   call.data = record_.data(group);
   call.nodes = count;
   call.scratch = &mem.scratch;
@@ -368,13 +371,13 @@ void BatchedEngine::backward_group(std::uint32_t g) {
   xs_.resize(n0.nargs);
   for (unsigned i = 0; i < n0.nargs; ++i) {
     const Dim& d = cg_->node(n0.arg(i)).dim;
-    xs_[i] = args[i].shared ? Tensor(d, args[i].values, dev) : batched(d, group.count, args[i].values);
+    point(xs_[i], d, args[i].shared ? 1 : group.count, args[i].values);
   }
   OpCall call;
   call.xs = xs_.data();
   call.nargs = n0.nargs;
-  call.y = batched(n0.dim, group.count, group.values);
-  call.dy = batched(n0.dim, group.count, group_grad_[g]);
+  point(call.y, n0.dim, group.count, group.values);
+  point(call.dy, n0.dim, group.count, group_grad_[g]);
   call.data = record_.data(group);
   call.nodes = group.count;
   call.scratch = &mem.scratch;
@@ -396,7 +399,7 @@ void BatchedEngine::backward_group(std::uint32_t g) {
     const bool whole = overwrites_whole_gradient(op);
     float* const dx = gradient_destination(group, i, !(spread && whole));
     if (!dx) continue;
-    call.dx = args[i].shared ? Tensor(ad, dx, dev) : batched(ad, group.count, dx);
+    point(call.dx, ad, args[i].shared ? 1 : group.count, dx);
     call.overwrite = args[i].producer != kNoGroup ? may_overwrite(call, group, args[i], ad) : spread && whole;
     dev->backward(op, call, i);
     call.overwrite = false;

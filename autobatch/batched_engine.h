@@ -105,7 +105,10 @@ class BatchedEngine : public EngineBase {
   bool needs_gradient(VariableIndex a) const { return a <= last_ && needs_[a]; }
   /// The first argument at position i of the group's nodes that needs a gradient, or kNoNode.
   VariableIndex argument_needing_gradient(const Group& group, unsigned i) const;
-  Tensor batched(const Dim& d, std::uint32_t count, float* v) const;
+  /// Points t at `count` nodes of shape d side by side at v. Written in place: a Tensor made,
+  /// returned and copied at once is read back before its writes drain from the store buffer, a
+  /// stall at every argument of every group.
+  void point(Tensor& t, const Dim& d, std::uint32_t count, float* v) const;
 
   GroupScheduler scheduler_;
   InstancePlan plan_;  // vertex-function instances of the forward pass running (--dynet-vertex)

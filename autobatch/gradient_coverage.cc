@@ -12,7 +12,15 @@ void GradientCoverage::clear() {
 }
 
 void GradientCoverage::add_block(std::uint32_t nodes, const Dim& node) {
-  blocks_.push_back({node, nodes, static_cast<std::uint32_t>(written_.size()), 0, kNoSpan, kNothing});
+  // Written in place: a Block just written and copied would be read back before its writes drain
+  // from the store buffer.
+  Block& b = blocks_.emplace_back();
+  b.node = node;
+  b.nodes = nodes;
+  b.first_flag = static_cast<std::uint32_t>(written_.size());
+  b.nodes_written = 0;
+  b.first_span = kNoSpan;
+  b.state = kNothing;
   written_.resize(written_.size() + nodes, 0);
 }
 

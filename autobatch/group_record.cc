@@ -15,7 +15,13 @@ void GroupRecord::clear() {
 std::uint32_t GroupRecord::add_group(ComputationGraph& cg, const VariableIndex* nodes, std::uint32_t count,
                                      float* values, std::uint32_t stride) {
   const std::uint32_t g = size(), first = node_count();
-  groups_.push_back({first, count, static_cast<std::uint32_t>(args_.size()), values, stride});
+  // Written in place, as add_shared_argument.
+  Group& group = groups_.emplace_back();
+  group.first_node = first;
+  group.count = count;
+  group.first_arg = static_cast<std::uint32_t>(args_.size());
+  group.values = values;
+  group.stride = stride;
   nodes_.insert(nodes_.end(), nodes, nodes + count);
   data_.resize(first + count);
   // One pass over the nodes for everything the group's record and its nodes learn.

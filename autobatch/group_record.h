@@ -59,6 +59,16 @@ class GroupRecord {
                           std::uint32_t stride);
   /// Where the group recorded last reads its next argument position from.
   void add_argument(const GroupArg& arg) { args_.push_back(arg); }
+  /// add_argument of one argument shared by the whole group, in no group, at `values`. Written in
+  /// place: a GroupArg just written and copied would be read back before its writes drain from the
+  /// store buffer, a stall on every node of a sequential backward.
+  void add_shared_argument(float* values) {
+    GroupArg& a = args_.emplace_back();
+    a.values = values;
+    a.producer = kNoGroup;
+    a.offset = 0;
+    a.shared = true;
+  }
   /// Records the runs of argument i of nodes[0, count) (for_each_run), for an argument that is
   /// gathered: its gradients are scattered back along them without visiting the nodes again.
   /// Sets arg's first_run and runs.

@@ -69,8 +69,7 @@ std::uint64_t SimpleEngine::leave_weight_gradients(VariableIndex j, const std::u
   while (k < n.nargs && !candidate(k)) ++k;
   if (k == n.nargs) return 0;
   const std::uint32_t g = record_.add_group(*cg_, &j, 1, n.value, n.dim.size());
-  for (unsigned i = 0; i < n.nargs; ++i)
-    record_.add_argument({cg_->node(args[i]).value, GroupArg::kNoGroup, 0, true});
+  for (unsigned i = 0; i < n.nargs; ++i) record_.add_shared_argument(cg_->node(args[i]).value);
   group_grad_.push_back(n.grad);
   std::uint64_t skip = 0;
   for (; k < n.nargs; ++k) {
