@@ -67,15 +67,6 @@ Dim Dim::transpose() const {
   return r;
 }
 
-bool Dim::same_shape(const Dim& o) const {
-  const unsigned n = nd > o.nd ? nd : o.nd;
-  for (unsigned i = 0; i < n; ++i)
-    if ((*this)[i] != o[i]) return false;
-  return true;
-}
-
-bool Dim::operator==(const Dim& o) const { return bd == o.bd && same_shape(o); }
-
 std::ostream& operator<<(std::ostream& os, const Dim& d) {
   os << '{';
   for (unsigned i = 0; i < d.nd; ++i) {

@@ -80,10 +80,15 @@ struct Dim {
   Dim transpose() const;
 
   /// Same shape and batch size; trailing dimensions of size 1 do not count.
-  bool operator==(const Dim& o) const;
+  bool operator==(const Dim& o) const { return bd == o.bd && same_shape(o); }
   bool operator!=(const Dim& o) const { return !(*this == o); }
   /// Same shape ignoring the batch size.
-  bool same_shape(const Dim& o) const;
+  bool same_shape(const Dim& o) const {
+    const unsigned n = nd > o.nd ? nd : o.nd;
+    for (unsigned i = 0; i < n; ++i)
+      if ((*this)[i] != o[i]) return false;
+    return true;
+  }
 };
 
 std::ostream& operator<<(std::ostream& os, const Dim& d);

@@ -24,6 +24,11 @@ struct Expression {
 
   Expression() = default;
   Expression(ComputationGraph* g, VariableIndex index);
+  /// Node `index` of g, made while g is at `graph_epoch` with id `id` (ComputationGraph::append).
+  Expression(ComputationGraph* g, VariableIndex index, std::uint32_t graph_epoch, std::uint64_t id) noexcept
+      : pg(g), graph_id(id) {
+    set_index(index, graph_epoch);
+  }
   // Copied word by word, with i and epoch written as one 8-byte word wherever an Expression is made:
   // each word a copy reads was then written whole. The aggregate copy reads 16 bytes across
   // separate writes, which the store buffer cannot forward: every Expression copied right after it

@@ -94,15 +94,10 @@ ExecutionEngine& ComputationGraph::engine_for(int strategy) {
   return *e;
 }
 
-Node& ComputationGraph::push_node() {
-  const unsigned chunk = size_ >> kChunkBits;
-  std::vector<Node*>& chunks = memory_->node_chunks;
-  if (chunk == chunks.size()) {
-    void* p = std::malloc(sizeof(Node) << kChunkBits);
-    if (!p) throw std::runtime_error("dybatch: out of memory for the node records of a graph");
-    chunks.push_back(static_cast<Node*>(p));
-  }
-  return node(size_);
+void ComputationGraph::add_node_chunk() {
+  void* p = std::malloc(sizeof(Node) << kChunkBits);
+  if (!p) throw std::runtime_error("dybatch: out of memory for the node records of a graph");
+  memory_->node_chunks.push_back(static_cast<Node*>(p));
 }
 
 void ComputationGraph::start_building() {
@@ -200,7 +195,7 @@ Expression ComputationGraph::append(const OpDef& op, const Expression* args, uns
   nd.signature = node_signature(op, data, out, nd.dim_hash, arg_nodes, a, n);
   if (profiling_ && nd.signature) profile::note_node(nd, arg_nodes);
   nd.depth = depth;
-  const Expression e(this, size_++);
+  const Expression e(this, size_++, epoch_, id_);
   if (immediate_compute_) compute_now(e);
   return e;
 }

@@ -149,7 +149,12 @@ class ComputationGraph {
     AlignedMemoryPool::Mark arena;
     AlignedMemoryPool::Mark forward;
   };
-  Node& push_node();
+  /// The record of node size_, not yet counted.
+  Node& push_node() {
+    if ((size_ >> kChunkBits) == memory_->node_chunks.size()) add_node_chunk();
+    return node(size_);
+  }
+  void add_node_chunk();
   /// The engine of this graph's memory for a strategy, made on first use.
   ExecutionEngine& engine_for(int strategy);
   [[noreturn]] void reject_expression(const Expression& e, const char* where) const;

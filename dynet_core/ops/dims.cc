@@ -8,17 +8,8 @@ namespace dims {
 
 void fail(const std::string& what) { throw std::invalid_argument(what); }
 
-unsigned batch(const DimArgs& xs) {
-  unsigned b = 1;
-  for (unsigned k = 0; k < xs.size(); ++k) {
-    const unsigned bk = xs[k].bd;
-    if (bk == 1 || bk == b) continue;
-    if (b != 1)
-      fail("batch sizes " + std::to_string(b) + " and " + std::to_string(bk) +
-           " do not match (each must be 1 or the same)");
-    b = bk;
-  }
-  return b;
+void fail_batch(unsigned a, unsigned b) {
+  fail("batch sizes " + std::to_string(a) + " and " + std::to_string(b) + " do not match (each must be 1 or the same)");
 }
 
 Dim broadcast(const Dim& a, const Dim& b) {
@@ -32,9 +23,7 @@ Dim broadcast(const Dim& a, const Dim& b) {
            "; they must be equal or one of them 1");
     r.d[k] = sa > sb ? sa : sb;
   }
-  if (a.bd != b.bd && a.bd != 1 && b.bd != 1)
-    fail("batch sizes " + std::to_string(a.bd) + " and " + std::to_string(b.bd) +
-         " do not match (each must be 1 or the same)");
+  if (a.bd != b.bd && a.bd != 1 && b.bd != 1) fail_batch(a.bd, b.bd);
   r.bd = a.bd > b.bd ? a.bd : b.bd;
   return r.truncate();
 }

@@ -15,8 +15,19 @@ inline void require(bool ok, const char* what) {
   if (!ok) fail(what);
 }
 
+/// Fails: batch sizes a and b do not match.
+[[noreturn]] void fail_batch(unsigned a, unsigned b);
 /// The batch size of a result over xs: every batch size is 1 or the same n.
-unsigned batch(const DimArgs& xs);
+inline unsigned batch(const DimArgs& xs) {
+  unsigned b = 1;
+  for (unsigned k = 0; k < xs.size(); ++k) {
+    const unsigned bk = xs[k].bd;
+    if (bk == 1 || bk == b) continue;
+    if (b != 1) fail_batch(b, bk);
+    b = bk;
+  }
+  return b;
+}
 /// Elementwise broadcasting: every dimension (and the batch) equal or 1 on one side.
 Dim broadcast(const Dim& a, const Dim& b);
 /// All arguments have the same shape (batch sizes may differ as batch() allows); returns the

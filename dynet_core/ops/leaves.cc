@@ -397,14 +397,14 @@ namespace {
 template <class Handle, class Build>
 Expression decayed(const Handle& p, Build build) {
   Expression x = build();
-  const float s = p.current_weight_decay();
+  const float s = p.p->current_weight_decay();  // the node was built: p is not empty
   if (s != 1.f) x = x + nobackprop(x * (s - 1.f));
   return x;
 }
 template <class Handle, class Build>
 Expression decayed_constant(const Handle& p, Build build) {
   Expression x = build();
-  const float s = p.current_weight_decay();
+  const float s = p.p->current_weight_decay();  // the node was built: p is not empty
   if (s != 1.f) x = x * s;
   return x;
 }

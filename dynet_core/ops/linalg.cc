@@ -40,9 +40,7 @@ Dim product_dim(const Dim& a, const Dim& b) {
   if (a.cols() != b.rows())
     dims::fail("the left operand has " + std::to_string(a.cols()) + " columns but the right one has " +
                std::to_string(b.rows()) + " rows");
-  if (a.bd != b.bd && a.bd != 1 && b.bd != 1)
-    dims::fail("batch sizes " + std::to_string(a.bd) + " and " + std::to_string(b.bd) +
-               " do not match (each must be 1 or the same)");
+  if (a.bd != b.bd && a.bd != 1 && b.bd != 1) dims::fail_batch(a.bd, b.bd);
   return matrix_dim(a.rows(), b.cols(), std::max(a.bd, b.bd));
 }
 
