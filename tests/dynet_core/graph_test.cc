@@ -102,6 +102,24 @@ TEST_CASE("shape errors name the op and the dims and leave the graph unchanged",
   CHECK(as_vector(cg.forward(a)).size() == 12);
 }
 
+TEST_CASE("a shape error where a new chunk of node records starts leaves the graph unchanged", "[graph][errors]") {
+  // append() writes the shape into the next record before checking it and counts the record only
+  // once it holds: the failed node must not be counted, nor leave its shape to the next one.
+  ComputationGraph cg;
+  Expression wide = input(cg, Dim({3, 4}), std::vector<float>(12));
+  Expression x = input(cg, Dim({2}), {1.f, 2.f});
+  float added = 0.f;
+  for (; cg.size() < (1u << ComputationGraph::kChunkBits); added += 1.f) x = x + 1.f;
+  const unsigned before = cg.size();
+  CHECK_THROWS_AS(wide * x, std::invalid_argument);
+  CHECK_THROWS_AS(x + wide, std::invalid_argument);
+  CHECK(cg.size() == before);
+  Expression y = 2.f * x;
+  CHECK(y.i == before);
+  CHECK(y.dim() == Dim({2}));
+  CHECK(as_vector(cg.forward(y)) == std::vector<float>{2.f * (1.f + added), 2.f * (2.f + added)});
+}
+
 TEST_CASE("lookups reject out-of-range indices, also when read by pointer", "[graph][errors]") {
   ParameterCollection m;
   LookupParameter table = m.add_lookup_parameters(4, {3});
