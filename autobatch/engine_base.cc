@@ -71,6 +71,11 @@ OpCall EngineBase::node_call(Node& n, Tensor* inline_xs) {
 }
 
 void EngineBase::forward_node(Node& n, const float* partial) {
+  if (partial && n.nargs == 3) {  // x0 + x1 x2 is the whole of it: its value is what was computed ahead
+    n.value = const_cast<float*>(partial);
+    ++stats_.nodes;
+    return;
+  }
   const OpDef& op = *n.op;
   GraphMemory& mem = cg_->memory();
   n.value = op.value_alias ? op.value_alias(n.data) : mem.forward.allocate_array<float>(n.dim.size());

@@ -42,7 +42,8 @@ class EngineBase : public ExecutionEngine {
   OpCall node_call(Node& n, Tensor* inline_xs);
   static constexpr unsigned kInlineTensors = 4;
   /// Computes n; with `partial` (ops with OpDef::sum_of_products), n runs from that value of its
-  /// first terms, x0 + x1 x2, computed ahead, in place of its first three arguments.
+  /// first terms, x0 + x1 x2, computed ahead, in place of its first three arguments, and takes it
+  /// as its value when it has no other terms.
   void forward_node(Node& n, const float* partial = nullptr);
   /// A zeroed gradient for n from the backward pool.
   float* zeroed_gradient(const Node& n);

@@ -7,8 +7,10 @@ void SimpleEngine::forward_nodes(VariableIndex begin, VariableIndex end) {
     for (VariableIndex j = begin; j < end; ++j) forward_node(cg_->node(j));
     return;
   }
-  ahead_.plan(*cg_, begin, end);
-  for (VariableIndex j = begin; j < end; ++j) {
+  order_.plan(*cg_, begin, end);
+  ahead_.plan(*cg_, order_, begin, end);
+  for (std::uint32_t p = begin; p < end; ++p) {
+    const VariableIndex j = order_.order()[p];
     if (ahead_.computed(j)) continue;
     if (!ahead_.member(j)) {
       forward_node(cg_->node(j));
@@ -36,10 +38,15 @@ void SimpleEngine::backward_nodes(VariableIndex last, const std::uint8_t* needs)
   record_.cover(last + 1);
   ahead_.begin_backward();
   std::uint64_t calls = 0;
-  for (VariableIndex j = last + 1; j-- > 0;) {
+  // In the reverse of the order computed, of which nodes after `last` take no part.
+  for (std::uint32_t p = evaluated(); p-- > 0;) {
+    const VariableIndex j = order_.order()[p];
+    if (j > last) continue;
     calls += ahead_.before(*cg_, j, profiling_);
-    if (needs[j] && !ahead_.postponed(j))
-      backward_node(cg_->node(j), needs, leave_weight_gradients(j, needs) | ahead_.wait(*cg_, j, needs));
+    if (needs[j] && !ahead_.postponed(j)) {
+      const std::uint64_t lazy = leave_weight_gradients(j, needs);
+      backward_node(cg_->node(j), needs, lazy | ahead_.wait(*cg_, j, needs, lazy));
+    }
   }
   calls += ahead_.finish(*cg_, profiling_);
   for (VariableIndex leaf : ahead_.postponed_leaves()) backward_node(cg_->node(leaf), needs);
@@ -49,10 +56,14 @@ void SimpleEngine::backward_nodes(VariableIndex last, const std::uint8_t* needs)
   stats_.lazy_weight_calls += lazy_calls;
 }
 
-void SimpleEngine::on_forget() { ahead_.forget(); }
+void SimpleEngine::on_forget() {
+  order_.forget();
+  ahead_.forget();
+}
 
 void SimpleEngine::on_truncate(VariableIndex n) {
   EngineBase::on_truncate(n);
+  order_.truncate(n);
   ahead_.truncate(n);
 }
 

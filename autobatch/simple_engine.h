@@ -1,7 +1,8 @@
 #pragma once
-// Node by node, in graph order: the reference every other engine is tested against. Under
-// --dynet-vertex 1 or 2, as in the batched engine, a node's part of a trainable parameter's
-// gradient waits and the parts of one signature are added as one product at the end of backward
+// Node by node: the reference every other engine is tested against. Under --dynet-vertex 0 in
+// graph order; under 1 and 2 in an order that runs chains of sole readers late (tail_order.h),
+// and, as in the batched engine, a node's part of a trainable parameter's gradient waits and the
+// parts of one signature are added as one product at the end of backward
 // (lazy_weight_gradients.h): a recurrent model's steps then add one large product per weight
 // instead of one rank-few update each. Under --dynet-vertex 0 each node adds its own, and so does
 // a node whose output spans kWaitBelowColumns columns or more. Under 1 and 2 too, affine
@@ -16,6 +17,7 @@
 #include "autobatch/group_record.h"
 #include "autobatch/vertex/lazy_weight_gradients.h"
 #include "autobatch/vertex/leading_products.h"
+#include "autobatch/vertex/tail_order.h"
 
 namespace dynet {
 
@@ -42,6 +44,7 @@ class SimpleEngine : public EngineBase {
   GroupRecord record_;              // of the backward pass running: one group per node with waiting parts
   std::vector<float*> group_grad_;  // per group: its node's gradient
   LazyWeightGradients lazy_;
+  TailOrder order_;
   LeadingProducts ahead_;
 };
 

@@ -1,7 +1,6 @@
 #include "autobatch/vertex/leading_products.h"
 
 #include <algorithm>
-#include <functional>
 #include <tuple>
 
 #include "dynet_core/profiler.h"
@@ -32,36 +31,39 @@ bool LeadingProducts::may_lead(const ComputationGraph& cg, const Node& n) {
   const OpDef& op = *n.op;
   // The waiting x1 gradients run without an output to give.
   if (!op.sum_of_products || n.nargs < 3 || (op.saves & kSavesOutput)) return false;
-  if (std::uint64_t(n.dim.bd) * n.dim.cols() >= kBelowColumns) return false;
-  const Dim &b = cg.node(n.arg(kBias)).dim, &x = cg.node(n.arg(kInput)).dim;
-  return b.bd == 1 && (b.cols() == 1 || b.cols() == n.dim.cols()) && cg.node(n.arg(kWeight)).dim.bd == 1 &&
-         x.bd == n.dim.bd && x.cols() == n.dim.cols();
+  const Dim &b = cg.node(n.arg(kBias)).dim, &w = cg.node(n.arg(kWeight)).dim, &x = cg.node(n.arg(kInput)).dim;
+  if (std::uint64_t(n.dim.bd) * n.dim.cols() >= kBelowColumns && w.size() < kStreamedWeight) return false;
+  return b.bd == 1 && (b.cols() == 1 || b.cols() == n.dim.cols()) && w.bd == 1 && x.bd == n.dim.bd &&
+         x.cols() == n.dim.cols();
 }
 
-bool LeadingProducts::joins(const ComputationGraph& cg, VariableIndex start, VariableIndex j) {
+bool LeadingProducts::joins(const ComputationGraph& cg, VariableIndex start, VariableIndex j) const {
   const Node &n = cg.node(j), &n0 = cg.node(start);
   const VariableIndex x = n.arg(kInput);
   // A leaf depends on nothing, so it may be computed early; random ones draw from their own seeds.
-  return (x < start || cg.node(x).nargs == 0) && n.dim == n0.dim && cg.node(x).dim == cg.node(n0.arg(kInput)).dim;
+  return (order_->position(x) < order_->position(start) || cg.node(x).nargs == 0) && n.dim == n0.dim && cg.node(x).dim == cg.node(n0.arg(kInput)).dim;
 }
 
-void LeadingProducts::plan(const ComputationGraph& cg, VariableIndex begin, VariableIndex end) {
+void LeadingProducts::plan(const ComputationGraph& cg, const TailOrder& order, VariableIndex begin,
+                           VariableIndex end) {
+  order_ = &order;
   if (nodes_.size() < end) nodes_.resize(end);
   std::fill(nodes_.begin() + begin, nodes_.begin() + end, NodeState());
   candidates_.clear();
-  for (VariableIndex j = begin; j < end; ++j) {
+  for (std::uint32_t p = begin; p < end; ++p) {
+    const VariableIndex j = order.order()[p];
     const Node& n = cg.node(j);
-    if (may_lead(cg, n)) candidates_.push_back({n.arg(kWeight), n.arg(kBias), j});
+    if (may_lead(cg, n)) candidates_.push_back({n.arg(kWeight), n.arg(kBias), j, p});
   }
   if (candidates_.size() < 2) return;
   auto key = [](const Candidate& c) { return std::pair(c.w, c.b); };
-  // By weight and bias, each in graph order.
+  // By weight and bias, each in the engine's order.
   std::sort(candidates_.begin(), candidates_.end(), [&](const Candidate& a, const Candidate& b) {
-    return std::tuple(a.w, a.b, a.j) < std::tuple(b.w, b.b, b.j);
+    return std::tuple(a.w, a.b, a.place) < std::tuple(b.w, b.b, b.place);
   });
   for (std::size_t r0 = 0, r1; r0 < candidates_.size(); r0 = r1) {
     for (r1 = r0 + 1; r1 < candidates_.size() && key(candidates_[r1]) == key(candidates_[r0]);) ++r1;
-    // In graph order: a node whose x1 is not ready when the group's first node runs starts the next.
+    // In order: a node whose x1 is not ready when the group's first node runs starts the next.
     std::size_t first = members_.size();
     VariableIndex start = candidates_[r0].j;
     for (std::size_t r = r0; r < r1; ++r) {
@@ -99,7 +101,7 @@ const std::vector<VariableIndex>& LeadingProducts::leaves_ahead(const Computatio
   const Group& g = groups_[nodes_[j].group];
   for (std::uint32_t p = 0; p < g.count; ++p) {
     const VariableIndex x = cg.node(members_[g.first + p]).arg(kInput);
-    if (x > j && nodes_[x].state != State::Computed) {
+    if (order_->position(x) > order_->position(j) && nodes_[x].state != State::Computed) {
       nodes_[x].state = State::Computed;
       leaves_.push_back(x);
     }
@@ -164,9 +166,11 @@ void LeadingProducts::begin_backward() {
   postponed_.clear();
 }
 
-std::uint64_t LeadingProducts::wait(const ComputationGraph& cg, VariableIndex j, const std::uint8_t* needs) {
+std::uint64_t LeadingProducts::wait(const ComputationGraph& cg, VariableIndex j, const std::uint8_t* needs,
+                                    std::uint64_t taken) {
   if (!member(j)) return 0;
-  const VariableIndex x = cg.node(j).arg(kInput);
+  const Node& n = cg.node(j);
+  const VariableIndex x = n.arg(kInput), w = n.arg(kWeight);
   if (!needs[x]) return 0;
   waiting_.push_back(j);
   if (cg.node(x).nargs == 0) {
@@ -175,28 +179,34 @@ std::uint64_t LeadingProducts::wait(const ComputationGraph& cg, VariableIndex j,
       postponed_.push_back(x);
     }
   } else {
-    flush_at_ = std::max(flush_at_, x + 1);
+    flush_at_ = std::max(flush_at_, order_->position(x) + 1);
   }
-  return std::uint64_t(1) << kInput;
+  // A parameter's gradient is the parameter's own (nothing reads it during backward); a weight
+  // with a leaf backward of its own (a lookup) would have to wait for it.
+  nodes_[j].weight_waits = needs[w] && !(taken >> kWeight & 1) && !cg.node(w).op->leaf_backward;
+  return std::uint64_t(1) << kInput | std::uint64_t(nodes_[j].weight_waits) << kWeight;
 }
 
 std::uint64_t LeadingProducts::finish(ComputationGraph& cg, bool profiling) {
   const std::uint64_t calls = run_waiting(cg, profiling);
-  std::sort(postponed_.begin(), postponed_.end(), std::greater<VariableIndex>());
+  std::sort(postponed_.begin(), postponed_.end(),
+            [&](VariableIndex a, VariableIndex b) { return order_->position(a) > order_->position(b); });
   return calls;
 }
 
 std::uint64_t LeadingProducts::run_waiting(ComputationGraph& cg, bool profiling) {
   flush_at_ = 0;
   if (waiting_.empty()) return 0;
-  std::sort(waiting_.begin(), waiting_.end(), [&](VariableIndex a, VariableIndex b) {
-    return std::pair(nodes_[a].group, nodes_[a].position) < std::pair(nodes_[b].group, nodes_[b].position);
-  });
+  auto key = [&](VariableIndex j) { return std::tuple(nodes_[j].group, nodes_[j].weight_waits, nodes_[j].position); };
+  std::sort(waiting_.begin(), waiting_.end(), [&](VariableIndex a, VariableIndex b) { return key(a) < key(b); });
   GraphMemory& mem = cg.memory();
   Device* dev = cg.device();
   std::uint64_t calls = 0;
   for (std::size_t first = 0, end; first < waiting_.size(); first = end) {
-    for (end = first + 1; end < waiting_.size() && nodes_[waiting_[end]].group == nodes_[waiting_[first]].group;) ++end;
+    const NodeState& s0 = nodes_[waiting_[first]];
+    for (end = first + 1; end < waiting_.size() && nodes_[waiting_[end]].group == s0.group &&
+                          nodes_[waiting_[end]].weight_waits == s0.weight_waits;)
+      ++end;
     const auto count = static_cast<std::uint32_t>(end - first);
     const Node& n0 = cg.node(waiting_[first]);
     const OpDef& op = *n0.op;
@@ -218,6 +228,14 @@ std::uint64_t LeadingProducts::run_waiting(ComputationGraph& cg, bool profiling)
     // one, 0.23 with).
     const std::uint64_t kernel_start = profiling ? profile::now_ns() : 0;
     dev->backward(op, call, kInput);
+    if (s0.weight_waits) {
+      const Node& w = cg.node(n0.arg(kWeight));
+      OpCall wcall = call;
+      wcall.dx = Tensor(w.dim, w.grad, dev);
+      wcall.overwrite = false;
+      dev->backward(op, wcall, kWeight);
+      ++calls;
+    }
     // The same x1 may serve several nodes: Accumulate runs are applied in order.
     for (std::uint32_t p = 0; p < count; ++p)
       runs_[p] = MemoryRun{cg.node(cg.node(waiting_[first + p]).arg(kInput)).grad, dx + p * xn, xn};

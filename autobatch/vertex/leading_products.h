@@ -7,12 +7,16 @@
 // before the engine reaches a computed x1, and before the backward of leaves (lookups) that wait
 // with them. A recurrence over inputs known in advance (a tagger's word embeddings) then reads
 // W1 once a sequence in each direction instead of once a step, as hoisting W1 x out of the loop
-// by hand would, without the extra nodes and gathers that hoisting costs a batched graph.
+// by hand would, without the extra nodes and gathers that hoisting costs a batched graph. "Before"
+// and "after" are in the engine's order (tail_order.h), which also brings a recurrence's per-step
+// outputs together after it: their products over a weight too large for the cache, at any width,
+// run as one, and so do their weight gradients.
 
 #include <cstdint>
 #include <vector>
 
 #include "dynet_core/device/device.h"
+#include "autobatch/vertex/tail_order.h"
 #include "dynet_core/graph.h"
 
 namespace dynet {
@@ -22,14 +26,19 @@ class LeadingProducts {
   /// Nodes of this many output columns (all batch elements together) or more run on their own:
   /// their product is wide enough already (rnnlm-batch's LSTM at 16 columns a step came out level).
   static constexpr std::uint64_t kBelowColumns = 16;
+  /// Nodes whose W1 holds this many floats or more (4 MiB, beyond a core's L2) join at any width:
+  /// a product over it streams W1 from memory whatever the width (rnnlm-batch's 10,000 x 256
+  /// output weight at 16 columns ran at 100-115 GFLOP/s of a 186 GFLOP/s peak).
+  static constexpr std::uint64_t kStreamedWeight = std::uint64_t(1) << 20;
 
   /// Forgets every node of every pass (the graph's values were forgotten).
   void forget();
   /// Forgets nodes n and after (the graph was cut back to n nodes).
   void truncate(VariableIndex n);
 
-  /// Finds the groups among nodes [begin, end), which the engine is about to compute in order.
-  void plan(const ComputationGraph& cg, VariableIndex begin, VariableIndex end);
+  /// Finds the groups among nodes [begin, end), which the engine is about to compute in `order`
+  /// (kept for the passes that follow).
+  void plan(const ComputationGraph& cg, const TailOrder& order, VariableIndex begin, VariableIndex end);
   /// Whether node j was computed ahead already (a leaf that a group read early).
   bool computed(VariableIndex j) const { return j < nodes_.size() && nodes_[j].state == State::Computed; }
   /// Whether node j belongs to a group: it runs from partial(j).
@@ -49,10 +58,11 @@ class LeadingProducts {
   /// Called for every node j in backward's order, before it runs: runs the waiting x1 gradients
   /// when j is a computed x1 of theirs. Returns the kernel calls made.
   std::uint64_t before(ComputationGraph& cg, VariableIndex j, bool profiling) {
-    return j < flush_at_ ? run_waiting(cg, profiling) : 0;
+    return order_->position(j) < flush_at_ ? run_waiting(cg, profiling) : 0;
   }
-  /// The arguments of node j whose gradients wait (bit k: argument k); 0 when none.
-  std::uint64_t wait(const ComputationGraph& cg, VariableIndex j, const std::uint8_t* needs);
+  /// The arguments of node j whose gradients wait (bit k: argument k); 0 when none. With x1's,
+  /// W1's waits too unless `taken` (the arguments whose gradients wait elsewhere) holds it.
+  std::uint64_t wait(const ComputationGraph& cg, VariableIndex j, const std::uint8_t* needs, std::uint64_t taken);
   /// Whether node j is a leaf whose backward waits for the x1 gradients.
   bool postponed(VariableIndex j) const { return j < nodes_.size() && nodes_[j].leaf_waits; }
   /// Runs every waiting x1 gradient; returns the kernel calls made. The engine then runs the
@@ -66,6 +76,7 @@ class LeadingProducts {
   struct NodeState {
     State state = State::Alone;
     bool leaf_waits = false;     ///< backward: a leaf whose backward waits
+    bool weight_waits = false;   ///< backward: a member whose W1 gradient waits with its x1's
     std::uint32_t group = 0;     ///< Member: its group
     std::uint32_t position = 0;  ///< Member: its place in the group
   };
@@ -76,13 +87,14 @@ class LeadingProducts {
   };
   struct Candidate {
     VariableIndex w, b, j;
+    std::uint32_t place;  ///< j's place in the order
   };
 
   /// Whether node n may take part: its op is a sum of products, its output narrow, and its b and
   /// W1 shared by its group (no batch dimension of their own).
   static bool may_lead(const ComputationGraph& cg, const Node& n);
   /// Whether node j may join the group that node `start` starts.
-  static bool joins(const ComputationGraph& cg, VariableIndex start, VariableIndex j);
+  bool joins(const ComputationGraph& cg, VariableIndex start, VariableIndex j) const;
   /// Makes members_[first, end) a group when it has two nodes or more, else drops them.
   void close_group(const ComputationGraph& cg, std::size_t first);
   /// The call of the op over nodes[0, count), which share b and W1: its arguments in xs, their
@@ -91,6 +103,7 @@ class LeadingProducts {
   /// Runs the waiting x1 gradients, one call a group; returns the kernel calls made.
   std::uint64_t run_waiting(ComputationGraph& cg, bool profiling);
 
+  const TailOrder* order_ = nullptr;
   std::vector<NodeState> nodes_;  // by node index
   std::vector<Group> groups_;
   std::vector<VariableIndex> members_;
@@ -98,7 +111,7 @@ class LeadingProducts {
   std::vector<VariableIndex> leaves_;
   // Backward.
   std::vector<VariableIndex> waiting_;  // nodes whose x1 gradient waits
-  VariableIndex flush_at_ = 0;          // one past the latest computed (not leaf) x1 among them
+  std::uint32_t flush_at_ = 0;          // one past the place of the latest computed (not leaf) x1 among them
   std::vector<VariableIndex> postponed_;
   // Reused for calls.
   std::vector<MemoryRun> runs_;

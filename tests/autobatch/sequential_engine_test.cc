@@ -229,3 +229,109 @@ TEST_CASE("the sequential engine's products ahead agree when values are read as 
     check_agree(read_and_revert(m, vertex), each);
   }
 }
+
+namespace {
+
+/// A language model over `batch` sequences at once: h_t = tanh(b + U x_t + W h_{t-1}) and, at
+/// every step, the loss of an MLP, pickneglogsoftmax(c + V tanh(d + M h_t)), summed over the batch
+/// and the steps, as a program writes it: each step's output inside the loop.
+struct LanguageModel {
+  static constexpr unsigned kSteps = 6, kInput = 3;
+  unsigned hidden, vocabulary, batch;
+  ParameterCollection pc;
+  Parameter W, U, b, M, d, V, c;
+
+  LanguageModel(unsigned hidden_units, unsigned words, unsigned sequences)
+      : hidden(hidden_units),
+        vocabulary(words),
+        batch(sequences),
+        W(pc.add_parameters({hidden, hidden})),
+        U(pc.add_parameters({hidden, kInput})),
+        b(pc.add_parameters({hidden})),
+        M(pc.add_parameters({hidden, hidden})),
+        d(pc.add_parameters({hidden})),
+        V(pc.add_parameters({vocabulary, hidden})),
+        c(pc.add_parameters({vocabulary})) {}
+
+  struct Result {
+    float loss = 0, first_loss = 0;
+    std::vector<std::pair<const char*, std::vector<float>>> gradients;  // of every parameter
+    EngineStats forward, backward;
+  };
+
+  /// Forward (reading the first step's loss while the graph grows when `read_early`) and
+  /// backward through the sequential engine under `vertex`.
+  Result run(int vertex, bool read_early) {
+    pc.reset_gradient();
+    ComputationGraph cg;
+    cg.set_autobatch(0);
+    cg.set_vertex(vertex);
+    const Expression w = parameter(cg, W), u = parameter(cg, U), bias = parameter(cg, b);
+    const Expression m = parameter(cg, M), mlp_bias = parameter(cg, d);
+    const Expression v = parameter(cg, V), out_bias = parameter(cg, c);
+    Expression h;
+    std::vector<Expression> losses;
+    for (unsigned t = 0; t < kSteps; ++t) {
+      std::vector<float> xt(kInput * batch);
+      for (std::size_t e = 0; e < xt.size(); ++e) xt[e] = std::sin(0.9f * float(t * xt.size() + e));
+      const Expression x = input(cg, Dim({kInput}, batch), xt);
+      h = tanh(t == 0 ? affine_transform({bias, u, x}) : affine_transform({bias, u, x, w, h}));
+      std::vector<unsigned> targets(batch);
+      for (unsigned s = 0; s < batch; ++s) targets[s] = (7 * t + 3 * s + 1) % vocabulary;
+      const Expression mlp = tanh(affine_transform({mlp_bias, m, h}));
+      losses.push_back(sum_batches(pickneglogsoftmax(affine_transform({out_bias, v, mlp}), targets)));
+    }
+    Result r;
+    cg.engine().reset_stats();
+    if (read_early) r.first_loss = as_scalar(cg.incremental_forward(losses[0]));
+    const Expression loss = sum(losses);
+    r.loss = as_scalar(cg.forward(loss));
+    if (!read_early) r.first_loss = as_scalar(losses[0].value());
+    r.forward = cg.engine().stats();
+    cg.engine().reset_stats();
+    cg.backward(loss);
+    r.backward = cg.engine().stats();
+    for (const auto& [name, p] : {std::pair("W", &W), std::pair("U", &U), std::pair("b", &b), std::pair("M", &M),
+                                  std::pair("d", &d), std::pair("V", &V), std::pair("c", &c)})
+      r.gradients.emplace_back(name, as_vector(p->get_storage().g));
+    return r;
+  }
+};
+
+void check_agree(const LanguageModel::Result& got, const LanguageModel::Result& want) {
+  CHECK(got.loss == Approx(want.loss).epsilon(1e-5));
+  CHECK(got.first_loss == Approx(want.first_loss).epsilon(1e-5));
+  REQUIRE(got.gradients.size() == want.gradients.size());
+  for (std::size_t i = 0; i < got.gradients.size(); ++i)
+    check_close(got.gradients[i].second, want.gradients[i].second, got.gradients[i].first);
+}
+
+}  // namespace
+
+TEST_CASE("the sequential engine runs a recurrence's per-step output layers after it, layer by layer, their "
+          "products over each weight as one, under --dynet-vertex 1 and 2",
+          "[autobatch]") {
+  // One sequence a graph and small weights; 16 at once and an output weight too large for the
+  // cache (LeadingProducts::kStreamedWeight floats), whose gradient then comes from one product too.
+  // The steps' chains to the loss (six of five nodes) run in step (TailOrder::kInStep).
+  const bool wide = GENERATE(false, true);
+  INFO((wide ? "16 sequences, a 4096 x 256 output weight" : "one sequence, a 7 x 5 output weight"));
+  LanguageModel m = wide ? LanguageModel(256, 4096, 16) : LanguageModel(5, 7, 1);
+  const LanguageModel::Result each = m.run(0, false);
+  CHECK(each.forward.leading_products == 0);
+  CHECK(each.backward.leading_gradients == 0);
+  for (int vertex : {1, 2})
+    for (bool read_early : {false, true}) {
+      INFO("--dynet-vertex " << vertex << (read_early ? ", the first loss read first" : ""));
+      const LanguageModel::Result late = m.run(vertex, read_early);
+      // The six products over V: one call (read early, the first step's runs alone). One
+      // sequence: the input products and those over M are one more each; at 16 columns and
+      // small weights they run step by step.
+      CHECK(late.forward.leading_products == (wide ? 1u : 3u));
+      // Their input gradients as one call each (the inputs take none), and in the wide model V's
+      // gradient as one more (in the narrow one weight gradients wait as every narrow weight's
+      // do, lazy_weight_gradients.h).
+      CHECK(late.backward.leading_gradients == 2u);
+      check_agree(late, each);
+    }
+}

@@ -1,0 +1,75 @@
+#include "autobatch/vertex/tail_order.h"
+
+#include <algorithm>
+#include <utility>
+
+namespace dynet {
+
+void TailOrder::truncate(VariableIndex n) {
+  if (order_.size() <= n) return;
+  std::size_t kept = 0;
+  for (VariableIndex j : order_)
+    if (j < n) {
+      position_[j] = static_cast<std::uint32_t>(kept);
+      order_[kept++] = j;
+    }
+  order_.resize(kept);
+}
+
+void TailOrder::plan(const ComputationGraph& cg, VariableIndex begin, VariableIndex end) {
+  order_.resize(end);  // over what a pass a kernel's exception ended planned and did not compute
+  if (position_.size() < end) position_.resize(end);
+  const std::size_t count = end - begin;
+  reader_.assign(count, kNone);
+  first_.assign(count, kNone);
+  next_.resize(count);
+  depth_.resize(count);
+  for (VariableIndex j = begin; j < end; ++j) {
+    const Node& n = cg.node(j);
+    const VariableIndex* args = n.args();
+    for (unsigned k = 0; k < n.nargs; ++k) {
+      if (args[k] < begin) continue;
+      VariableIndex& r = reader_[args[k] - begin];
+      r = r == kNone || r == j ? j : kSeveral;
+    }
+  }
+  // Latest first, so that a node's reader already holds its chain's end and its distance from
+  // it, and each end's list of its chains' nodes, built by prepending, comes out in graph order.
+  for (VariableIndex j = end; j-- > begin;) {
+    VariableIndex& r = reader_[j - begin];
+    if (r == kNone || r == kSeveral) {
+      r = j;
+      depth_[j - begin] = 0;
+      continue;
+    }
+    depth_[j - begin] = depth_[r - begin] + 1;
+    r = reader_[r - begin];
+    next_[j - begin] = first_[r - begin];
+    first_[r - begin] = j;
+  }
+  VariableIndex* out = order_.data();
+  std::uint32_t at = begin;
+  for (VariableIndex j = begin; j < end; ++j) {
+    if (reader_[j - begin] != j) continue;
+    const std::uint32_t chains = at;
+    for (VariableIndex m = first_[j - begin]; m != kNone; m = next_[m - begin]) out[at++] = m;
+    if (at - chains >= kInStep) in_step(begin, chains, at);
+    out[at++] = j;
+  }
+  for (std::uint32_t p = begin; p < end; ++p) position_[out[p]] = p;
+}
+
+void TailOrder::in_step(VariableIndex begin, std::uint32_t first, std::uint32_t end) {
+  VariableIndex* nodes = order_.data();
+  std::uint32_t deepest = 0;
+  for (std::uint32_t p = first; p < end; ++p) deepest = std::max(deepest, depth_[nodes[p] - begin]);
+  // A counting sort: farthest first, each distance in graph order.
+  starts_.assign(deepest + 1, 0);
+  for (std::uint32_t p = first; p < end; ++p) ++starts_[deepest - depth_[nodes[p] - begin]];
+  for (std::uint32_t d = 0, at = 0; d <= deepest; ++d) at += std::exchange(starts_[d], at);
+  sorted_.resize(end - first);
+  for (std::uint32_t p = first; p < end; ++p) sorted_[starts_[deepest - depth_[nodes[p] - begin]]++] = nodes[p];
+  std::copy(sorted_.begin(), sorted_.end(), nodes + first);
+}
+
+}  // namespace dynet
