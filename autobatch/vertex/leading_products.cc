@@ -68,7 +68,8 @@ void LeadingProducts::plan(const ComputationGraph& cg, const TailOrder& order, V
     VariableIndex start = candidates_[r0].j;
     for (std::size_t r = r0; r < r1; ++r) {
       const VariableIndex j = candidates_[r].j;
-      if (r > r0 && !joins(cg, start, j)) {
+      const bool full = std::uint64_t(members_.size() - first + 1) * cg.node(j).dim.size() > kGroupFloats;
+      if (r > r0 && (full || !joins(cg, start, j))) {
         close_group(cg, first);
         first = members_.size();
         start = j;

@@ -30,6 +30,9 @@ class LeadingProducts {
   /// a product over it streams W1 from memory whatever the width (rnnlm-batch's 10,000 x 256
   /// output weight at 16 columns ran at 100-115 GFLOP/s of a 186 GFLOP/s peak).
   static constexpr std::uint64_t kStreamedWeight = std::uint64_t(1) << 20;
+  /// A group's outputs hold at most this many floats (64 MiB): backward gathers their gradients
+  /// into one block as large, and a product over a few hundred columns is as fast as a wider one.
+  static constexpr std::uint64_t kGroupFloats = std::uint64_t(1) << 24;
 
   /// Forgets every node of every pass (the graph's values were forgotten).
   void forget();

@@ -335,3 +335,15 @@ TEST_CASE("the sequential engine runs a recurrence's per-step output layers afte
       check_agree(late, each);
     }
 }
+
+TEST_CASE("the sequential engine cuts a group of output products whose outputs would pass "
+          "LeadingProducts::kGroupFloats",
+          "[autobatch]") {
+  // 65,536 classes over 64 sequences: 2^22 floats a step's output, so the six steps' products run
+  // as groups of four and two, forward, and backward for the input and the weight gradients.
+  LanguageModel m(16, 65536, 64);
+  const LanguageModel::Result each = m.run(0, false), late = m.run(1, false);
+  CHECK(late.forward.leading_products == 2);
+  CHECK(late.backward.leading_gradients == 4);
+  check_agree(late, each);
+}
