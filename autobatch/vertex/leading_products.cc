@@ -41,11 +41,11 @@ bool LeadingProducts::joins(const ComputationGraph& cg, VariableIndex start, Var
   const Node &n = cg.node(j), &n0 = cg.node(start);
   const VariableIndex x = n.arg(kInput);
   // A leaf depends on nothing, so it may be computed early; random ones draw from their own seeds.
-  return (order_->position(x) < order_->position(start) || cg.node(x).nargs == 0) && n.dim == n0.dim && cg.node(x).dim == cg.node(n0.arg(kInput)).dim;
+  return (order_->position(x) < order_->position(start) || cg.node(x).nargs == 0) && n.dim == n0.dim &&
+         cg.node(x).dim == cg.node(n0.arg(kInput)).dim;
 }
 
-void LeadingProducts::plan(const ComputationGraph& cg, const TailOrder& order, VariableIndex begin,
-                           VariableIndex end) {
+void LeadingProducts::plan(const ComputationGraph& cg, const TailOrder& order, VariableIndex begin, VariableIndex end) {
   order_ = &order;
   if (nodes_.size() < end) nodes_.resize(end);
   std::fill(nodes_.begin() + begin, nodes_.begin() + end, NodeState());
@@ -110,8 +110,7 @@ const std::vector<VariableIndex>& LeadingProducts::leaves_ahead(const Computatio
   return leaves_;
 }
 
-OpCall LeadingProducts::inputs_call(ComputationGraph& cg, const VariableIndex* nodes, std::uint32_t count,
-                                    Tensor* xs) {
+OpCall LeadingProducts::inputs_call(ComputationGraph& cg, const VariableIndex* nodes, std::uint32_t count, Tensor* xs) {
   const Node& n0 = cg.node(nodes[0]);
   Device* dev = cg.device();
   const Node &b = cg.node(n0.arg(kBias)), &w = cg.node(n0.arg(kWeight));

@@ -15,8 +15,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "dynet_core/device/device.h"
 #include "autobatch/vertex/tail_order.h"
+#include "dynet_core/device/device.h"
 #include "dynet_core/graph.h"
 
 namespace dynet {
