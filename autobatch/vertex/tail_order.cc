@@ -24,14 +24,24 @@ void TailOrder::plan(const ComputationGraph& cg, VariableIndex begin, VariableIn
   first_.assign(count, kNone);
   next_.resize(count);
   depth_.resize(count);
+  height_.resize(count);
+  products_.clear();
+  std::uint32_t highest = 0;
   for (VariableIndex j = begin; j < end; ++j) {
     const Node& n = cg.node(j);
     const VariableIndex* args = n.args();
+    std::uint32_t h = 0;
     for (unsigned k = 0; k < n.nargs; ++k) {
       if (args[k] < begin) continue;
       VariableIndex& r = reader_[args[k] - begin];
       r = r == kNone || r == j ? j : kSeveral;
+      h = std::max(h, height_[args[k] - begin] + 1);
     }
+    height_[j - begin] = h;
+    highest = std::max(highest, h);
+    // x0 + x1 x2 + ... over a computed x1 of this pass: a product other such nodes may join.
+    if (n.op->sum_of_products && n.nargs >= 3 && args[2] >= begin && cg.node(args[2]).nargs > 0)
+      products_.push_back({args[1], j});
   }
   // Latest first, so that a node's reader already holds its chain's end and its distance from
   // it, and each end's list of its chains' nodes, built by prepending, comes out in graph order.
@@ -47,6 +57,7 @@ void TailOrder::plan(const ComputationGraph& cg, VariableIndex begin, VariableIn
     next_[j - begin] = first_[r - begin];
     first_[r - begin] = j;
   }
+  if (by_level(begin)) return level_by_level(begin, end, highest);
   VariableIndex* out = order_.data();
   std::uint32_t at = begin;
   for (VariableIndex j = begin; j < end; ++j) {
@@ -57,6 +68,33 @@ void TailOrder::plan(const ComputationGraph& cg, VariableIndex begin, VariableIn
     out[at++] = j;
   }
   for (std::uint32_t p = begin; p < end; ++p) position_[out[p]] = p;
+}
+
+bool TailOrder::by_level(VariableIndex begin) {
+  // Products whose node others read (not a chain's, which runs in step anyway), by weight and height.
+  std::size_t kept = 0;
+  for (const auto& [w, j] : products_)
+    if (reader_[j - begin] == j) products_[kept++] = {w, height_[j - begin]};
+  products_.resize(kept);
+  std::sort(products_.begin(), products_.end());
+  return std::adjacent_find(products_.begin(), products_.end()) != products_.end();
+}
+
+void TailOrder::level_by_level(VariableIndex begin, VariableIndex end, std::uint32_t highest) {
+  // A chain's nodes as late as their end allows, every other node as early as its arguments do.
+  for (VariableIndex j = begin; j < end; ++j) {
+    const VariableIndex e = reader_[j - begin];
+    if (e != j) depth_[j - begin] = height_[e - begin] - depth_[j - begin];
+  }
+  for (VariableIndex j = begin; j < end; ++j)
+    if (reader_[j - begin] == j) depth_[j - begin] = height_[j - begin];
+  // A counting sort by level, each level in graph order.
+  starts_.assign(highest + 1, 0);
+  for (std::uint32_t level : depth_) ++starts_[level];
+  for (std::uint32_t h = 0, at = 0; h <= highest; ++h) at += std::exchange(starts_[h], at);
+  VariableIndex* out = order_.data() + begin;
+  for (VariableIndex j = begin; j < end; ++j) out[starts_[depth_[j - begin]]++] = j;
+  for (std::uint32_t p = begin; p < end; ++p) position_[order_[p]] = p;
 }
 
 void TailOrder::in_step(VariableIndex begin, std::uint32_t first, std::uint32_t end) {

@@ -5,10 +5,15 @@
 // model's per-step output layer and loss then all run after the recurrence, where their products
 // over the output weight are ready together and leading_products.h makes them one product:
 // reading a 10 MB weight once a sequence instead of once a step; a tagger's per-word MLP runs
-// layer by layer over the words. Backward runs in the reverse of this order. Values are those of
-// graph order: only independent nodes change places, and random ops draw from their own seeds.
+// layer by layer over the words. Where two products over one weight from inputs computed in the
+// pass, each read by several nodes, stand at one height (a tree LSTM's nodes of one level), the
+// pass runs level by level instead: every node as early as its arguments allow, a chain's as
+// late as its end allows, so that leading_products.h joins each level's products. Backward runs
+// in the reverse of this order. Values are those of graph order: only independent nodes change
+// places, and random ops draw from their own seeds.
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "dynet_core/graph.h"
@@ -42,10 +47,18 @@ class TailOrder {
   std::vector<VariableIndex> reader_;  // the one later node that reads it, kNone or kSeveral
   std::vector<VariableIndex> first_;   // a chain end: the first node of its chains; kNone
   std::vector<VariableIndex> next_;    // the next node of the chains of its end, kNone
-  std::vector<std::uint32_t> depth_;   // how many readers away from its chain's end
-  std::vector<std::uint32_t> starts_;  // in_step's counting sort, by depth
-  std::vector<VariableIndex> sorted_;  // in_step's result
+  std::vector<std::uint32_t> depth_;   // how many readers away from its chain's end; level_by_level's level
+  std::vector<std::uint32_t> height_;  // the longest path to it from a leaf or a node before begin
+  std::vector<std::pair<VariableIndex, std::uint32_t>> products_;  // by_level's (weight, node or height)
+  std::vector<std::uint32_t> starts_;                              // the counting sorts', by depth or level
+  std::vector<VariableIndex> sorted_;                              // in_step's result
 
+  /// Whether two products over one weight from computed inputs, read by several nodes, stand at
+  /// one height: a tree's nodes of one level, ready together only when run level by level.
+  bool by_level(VariableIndex begin);
+  /// Orders nodes [begin, end) level by level: a node not in a chain at its height, a chain's at its
+  /// end's height less its depth (nodes of the highest `highest`).
+  void level_by_level(VariableIndex begin, VariableIndex end, std::uint32_t highest);
   /// Puts order_[first, end), the chains of one end in graph order, in step: farthest from the
   /// end first, each distance in graph order (nodes begin and after are planned).
   void in_step(VariableIndex begin, std::uint32_t first, std::uint32_t end);

@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <functional>
 #include <vector>
 
 #include "dynet_core/graph.h"
@@ -285,7 +286,7 @@ struct LanguageModel {
     cg.engine().reset_stats();
     if (read_early) r.first_loss = as_scalar(cg.incremental_forward(losses[0]));
     const Expression loss = sum(losses);
-    r.loss = as_scalar(cg.forward(loss));
+    r.loss = as_scalar(cg.incremental_forward(loss));
     if (!read_early) r.first_loss = as_scalar(losses[0].value());
     r.forward = cg.engine().stats();
     cg.engine().reset_stats();
@@ -346,4 +347,73 @@ TEST_CASE("the sequential engine cuts a group of output products whose outputs w
   CHECK(late.forward.leading_products == 2);
   CHECK(late.backward.leading_gradients == 4);
   check_agree(late, each);
+}
+
+namespace {
+
+/// A tree of cells h = tanh(g) * logistic(g), g = b + U [h_l; h_r] at inner nodes and
+/// g = c + V e(word) at leaves (two readers of g, as in a tree LSTM), balanced over eight words,
+/// its loss the sum of the root's h.
+struct TreeModel {
+  ParameterCollection pc;
+  Parameter U = pc.add_parameters({4, 8}), b = pc.add_parameters({4}), V = pc.add_parameters({4, 3}),
+            c = pc.add_parameters({4});
+  LookupParameter E = pc.add_lookup_parameters(10, {3});
+
+  struct Result {
+    std::vector<float> root;
+    std::vector<std::pair<const char*, std::vector<float>>> gradients;
+    EngineStats forward, backward;
+  };
+
+  Result run(int vertex) {
+    pc.reset_gradient();
+    ComputationGraph cg;
+    cg.set_autobatch(0);
+    cg.set_vertex(vertex);
+    const Expression u = parameter(cg, U), bias = parameter(cg, b), v = parameter(cg, V), leaf_bias = parameter(cg, c);
+    const std::vector<unsigned> words = {3, 1, 4, 1, 5, 9, 2, 6};
+    auto cell = [](const Expression& g) { return cmult(tanh(g), logistic(g)); };
+    // In post-order, as a program that recurses over the tree builds it.
+    std::function<Expression(unsigned, unsigned)> subtree = [&](unsigned first, unsigned count) {
+      if (count == 1) return cell(affine_transform({leaf_bias, v, lookup(cg, E, words[first])}));
+      const Expression left = subtree(first, count / 2), right = subtree(first + count / 2, count / 2);
+      return cell(affine_transform({bias, u, concatenate({left, right})}));
+    };
+    const Expression root = subtree(0, unsigned(words.size()));
+    const Expression loss = sum_elems(root);
+    Result r;
+    cg.engine().reset_stats();
+    r.root = as_vector(cg.forward(root));
+    cg.incremental_forward(loss);
+    r.forward = cg.engine().stats();
+    cg.engine().reset_stats();
+    cg.backward(loss);
+    r.backward = cg.engine().stats();
+    for (const auto& [name, p] : {std::pair("U", &U), std::pair("b", &b), std::pair("V", &V), std::pair("c", &c)})
+      r.gradients.emplace_back(name, as_vector(p->get_storage().g));
+    r.gradients.emplace_back("E", as_vector(E.get_storage().all_grads));
+    return r;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("the sequential engine runs a tree level by level where that joins its nodes' products, under "
+          "--dynet-vertex 1 and 2",
+          "[autobatch]") {
+  TreeModel m;
+  const TreeModel::Result each = m.run(0);
+  CHECK(each.forward.leading_products == 0);
+  for (int vertex : {1, 2}) {
+    INFO("--dynet-vertex " << vertex);
+    const TreeModel::Result levels = m.run(vertex);
+    // The eight leaves' products, then the four inner nodes' above them and the two above those:
+    // one call each (the root's runs alone), forward and for their input gradients.
+    CHECK(levels.forward.leading_products == 3);
+    CHECK(levels.backward.leading_gradients == 3);
+    check_close(levels.root, each.root, "root");
+    for (std::size_t i = 0; i < levels.gradients.size(); ++i)
+      check_close(levels.gradients[i].second, each.gradients[i].second, levels.gradients[i].first);
+  }
 }
