@@ -32,7 +32,7 @@ bool LeadingProducts::may_lead(const ComputationGraph& cg, const Node& n) {
   // The waiting x1 gradients run without an output to give.
   if (!op.sum_of_products || n.nargs < 3 || (op.saves & kSavesOutput)) return false;
   const Dim &b = cg.node(n.arg(kBias)).dim, &w = cg.node(n.arg(kWeight)).dim, &x = cg.node(n.arg(kInput)).dim;
-  if (std::uint64_t(n.dim.bd) * n.dim.cols() >= kBelowColumns && w.size() < kStreamedWeight) return false;
+  if (std::uint64_t(n.dim.bd) * n.dim.cols() >= kBelowColumns && w.size() < TailOrder::kStreamedWeight) return false;
   return b.bd == 1 && (b.cols() == 1 || b.cols() == n.dim.cols()) && w.bd == 1 && x.bd == n.dim.bd &&
          x.cols() == n.dim.cols();
 }

@@ -23,13 +23,10 @@ namespace dynet {
 
 class LeadingProducts {
  public:
-  /// Nodes of this many output columns (all batch elements together) or more run on their own:
-  /// their product is wide enough already (rnnlm-batch's LSTM at 16 columns a step came out level).
+  /// Nodes of this many output columns (all batch elements together) or more run on their own,
+  /// unless their W1 is streamed (TailOrder::kStreamedWeight): their product is wide enough
+  /// already (rnnlm-batch's LSTM at 16 columns a step came out level).
   static constexpr std::uint64_t kBelowColumns = 16;
-  /// Nodes whose W1 holds this many floats or more (4 MiB, beyond a core's L2) join at any width:
-  /// a product over it streams W1 from memory whatever the width (rnnlm-batch's 10,000 x 256
-  /// output weight at 16 columns ran at 100-115 GFLOP/s of a 186 GFLOP/s peak).
-  static constexpr std::uint64_t kStreamedWeight = std::uint64_t(1) << 20;
   /// A group's outputs hold at most this many floats (64 MiB): backward gathers their gradients
   /// into one block as large, and a product over a few hundred columns is as fast as a wider one.
   static constexpr std::uint64_t kGroupFloats = std::uint64_t(1) << 24;

@@ -309,12 +309,14 @@ void check_agree(const LanguageModel::Result& got, const LanguageModel::Result& 
 
 }  // namespace
 
-TEST_CASE("the sequential engine runs a recurrence's per-step output layers after it, layer by layer, their "
-          "products over each weight as one, under --dynet-vertex 1 and 2",
+TEST_CASE("the sequential engine runs a recurrence's per-step output layers after it, layer by layer, where "
+          "they hold products over a weight too large for the cache, those products as one, under "
+          "--dynet-vertex 1 and 2",
           "[autobatch]") {
-  // One sequence a graph and small weights; 16 at once and an output weight too large for the
-  // cache (LeadingProducts::kStreamedWeight floats), whose gradient then comes from one product too.
-  // The steps' chains to the loss (six of five nodes) run in step (TailOrder::kInStep).
+  // One sequence a graph and small weights, whose output layers keep their place; 16 at once and
+  // an output weight of TailOrder::kStreamedWeight floats, whose products and gradient then come
+  // from one call each. The steps' chains to the loss (six of five nodes) run in step
+  // (TailOrder::kInStep): the products over V read tanh(d + M h_t), computed in the chains.
   const bool wide = GENERATE(false, true);
   INFO((wide ? "16 sequences, a 4096 x 256 output weight" : "one sequence, a 7 x 5 output weight"));
   LanguageModel m = wide ? LanguageModel(256, 4096, 16) : LanguageModel(5, 7, 1);
@@ -325,14 +327,12 @@ TEST_CASE("the sequential engine runs a recurrence's per-step output layers afte
     for (bool read_early : {false, true}) {
       INFO("--dynet-vertex " << vertex << (read_early ? ", the first loss read first" : ""));
       const LanguageModel::Result late = m.run(vertex, read_early);
-      // The six products over V: one call (read early, the first step's runs alone). One
-      // sequence: the input products and those over M are one more each; at 16 columns and
-      // small weights they run step by step.
-      CHECK(late.forward.leading_products == (wide ? 1u : 3u));
-      // Their input gradients as one call each (the inputs take none), and in the wide model V's
-      // gradient as one more (in the narrow one weight gradients wait as every narrow weight's
-      // do, lazy_weight_gradients.h).
-      CHECK(late.backward.leading_gradients == 2u);
+      // Wide: the six products over V, one call (read early, the first step's runs alone), and
+      // backward one for their input gradients and one for V's (at 16 columns and small weights
+      // the other products run step by step). Narrow: only the input products, one call, which
+      // take no gradient.
+      CHECK(late.forward.leading_products == 1u);
+      CHECK(late.backward.leading_gradients == (wide ? 2u : 0u));
       check_agree(late, each);
     }
 }
