@@ -1,6 +1,7 @@
 #include "autobatch/vertex/tail_order.h"
 
 #include <algorithm>
+#include <numeric>
 #include <utility>
 
 namespace dynet {
@@ -56,6 +57,7 @@ void TailOrder::plan(const ComputationGraph& cg, VariableIndex begin, VariableIn
     }
     depth_[j - begin] = depth_[r - begin] + 1;
     r = reader_[r - begin];
+    if (levels) continue;  // level_by_level places each node by itself
     next_[j - begin] = first_[r - begin];
     first_[r - begin] = j;
   }
@@ -116,16 +118,12 @@ void TailOrder::level_by_level(VariableIndex begin, VariableIndex end) {
   // A chain's nodes as late as their end allows, every other node as early as its arguments do.
   for (VariableIndex j = begin; j < end; ++j) {
     const VariableIndex e = reader_[j - begin];
-    if (e != j) depth_[j - begin] = height_[e - begin] - depth_[j - begin];
+    depth_[j - begin] = e == j ? height_[j - begin] : height_[e - begin] - depth_[j - begin];
   }
-  for (VariableIndex j = begin; j < end; ++j)
-    if (reader_[j - begin] == j) depth_[j - begin] = height_[j - begin];
-  // A counting sort by level, each level in graph order.
-  starts_.assign(highest_ + 1, 0);
-  for (std::uint32_t level : depth_) ++starts_[level];
-  for (std::uint32_t h = 0, at = 0; h <= highest_; ++h) at += std::exchange(starts_[h], at);
-  VariableIndex* out = order_.data() + begin;
-  for (VariableIndex j = begin; j < end; ++j) out[starts_[depth_[j - begin]]++] = j;
+  to_sort_.resize(end - begin);
+  std::iota(to_sort_.begin(), to_sort_.end(), begin);
+  sort_by(
+      highest_, [&](VariableIndex j) { return depth_[j - begin]; }, order_.data() + begin);
   for (std::uint32_t p = begin; p < end; ++p) position_[order_[p]] = p;
 }
 
@@ -133,13 +131,17 @@ void TailOrder::in_step(VariableIndex begin, std::uint32_t first, std::uint32_t 
   VariableIndex* nodes = order_.data();
   std::uint32_t deepest = 0;
   for (std::uint32_t p = first; p < end; ++p) deepest = std::max(deepest, depth_[nodes[p] - begin]);
-  // A counting sort: farthest first, each distance in graph order.
-  starts_.assign(deepest + 1, 0);
-  for (std::uint32_t p = first; p < end; ++p) ++starts_[deepest - depth_[nodes[p] - begin]];
-  for (std::uint32_t d = 0, at = 0; d <= deepest; ++d) at += std::exchange(starts_[d], at);
-  sorted_.resize(end - first);
-  for (std::uint32_t p = first; p < end; ++p) sorted_[starts_[deepest - depth_[nodes[p] - begin]]++] = nodes[p];
-  std::copy(sorted_.begin(), sorted_.end(), nodes + first);
+  to_sort_.assign(nodes + first, nodes + end);
+  sort_by(
+      deepest, [&](VariableIndex j) { return deepest - depth_[j - begin]; }, nodes + first);
+}
+
+template <class Key>
+void TailOrder::sort_by(std::uint32_t top, const Key& key, VariableIndex* out) {
+  starts_.assign(top + 1, 0);
+  for (VariableIndex j : to_sort_) ++starts_[key(j)];
+  for (std::uint32_t k = 0, at = 0; k <= top; ++k) at += std::exchange(starts_[k], at);
+  for (VariableIndex j : to_sort_) out[starts_[key(j)]++] = j;
 }
 
 }  // namespace dynet

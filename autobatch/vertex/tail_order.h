@@ -57,8 +57,8 @@ class TailOrder {
   std::vector<VariableIndex> streamed_;  // products over a streamed weight
   std::vector<std::uint8_t> late_;       // a chain end whose chains wait for it
   std::vector<std::pair<VariableIndex, std::uint32_t>> products_;  // by_level's (weight, node or height)
-  std::vector<std::uint32_t> starts_;                              // the counting sorts', by depth or level
-  std::vector<VariableIndex> sorted_;                              // in_step's result
+  std::vector<std::uint32_t> starts_;                              // sort_by's, by key
+  std::vector<VariableIndex> to_sort_;                             // sort_by's input
 
   /// Whether two products over one weight from inputs computed in the pass, each read by several
   /// nodes, stand at one height: a tree's nodes of one level, ready together only when run level
@@ -70,6 +70,10 @@ class TailOrder {
   /// Puts order_[first, end), the chains of one end in graph order, in step: farthest from the
   /// end first, each distance in graph order (nodes begin and after are planned).
   void in_step(VariableIndex begin, std::uint32_t first, std::uint32_t end);
+  /// Writes to_sort_ to out by key(node), from 0 to `top`, each key's nodes in to_sort_'s order (a
+  /// counting sort).
+  template <class Key>
+  void sort_by(std::uint32_t top, const Key& key, VariableIndex* out);
 };
 
 }  // namespace dynet
