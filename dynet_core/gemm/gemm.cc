@@ -7,6 +7,7 @@
 
 #include "dynet_core/device/device.h"
 #include "dynet_core/device/thread_pool.h"
+#include "dynet_core/gemm/column_dots.h"
 #include "dynet_core/gemm/jit_gemm.h"
 #include "dynet_core/gemm/transpose_cache.h"
 
@@ -25,14 +26,15 @@ constexpr double kParallelFlops = 4e6;
 // rest of the pass.
 constexpr unsigned kColumnsToTranspose = 128;
 
-// a^T b over a few columns is taken as (b^T a)^T where no transposed copy of a serves: b^T and the
+// Where no transposed copy of a serves, a^T b over up to kColumnDotsMaxColumns columns runs as
+// dot products (column_dots.h), and over up to kTransposedProductColumns as (b^T a)^T: b^T and the
 // result are small, and the kernel streams a once. Measured against Eigen's a^T b (one core,
-// AVX-512): 10,000 x 256 at 2-64 columns 0.59-0.71 ms against 0.82-3.3 (at 16 columns, 0.71 against
+// AVX-512): 10,000 x 256 at 16-64 columns 0.59-0.71 ms against 0.82-3.3 (at 16 columns, 0.71 against
 // 0.99 on a transposed copy, before the copy's cost), 2,048 x 1,024 and 5,000 x 512 at 16 columns
-// 1.9-3.1x; for a weight of one kernel block, 0.65-0.83x Eigen's time from 8 columns on, but
-// slower below. From 128 columns on, the copy is faster.
+// 1.9-3.1x. From 128 columns on, the copy is faster. Below 8 columns (b^T a) has a row or a few,
+// and the kernels, which vectorize along rows, waste most of each vector: 640 x 256 takes 23 us
+// at 1 to 8 columns that way, 5.4-20 us as dot products (one core of the 2026-12-06 EPYC VM).
 constexpr unsigned kTransposedProductColumns = 64;
-constexpr unsigned kTransposedProductMinColumnsOneBlock = 8;
 
 using Strided = Eigen::Map<Eigen::MatrixXf, Eigen::Unaligned, Eigen::OuterStride<>>;
 using ConstStrided = Eigen::Map<const Eigen::MatrixXf, Eigen::Unaligned, Eigen::OuterStride<>>;
@@ -60,10 +62,10 @@ void eigen_product_op_a(Strided& y, const Operand& a, bool ta, const B& b, bool 
     product(y, a.map(), b, accumulate);
 }
 
-/// Whether a^T b, for a (k x m) with no transposed copy, over n columns runs as (b^T a)^T.
+/// Whether a^T b, for a (k x m) with no transposed copy, over n columns (more than column_dots
+/// takes) runs as (b^T a)^T.
 bool takes_transposed_product(unsigned m, unsigned n, unsigned k) {
-  if (n > kTransposedProductColumns || !jit_gemm_serves(n, m, k)) return false;
-  return n >= kTransposedProductMinColumnsOneBlock || !jit_gemm_one_block(m, k);
+  return n <= kTransposedProductColumns && jit_gemm_serves(n, m, k);
 }
 
 /// y (m x n, ldy) = a^T b, or += when accumulate, as (b^T a)^T; false, leaving y alone, when no
@@ -89,6 +91,7 @@ bool transposed_product(float* y, unsigned ldy, const Operand& a, const Operand&
 void block_product(float* y, unsigned ldy, const Operand& a, bool ta, const Operand& b, bool tb, bool accumulate) {
   const unsigned m = ta ? a.cols : a.rows, k = ta ? a.rows : a.cols, n = tb ? b.rows : b.cols;
   if (!ta && jit_gemm(m, n, k, a.v, a.ld, b.v, b.ld, tb, y, ldy, accumulate)) return;
+  if (ta && !tb && n <= kColumnDotsMaxColumns) return column_dots(m, n, k, a.v, a.ld, b.v, b.ld, y, ldy, accumulate);
   if (ta && !tb && takes_transposed_product(m, n, k) && transposed_product(y, ldy, a, b, accumulate)) return;
   Strided ym(y, m, n, Eigen::OuterStride<>(ldy));
   if (tb)

@@ -1,8 +1,10 @@
 // gemm() against a plain triple loop on every path (JIT kernels where the build has them, Eigen,
-// transposed copies, a^T b as (b^T a)^T), and split over a thread pool against one thread.
+// transposed copies, a^T b as dot products or as (b^T a)^T), and split over a thread pool against
+// one thread.
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <random>
@@ -11,6 +13,7 @@
 #include "dynet_core/device/aligned_memory_pool.h"
 #include "dynet_core/device/device.h"
 #include "dynet_core/device/thread_pool.h"
+#include "dynet_core/gemm/column_dots.h"
 #include "dynet_core/gemm/gemm.h"
 #include "dynet_core/gemm/jit_gemm.h"
 #include "dynet_core/gemm/transpose_cache.h"
@@ -175,8 +178,8 @@ TEST_CASE("a left operand larger than one kernel block runs block by block and e
       }
 }
 
-TEST_CASE("single columns run through Eigen, a weight larger than one block times a few columns runs as "
-          "(b^T a)^T, and it is copied transposed once the pass's wider products over it reach 128 columns",
+TEST_CASE("a^T b over a few columns runs as dot products, and a weight larger than one block is copied "
+          "transposed once the pass's wider products over it reach 128 columns",
           "[ops]") {
   CHECK_FALSE(jit_gemm_serves(256, 1, 256));  // a matrix times one vector
   const MemorySizes sizes{1 << 20, 1 << 20, 1 << 20, 1 << 20};
@@ -213,4 +216,55 @@ TEST_CASE("single columns run through Eigen, a weight larger than one block time
   check(dx4, dy4);
   check(dx96, dy96);
   CHECK(pool.used() == copied);  // no second copy
+}
+
+TEST_CASE("a^T b over up to 8 columns: dot products equal to the plain product, each column the same bits alone "
+          "as in any group",
+          "[ops]") {
+  // Depths below, at and beyond a vector, with a remainder; weights of one column to a few more
+  // than a block of columns; leading dimensions beyond the rows.
+  struct Shape {
+    unsigned k, m;
+  };
+  std::mt19937 rng(13);
+  std::uniform_real_distribution<float> u(-1.f, 1.f);
+  for (const Shape shape : {Shape{640, 256}, Shape{200, 178}, Shape{7, 5}, Shape{16, 1}, Shape{37, 9}, Shape{3000, 6}})
+    for (const bool accumulate : {false, true}) {
+      const unsigned k = shape.k, m = shape.m, n = kColumnDotsMaxColumns, lda = k + 3, ldb = k + 1, ldy = m + 2;
+      std::vector<float> a(std::size_t(lda) * m), b(std::size_t(ldb) * n), y0(std::size_t(ldy) * n);
+      for (float& x : a) x = u(rng);
+      for (float& x : b) x = u(rng);
+      for (float& x : y0) x = u(rng);
+      INFO("a " << k << " x " << m << (accumulate ? ", accumulating" : ""));
+      std::vector<float> all = y0;
+      column_dots(m, n, k, a.data(), lda, b.data(), ldb, all.data(), ldy, accumulate);
+      for (unsigned j = 0; j < n; ++j)
+        for (unsigned i = 0; i < m; ++i) {
+          double s = accumulate ? y0[i + std::size_t(j) * ldy] : 0.0;
+          for (unsigned l = 0; l < k; ++l) s += double(a[l + std::size_t(i) * lda]) * b[l + std::size_t(j) * ldb];
+          REQUIRE(all[i + std::size_t(j) * ldy] == Approx(s).epsilon(1e-5).margin(1e-4));
+        }
+      // Every run of columns [first, first + count) alone, through gemm: the same bits.
+      const MemorySizes sizes{1 << 20, 1 << 20, 1 << 20, 1 << 20};
+      Device_CPU one(sizes, false, 1);
+      Tensor at(Dim({k, m}), nullptr, &one);
+      std::vector<float> packed_a(std::size_t(k) * m), packed_b(std::size_t(k) * n);
+      for (unsigned i = 0; i < m; ++i) std::copy_n(&a[std::size_t(i) * lda], k, &packed_a[std::size_t(i) * k]);
+      for (unsigned j = 0; j < n; ++j) std::copy_n(&b[std::size_t(j) * ldb], k, &packed_b[std::size_t(j) * k]);
+      at.v = packed_a.data();
+      for (unsigned first = 0; first < n; ++first)
+        for (unsigned count = 1; first + count <= n; ++count) {
+          std::vector<float> part(std::size_t(m) * count);
+          for (unsigned j = 0; j < count; ++j)
+            std::copy_n(&y0[std::size_t(first + j) * ldy], m, &part[std::size_t(j) * m]);
+          const Tensor bt(Dim({k, count}), packed_b.data() + std::size_t(first) * k, &one);
+          const Tensor yt(Dim({m, count}), part.data(), &one);
+          gemm(yt, at, true, bt, false, accumulate);
+          for (unsigned j = 0; j < count; ++j)
+            for (unsigned i = 0; i < m; ++i) {
+              INFO("columns " << first << " to " << first + count - 1 << ": output " << i << ", " << j);
+              REQUIRE(part[i + std::size_t(j) * m] == all[i + std::size_t(first + j) * ldy]);
+            }
+        }
+    }
 }
