@@ -36,7 +36,7 @@ void SimpleEngine::backward_nodes(VariableIndex last, const std::uint8_t* needs)
     return;
   }
   record_.cover(last + 1);
-  ahead_.begin_backward();
+  ahead_.begin_backward(&transposes_);
   std::uint64_t calls = 0;
   // In the reverse of the order computed, of which nodes after `last` take no part.
   for (std::uint32_t p = evaluated(); p-- > 0;) {

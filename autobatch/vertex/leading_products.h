@@ -17,6 +17,7 @@
 
 #include "autobatch/vertex/tail_order.h"
 #include "dynet_core/device/device.h"
+#include "dynet_core/gemm/transpose_cache.h"
 #include "dynet_core/graph.h"
 
 namespace dynet {
@@ -53,8 +54,9 @@ class LeadingProducts {
   /// Member j's value of b + W1 x1, computed ahead.
   const float* partial(VariableIndex j) const;
 
-  /// Starts a backward pass.
-  void begin_backward();
+  /// Starts a backward pass; `transposes`, the engine's cache of transposed weights for it, serves
+  /// the x1 gradients of groups of kOneProductCopyColumns columns or more.
+  void begin_backward(TransposeCache* transposes);
   /// Called for every node j in backward's order, before it runs: runs the waiting x1 gradients
   /// when j is a computed x1 of theirs. Returns the kernel calls made.
   std::uint64_t before(ComputationGraph& cg, VariableIndex j, bool profiling) {
@@ -113,6 +115,7 @@ class LeadingProducts {
   std::vector<VariableIndex> waiting_;  // nodes whose x1 gradient waits
   std::uint32_t flush_at_ = 0;          // one past the place of the latest computed (not leaf) x1 among them
   std::vector<VariableIndex> postponed_;
+  TransposeCache* transposes_ = nullptr;
   // Reused for calls.
   std::vector<MemoryRun> runs_;
   std::vector<const void*> data_;
