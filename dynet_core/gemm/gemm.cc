@@ -20,11 +20,17 @@ namespace {
 constexpr double kParallelFlops = 4e6;
 
 // A transposed copy of a weight larger than one kernel block costs 0.3-0.75 ns an element (measured
-// on 640 x 256 to 10,000 x 256), which the kernels' speed over Eigen's repays after 64-217 columns.
-// It is made once the pass's products over the weight reach this many columns in all (a tree's
-// levels, or a sequence's steps, are many small products over one weight), and then serves the
-// rest of the pass.
+// on 640 x 256 to 10,000 x 256), which the kernels' speed over Eigen's repays after 64-217 columns,
+// and their speed over dot products or (b^T a)^T after 40-300 columns of products of 2-64 columns
+// (1,024 x 256 at 16 columns: 36 us a product on the copy, 161 without, for a copy of 127 us; a
+// leading dimension of a multiple of 4 KiB slows (b^T a)^T most). It is made once the pass's
+// products over the weight reach this many columns in all (a tree's levels, or a sequence's
+// steps, are many small products over one weight), and then serves the rest of the pass.
 constexpr unsigned kColumnsToTranspose = 128;
+// Products of up to kTransposedProductColumns count towards a copy only over a weight of this many
+// floats or fewer: a larger one is streamed from memory with or without it (10,000 x 256 at 16-64
+// columns: 0.93-1.06x the time on a copy that costs 1.2 ms).
+constexpr std::size_t kNarrowCopyMaxFloats = std::size_t(1) << 20;
 
 // Where no transposed copy of a serves, a^T b over up to kColumnDotsMaxColumns columns runs as
 // dot products (column_dots.h), and over up to kTransposedProductColumns as (b^T a)^T: b^T and the
@@ -145,7 +151,7 @@ void gemm(const Tensor& y, const Tensor& a, bool ta, const Tensor& b, bool tb, b
       const float* t = nullptr;
       if (jit_gemm_one_block(am.cols, am.rows) || transposes->holds(am.v, am.rows, am.cols))
         t = transposes->get(am.v, am.rows, am.cols);
-      else if (bc.cols > kTransposedProductColumns)
+      else if (bc.cols > kTransposedProductColumns || std::size_t(am.rows) * am.cols <= kNarrowCopyMaxFloats)
         t = transposes->get_after(am.v, am.rows, am.cols, bc.cols, kColumnsToTranspose);
       if (t) {
         am = {t, am.cols, am.rows, am.cols};

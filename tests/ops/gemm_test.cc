@@ -218,6 +218,30 @@ TEST_CASE("a^T b over a few columns runs as dot products, and a weight larger th
   CHECK(pool.used() == copied);  // no second copy
 }
 
+TEST_CASE("a weight of up to 2^20 floats is copied transposed once the pass's narrow products over it reach "
+          "128 columns",
+          "[ops]") {
+  if (!jit_gemm_serves(256, 16, 1024)) return;  // a build without JIT kernels never copies
+  const MemorySizes sizes{1 << 20, 1 << 20, 1 << 20, 1 << 20};
+  Device_CPU one(sizes, false, 1);
+  AlignedMemoryPool pool("transposes", 4 << 20);
+  TransposeCache transposes;
+  transposes.reset(pool);
+  std::mt19937 rng(9);
+  // Larger than one kernel block, so not copied at its first product.
+  Operand w(Dim({1024, 256}), &one, rng), dy(Dim({1024, 1}, 16), &one, rng), dx(Dim({256, 1}, 16), &one, rng);
+  REQUIRE_FALSE(jit_gemm_one_block(256, 1024));
+  for (int product = 1; product <= 10; ++product) {
+    INFO("product " << product << " of 16 columns");
+    const std::vector<float> before = dx.v;
+    gemm(dx.t, w.t, true, dy.t, false, true, &transposes);
+    const std::vector<float> expected = reference(dx.t, w.t, true, dy.t, false, before, true);
+    for (std::size_t e = 0; e < expected.size(); ++e)
+      REQUIRE(dx.v[e] == Approx(expected[e]).epsilon(1e-4).margin(1e-3));
+    CHECK(transposes.holds(w.v.data(), 1024, 256) == (product >= 8));
+  }
+}
+
 TEST_CASE("a^T b over up to 8 columns: dot products equal to the plain product, each column the same bits alone "
           "as in any group",
           "[ops]") {
