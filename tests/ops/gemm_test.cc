@@ -178,8 +178,9 @@ TEST_CASE("a left operand larger than one kernel block runs block by block and e
       }
 }
 
-TEST_CASE("a^T b over a few columns runs as dot products, and a weight larger than one block is copied "
-          "transposed once the pass's wider products over it reach 128 columns",
+TEST_CASE("a^T b over a few columns runs as dot products; a weight larger than one block is copied transposed "
+          "once the pass's products over it reach 128 columns, its narrow ones counting where it has up to 2^20 "
+          "floats",
           "[ops]") {
   CHECK_FALSE(jit_gemm_serves(256, 1, 256));  // a matrix times one vector
   const MemorySizes sizes{1 << 20, 1 << 20, 1 << 20, 1 << 20};
@@ -189,14 +190,15 @@ TEST_CASE("a^T b over a few columns runs as dot products, and a weight larger th
   transposes.reset(pool);
   std::mt19937 rng(5);
   Operand w(Dim({2048, 1024}), &one, rng);
-  auto check = [&](Operand& dx, Operand& dy) {
+  auto check_over = [&](const Operand& weight, Operand& dx, Operand& dy) {
     const std::vector<float> before = dx.v;
-    gemm(dx.t, w.t, true, dy.t, false, true, &transposes);
-    const std::vector<float> expected = reference(dx.t, w.t, true, dy.t, false, before, true);
+    gemm(dx.t, weight.t, true, dy.t, false, true, &transposes);
+    const std::vector<float> expected = reference(dx.t, weight.t, true, dy.t, false, before, true);
     for (std::size_t e = 0; e < expected.size(); ++e)
       REQUIRE(dx.v[e] == Approx(expected[e]).epsilon(1e-4).margin(1e-3));
   };
-  // Products of four columns, however many: never a copy.
+  auto check = [&](Operand& dx, Operand& dy) { check_over(w, dx, dy); };
+  // Products of four columns over more than 2^20 floats, however many: never a copy.
   Operand dy4(Dim({2048, 1}, 4), &one, rng), dx4(Dim({1024, 1}, 4), &one, rng);
   for (int product = 1; product <= 40; ++product) {
     INFO("product " << product << " of four columns");
@@ -216,29 +218,14 @@ TEST_CASE("a^T b over a few columns runs as dot products, and a weight larger th
   check(dx4, dy4);
   check(dx96, dy96);
   CHECK(pool.used() == copied);  // no second copy
-}
-
-TEST_CASE("a weight of up to 2^20 floats is copied transposed once the pass's narrow products over it reach "
-          "128 columns",
-          "[ops]") {
-  if (!jit_gemm_serves(256, 16, 1024)) return;  // a build without JIT kernels never copies
-  const MemorySizes sizes{1 << 20, 1 << 20, 1 << 20, 1 << 20};
-  Device_CPU one(sizes, false, 1);
-  AlignedMemoryPool pool("transposes", 4 << 20);
-  TransposeCache transposes;
-  transposes.reset(pool);
-  std::mt19937 rng(9);
-  // Larger than one kernel block, so not copied at its first product.
-  Operand w(Dim({1024, 256}), &one, rng), dy(Dim({1024, 1}, 16), &one, rng), dx(Dim({256, 1}, 16), &one, rng);
+  // A weight of 2^18 floats, larger than one block: products of 16 columns count, the eighth
+  // reaching 128 runs on a copy.
+  Operand small(Dim({1024, 256}), &one, rng), dy16(Dim({1024, 1}, 16), &one, rng), dx16(Dim({256, 1}, 16), &one, rng);
   REQUIRE_FALSE(jit_gemm_one_block(256, 1024));
   for (int product = 1; product <= 10; ++product) {
     INFO("product " << product << " of 16 columns");
-    const std::vector<float> before = dx.v;
-    gemm(dx.t, w.t, true, dy.t, false, true, &transposes);
-    const std::vector<float> expected = reference(dx.t, w.t, true, dy.t, false, before, true);
-    for (std::size_t e = 0; e < expected.size(); ++e)
-      REQUIRE(dx.v[e] == Approx(expected[e]).epsilon(1e-4).margin(1e-3));
-    CHECK(transposes.holds(w.v.data(), 1024, 256) == (product >= 8));
+    check_over(small, dx16, dy16);
+    CHECK(transposes.holds(small.v.data(), 1024, 256) == (product >= 8));
   }
 }
 
