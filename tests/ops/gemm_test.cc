@@ -178,9 +178,8 @@ TEST_CASE("a left operand larger than one kernel block runs block by block and e
       }
 }
 
-TEST_CASE("a^T b over a few columns runs as dot products; a weight larger than one block is copied transposed "
-          "once the pass's products over it reach 128 columns, its narrow ones counting where it has up to 2^20 "
-          "floats",
+TEST_CASE("a^T b over a few columns runs as dot products, and a weight larger than one block is copied "
+          "transposed once the pass's products over it reach 128 columns, narrow ones counting up to 2^20 floats",
           "[ops]") {
   CHECK_FALSE(jit_gemm_serves(256, 1, 256));  // a matrix times one vector
   const MemorySizes sizes{1 << 20, 1 << 20, 1 << 20, 1 << 20};
