@@ -86,11 +86,15 @@ void TailOrder::plan(const ComputationGraph& cg, VariableIndex begin, VariableIn
 }
 
 bool TailOrder::by_level(const ComputationGraph& cg, VariableIndex begin, VariableIndex end) {
-  // Products whose node others read (a chain's runs in step where that matters), by weight.
+  // Products that several nodes read (a chain's runs in step where that matters), or whose input
+  // several nodes read (a tree LSTM with a weight per gate: each gate's product is a chain, over
+  // an input that every gate reads), by weight. A product of a chain over an input read by it
+  // alone (a tagger's per-word MLP over both directions' states, whose heights pair words from
+  // either end) keeps graph order: ordering the tagger by height ran it at 0.90-0.92x.
   std::size_t kept = 0;
   for (const auto& [w, j] : products_) {
     const VariableIndex r = reader_[j - begin];
-    if (r == kNone || r == kSeveral) products_[kept++] = {w, j};
+    if (r == kNone || r == kSeveral || reader_[cg.node(j).arg(2) - begin] == kSeveral) products_[kept++] = {w, j};
   }
   products_.resize(kept);
   std::sort(products_.begin(), products_.end());

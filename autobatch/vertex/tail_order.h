@@ -6,8 +6,9 @@
 // layer and loss then all run after the recurrence, where their products over the output weight
 // are ready together and leading_products.h makes them one product: reading a 10 MB weight once
 // a sequence instead of once a step. Other nodes keep graph order. Where two products over one
-// weight from inputs computed in the pass, each read by several nodes, stand at one height (a
-// tree LSTM's nodes of one level), the pass runs level by level instead: every node as early as
+// weight from inputs computed in the pass, each read by several nodes or over an input several
+// nodes read, stand at one height (a tree LSTM's nodes of one level), the pass runs level by
+// level instead: every node as early as
 // its arguments allow, a chain's as late as its end allows, so that leading_products.h joins each
 // level's products. Backward runs in the reverse of this order. Values are those of graph order:
 // only independent nodes change places, and random ops draw from their own seeds.
@@ -61,8 +62,8 @@ class TailOrder {
   std::vector<VariableIndex> to_sort_;                             // sort_by's input
 
   /// Whether two products over one weight from inputs computed in the pass, each read by several
-  /// nodes, stand at one height: a tree's nodes of one level, ready together only when run level
-  /// by level. Sets height_ and highest_ where it needs them.
+  /// nodes or over an input several nodes read, stand at one height: a tree's nodes of one level,
+  /// ready together only when run level by level. Sets height_ and highest_ where it needs them.
   bool by_level(const ComputationGraph& cg, VariableIndex begin, VariableIndex end);
   /// Orders nodes [begin, end) level by level: a node not in a chain at its height, a chain's at
   /// its end's height less its depth.

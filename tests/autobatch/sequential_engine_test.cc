@@ -354,10 +354,15 @@ namespace {
 /// A tree of cells h = tanh(g) * logistic(g), g = b + U [h_l; h_r] at inner nodes and
 /// g = c + V e(word) at leaves (two readers of g, as in a tree LSTM), balanced over eight words,
 /// its loss the sum of the root's h.
+/// A tree LSTM-like model over eight words: one product a node over U (read by both halves of the
+/// cell), or, with `gates`, one a gate over Ui and Uu (each read by its gate's nonlinearity alone,
+/// over the concatenation both read), as DyNet's benchmark treenn writes its cell.
 struct TreeModel {
+  explicit TreeModel(bool gates = false) : gates(gates) {}
+  const bool gates;
   ParameterCollection pc;
   Parameter U = pc.add_parameters({4, 8}), b = pc.add_parameters({4}), V = pc.add_parameters({4, 3}),
-            c = pc.add_parameters({4});
+            c = pc.add_parameters({4}), Ui = pc.add_parameters({4, 8}), Uu = pc.add_parameters({4, 8});
   LookupParameter E = pc.add_lookup_parameters(10, {3});
 
   struct Result {
@@ -371,14 +376,17 @@ struct TreeModel {
     ComputationGraph cg;
     cg.set_autobatch(0);
     cg.set_vertex(vertex);
-    const Expression u = parameter(cg, U), bias = parameter(cg, b), v = parameter(cg, V), leaf_bias = parameter(cg, c);
+    const Expression u = parameter(cg, U), bias = parameter(cg, b), v = parameter(cg, V), leaf_bias = parameter(cg, c),
+                     ui = parameter(cg, Ui), uu = parameter(cg, Uu);
     const std::vector<unsigned> words = {3, 1, 4, 1, 5, 9, 2, 6};
     auto cell = [](const Expression& g) { return cmult(tanh(g), logistic(g)); };
     // In post-order, as a program that recurses over the tree builds it.
     std::function<Expression(unsigned, unsigned)> subtree = [&](unsigned first, unsigned count) {
       if (count == 1) return cell(affine_transform({leaf_bias, v, lookup(cg, E, words[first])}));
       const Expression left = subtree(first, count / 2), right = subtree(first + count / 2, count / 2);
-      return cell(affine_transform({bias, u, concatenate({left, right})}));
+      const Expression both = concatenate({left, right});
+      if (gates) return cmult(logistic(affine_transform({bias, ui, both})), tanh(affine_transform({bias, uu, both})));
+      return cell(affine_transform({bias, u, both}));
     };
     const Expression root = subtree(0, unsigned(words.size()));
     const Expression loss = sum_elems(root);
@@ -390,8 +398,12 @@ struct TreeModel {
     cg.engine().reset_stats();
     cg.backward(loss);
     r.backward = cg.engine().stats();
-    for (const auto& [name, p] : {std::pair("U", &U), std::pair("b", &b), std::pair("V", &V), std::pair("c", &c)})
-      r.gradients.emplace_back(name, as_vector(p->get_storage().g));
+    std::vector<std::pair<const char*, Parameter*>> used = {{"b", &b}, {"V", &V}, {"c", &c}};
+    if (gates)
+      used.insert(used.end(), {{"Ui", &Ui}, {"Uu", &Uu}});
+    else
+      used.emplace_back("U", &U);
+    for (const auto& [name, p] : used) r.gradients.emplace_back(name, as_vector(p->get_storage().g));
     r.gradients.emplace_back("E", as_vector(E.get_storage().all_grads));
     return r;
   }
@@ -412,6 +424,24 @@ TEST_CASE("the sequential engine runs a tree level by level where that joins its
     // one call each (the root's runs alone), forward and for their input gradients.
     CHECK(levels.forward.leading_products == 3);
     CHECK(levels.backward.leading_gradients == 3);
+    check_close(levels.root, each.root, "root");
+    for (std::size_t i = 0; i < levels.gradients.size(); ++i)
+      check_close(levels.gradients[i].second, each.gradients[i].second, levels.gradients[i].first);
+  }
+}
+
+TEST_CASE("the sequential engine runs a tree level by level where each gate has its weight, whose products "
+          "read one input of several readers",
+          "[autobatch]") {
+  TreeModel m(true);
+  const TreeModel::Result each = m.run(0);
+  for (int vertex : {1, 2}) {
+    INFO("--dynet-vertex " << vertex);
+    const TreeModel::Result levels = m.run(vertex);
+    // The leaves' products, then each gate's over the four inner nodes above them and over the
+    // two above those (the root's run alone), forward and for their input gradients.
+    CHECK(levels.forward.leading_products == 5);
+    CHECK(levels.backward.leading_gradients == 5);
     check_close(levels.root, each.root, "root");
     for (std::size_t i = 0; i < levels.gradients.size(); ++i)
       check_close(levels.gradients[i].second, each.gradients[i].second, levels.gradients[i].first);
