@@ -1,6 +1,7 @@
 #include "autobatch/vertex/lazy_weight_gradients.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "dynet_core/profiler.h"
 #include "dynet_core/signature.h"
@@ -32,27 +33,9 @@ bool LazyWeightGradients::node_may_wait(const Node& n) {
 std::uint64_t LazyWeightGradients::run(ComputationGraph& cg, const GroupRecord& record,
                                        const std::vector<float*>& group_grad, TransposeCache* transposes,
                                        bool profiling) {
-  // Looked up once a part, not once a comparison: each look-up reads a node far from the last.
-  for (Waiting& w : waiting_) w.signature = cg.node(record.nodes(record[w.group])[0]).signature;
+  if (waiting_.empty()) return 0;
+  order_by_blocks(cg, record);
   auto signature = [](const Waiting& w) { return w.signature; };
-  std::sort(waiting_.begin(), waiting_.end(), [](const Waiting& a, const Waiting& b) {
-    if (a.signature != b.signature) return a.signature < b.signature;
-    return a.argument != b.argument ? a.argument < b.argument : a.order < b.order;
-  });
-  // Signatures hold parameters' addresses, which differ from run to run; the parts of one weight
-  // from several signatures (attention's v over sources of several lengths) are added in the
-  // order of their groups instead, so that a seeded run gives the same gradients every time.
-  blocks_.clear();
-  for (std::size_t first = 0, end; first < waiting_.size(); first = end) {
-    std::uint32_t earliest = waiting_[first].group;
-    for (end = first + 1; end < waiting_.size() && signature(waiting_[end]) == signature(waiting_[first]); ++end)
-      earliest = std::min(earliest, waiting_[end].group);
-    blocks_.push_back({first, end, earliest});
-  }
-  std::sort(blocks_.begin(), blocks_.end(), [](const Block& a, const Block& b) { return a.earliest < b.earliest; });
-  ordered_.clear();
-  for (const Block& b : blocks_) ordered_.insert(ordered_.end(), waiting_.begin() + b.first, waiting_.begin() + b.end);
-  waiting_.swap(ordered_);
   AlignedMemoryPool& scratch = cg.memory().scratch;
   std::uint64_t calls = 0;
   for (std::size_t first = 0; first < waiting_.size();) {
@@ -92,6 +75,47 @@ std::uint64_t LazyWeightGradients::run(ComputationGraph& cg, const GroupRecord& 
   }
   waiting_.clear();
   return calls;
+}
+
+void LazyWeightGradients::order_by_blocks(const ComputationGraph& cg, const GroupRecord& record) {
+  // The parts of one signature are a block, found through an open-addressing table: a pass's
+  // parts come from a few signatures, and sorting every part by signature took 3% of a tagger's
+  // sentence. Signatures hold parameters' addresses, which differ from run to run; blocks run in
+  // the order of their earliest groups instead, so that a seeded run gives the same gradients
+  // every time (the parts of one weight from several signatures, as attention's v over sources
+  // of several lengths, are then added in the order of their groups).
+  std::size_t capacity = 16;
+  while (capacity < 2 * waiting_.size()) capacity *= 2;
+  slots_.assign(capacity, kNoBlock);
+  blocks_.clear();
+  unsigned arguments = 1;
+  for (Waiting& w : waiting_) {
+    w.signature = cg.node(record.nodes(record[w.group])[0]).signature;
+    std::size_t s = (w.signature * 0x9E3779B97F4A7C15ull) >> 40 & (capacity - 1);
+    while (slots_[s] != kNoBlock && blocks_[slots_[s]].signature != w.signature) s = (s + 1) & (capacity - 1);
+    if (slots_[s] == kNoBlock) {
+      slots_[s] = static_cast<std::uint32_t>(blocks_.size());
+      blocks_.push_back({w.signature, w.group, 0});
+    }
+    Block& b = blocks_[slots_[s]];
+    b.earliest = std::min(b.earliest, w.group);
+    w.block = slots_[s];
+    arguments = std::max(arguments, w.argument + 1);
+  }
+  // Blocks by their earliest group (no two share one: a group's parts share its signature), then
+  // the parts of a block by argument, each in the order it began to wait: a counting sort.
+  ranked_.resize(blocks_.size());
+  for (std::uint32_t b = 0; b < blocks_.size(); ++b) ranked_[b] = b;
+  std::sort(ranked_.begin(), ranked_.end(),
+            [&](std::uint32_t a, std::uint32_t b) { return blocks_[a].earliest < blocks_[b].earliest; });
+  for (std::uint32_t r = 0; r < ranked_.size(); ++r) blocks_[ranked_[r]].rank = r;
+  auto key = [&](const Waiting& w) { return std::size_t(blocks_[w.block].rank) * arguments + w.argument; };
+  starts_.assign(blocks_.size() * arguments, 0);
+  for (const Waiting& w : waiting_) ++starts_[key(w)];
+  for (std::size_t k = 0, at = 0; k < starts_.size(); ++k) at += std::exchange(starts_[k], at);
+  ordered_.resize(waiting_.size());
+  for (const Waiting& w : waiting_) ordered_[starts_[key(w)]++] = w;
+  waiting_.swap(ordered_);
 }
 
 bool LazyWeightGradients::same_groups(std::size_t a_first, std::size_t a_end, std::size_t b_first,

@@ -31,9 +31,7 @@ class LazyWeightGradients {
   static constexpr std::uint32_t kWaitBelow = 32;
   /// Group g's part of the gradient of its argument i, the parameter leaf `target` (one that
   /// receives a gradient), waits.
-  void wait(std::uint32_t g, unsigned i, VariableIndex target) {
-    waiting_.push_back({g, i, target, static_cast<std::uint32_t>(waiting_.size()), 0});
-  }
+  void wait(std::uint32_t g, unsigned i, VariableIndex target) { waiting_.push_back({g, i, target, 0, 0}); }
   /// Adds every waiting part, group_grad[g] being group g's final output gradients (profiled
   /// with `profiling`); returns the kernel calls made.
   std::uint64_t run(ComputationGraph& cg, const GroupRecord& record, const std::vector<float*>& group_grad,
@@ -45,14 +43,18 @@ class LazyWeightGradients {
     std::uint32_t group;
     unsigned argument;
     VariableIndex target;
-    std::uint32_t order;  ///< when it began to wait: ties keep this order without a stable sort's buffer
-    std::uint64_t signature;  ///< its group's, set by run()
+    std::uint32_t block;      ///< its signature's, set by order_by_blocks()
+    std::uint64_t signature;  ///< its group's, set by order_by_blocks()
   };
-  /// The waiting parts [first, end) of one signature, the earliest of their groups.
+  /// The waiting parts of one signature: the earliest of their groups, and its place among blocks.
   struct Block {
-    std::size_t first, end;
-    std::uint32_t earliest;
+    std::uint64_t signature;
+    std::uint32_t earliest, rank;
   };
+  static constexpr std::uint32_t kNoBlock = ~std::uint32_t(0);
+  /// Orders waiting_ by blocks in order of their earliest group, a block's parts by argument,
+  /// each argument's in the order they began to wait.
+  void order_by_blocks(const ComputationGraph& cg, const GroupRecord& record);
   /// Whether the waiting parts [a_first, a_end) and [b_first, b_end) are of the same groups.
   bool same_groups(std::size_t a_first, std::size_t a_end, std::size_t b_first, std::size_t b_end) const;
   /// Makes call_ the backward call over every node of the waiting parts [first, end) (of one
@@ -63,7 +65,10 @@ class LazyWeightGradients {
 
   std::vector<Waiting> waiting_;
   std::vector<Block> blocks_;
-  std::vector<Waiting> ordered_;  // waiting_ by blocks in order of their earliest group
+  std::vector<std::uint32_t> slots_;   // order_by_blocks's table: a block by signature
+  std::vector<std::uint32_t> ranked_;  // blocks by their earliest group
+  std::vector<std::size_t> starts_;    // the counting sort's, by (block rank, argument)
+  std::vector<Waiting> ordered_;       // waiting_ in order
   std::vector<MemoryRun> runs_;   // one group's block each, gathered with one device call
   std::vector<const void*> data_;
   std::vector<Tensor> xs_;
