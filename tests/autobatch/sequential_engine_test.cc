@@ -411,39 +411,26 @@ struct TreeModel {
 
 }  // namespace
 
-TEST_CASE("the sequential engine runs a tree level by level where that joins its nodes' products, under "
-          "--dynet-vertex 1 and 2",
+TEST_CASE("the sequential engine runs a tree level by level where that joins its nodes' products, one a node "
+          "or one a gate, under --dynet-vertex 1 and 2",
           "[autobatch]") {
-  TreeModel m;
-  const TreeModel::Result each = m.run(0);
-  CHECK(each.forward.leading_products == 0);
-  for (int vertex : {1, 2}) {
-    INFO("--dynet-vertex " << vertex);
-    const TreeModel::Result levels = m.run(vertex);
-    // The eight leaves' products, then the four inner nodes' above them and the two above those:
-    // one call each (the root's runs alone), forward and for their input gradients.
-    CHECK(levels.forward.leading_products == 3);
-    CHECK(levels.backward.leading_gradients == 3);
-    check_close(levels.root, each.root, "root");
-    for (std::size_t i = 0; i < levels.gradients.size(); ++i)
-      check_close(levels.gradients[i].second, each.gradients[i].second, levels.gradients[i].first);
-  }
-}
-
-TEST_CASE("the sequential engine runs a tree level by level where each gate has its weight, whose products "
-          "read one input of several readers",
-          "[autobatch]") {
-  TreeModel m(true);
-  const TreeModel::Result each = m.run(0);
-  for (int vertex : {1, 2}) {
-    INFO("--dynet-vertex " << vertex);
-    const TreeModel::Result levels = m.run(vertex);
-    // The leaves' products, then each gate's over the four inner nodes above them and over the
-    // two above those (the root's run alone), forward and for their input gradients.
-    CHECK(levels.forward.leading_products == 5);
-    CHECK(levels.backward.leading_gradients == 5);
-    check_close(levels.root, each.root, "root");
-    for (std::size_t i = 0; i < levels.gradients.size(); ++i)
-      check_close(levels.gradients[i].second, each.gradients[i].second, levels.gradients[i].first);
+  // One product a node: the eight leaves', then the four inner nodes' above them and the two
+  // above those, one call each (the root's runs alone). A weight a gate, each gate's product read
+  // by its nonlinearity alone over the concatenation both gates read: the leaves', then each
+  // gate's at the two inner levels. Forward, and for their input gradients.
+  for (const auto& [gates, calls] : {std::pair(false, 3), std::pair(true, 5)}) {
+    INFO((gates ? "a weight a gate" : "one product a node"));
+    TreeModel m(gates);
+    const TreeModel::Result each = m.run(0);
+    CHECK(each.forward.leading_products == 0);
+    for (int vertex : {1, 2}) {
+      INFO("--dynet-vertex " << vertex);
+      const TreeModel::Result levels = m.run(vertex);
+      CHECK(levels.forward.leading_products == std::uint64_t(calls));
+      CHECK(levels.backward.leading_gradients == std::uint64_t(calls));
+      check_close(levels.root, each.root, "root");
+      for (std::size_t i = 0; i < levels.gradients.size(); ++i)
+        check_close(levels.gradients[i].second, each.gradients[i].second, levels.gradients[i].first);
+    }
   }
 }
