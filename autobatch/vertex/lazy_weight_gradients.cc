@@ -35,7 +35,6 @@ std::uint64_t LazyWeightGradients::run(ComputationGraph& cg, const GroupRecord& 
                                        bool profiling) {
   if (waiting_.empty()) return 0;
   order_by_blocks(cg, record);
-  auto signature = [](const Waiting& w) { return w.signature; };
   AlignedMemoryPool& scratch = cg.memory().scratch;
   std::uint64_t calls = 0;
   for (std::size_t first = 0; first < waiting_.size();) {
@@ -44,9 +43,9 @@ std::uint64_t LazyWeightGradients::run(ComputationGraph& cg, const GroupRecord& 
     const AlignedMemoryPool::Mark mark = scratch.mark();
     std::size_t gathered_first = 0, gathered_end = 0;
     std::size_t end = first;
-    while (end < waiting_.size() && signature(waiting_[end]) == signature(waiting_[first])) {
+    while (end < waiting_.size() && waiting_[end].block == waiting_[first].block) {
       std::size_t part_end = end + 1;
-      while (part_end < waiting_.size() && signature(waiting_[part_end]) == signature(waiting_[end]) &&
+      while (part_end < waiting_.size() && waiting_[part_end].block == waiting_[end].block &&
              waiting_[part_end].argument == waiting_[end].argument)
         ++part_end;
       const std::uint64_t gather_start = profiling ? profile::now_ns() : 0;
@@ -90,12 +89,12 @@ void LazyWeightGradients::order_by_blocks(const ComputationGraph& cg, const Grou
   blocks_.clear();
   unsigned arguments = 1;
   for (Waiting& w : waiting_) {
-    w.signature = cg.node(record.nodes(record[w.group])[0]).signature;
-    std::size_t s = (w.signature * 0x9E3779B97F4A7C15ull) >> 40 & (capacity - 1);
-    while (slots_[s] != kNoBlock && blocks_[slots_[s]].signature != w.signature) s = (s + 1) & (capacity - 1);
+    const std::uint64_t signature = cg.node(record.nodes(record[w.group])[0]).signature;
+    std::size_t s = (signature * 0x9E3779B97F4A7C15ull) >> 40 & (capacity - 1);
+    while (slots_[s] != kNoBlock && blocks_[slots_[s]].signature != signature) s = (s + 1) & (capacity - 1);
     if (slots_[s] == kNoBlock) {
       slots_[s] = static_cast<std::uint32_t>(blocks_.size());
-      blocks_.push_back({w.signature, w.group, 0});
+      blocks_.push_back({signature, w.group, 0});
     }
     Block& b = blocks_[slots_[s]];
     b.earliest = std::min(b.earliest, w.group);

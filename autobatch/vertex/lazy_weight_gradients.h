@@ -31,7 +31,7 @@ class LazyWeightGradients {
   static constexpr std::uint32_t kWaitBelow = 32;
   /// Group g's part of the gradient of its argument i, the parameter leaf `target` (one that
   /// receives a gradient), waits.
-  void wait(std::uint32_t g, unsigned i, VariableIndex target) { waiting_.push_back({g, i, target, 0, 0}); }
+  void wait(std::uint32_t g, unsigned i, VariableIndex target) { waiting_.push_back({g, i, target, 0}); }
   /// Adds every waiting part, group_grad[g] being group g's final output gradients (profiled
   /// with `profiling`); returns the kernel calls made.
   std::uint64_t run(ComputationGraph& cg, const GroupRecord& record, const std::vector<float*>& group_grad,
@@ -43,8 +43,7 @@ class LazyWeightGradients {
     std::uint32_t group;
     unsigned argument;
     VariableIndex target;
-    std::uint32_t block;      ///< its signature's, set by order_by_blocks()
-    std::uint64_t signature;  ///< its group's, set by order_by_blocks()
+    std::uint32_t block;  ///< its group's signature's, set by order_by_blocks()
   };
   /// The waiting parts of one signature: the earliest of their groups, and its place among blocks.
   struct Block {
