@@ -42,9 +42,15 @@ std::uint64_t node_signature(const OpDef& op, const void* data, const Dim& out, 
   std::uint64_t h = mix(out_hash, op.id);
   if (op.batch.sig_bytes) {
     const unsigned char* bytes = static_cast<const unsigned char*>(data);
-    for (unsigned k = 0; k < op.batch.sig_bytes; k += 8) {
+    unsigned k = 0;
+    for (; k + 8 <= op.batch.sig_bytes; k += 8) {
+      std::uint64_t word;
+      std::memcpy(&word, bytes + k, 8);
+      h = mix(h, word);
+    }
+    if (k < op.batch.sig_bytes) {
       std::uint64_t word = 0;
-      std::memcpy(&word, bytes + k, op.batch.sig_bytes - k < 8 ? op.batch.sig_bytes - k : 8);
+      std::memcpy(&word, bytes + k, op.batch.sig_bytes - k);
       h = mix(h, word);
     }
   }

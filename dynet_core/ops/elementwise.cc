@@ -6,14 +6,13 @@
 #include "dynet_core/ops/accumulate.h"
 #include "dynet_core/ops/called_as.h"
 #include "dynet_core/ops/check_case.h"
+#include "dynet_core/ops/dims.h"
 #include "dynet_core/ops/registry.h"
 #include "dynet_core/tensor_eigen.h"
 
 namespace dynet {
 
 namespace {
-
-Dim same_dim(const DimArgs& xs, const void*) { return xs[0]; }
 
 // The scalar rule defines each op. On the CPU, rules whose scalar form calls a libm function get
 // Eigen's vectorized version of the same function instead: tanh and logistic alone were a fifth
@@ -80,7 +79,7 @@ constexpr OpDef unary_op(ElementwiseOp op, Saves saves, Expression (*check)(Chec
   constexpr std::uint8_t data_bytes = std::is_empty<R>::value ? 0 : sizeof(R);
   return OpRow(elementwise_op_name(op))
       .arity(1)
-      .infer(same_dim)
+      .infer(dims::first_argument)
       .forward(unary_forward<R>)
       .backward(unary_backward<R>)
       .saves(saves)

@@ -6,13 +6,13 @@
 #include "dynet_core/ops/accumulate.h"
 #include "dynet_core/ops/called_as.h"
 #include "dynet_core/ops/check_case.h"
+#include "dynet_core/ops/dims.h"
 #include "dynet_core/ops/registry.h"
 
 namespace dynet {
 
 namespace {
 
-Dim same_dim(const DimArgs& xs, const void*) { return xs[0]; }
 // nobackprop and scale_gradient are y = x with a gradient of 0 or lambda dy: ElementwiseRule runs,
 // which the kernels run over the whole tensor.
 void copy_run(const void*, const float* const* xs, unsigned, float* y, std::size_t n) {
@@ -30,7 +30,7 @@ void scaled_backward(const OpCall& c, unsigned) {
 
 OpDef NoBackpropOp = OpRow(elementwise_op_name(ElementwiseOp::nobackprop))
                          .arity(1)
-                         .infer(same_dim)
+                         .infer(dims::first_argument)
                          .forward(copy_forward)
                          .saves(kSavesNothing)
                          .batch(ConcatBatch())
@@ -38,7 +38,7 @@ OpDef NoBackpropOp = OpRow(elementwise_op_name(ElementwiseOp::nobackprop))
                          .elementwise(ElementwiseRule(ElementwiseOp::nobackprop, copy_run, nullptr));
 OpDef ScaleGradientOp = OpRow(elementwise_op_name(ElementwiseOp::scale_gradient))
                             .arity(1)
-                            .infer(same_dim)
+                            .infer(dims::first_argument)
                             .forward(copy_forward)
                             .backward(scaled_backward)
                             .saves(kSavesNothing)
@@ -63,7 +63,7 @@ void argmax_forward(const OpCall& c) {
 }
 OpDef ArgmaxOp = OpRow("argmax")
                      .arity(1)
-                     .infer(same_dim)
+                     .infer(dims::first_argument)
                      .forward(argmax_forward)
                      .backward(scaled_backward)
                      .saves(kSavesNothing)

@@ -11,6 +11,7 @@
 #include "dynet_core/ops/called_as.h"
 #include "dynet_core/ops/check_case.h"
 #include "dynet_core/ops/counter_rng.h"
+#include "dynet_core/ops/dims.h"
 #include "dynet_core/ops/registry.h"
 #include "dynet_core/random_engine.h"
 
@@ -47,14 +48,13 @@ void mask_backward(const OpCall& c, unsigned) {
   });
 }
 
-Dim same_dim(const DimArgs& xs, const void*) { return xs[0]; }
 constexpr BatchTraits kRandomBatch = ConcatBatch().sig_bytes(2 * sizeof(float));
 
 Expression any_input(CheckCase& c) { return c.input(c.shape(0, 3, c.batch())); }
 
 OpDef DropoutOp = OpRow("dropout")
                       .arity(1)
-                      .infer(same_dim)
+                      .infer(dims::first_argument)
                       .forward(mask_forward<ElementMask>)
                       .backward(mask_backward<ElementMask>)
                       .saves(kSavesNothing)
@@ -62,7 +62,7 @@ OpDef DropoutOp = OpRow("dropout")
                       .check([](CheckCase& c) { return dropout(any_input(c), c.real(0.f, 0.7f)); });
 OpDef DropoutBatchOp = OpRow("dropout_batch")
                            .arity(1)
-                           .infer(same_dim)
+                           .infer(dims::first_argument)
                            .forward(mask_forward<BatchMask>)
                            .backward(mask_backward<BatchMask>)
                            .saves(kSavesNothing)
@@ -70,7 +70,7 @@ OpDef DropoutBatchOp = OpRow("dropout_batch")
                            .check([](CheckCase& c) { return dropout_batch(any_input(c), c.real(0.f, 0.7f)); });
 OpDef BlockDropoutOp = OpRow("block_dropout")
                            .arity(1)
-                           .infer(same_dim)
+                           .infer(dims::first_argument)
                            .forward(mask_forward<BlockMask>)
                            .backward(mask_backward<BlockMask>)
                            .saves(kSavesNothing)
@@ -85,7 +85,7 @@ void noise_forward(const OpCall& c) {
 void noise_backward(const OpCall& c, unsigned) { accumulate(c.dx.v, c.dy.v, c.y.d.size()); }
 OpDef NoiseOp = OpRow("noise")
                     .arity(1)
-                    .infer(same_dim)
+                    .infer(dims::first_argument)
                     .forward(noise_forward)
                     .backward(noise_backward)
                     .saves(kSavesNothing)

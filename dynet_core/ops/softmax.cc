@@ -125,10 +125,9 @@ void log_softmax_backward(const OpCall& c, unsigned) {
     for (unsigned i = 0; i < n; ++i) c.dx.v[base + i] += dy[base + i] - p[base + i] * total;
   }
 }
-Dim same_dim(const DimArgs& xs, const void*) { return xs[0]; }
 OpDef LogSoftmaxOp = OpRow("log_softmax")
                          .arity(1)
-                         .infer(same_dim)
+                         .infer(dims::first_argument)
                          .forward(log_softmax_forward)
                          .backward(log_softmax_backward)
                          .saves(kSavesOutput)
