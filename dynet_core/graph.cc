@@ -173,12 +173,17 @@ Expression ComputationGraph::append(const OpDef& op, const Expression* args, uns
   // buffer.
   Node& nd = push_node();
   DimHash out_hash;
-  try {
-    new (&nd.dim) Dim(op.infer_dim(xs, data));
-    out_hash = dim_hash(nd.dim);
-    if (!out_hash.fits) reject_size(nd.dim, "the shape");
-  } catch (const std::invalid_argument& e) {
-    throw std::invalid_argument(describe_failure(op, xs, e.what()));
+  if (op.infer_dim == &first_argument_shape) {
+    new (&nd.dim) Dim(arg_nodes[0]->dim);
+    out_hash = {arg_nodes[0]->dim_hash, true};
+  } else {
+    try {
+      new (&nd.dim) Dim(op.infer_dim(xs, data));
+      out_hash = dim_hash(nd.dim);
+      if (!out_hash.fits) reject_size(nd.dim, "the shape");
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(describe_failure(op, xs, e.what()));
+    }
   }
   const Dim& out = nd.dim;
   nd.op = &op;

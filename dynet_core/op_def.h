@@ -55,6 +55,11 @@ struct DimArgs {
   unsigned size() const { return n; }
 };
 
+/// The shape rule of ops whose result has their first argument's shape. The graph copies that
+/// argument's shape and shape hash instead of calling it: hashing a shape just written waits for
+/// the writes to drain from the store buffer.
+inline Dim first_argument_shape(const DimArgs& xs, const void*) { return xs[0]; }
+
 /// Which values backward reads, so that engines may release or reuse the others.
 enum Saves : std::uint8_t { kSavesNothing = 0, kSavesInputs = 1, kSavesOutput = 2, kSavesBoth = 3 };
 

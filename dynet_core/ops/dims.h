@@ -28,8 +28,6 @@ inline unsigned batch(const DimArgs& xs) {
   }
   return b;
 }
-/// The shape rule of ops whose result has their first argument's shape.
-inline Dim first_argument(const DimArgs& xs, const void*) { return xs[0]; }
 /// Elementwise broadcasting: every dimension (and the batch) equal or 1 on one side.
 Dim broadcast(const Dim& a, const Dim& b);
 /// All arguments have the same shape (batch sizes may differ as batch() allows); returns the

@@ -6,7 +6,6 @@
 #include "dynet_core/ops/accumulate.h"
 #include "dynet_core/ops/called_as.h"
 #include "dynet_core/ops/check_case.h"
-#include "dynet_core/ops/dims.h"
 #include "dynet_core/ops/registry.h"
 #include "dynet_core/tensor_eigen.h"
 
@@ -79,7 +78,7 @@ constexpr OpDef unary_op(ElementwiseOp op, Saves saves, Expression (*check)(Chec
   constexpr std::uint8_t data_bytes = std::is_empty<R>::value ? 0 : sizeof(R);
   return OpRow(elementwise_op_name(op))
       .arity(1)
-      .infer(dims::first_argument)
+      .infer(first_argument_shape)
       .forward(unary_forward<R>)
       .backward(unary_backward<R>)
       .saves(saves)

@@ -6,7 +6,6 @@
 #include "dynet_core/ops/accumulate.h"
 #include "dynet_core/ops/called_as.h"
 #include "dynet_core/ops/check_case.h"
-#include "dynet_core/ops/dims.h"
 #include "dynet_core/ops/registry.h"
 
 namespace dynet {
@@ -30,7 +29,7 @@ void scaled_backward(const OpCall& c, unsigned) {
 
 OpDef NoBackpropOp = OpRow(elementwise_op_name(ElementwiseOp::nobackprop))
                          .arity(1)
-                         .infer(dims::first_argument)
+                         .infer(first_argument_shape)
                          .forward(copy_forward)
                          .saves(kSavesNothing)
                          .batch(ConcatBatch())
@@ -38,7 +37,7 @@ OpDef NoBackpropOp = OpRow(elementwise_op_name(ElementwiseOp::nobackprop))
                          .elementwise(ElementwiseRule(ElementwiseOp::nobackprop, copy_run, nullptr));
 OpDef ScaleGradientOp = OpRow(elementwise_op_name(ElementwiseOp::scale_gradient))
                             .arity(1)
-                            .infer(dims::first_argument)
+                            .infer(first_argument_shape)
                             .forward(copy_forward)
                             .backward(scaled_backward)
                             .saves(kSavesNothing)
@@ -63,7 +62,7 @@ void argmax_forward(const OpCall& c) {
 }
 OpDef ArgmaxOp = OpRow("argmax")
                      .arity(1)
-                     .infer(dims::first_argument)
+                     .infer(first_argument_shape)
                      .forward(argmax_forward)
                      .backward(scaled_backward)
                      .saves(kSavesNothing)

@@ -11,7 +11,6 @@
 #include "dynet_core/ops/called_as.h"
 #include "dynet_core/ops/check_case.h"
 #include "dynet_core/ops/counter_rng.h"
-#include "dynet_core/ops/dims.h"
 #include "dynet_core/ops/registry.h"
 #include "dynet_core/random_engine.h"
 
@@ -54,7 +53,7 @@ Expression any_input(CheckCase& c) { return c.input(c.shape(0, 3, c.batch())); }
 
 OpDef DropoutOp = OpRow("dropout")
                       .arity(1)
-                      .infer(dims::first_argument)
+                      .infer(first_argument_shape)
                       .forward(mask_forward<ElementMask>)
                       .backward(mask_backward<ElementMask>)
                       .saves(kSavesNothing)
@@ -62,7 +61,7 @@ OpDef DropoutOp = OpRow("dropout")
                       .check([](CheckCase& c) { return dropout(any_input(c), c.real(0.f, 0.7f)); });
 OpDef DropoutBatchOp = OpRow("dropout_batch")
                            .arity(1)
-                           .infer(dims::first_argument)
+                           .infer(first_argument_shape)
                            .forward(mask_forward<BatchMask>)
                            .backward(mask_backward<BatchMask>)
                            .saves(kSavesNothing)
@@ -70,7 +69,7 @@ OpDef DropoutBatchOp = OpRow("dropout_batch")
                            .check([](CheckCase& c) { return dropout_batch(any_input(c), c.real(0.f, 0.7f)); });
 OpDef BlockDropoutOp = OpRow("block_dropout")
                            .arity(1)
-                           .infer(dims::first_argument)
+                           .infer(first_argument_shape)
                            .forward(mask_forward<BlockMask>)
                            .backward(mask_backward<BlockMask>)
                            .saves(kSavesNothing)
@@ -85,7 +84,7 @@ void noise_forward(const OpCall& c) {
 void noise_backward(const OpCall& c, unsigned) { accumulate(c.dx.v, c.dy.v, c.y.d.size()); }
 OpDef NoiseOp = OpRow("noise")
                     .arity(1)
-                    .infer(dims::first_argument)
+                    .infer(first_argument_shape)
                     .forward(noise_forward)
                     .backward(noise_backward)
                     .saves(kSavesNothing)

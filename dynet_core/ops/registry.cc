@@ -37,6 +37,8 @@ void register_ops(std::initializer_list<OpDef*> rows) {
     if (!op->check.build && !(op->check.skip_reason && *op->check.skip_reason))
       throw std::logic_error(std::string("op '") + op->name +
                              "' has no gradient check: give GradCheck::build, or a skip_reason");
+    if (op->infer_dim == &first_argument_shape && op->arity == 0)
+      throw std::logic_error(std::string("op '") + op->name + "' takes the shape of a first argument it has not");
     if (find_op(op->name)) throw std::logic_error(std::string("two ops are named '") + op->name + "'");
     if (op->elementwise.f && (op->elementwise.op == ElementwiseOp::none ||
                               std::strcmp(op->name, elementwise_op_name(op->elementwise.op)) != 0))

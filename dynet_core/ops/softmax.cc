@@ -127,7 +127,7 @@ void log_softmax_backward(const OpCall& c, unsigned) {
 }
 OpDef LogSoftmaxOp = OpRow("log_softmax")
                          .arity(1)
-                         .infer(dims::first_argument)
+                         .infer(first_argument_shape)
                          .forward(log_softmax_forward)
                          .backward(log_softmax_backward)
                          .saves(kSavesOutput)

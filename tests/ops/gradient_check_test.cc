@@ -219,6 +219,18 @@ TEST_CASE("an op without a gradient check cannot be registered", "[ops][registry
   CHECK(find_op("unchecked_op") == nullptr);
 }
 
+TEST_CASE("an op without arguments cannot take its first argument's shape", "[ops][registry]") {
+  const std::size_t before = registered_ops().size();
+  OpDef shapeless = OpRow("shapeless_op")
+                        .arity(0)
+                        .infer(first_argument_shape)
+                        .forward([](const OpCall&) {})
+                        .saves(kSavesNothing)
+                        .no_gradcheck("test row");
+  REQUIRE_THROWS_WITH(register_ops({&shapeless}), Catch::Contains("shapeless_op") && Catch::Contains("first argument"));
+  CHECK(registered_ops().size() == before);
+}
+
 TEST_CASE("an op that is not registered cannot be used", "[ops][registry]") {
   OpDef stray = OpRow("stray_op")
                     .arity(1)
