@@ -79,6 +79,14 @@ class ComputationGraph {
   void print_graphviz() const;
   void print_graphviz(std::ostream& os) const;
 
+  /// As DyNet: writes every node (index, op, arguments, dim) to `filename`, or to std::cerr when it
+  /// is empty, with its value where forward computed one (show_values) and its gradient where
+  /// backward gave one (show_gradients); with nan_check_only, only the nodes whose value or gradient
+  /// holds a NaN or an infinity, without the numbers. Throws std::runtime_error when the file
+  /// cannot be written.
+  void dump(const std::string& filename, bool show_values = true, bool show_gradients = true,
+            bool nan_check_only = false);
+
   /// 0: sequential, 1: agenda autobatching, 2: depth autobatching.
   void set_autobatch(int strategy);
   int autobatch() const { return autobatch_; }

@@ -431,7 +431,9 @@ def print_text_graphviz():
 
 
 def dump_cg(filename="", show_values=True, show_gradients=True, nan_check_only=False):
-    raise NotImplementedError("dump_cg: the library has no graph dump; print_text_graphviz() writes the graph")
+    if isinstance(filename, str):
+        filename = filename.encode("utf-8")
+    _graph().dump(filename, show_values, show_gradients, nan_check_only)
 
 
 def cg_checkpoint():

@@ -64,6 +64,7 @@ cdef extern from "<dybatch.h>" namespace "dynet":
         unsigned size()
         unsigned get_id()
         void print_graphviz() except +
+        void dump(const string& filename, bool show_values, bool show_gradients, bool nan_check_only) except +
         void set_autobatch(int strategy) except +
         int autobatch()
 

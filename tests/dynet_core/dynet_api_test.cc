@@ -2,10 +2,15 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
 #include <memory>
 #include <numeric>
 #include <sstream>
 #include <stdexcept>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -216,6 +221,42 @@ TEST_CASE("print_graphviz writes a node per expression and an edge per argument"
   CHECK(dot.rfind("digraph G {", 0) == 0);
   CHECK(dot.find("N0 -> N2;") != std::string::npos);
   CHECK(dot.find("N1 -> N2;") != std::string::npos);
+}
+
+TEST_CASE("dump writes each node with its value and gradient, or only those holding NaN or Inf",
+          "[dynet_api]") {
+  ComputationGraph cg;
+  Expression x = input(cg, {2}, {1.f, 2.f});
+  Expression y = log(x - 1.f);
+  Expression loss = sum_elems(y);
+  cg.forward(loss);
+  const std::string path = std::string(std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp") + "/dybatch_dump_test.txt";
+  auto read = [&] {
+    std::ifstream in(path);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  };
+  cg.dump(path, true, true, false);
+  std::string text = read();
+  CHECK(text.find("v2 = log(v1) {2}\n  value: -inf 0\n") != std::string::npos);
+  CHECK(text.find("gradient") == std::string::npos);  // before backward
+  cg.backward(loss, true);
+  cg.dump(path, false, true, false);
+  text = read();
+  CHECK(text.find("value") == std::string::npos);
+  CHECK(text.find("v1 = ") != std::string::npos);
+  CHECK(text.find("  gradient: inf 1\n") != std::string::npos);
+  cg.dump(path, true, false, true);
+  text = read();
+  CHECK(text.find("v0 = ") == std::string::npos);
+  CHECK(text.find("v1 = ") == std::string::npos);
+  CHECK(text.find("gradient") == std::string::npos);
+  CHECK(text.find("v2 = log(v1) {2}\n  value: NaN or Inf\nv3 = ") != std::string::npos);
+  cg.dump(path, true, true, true);
+  text = read();
+  CHECK(text.find("v0 = input() {2}\n  gradient: NaN or Inf\n") != std::string::npos);
+  CHECK(text.find("v2 = log(v1) {2}\n  value: NaN or Inf\nv3 = ") != std::string::npos);  // its gradient is ones
+  std::remove(path.c_str());
+  CHECK_THROWS_AS(cg.dump("/nonexistent-directory/graph.txt", true, true, false), std::runtime_error);
 }
 
 TEST_CASE("shadow parameters are zeroed tensors of each parameter's shape", "[dynet_api][trainers]") {

@@ -25,10 +25,17 @@ def test_graph_functions(capfd):
     s = g.inputSparseTensor([0], [5.0], (2,))
     assert s.vec_value() == [5, 0]
     assert g.renew() is g
-    with pytest.raises(NotImplementedError):
-        dy.dump_cg()
-    with pytest.raises(NotImplementedError):
-        g.dump("", True, True, False)
+    x = dy.inputVector([1.0, 2.0])
+    y = dy.log(x - 1)
+    dy.sum_elems(y).backward(full=True)
+    dy.dump_cg()
+    err = capfd.readouterr().err
+    assert "v1 = " in err and "value: -inf 0" in err and "gradient: inf 1" in err
+    g.dump("", True, False, True)
+    err = capfd.readouterr().err
+    assert "value: NaN or Inf" in err and "gradient" not in err and "v0 = " not in err
+    with pytest.raises(RuntimeError):
+        dy.dump_cg("/nonexistent-directory/graph.txt")
     assert dy.available_devices() == ["CPU"]
     assert dy.get_device_info("CPU").name == "CPU"
     with pytest.raises(ValueError):
