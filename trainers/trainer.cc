@@ -4,6 +4,8 @@
 #include <cstring>
 #include <iostream>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "dynet_core/device/device.h"
 #include "dynet_core/init.h"
@@ -26,6 +28,8 @@ const char* Trainer::Hyperparameter::violation(float v, Range range) {
   switch (range) {
     case Range::Positive:
       return v > 0.f && std::isfinite(v) ? nullptr : "must be finite and > 0";
+    case Range::NonNegative:
+      return v >= 0.f && std::isfinite(v) ? nullptr : "must be finite and >= 0";
     case Range::Fraction:
       return v >= 0.f && v < 1.f ? nullptr : "must be in [0, 1)";
   }
@@ -40,13 +44,16 @@ Trainer::~Trainer() = default;
 
 std::vector<Trainer::Hyperparameter> Trainer::settings() {
   std::vector<Hyperparameter> all{{"learning_rate", &learning_rate, Range::Positive},
-                                  {"clip_threshold", &clip_threshold, Range::Positive}};
+                                  {"clip_threshold", &clip_threshold, Range::NonNegative}};
   for (const Hyperparameter& h : hyperparameters()) all.push_back(h);
   return all;
 }
 
 void Trainer::check_settings() {
   for (const Hyperparameter& h : settings()) check_setting(name(), h.name, *h.value, h.range);
+  // DyNet's Python set_clip_threshold(0) turns clipping off with a threshold of 0: only a trainer
+  // that clips needs one above 0.
+  if (clipping_enabled) check_setting(name(), "clip_threshold (with clipping_enabled)", clip_threshold, Range::Positive);
 }
 
 void Trainer::allocate_state() {
@@ -88,7 +95,42 @@ void Trainer::update_epoch(float) {
                "directly (or a learning_rate_schedule)\n";
 }
 
-void Trainer::update() {
+namespace {
+
+/// Calls f(i) for each position of `subset`, or for every position below n without one.
+template <class F>
+void for_each_position(const std::vector<unsigned>* subset, std::size_t n, F&& f) {
+  if (!subset) {
+    for (std::size_t i = 0; i < n; ++i) f(i);
+    return;
+  }
+  for (const unsigned i : *subset) f(i);
+}
+
+void check_subset(const std::vector<unsigned>& subset, std::size_t n, const char* what) {
+  std::vector<bool> seen(n);
+  for (const unsigned i : subset) {
+    if (i >= n)
+      throw std::invalid_argument(std::string("Trainer::update: ") + what + " " + std::to_string(i) +
+                                  " does not exist (the model has " + std::to_string(n) + ")");
+    if (seen[i])
+      throw std::invalid_argument(std::string("Trainer::update: ") + what + " " + std::to_string(i) +
+                                  " is listed twice");
+    seen[i] = true;
+  }
+}
+
+}  // namespace
+
+void Trainer::update() { update_parameters(nullptr, nullptr); }
+
+void Trainer::update(const std::vector<unsigned>& updated_params, const std::vector<unsigned>& updated_lookup_params) {
+  check_subset(updated_params, model_.parameters_list().size(), "parameter");
+  check_subset(updated_lookup_params, model_.lookup_parameters_list().size(), "lookup parameter");
+  update_parameters(&updated_params, &updated_lookup_params);
+}
+
+void Trainer::update_parameters(const std::vector<unsigned>* subset_params, const std::vector<unsigned>* subset_tables) {
   const bool profiling = profile::enabled();
   if (profiling) profile::touch_step();  // each timed phase lies within its step
   const std::uint64_t start = profiling ? profile::now_ns() : 0;
@@ -112,15 +154,15 @@ void Trainer::update() {
     update_values(device, call, gscale);
   };
   const auto& params = model_.parameters_list();
-  for (std::size_t i = 0; i < params.size(); ++i) {
+  for_each_position(subset_params, params.size(), [&](std::size_t i) {
     ParameterStorage& p = *params[i];
     const StateBlock& s = param_state_[i];
     if (p.updated)
       launch(*p.device, {p.values.v, p.g.v, s.data, s.stride, p.size(), nullptr, 1, factor});
     p.zero_grad();
-  }
+  });
   const auto& tables = model_.lookup_parameters_list();
-  for (std::size_t i = 0; i < tables.size(); ++i) {
+  for_each_position(subset_tables, tables.size(), [&](std::size_t i) {
     LookupParameterStorage& t = *tables[i];
     const StateBlock& s = lookup_state_[i];
     if (t.updated) {
@@ -132,7 +174,7 @@ void Trainer::update() {
                            t.all_updated ? nullptr : t.non_zero_grads.mask(), t.row_size()});
     }
     t.zero_grad();
-  }
+  });
   if (ma_mode_ != MovingAverage::None && updates % ma_update_freq_ == 0) update_moving_average();
   ++updates;
   ++updates_since_status;

@@ -31,6 +31,11 @@ class Trainer {
   /// 1/4 it is folded into the values (rescale_and_reset_weight_decay). Throws, changing nothing,
   /// when a setting is out of range or (with clipping) the gradients hold a NaN or infinity.
   void update();
+  /// DyNet's update of a subset (Python's update_subset): as update(), but only the parameters and
+  /// lookup tables at these positions of the model's parameters_list() and lookup_parameters_list()
+  /// step, and only their gradients are zeroed; the others keep theirs for a later update. Throws
+  /// std::invalid_argument, changing nothing, for a position past the end or given twice.
+  void update(const std::vector<unsigned>& updated_params, const std::vector<unsigned>& updated_lookup_params);
   /// Forgets the optimizer state (moments, step count); optionally sets a new learning rate.
   void restart();
   void restart(float lr);
@@ -84,8 +89,9 @@ class Trainer {
   /// constructors, update() and populate() check it alike.
   struct Hyperparameter {
     enum class Range {
-      Positive,  ///< finite and > 0
-      Fraction,  ///< in [0, 1)
+      Positive,     ///< finite and > 0
+      NonNegative,  ///< finite and >= 0
+      Fraction,     ///< in [0, 1)
     };
     const char* name;
     float* value;
@@ -149,6 +155,8 @@ class Trainer {
   /// The learning rate and clip threshold, then the rule's hyperparameters().
   std::vector<Hyperparameter> settings();
   void allocate_state();
+  /// update() over every parameter and table, or over those of the subsets where given.
+  void update_parameters(const std::vector<unsigned>* params, const std::vector<unsigned>* tables);
   /// clip_gradients() for the method `who` the user called, as messages name it.
   float gradient_scale(const char* who);
   /// The bytes of a checkpoint file.

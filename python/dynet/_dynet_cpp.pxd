@@ -202,6 +202,7 @@ cdef extern from "<dybatch.h>" namespace "dynet":
     # Trainers
     cdef cppclass CTrainer "dynet::Trainer":
         void update() except +
+        void update(const vector[unsigned]& updated_params, const vector[unsigned]& updated_lookup_params) except +
         void update_epoch(float r) except +
         void restart() except +
         void restart(float lr) except +

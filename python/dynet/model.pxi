@@ -552,8 +552,9 @@ cdef class Trainer:
         self._t().update()
 
     def update_subset(self, updated_params, updated_lookups):
-        raise NotImplementedError("Trainer.update_subset: the library's trainers update every parameter that is "
-                                  "updated; use Parameters.set_updated(False) to leave some out")
+        cdef vector[unsigned] params = updated_params
+        cdef vector[unsigned] tables = updated_lookups
+        self._t().update(params, tables)
 
     def update_epoch(self, r=1.0):
         self._t().update_epoch(r)

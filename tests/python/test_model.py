@@ -101,8 +101,15 @@ def test_sgd_step_is_the_formula():
         t.set_learning_rate(-1)
     t.set_clip_threshold(2.0)
     assert t.get_clip_threshold() == 2.0
-    with pytest.raises(NotImplementedError):
-        t.update_subset([], [])
+    u = pc.add_parameters(2, init=w0)
+    t.set_clip_threshold(0)
+    before = w.as_array()
+    (dy.squared_norm(w) + dy.squared_norm(u)).backward()
+    t.update_subset([1], [])
+    np.testing.assert_array_equal(w.as_array(), before)
+    np.testing.assert_allclose(u.as_array(), w0 - 0.5 * 2 * w0, rtol=1e-6)
+    with pytest.raises(ValueError):
+        t.update_subset([2], [])
 
 
 @pytest.mark.parametrize("cls", [dy.SimpleRNNBuilder, dy.GRUBuilder, dy.VanillaLSTMBuilder, dy.CoupledLSTMBuilder,

@@ -39,6 +39,11 @@ TEST_CASE("clipping rescales gradients whose global norm exceeds the threshold",
   set_gradient(a, {3.f, 4.f});
   sgd.update();
   CHECK(as_vector(*a.values())[1] == Approx(-4.f / 13 - 4.f));
+  // Off, as DyNet's Python set_clip_threshold(0) turns it, clipping needs no threshold above 0.
+  sgd.clip_threshold = 0.f;
+  set_gradient(a, {3.f, 4.f});
+  sgd.update();
+  CHECK(as_vector(*a.values())[1] == Approx(-4.f / 13 - 8.f));
 }
 
 TEST_CASE("a NaN gradient is refused before any parameter changes", "[trainers][errors]") {
@@ -113,6 +118,8 @@ TEST_CASE("trainers refuse settings out of range, naming them", "[trainers][erro
   momentum.clip_threshold = -1.f;
   set_gradient(a, {1.f});
   CHECK_THROWS_WITH(momentum.update(), Catch::Contains("clip_threshold"));
+  momentum.clip_threshold = 0.f;
+  CHECK_THROWS_WITH(momentum.update(), Catch::Contains("clip_threshold (with clipping_enabled) = 0"));
   momentum.clip_threshold = 5.f;
   momentum.momentum = 2.f;
   CHECK_THROWS_WITH(momentum.update(), Catch::Contains("momentum"));
