@@ -40,34 +40,40 @@ void fill_random(Tensor& val, Distribution dist) {
 float element(const Tensor& v, std::size_t i) { return as_vector(Tensor(Dim({1}), v.v + i, v.device))[0]; }
 void set_element_at(const Tensor& v, std::size_t i, float x) { set_from_host(Tensor(Dim({1}), v.v + i, v.device), &x); }
 
-/// For each line of v along dim, the index j of the largest score(line value j).
+/// For each line of v along dim, the indices j of the `num` largest score(line value j), largest
+/// first (the lower index first among equals); `num` > 1 only where `many` allows it.
 template <class Score>
-IndexTensor best_along(const Tensor& v, unsigned dim, unsigned num, const char* who, Score&& score) {
-  if (num != 1)
-    throw std::runtime_error(std::string("TensorTools::") + who + ": only num = 1 is supported (as in DyNet), got " +
-                             std::to_string(num));
-  if (!v.v) throw std::invalid_argument(std::string("TensorTools::") + who + ": the tensor has no memory");
+IndexTensor best_along(const Tensor& v, unsigned dim, unsigned num, bool many, const char* who, Score&& score) {
+  const std::string name = std::string("TensorTools::") + who;
+  if (num != 1 && !many)
+    throw std::runtime_error(name + ": only num = 1 is supported (as in DyNet), got " + std::to_string(num));
+  if (!v.v) throw std::invalid_argument(name + ": the tensor has no memory");
   if (dim >= Dim::kMaxDims)
-    throw std::invalid_argument(std::string("TensorTools::") + who + ": dim " + std::to_string(dim) + " is not below " +
+    throw std::invalid_argument(name + ": dim " + std::to_string(dim) + " is not below " +
                                 std::to_string(Dim::kMaxDims));
   const std::size_t n = v.d[dim];
+  if (num == 0 || num > n)
+    throw std::invalid_argument(name + ": num = " + std::to_string(num) + " is not between 1 and the " +
+                                std::to_string(n) + " values along dim " + std::to_string(dim) + " of " +
+                                to_string(v.d));
   std::size_t stride = 1;
   for (unsigned k = 0; k < dim; ++k) stride *= v.d[k];
   Dim ids_dim = v.d;
-  if (dim < ids_dim.ndims()) ids_dim.set(dim, 1);
+  if (dim < ids_dim.ndims()) ids_dim.set(dim, num);
   IndexTensor ids(ids_dim, v.device);
   const std::vector<float> host = as_vector(v);
   const std::size_t outer = v.d.size() / (stride * n);
+  std::vector<float> scores(n);
+  std::vector<std::size_t> order(n);
   for (std::size_t o = 0; o < outer; ++o)
     for (std::size_t s = 0; s < stride; ++s) {
       const float* line = host.data() + o * stride * n + s;
-      std::size_t best = 0;
-      float best_score = score(line[0]);
-      for (std::size_t j = 1; j < n; ++j) {
-        const float candidate = score(line[j * stride]);
-        if (candidate > best_score) best = j, best_score = candidate;
-      }
-      ids.v[o * stride + s] = static_cast<std::ptrdiff_t>(best);
+      std::ptrdiff_t* out = ids.v + o * stride * num + s;
+      for (std::size_t j = 0; j < n; ++j) scores[j] = score(line[j * stride]), order[j] = j;
+      std::partial_sort(order.begin(), order.begin() + num, order.end(), [&](std::size_t a, std::size_t b) {
+        return scores[a] > scores[b] || (scores[a] == scores[b] && a < b);
+      });
+      for (unsigned r = 0; r < num; ++r) out[r * stride] = static_cast<std::ptrdiff_t>(order[r]);
     }
   return ids;
 }
@@ -75,7 +81,7 @@ IndexTensor best_along(const Tensor& v, unsigned dim, unsigned num, const char* 
 }  // namespace
 
 IndexTensor TensorTools::argmax(const Tensor& v, unsigned dim, unsigned num) {
-  return best_along(v, dim, num, "argmax", [](float x) { return x; });
+  return best_along(v, dim, num, true, "argmax", [](float x) { return x; });
 }
 
 IndexTensor TensorTools::categorical_sample_log_prob(const Tensor& v, unsigned dim, unsigned num) {
@@ -83,7 +89,7 @@ IndexTensor TensorTools::categorical_sample_log_prob(const Tensor& v, unsigned d
   random_engine().with([&](std::mt19937_64& e) {
     // Open at 0, so that neither logarithm meets 0.
     std::uniform_real_distribution<float> open01(std::numeric_limits<float>::min(), 1.f);
-    ids = best_along(v, dim, num, "categorical_sample_log_prob",
+    ids = best_along(v, dim, num, false, "categorical_sample_log_prob",
                      [&](float log_p) { return log_p - std::log(-std::log(open01(e))); });
   });
   return ids;

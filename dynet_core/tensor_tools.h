@@ -30,9 +30,9 @@ struct TensorTools {
   static void randomize_uniform(Tensor& val, real left = 0.0f, real right = 1.0f);
   static void randomize_normal(Tensor& val, real mean = 0.0f, real stddev = 1.0f);
   static void randomize_bernoulli(Tensor& val, real p, real scale = 1.0f);
-  /// Per line along `dim` (batch elements apart), the index of its largest value (the first of
-  /// equals): an IndexTensor of its own with v's shape and size 1 along dim. Only num = 1 exists,
-  /// as in DyNet (std::runtime_error otherwise).
+  /// Per line along `dim` (batch elements apart), the indices of its `num` largest values, largest
+  /// first (the lower index first among equals): an IndexTensor of its own with v's shape and size
+  /// num along dim. DyNet has num = 1 only; std::invalid_argument for num 0 or past the line.
   static IndexTensor argmax(const Tensor& v, unsigned dim = 0, unsigned num = 1);
   /// The same shape of indices, each drawn from the categorical distribution whose log
   /// probabilities are v's line along dim (the Gumbel-max trick, with the --dynet-seed engine).

@@ -698,28 +698,52 @@ class FloatVectorValue(_VectorValue):
 # Tensors
 
 cdef class Tensor:
-    """A value read out of the graph (Expression.tensor_value())."""
+    """A value read out of the graph (Expression.tensor_value()), or the indices argmax,
+    categorical_sample_log_prob and topk give, as DyNet's Tensor wraps either."""
     cdef CTensor c
     cdef vector[float] values
+    cdef object indices  # a numpy array of int64 for an index Tensor, else None
 
-    cdef CTensor _own(self):
+    cdef CTensor _own(self) except *:
+        if self.indices is not None:
+            raise TypeError("an index Tensor (from argmax, categorical_sample_log_prob or topk) has no values to "
+                            "search; call as_numpy()")
         cdef CTensor t = self.c
         t.v = self.values.data()
         return t
 
+    def __str__(self):
+        return "<Dynet Tensor:%s>" % ("int" if self.indices is not None else "float")
+
     def as_numpy(self):
+        if self.indices is not None:
+            return self.indices.copy()
         return _to_numpy(self._own())
 
     def argmax(self, dim=0, num=1):
-        return _index_array(CTensorTools.argmax(self._own(), dim, num))
+        return _index_tensor(CTensorTools.argmax(self._own(), dim, num))
 
     def categorical_sample_log_prob(self, dim=0, num=1):
-        return _index_array(CTensorTools.categorical_sample_log_prob(self._own(), dim, num))
+        return _index_tensor(CTensorTools.categorical_sample_log_prob(self._own(), dim, num))
 
     def topk(self, dim=0, num=1):
-        if num == 1:
-            return self.argmax(dim, num)
-        raise NotImplementedError("Tensor.topk with num > 1: the library's TensorTools has argmax only")
+        """(values, indices): the num largest values along dim, largest first, and their indices."""
+        cdef Tensor ids = self.argmax(dim, num)
+        values = self.as_numpy()
+        if dim < self.c.d.nd:  # past the dimensions, each line is one value (num is 1)
+            values = np.take_along_axis(values, ids.indices, axis=dim)
+        cdef Tensor top = Tensor.__new__(Tensor)
+        top.values = values.ravel(order="F").astype(np.float32)
+        top.c = self.c
+        top.c.d = ids.c.d
+        return top, ids
+
+
+cdef Tensor _index_tensor(const CIndexTensor& t):
+    cdef Tensor wrapped = Tensor.__new__(Tensor)
+    wrapped.c.d = t.d
+    wrapped.indices = _index_array(t)
+    return wrapped
 
 
 cdef object _index_array(const CIndexTensor& t):

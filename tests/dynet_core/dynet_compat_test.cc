@@ -94,7 +94,16 @@ TEST_CASE("TensorTools::argmax returns an IndexTensor of its own, per line along
   CHECK(as_vector(by_rows) == std::vector<std::ptrdiff_t>{1, 0, 0, 1, 1, 1});
   const IndexTensor copy = by_rows;
   CHECK(copy.v == by_rows.v);
-  CHECK_THROWS_AS(TensorTools::argmax(x.value(), 0, 2), std::runtime_error);
+  // num > 1 (beyond DyNet): the num largest of each line, largest first, the lower index among equals.
+  const IndexTensor top2 = TensorTools::argmax(x.value(), 0, 2);
+  CHECK(top2.d == Dim({2, 2}, 2));
+  CHECK(as_vector(top2) == std::vector<std::ptrdiff_t>{1, 2, 0, 2, 0, 1, 1, 2});
+  const IndexTensor both_columns = TensorTools::argmax(x.value(), 1, 2);
+  CHECK(both_columns.d == Dim({3, 2}, 2));
+  CHECK(as_vector(both_columns) == std::vector<std::ptrdiff_t>{1, 0, 0, 0, 1, 1, 1, 1, 1, 0, 0, 0});
+  CHECK_THROWS_WITH(TensorTools::argmax(x.value(), 1, 3), Catch::Contains("num = 3"));
+  CHECK_THROWS_AS(TensorTools::argmax(x.value(), 0, 0), std::invalid_argument);
+  CHECK_THROWS_AS(TensorTools::categorical_sample_log_prob(x.value(), 0, 2), std::runtime_error);
 }
 
 TEST_CASE("TensorTools::categorical_sample_log_prob draws each class as often as its probability", "[dynet_api]") {

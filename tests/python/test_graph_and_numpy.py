@@ -122,5 +122,25 @@ def test_forward_values_npvalues():
 
 def test_tensor_value_argmax():
     t = dy.inputVector([1, 5, 3]).tensor_value()
-    assert t.argmax().tolist() == [1]
+    assert t.argmax().as_numpy().tolist() == [1]
+    assert str(t.argmax()) == "<Dynet Tensor:int>" and str(t) == "<Dynet Tensor:float>"
     np.testing.assert_array_equal(t.as_numpy(), [1, 5, 3])
+    with pytest.raises(TypeError):
+        t.argmax().argmax()
+
+
+def test_tensor_topk():
+    # Two batch elements of a 3x2 matrix: columns (1,5,5) (7,0,2) | (0,0,-1) (3,9,4).
+    x = dy.inputTensor(np.array([[[1, 0], [7, 3]], [[5, 0], [0, 9]], [[5, -1], [2, 4]]], np.float32), batched=True)
+    t = x.tensor_value()
+    values, ids = t.topk(0, 2)
+    np.testing.assert_array_equal(ids.as_numpy(), np.array([[[1, 0], [0, 1]], [[2, 1], [2, 2]]]))
+    np.testing.assert_array_equal(values.as_numpy(), np.array([[[5, 0], [7, 9]], [[5, 0], [2, 4]]]))
+    values, ids = t.topk(1)
+    np.testing.assert_array_equal(ids.as_numpy(), np.array([[[1, 1]], [[0, 1]], [[0, 1]]]))
+    np.testing.assert_array_equal(values.as_numpy(), np.array([[[7, 3]], [[5, 9]], [[5, 4]]]))
+    v = dy.inputVector([2, 8, 4]).tensor_value()
+    assert v.topk(0, 3)[0].as_numpy().tolist() == [8, 4, 2]
+    assert v.topk(1)[0].as_numpy().tolist() == [2, 8, 4]
+    with pytest.raises(ValueError):
+        v.topk(0, 4)
