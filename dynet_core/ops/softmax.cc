@@ -13,6 +13,7 @@
 #include "dynet_core/ops/dims.h"
 #include "dynet_core/ops/index_list.h"
 #include "dynet_core/ops/registry.h"
+#include "dynet_core/ops/shape.h"
 #include "dynet_core/tensor_eigen.h"
 
 namespace dynet {
@@ -353,6 +354,68 @@ OpDef SparsemaxLossOp = OpRow("sparsemax_loss")
                               return sparsemax_loss(c.distinct_input(Dim({n}, c.batch())), support);
                             });
 
+Dim infer_constrained_softmax(const DimArgs& xs, const void*) {
+  infer_column(xs, nullptr);
+  if (xs[1].single_batch() != xs[0].single_batch())
+    dims::fail("the bounds y must have x's shape " + to_string(xs[0].single_batch()) + ", got " +
+               to_string(xs[1].single_batch()));
+  return xs[0].with_batch(dims::batch(xs));
+}
+
+/// Each column b of the call: x's, the bounds' (one for all columns or one each) and y's.
+template <class F>
+void for_each_bounded_column(const OpCall& c, F&& f) {
+  const unsigned n = c.y.d.rows();
+  for (unsigned b = 0; b < c.y.d.bd; ++b)
+    f(c.xs[0].batch_ptr(b), c.xs[1].batch_ptr(b), std::size_t(b) * n, n);
+}
+
+void constrained_softmax_forward(const OpCall& c) {
+  float* q = c.scratch_floats(c.y.d.rows());
+  for_each_bounded_column(c, [&](const float* x, const float* u, std::size_t at, unsigned n) {
+    constrained_softmax_column(x, u, n, q, c.y.v + at);
+  });
+}
+
+void constrained_softmax_backward(const OpCall& c, unsigned i) {
+  // The held set and mass come from the forward rule run again: telling them from y (y == u)
+  // would count a free element that lands exactly on its bound as held.
+  float* q = c.scratch_floats(c.y.d.rows());
+  float* p = c.scratch_floats(c.y.d.rows());
+  for_each_bounded_column(c, [&](const float* x, const float* u, std::size_t at, unsigned n) {
+    const float mass = constrained_softmax_column(x, u, n, q, p);
+    const float* y = c.y.v + at;
+    const float* dy = c.dy.v + at;
+    float dhat = 0.f;
+    for (unsigned k = 0; k < n; ++k)
+      if (q[k] >= 0.f) dhat += y[k] * dy[k];
+    dhat /= 1.f - mass;
+    float* dx = c.dx.v + (c.dx.d.bd == 1 ? 0 : at);  // an argument broadcast along the batch sums
+    for (unsigned k = 0; k < n; ++k) {
+      const bool free = q[k] >= 0.f;
+      if (i == 0 && free) dx[k] += y[k] * (dy[k] - dhat);
+      if (i == 1 && !free) dx[k] += dy[k] - dhat;
+    }
+  });
+}
+
+OpDef ConstrainedSoftmaxOp =
+    OpRow("constrained_softmax")
+        .arity(2)
+        .infer(infer_constrained_softmax)
+        .forward(constrained_softmax_forward)
+        .backward(constrained_softmax_backward)
+        .saves(kSavesBoth)
+        .batch(ConcatBatch())
+        .check([](CheckCase& c) {
+          // Held bounds far below and free ones far above every probability, so that no element
+          // changes sides within a numeric-gradient step.
+          const unsigned n = c.uniform(2, 5), held = c.uniform(1, n - 1), bd = c.batch();
+          const Expression bounds =
+              concatenate({c.input(Dim({held}, bd), 0.005f, 0.01f), c.input(Dim({n - held}, bd), 1.5f, 2.f)});
+          return constrained_softmax(c.input(Dim({n}, bd), -1.f, 1.f), bounds);
+        });
+
 /// A node of `op` over x and the indices v, for the public function `name`, which errors name.
 Expression list_node(const OpDef& op, const char* name, const Expression& x, const std::vector<unsigned>& v) {
   return called_as(name, [&] {
@@ -376,6 +439,9 @@ Expression log_softmax(const Expression& x, const std::vector<unsigned>& restric
   return list_node(RestrictedLogSoftmaxOp, "log_softmax", x, restriction);
 }
 Expression sparsemax(const Expression& x) { return graph_of(x, "sparsemax").append(SparsemaxOp, {x}); }
+Expression constrained_softmax(const Expression& x, const Expression& y) {
+  return graph_of(x, "constrained_softmax").append(ConstrainedSoftmaxOp, {x, y});
+}
 Expression sparsemax_loss(const Expression& x, const std::vector<unsigned>& target_support) {
   return list_node(SparsemaxLossOp, "sparsemax_loss", x, target_support);
 }
@@ -410,7 +476,8 @@ Expression pickneglogsoftmax(const Expression& x, const std::vector<unsigned>* p
 
 void register_softmax_ops() {
   register_ops(
-      {&SoftmaxOp, &LogSoftmaxOp, &PickNegLogSoftmaxOp, &RestrictedLogSoftmaxOp, &SparsemaxOp, &SparsemaxLossOp});
+      {&SoftmaxOp, &LogSoftmaxOp, &PickNegLogSoftmaxOp, &RestrictedLogSoftmaxOp, &SparsemaxOp, &SparsemaxLossOp,
+       &ConstrainedSoftmaxOp});
 }
 
 }  // namespace dynet

@@ -1,4 +1,5 @@
-// softmax, log_softmax, pickneglogsoftmax, restricted log_softmax, sparsemax and sparsemax_loss.
+// softmax, log_softmax, pickneglogsoftmax, restricted log_softmax, sparsemax, sparsemax_loss and
+// constrained_softmax.
 // A team of threads per column (a distribution), gpu/block_reduce.cuh: a warp for columns of up
 // to kWarpItem elements, a block for longer ones (an output layer over a vocabulary); the team
 // reduces the maximum and the sum of exponentials in a fixed order, then writes the column.
@@ -292,6 +293,60 @@ void sparsemax_loss(const OpCall& c, const float* dy, float* dx) {
 void sparsemax_loss_forward(const OpCall& c) { sparsemax_loss(c, nullptr, nullptr); }
 void sparsemax_loss_backward(const OpCall& c, unsigned) { sparsemax_loss(c, c.dy.v, c.dx.v); }
 
+// constrained_softmax keeps one thread per column too, running the CPU's column rule
+// (constrained_softmax_column); bounds or an x shared by every column have a step of 0, and their
+// gradient gathers the columns' parts atomically.
+__global__ void constrained_softmax_kernel(unsigned n, unsigned cols, const float* x, unsigned x_step, const float* u,
+                                           unsigned u_step, float* q, float* y) {
+  DYBATCH_GRID_STRIDE(b, cols) {
+    constrained_softmax_column(x + b * x_step, u + b * u_step, n, q + b * n, y + b * n);
+  }
+}
+
+__global__ void constrained_softmax_backward_kernel(unsigned n, unsigned cols, const float* x, unsigned x_step,
+                                                    const float* u, unsigned u_step, float* q, float* p,
+                                                    const float* y, const float* dy, unsigned i, float* dx,
+                                                    unsigned dx_step) {
+  DYBATCH_GRID_STRIDE(b, cols) {
+    const float mass = constrained_softmax_column(x + b * x_step, u + b * u_step, n, q + b * n, p + b * n);
+    const float* yb = y + b * n;
+    const float* dyb = dy + b * n;
+    const float* held = q + b * n;
+    float dhat = 0.f;
+    for (unsigned k = 0; k < n; ++k)
+      if (held[k] >= 0.f) dhat += yb[k] * dyb[k];
+    dhat /= 1.f - mass;
+    for (unsigned k = 0; k < n; ++k) {
+      const bool free = held[k] >= 0.f;
+      if (free != (i == 0)) continue;
+      const float g = i == 0 ? yb[k] * (dyb[k] - dhat) : dyb[k] - dhat;
+      if (dx_step == 0 && cols > 1)
+        atomicAdd(dx + k, g);
+      else
+        dx[b * dx_step + k] += g;
+    }
+  }
+}
+
+unsigned column_step(const Tensor& t) { return t.d.bd == 1 ? 0 : t.d.rows(); }
+
+void constrained_softmax_forward(const OpCall& c) {
+  const unsigned n = c.y.d.rows(), cols = c.y.d.bd;
+  constrained_softmax_kernel<<<blocks_for(cols), kThreads, 0, stream_of(c)>>>(
+      n, cols, c.xs[0].v, column_step(c.xs[0]), c.xs[1].v, column_step(c.xs[1]),
+      c.scratch_floats(std::size_t(n) * cols), c.y.v);
+  check_launch("constrained_softmax forward");
+}
+
+void constrained_softmax_backward(const OpCall& c, unsigned i) {
+  const unsigned n = c.y.d.rows(), cols = c.y.d.bd;
+  constrained_softmax_backward_kernel<<<blocks_for(cols), kThreads, 0, stream_of(c)>>>(
+      n, cols, c.xs[0].v, column_step(c.xs[0]), c.xs[1].v, column_step(c.xs[1]),
+      c.scratch_floats(std::size_t(n) * cols), c.scratch_floats(std::size_t(n) * cols), c.y.v, c.dy.v, i, c.dx.v,
+      column_step(c.dx));
+  check_launch("constrained_softmax backward");
+}
+
 }  // namespace
 
 void add_softmax_kernels(KernelTable& t) {
@@ -300,7 +355,8 @@ void add_softmax_kernels(KernelTable& t) {
          kernel_for("pickneglogsoftmax", pnls_forward, pnls_backward),
          kernel_for("restricted_log_softmax", restricted_forward, restricted_backward),
          kernel_for("sparsemax", sparsemax_forward, sparsemax_backward),
-         kernel_for("sparsemax_loss", sparsemax_loss_forward, sparsemax_loss_backward)});
+         kernel_for("sparsemax_loss", sparsemax_loss_forward, sparsemax_loss_backward),
+         kernel_for("constrained_softmax", constrained_softmax_forward, constrained_softmax_backward)});
 }
 
 }  // namespace gpu

@@ -625,10 +625,6 @@ def log_softmax(x, restrict=None):
     return _wrap(c_log_softmax_restricted(_ex(x)[0], _uv(restrict)))
 
 
-def constrained_softmax(x, y):
-    raise NotImplementedError("constrained_softmax: the library has no such op")
-
-
 def to_device(e, device_str):
     if device_str not in ("", "CPU", "cpu", "CPU:0"):
         raise NotImplementedError("to_device(%r): this module runs on the CPU only" % (device_str,))

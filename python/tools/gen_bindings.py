@@ -24,7 +24,8 @@ BINARY = [("cdiv", "cdiv"), ("cmult", "cmult"), ("colwise_add", "colwise_add"), 
           ("dot_product", "dot_product"), ("circ_conv", "circ_conv"), ("circ_corr", "circ_corr"),
           ("squared_distance", "squared_distance"), ("l1_distance", "l1_distance"), ("binary_log_loss", "binary_log_loss"),
           ("filter1d_narrow", "filter1d_narrow"), ("pow", "pow"), ("bmin", "min"), ("bmax", "max"),
-          ("weight_norm", "weight_norm"), ("contract3d_1d", "contract3d_1d")]
+          ("weight_norm", "weight_norm"), ("contract3d_1d", "contract3d_1d"),
+          ("constrained_softmax", "constrained_softmax")]
 
 # Ops over a list of expressions: Python name, C++ name.
 LISTS = [("esum", "sum"), ("logsumexp", "logsumexp"), ("average", "average"), ("concatenate_cols", "concatenate_cols"),

@@ -199,6 +199,41 @@ TEST_CASE("sparsemax and sparsemax_loss", "[ops][softmax]") {
   CHECK(as_scalar(cg.forward(sparsemax_loss(x, &target))) == Approx(0.5f * (0.41f - 2 * 0.0025f) + 0.25f - 0.45f));
 }
 
+TEST_CASE("constrained_softmax holds elements at their bounds until none is above, as DyNet", "[ops][softmax]") {
+  ComputationGraph cg;
+  require_close(as_vector(cg.forward(constrained_softmax(input(cg, Dim({4}), {0, 0, 0, 0}),
+                                                         input(cg, Dim({4}), {0.1f, 1, 1, 1})))),
+                {0.1f, 0.3f, 0.3f, 0.3f});
+  // Held in two rounds: 0.5 > 0.3 first, then 0.35 > 0.3 once the rest shares 0.7.
+  const Expression x = input(cg, Dim({4}), {std::log(4.f), std::log(2.f), 0, 0});
+  require_close(as_vector(cg.forward(constrained_softmax(x, input(cg, Dim({4}), {0.3f, 0.3f, 1, 1})))),
+                {0.3f, 0.3f, 0.2f, 0.2f});
+  // A free element landing exactly on its bound stays free: its bound gets no gradient, x a
+  // softmax's.
+  const Expression z = input(cg, Dim({2}), {0, 0}), u = input(cg, Dim({2}), {0.5f, 1});
+  const Expression p = constrained_softmax(z, u);
+  cg.backward(dot_product(input(cg, Dim({2}), {1, 0}), p), true);
+  require_close(as_vector(cg.get_value(p)), {0.5f, 0.5f});
+  require_close(as_vector(cg.get_gradient(z)), {0.25f, -0.25f});
+  require_close(as_vector(cg.get_gradient(u)), {0, 0});
+}
+
+TEST_CASE("constrained_softmax bounds shared by a batch get the sum of its gradients", "[ops][softmax]") {
+  ComputationGraph cg;
+  const std::vector<float> xv{0.2f, -0.1f, 0.4f, 1.f, 0.f, -1.f}, uv{0.1f, 1.f, 0.05f};
+  const Expression x = input(cg, Dim({3}, 2), xv), shared = input(cg, Dim({3}), uv);
+  const Expression each = input(cg, Dim({3}, 2), {uv[0], uv[1], uv[2], uv[0], uv[1], uv[2]});
+  const Expression weights = input(cg, Dim({3}, 2), {1.f, -2.f, 0.5f, 3.f, 1.f, -1.f});
+  const Expression a = constrained_softmax(x, shared), b = constrained_softmax(x, each);
+  cg.backward(sum_batches(dot_product(weights, a)), true);
+  const std::vector<float> shared_grad = as_vector(cg.get_gradient(shared));
+  cg.backward(sum_batches(dot_product(weights, b)), true);
+  const std::vector<float> each_grad = as_vector(cg.get_gradient(each));
+  require_close(as_vector(cg.get_value(a)), as_vector(cg.get_value(b)));
+  require_close(shared_grad, {each_grad[0] + each_grad[3], each_grad[1] + each_grad[4], each_grad[2] + each_grad[5]});
+  CHECK(shared_grad[0] != 0.f);
+}
+
 TEST_CASE("inverse, logdet, trace_of_product and the 3D contractions", "[ops][linalg]") {
   ComputationGraph cg;
   const Expression a = input(cg, Dim({2, 2}), {2, 1, 1, 3});

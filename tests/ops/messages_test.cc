@@ -352,6 +352,9 @@ std::vector<Misuse> expression_misuses(Scene& s) {
   add("log_softmax", "a restriction out of range", [&s] { log_softmax(s.v3, s.far); });
   add("log_softmax", "a restricted matrix", [&s] { log_softmax(s.m34, s.indices); });
   add("sparsemax", "a matrix", [&s] { sparsemax(s.m34); });
+  add("constrained_softmax", "bounds of another shape", [&s] { constrained_softmax(s.v3, s.v4); });
+  add("constrained_softmax", "a matrix", [&s] { constrained_softmax(s.m34, s.m34); });
+  add("constrained_softmax", "batch sizes 2 and 3", [&s] { constrained_softmax(s.batch2, s.batch3); });
   add("sparsemax_loss", "a support out of range", [&s] { sparsemax_loss(s.v3, s.far); });
   add("sparsemax_loss", "an empty support", [&s] { sparsemax_loss(s.v3, std::vector<unsigned>{}); });
   add("sparsemax_loss", "a matrix", [&s] { sparsemax_loss(s.m34, s.indices); });

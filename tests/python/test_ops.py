@@ -107,8 +107,10 @@ def test_other_rows_run():
     assert dy.one_hot(3, 1).vec_value() == [0, 1, 0]
     assert dy.elu(dy.inputVector([-1.0]), 2.0).scalar_value() == pytest.approx(2 * (np.exp(-1) - 1), rel=1e-5)
     assert dy.log_softmax(v, [0, 2]).dim() == ((3,), 1)
-    with pytest.raises(NotImplementedError, match="constrained_softmax"):
-        dy.constrained_softmax(v, v)
+    p = dy.constrained_softmax(dy.inputVector([0, 0, 0, 0]), dy.inputVector([0.1, 1, 1, 1]))
+    np.testing.assert_allclose(p.npvalue(), [0.1, 0.3, 0.3, 0.3], rtol=1e-6)
+    with pytest.raises(ValueError, match="constrained_softmax"):
+        dy.constrained_softmax(v, dy.inputVector([1, 2]))
 
 
 def random_graph(rng, pc, W, b):
