@@ -411,8 +411,9 @@ OpDef ConstrainedSoftmaxOp =
           // Held bounds far below and free ones far above every probability, so that no element
           // changes sides within a numeric-gradient step.
           const unsigned n = c.uniform(2, 5), held = c.uniform(1, n - 1), bd = c.batch();
-          const Expression bounds =
-              concatenate({c.input(Dim({held}, bd), 0.005f, 0.01f), c.input(Dim({n - held}, bd), 1.5f, 2.f)});
+          const unsigned bounds_bd = c.uniform(0, 1) ? bd : 1;  // bounds shared by the batch, or one each
+          const Expression bounds = concatenate(
+              {c.input(Dim({held}, bounds_bd), 0.005f, 0.01f), c.input(Dim({n - held}, bounds_bd), 1.5f, 2.f)});
           return constrained_softmax(c.input(Dim({n}, bd), -1.f, 1.f), bounds);
         });
 
