@@ -53,7 +53,8 @@ void ComputationGraph::dump(const std::string& filename, bool show_values, bool 
     if (!value.empty()) write_values(os, "value", value);
     if (!gradient.empty()) write_values(os, "gradient", gradient);
   }
-  if (!os) throw std::runtime_error("dump: writing '" + (filename.empty() ? std::string("stderr") : filename) + "' failed");
+  if (!os)
+    throw std::runtime_error("dump: writing '" + (filename.empty() ? std::string("stderr") : filename) + "' failed");
 }
 
 }  // namespace dynet

@@ -87,8 +87,8 @@ inline std::uint64_t node_signature(const OpDef& op, const void* data, const Dim
   }
   h = signature_mix(h, nargs);
   for (unsigned i = 0; i < nargs; ++i)
-    h = signature_mix(h, shared_argument(op, i, *args[i], out) ? argument_identity(*args[i], arg_indices[i])
-                                                                : args[i]->dim_hash);
+    h = signature_mix(
+        h, shared_argument(op, i, *args[i], out) ? argument_identity(*args[i], arg_indices[i]) : args[i]->dim_hash);
   return h ? h : 1;
 }
 

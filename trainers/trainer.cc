@@ -53,7 +53,8 @@ void Trainer::check_settings() {
   for (const Hyperparameter& h : settings()) check_setting(name(), h.name, *h.value, h.range);
   // DyNet's Python set_clip_threshold(0) turns clipping off with a threshold of 0: only a trainer
   // that clips needs one above 0.
-  if (clipping_enabled) check_setting(name(), "clip_threshold (with clipping_enabled)", clip_threshold, Range::Positive);
+  if (clipping_enabled)
+    check_setting(name(), "clip_threshold (with clipping_enabled)", clip_threshold, Range::Positive);
 }
 
 void Trainer::allocate_state() {
@@ -130,7 +131,8 @@ void Trainer::update(const std::vector<unsigned>& updated_params, const std::vec
   update_parameters(&updated_params, &updated_lookup_params);
 }
 
-void Trainer::update_parameters(const std::vector<unsigned>* subset_params, const std::vector<unsigned>* subset_tables) {
+void Trainer::update_parameters(const std::vector<unsigned>* subset_params,
+                                const std::vector<unsigned>* subset_tables) {
   const bool profiling = profile::enabled();
   if (profiling) profile::touch_step();  // each timed phase lies within its step
   const std::uint64_t start = profiling ? profile::now_ns() : 0;

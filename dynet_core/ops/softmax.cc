@@ -366,8 +366,7 @@ Dim infer_constrained_softmax(const DimArgs& xs, const void*) {
 template <class F>
 void for_each_bounded_column(const OpCall& c, F&& f) {
   const unsigned n = c.y.d.rows();
-  for (unsigned b = 0; b < c.y.d.bd; ++b)
-    f(c.xs[0].batch_ptr(b), c.xs[1].batch_ptr(b), std::size_t(b) * n, n);
+  for (unsigned b = 0; b < c.y.d.bd; ++b) f(c.xs[0].batch_ptr(b), c.xs[1].batch_ptr(b), std::size_t(b) * n, n);
 }
 
 void constrained_softmax_forward(const OpCall& c) {
@@ -476,9 +475,8 @@ Expression pickneglogsoftmax(const Expression& x, const std::vector<unsigned>* p
 }
 
 void register_softmax_ops() {
-  register_ops(
-      {&SoftmaxOp, &LogSoftmaxOp, &PickNegLogSoftmaxOp, &RestrictedLogSoftmaxOp, &SparsemaxOp, &SparsemaxLossOp,
-       &ConstrainedSoftmaxOp});
+  register_ops({&SoftmaxOp, &LogSoftmaxOp, &PickNegLogSoftmaxOp, &RestrictedLogSoftmaxOp, &SparsemaxOp,
+                &SparsemaxLossOp, &ConstrainedSoftmaxOp});
 }
 
 }  // namespace dynet

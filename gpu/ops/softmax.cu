@@ -298,15 +298,12 @@ void sparsemax_loss_backward(const OpCall& c, unsigned) { sparsemax_loss(c, c.dy
 // gradient gathers the columns' parts atomically.
 __global__ void constrained_softmax_kernel(unsigned n, unsigned cols, const float* x, unsigned x_step, const float* u,
                                            unsigned u_step, float* q, float* y) {
-  DYBATCH_GRID_STRIDE(b, cols) {
-    constrained_softmax_column(x + b * x_step, u + b * u_step, n, q + b * n, y + b * n);
-  }
+  DYBATCH_GRID_STRIDE(b, cols) { constrained_softmax_column(x + b * x_step, u + b * u_step, n, q + b * n, y + b * n); }
 }
 
 __global__ void constrained_softmax_backward_kernel(unsigned n, unsigned cols, const float* x, unsigned x_step,
-                                                    const float* u, unsigned u_step, float* q, float* p,
-                                                    const float* y, const float* dy, unsigned i, float* dx,
-                                                    unsigned dx_step) {
+                                                    const float* u, unsigned u_step, float* q, float* p, const float* y,
+                                                    const float* dy, unsigned i, float* dx, unsigned dx_step) {
   DYBATCH_GRID_STRIDE(b, cols) {
     const float mass = constrained_softmax_column(x + b * x_step, u + b * u_step, n, q + b * n, p + b * n);
     const float* yb = y + b * n;

@@ -223,14 +223,14 @@ TEST_CASE("print_graphviz writes a node per expression and an edge per argument"
   CHECK(dot.find("N1 -> N2;") != std::string::npos);
 }
 
-TEST_CASE("dump writes each node with its value and gradient, or only those holding NaN or Inf",
-          "[dynet_api]") {
+TEST_CASE("dump writes each node with its value and gradient, or only those holding NaN or Inf", "[dynet_api]") {
   ComputationGraph cg;
   Expression x = input(cg, {2}, {1.f, 2.f});
   Expression y = log(x - 1.f);
   Expression loss = sum_elems(y);
   cg.forward(loss);
-  const std::string path = std::string(std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp") + "/dybatch_dump_test.txt";
+  const std::string path =
+      std::string(std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp") + "/dybatch_dump_test.txt";
   auto read = [&] {
     std::ifstream in(path);
     return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());

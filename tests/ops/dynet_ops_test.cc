@@ -201,8 +201,8 @@ TEST_CASE("sparsemax and sparsemax_loss", "[ops][softmax]") {
 
 TEST_CASE("constrained_softmax holds elements at their bounds until none is above, as DyNet", "[ops][softmax]") {
   ComputationGraph cg;
-  require_close(as_vector(cg.forward(constrained_softmax(input(cg, Dim({4}), {0, 0, 0, 0}),
-                                                         input(cg, Dim({4}), {0.1f, 1, 1, 1})))),
+  require_close(as_vector(cg.forward(
+                    constrained_softmax(input(cg, Dim({4}), {0, 0, 0, 0}), input(cg, Dim({4}), {0.1f, 1, 1, 1})))),
                 {0.1f, 0.3f, 0.3f, 0.3f});
   // Held in two rounds: 0.5 > 0.3 first, then 0.35 > 0.3 once the rest shares 0.7.
   const Expression x = input(cg, Dim({4}), {std::log(4.f), std::log(2.f), 0, 0});
