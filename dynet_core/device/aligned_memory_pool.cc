@@ -96,7 +96,7 @@ void AlignedMemoryPool::note_high_water() {
   if (u > high_water_) high_water_ = u;
 }
 
-void AlignedMemoryPool::revert(const Mark& m) {
+void AlignedMemoryPool::revert_slow(const Mark& m) {
   if (m.block > current_ || (m.block == current_ && m.used > blocks_[current_].used))
     throw std::invalid_argument("AlignedMemoryPool '" + name_ + "': revert to a mark that lies beyond the current top");
   note_high_water();

@@ -71,7 +71,12 @@ class AlignedMemoryPool {
   };
   Mark mark() const { return {current_, blocks_[current_].used}; }
   /// Frees everything allocated after `m`.
-  void revert(const Mark& m);
+  void revert(const Mark& m) {
+    // Most kernels take no scratch: a pool still at the mark holds nothing to free, and any
+    // allocation made since was freed by a revert or reset that noted the high water.
+    if (m.block == current_ && m.used == blocks_[current_].used) return;
+    revert_slow(m);
+  }
   /// Frees everything.
   void reset();
 
@@ -99,6 +104,7 @@ class AlignedMemoryPool {
     return ((bytes + kAlign - 1) & ~(kAlign - 1)) + (debug_ ? kGuardBytes : 0);
   }
   void* allocate_slow(std::size_t bytes);
+  void revert_slow(const Mark& m);
   [[noreturn]] void reject_array(std::size_t n, std::size_t element_bytes) const;
   void add_block(std::size_t bytes, std::size_t request);
   void note_high_water();

@@ -51,6 +51,24 @@ TEST_CASE("pool marks revert allocations across blocks", "[pool]") {
   CHECK_THROWS_AS(pool.revert({9, 0}), std::invalid_argument);
 }
 
+TEST_CASE("a revert to the top frees nothing, and nested reverts keep the high water", "[pool]") {
+  AlignedMemoryPool pool("scratch", 4096);
+  pool.allocate(64);
+  const auto outer = pool.mark();
+  pool.revert(outer);  // nothing allocated since the mark
+  CHECK(pool.used() == 64);
+  const auto inner = pool.mark();
+  pool.allocate(640);
+  pool.revert(inner);
+  pool.revert(outer);  // back at the mark: the inner revert noted the 640 bytes
+  CHECK(pool.used() == 64);
+  CHECK(pool.high_water() == 64 + 640);
+  pool.allocate(128);  // on the same block as the mark, past it
+  pool.revert(outer);
+  CHECK(pool.used() == 64);
+  CHECK(pool.high_water() == 64 + 640);
+}
+
 TEST_CASE("running out of memory names the pool and the request", "[pool][errors]") {
   AlignedMemoryPool pool("backward (DEDFS)", 256);
   pool.allocate(64);
