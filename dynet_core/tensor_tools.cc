@@ -44,16 +44,17 @@ void set_element_at(const Tensor& v, std::size_t i, float x) { set_from_host(Ten
 /// first (the lower index first among equals); `num` > 1 only where `many` allows it.
 template <class Score>
 IndexTensor best_along(const Tensor& v, unsigned dim, unsigned num, bool many, const char* who, Score&& score) {
-  const std::string name = std::string("TensorTools::") + who;
+  // Messages only: built where one is thrown.
+  const auto name = [who] { return std::string("TensorTools::") + who; };
   if (num != 1 && !many)
-    throw std::runtime_error(name + ": only num = 1 is supported (as in DyNet), got " + std::to_string(num));
-  if (!v.v) throw std::invalid_argument(name + ": the tensor has no memory");
+    throw std::runtime_error(name() + ": only num = 1 is supported (as in DyNet), got " + std::to_string(num));
+  if (!v.v) throw std::invalid_argument(name() + ": the tensor has no memory");
   if (dim >= Dim::kMaxDims)
-    throw std::invalid_argument(name + ": dim " + std::to_string(dim) + " is not below " +
+    throw std::invalid_argument(name() + ": dim " + std::to_string(dim) + " is not below " +
                                 std::to_string(Dim::kMaxDims));
   const std::size_t n = v.d[dim];
   if (num == 0 || num > n)
-    throw std::invalid_argument(name + ": num = " + std::to_string(num) + " is not between 1 and the " +
+    throw std::invalid_argument(name() + ": num = " + std::to_string(num) + " is not between 1 and the " +
                                 std::to_string(n) + " values along dim " + std::to_string(dim) + " of " +
                                 to_string(v.d));
   std::size_t stride = 1;

@@ -1,11 +1,18 @@
 #pragma once
-// CPU iteration over y = f(a, b) where a and b broadcast to y (dimensions equal or 1, batch
-// included). Axes with the same broadcast pattern are merged, so common cases run as one or two
-// plain loops.
+// Broadcasting: the batch stride of a tensor that may broadcast its one batch element (CPU and
+// CUDA kernels), and CPU iteration over y = f(a, b) where a and b broadcast to y (dimensions equal
+// or 1, batch included), axes with the same broadcast pattern merged, so that common cases run as
+// one or two plain loops.
+
+#include <cstddef>
 
 #include "dynet_core/dim.h"
+#include "dynet_core/tensor.h"
 
 namespace dynet {
+
+/// The distance between batch elements of t; 0 when t broadcasts its one batch element.
+inline std::size_t batch_stride(const Tensor& t) { return t.d.bd == 1 ? 0 : t.d.batch_size(); }
 
 /// Calls f(iy, ia, ib) for every element of y, with the matching offsets into a and b.
 template <class F>

@@ -12,9 +12,6 @@
 namespace dynet {
 namespace conv {
 
-/// The distance between batch elements of t; 0 when t broadcasts its one batch element.
-inline std::size_t batch_stride(const Tensor& t) { return t.d.bd == 1 ? 0 : t.d.batch_size(); }
-
 /// Strides and padding mode of conv2d and maxpooling2d; the window is the filter (conv2d) or the
 /// pooling size.
 struct WindowData {

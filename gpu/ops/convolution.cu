@@ -70,7 +70,7 @@ void conv2d_forward(const OpCall& c) {
   const std::size_t n = c.y.d.size();
   const bool biased = c.nargs == 3;
   conv2d_kernel<<<blocks_for(n), kThreads, 0, stream_of(c)>>>(l, c.xs[0].v, c.xs[1].v, biased ? c.xs[2].v : nullptr,
-                                                              biased ? conv::batch_stride(c.xs[2]) : 0, c.y.v, n);
+                                                              biased ? batch_stride(c.xs[2]) : 0, c.y.v, n);
   check_launch("conv2d forward");
 }
 
@@ -78,7 +78,7 @@ void conv2d_backward(const OpCall& c, unsigned i) {
   const ConvLayout l(c);
   if (i == 2) {
     const std::size_t n = std::size_t(c.y.d.bd) * l.channels_out;
-    conv2d_bias_backward_kernel<<<blocks_for(n), kThreads, 0, stream_of(c)>>>(c.dy.v, c.dx.v, conv::batch_stride(c.dx),
+    conv2d_bias_backward_kernel<<<blocks_for(n), kThreads, 0, stream_of(c)>>>(c.dy.v, c.dx.v, batch_stride(c.dx),
                                                                               l.channels_out, l.g.outputs(), n);
   } else {
     const std::size_t n = c.y.d.size() * l.g.channels;
@@ -242,7 +242,7 @@ __global__ void circular_backward_kernel(Circular c, const float* u, const float
 
 template <bool Correlation>
 Circular circular(const OpCall& c) {
-  return {c.y.d.rows(), conv::batch_stride(c.xs[0]), conv::batch_stride(c.xs[1]), Correlation};
+  return {c.y.d.rows(), batch_stride(c.xs[0]), batch_stride(c.xs[1]), Correlation};
 }
 
 template <bool Correlation>
@@ -256,8 +256,8 @@ void circular_forward(const OpCall& c) {
 template <bool Correlation>
 void circular_backward(const OpCall& c, unsigned i) {
   const std::size_t n = c.y.d.size();
-  circular_backward_kernel<<<blocks_for(n), kThreads, 0, stream_of(c)>>>(
-      circular<Correlation>(c), c.xs[0].v, c.xs[1].v, c.dy.v, c.dx.v, conv::batch_stride(c.dx), i, n);
+  circular_backward_kernel<<<blocks_for(n), kThreads, 0, stream_of(c)>>>(circular<Correlation>(c), c.xs[0].v, c.xs[1].v,
+                                                                         c.dy.v, c.dx.v, batch_stride(c.dx), i, n);
   check_launch("circular backward");
 }
 

@@ -9,6 +9,7 @@
 
 #include <vector>
 
+#include "dynet_core/ops/broadcast.h"
 #include "dynet_core/ops/class_targets.h"
 #include "dynet_core/ops/index_list.h"
 #include "dynet_core/ops/softmax.h"
@@ -296,14 +297,15 @@ void sparsemax_loss_backward(const OpCall& c, unsigned) { sparsemax_loss(c, c.dy
 // constrained_softmax keeps one thread per column too, running the CPU's column rule
 // (constrained_softmax_column); bounds or an x shared by every column have a step of 0, and their
 // gradient gathers the columns' parts atomically.
-__global__ void constrained_softmax_kernel(unsigned n, unsigned cols, const float* x, unsigned x_step, const float* u,
-                                           unsigned u_step, float* q, float* y) {
+__global__ void constrained_softmax_kernel(unsigned n, unsigned cols, const float* x, std::size_t x_step,
+                                           const float* u, std::size_t u_step, float* q, float* y) {
   DYBATCH_GRID_STRIDE(b, cols) { constrained_softmax_column(x + b * x_step, u + b * u_step, n, q + b * n, y + b * n); }
 }
 
-__global__ void constrained_softmax_backward_kernel(unsigned n, unsigned cols, const float* x, unsigned x_step,
-                                                    const float* u, unsigned u_step, float* q, float* p, const float* y,
-                                                    const float* dy, unsigned i, float* dx, unsigned dx_step) {
+__global__ void constrained_softmax_backward_kernel(unsigned n, unsigned cols, const float* x, std::size_t x_step,
+                                                    const float* u, std::size_t u_step, float* q, float* p,
+                                                    const float* y, const float* dy, unsigned i, float* dx,
+                                                    std::size_t dx_step) {
   DYBATCH_GRID_STRIDE(b, cols) {
     const float mass = constrained_softmax_column(x + b * x_step, u + b * u_step, n, q + b * n, p + b * n);
     const float* yb = y + b * n;
@@ -325,12 +327,10 @@ __global__ void constrained_softmax_backward_kernel(unsigned n, unsigned cols, c
   }
 }
 
-unsigned column_step(const Tensor& t) { return t.d.bd == 1 ? 0 : t.d.rows(); }
-
 void constrained_softmax_forward(const OpCall& c) {
   const unsigned n = c.y.d.rows(), cols = c.y.d.bd;
   constrained_softmax_kernel<<<blocks_for(cols), kThreads, 0, stream_of(c)>>>(
-      n, cols, c.xs[0].v, column_step(c.xs[0]), c.xs[1].v, column_step(c.xs[1]),
+      n, cols, c.xs[0].v, batch_stride(c.xs[0]), c.xs[1].v, batch_stride(c.xs[1]),
       c.scratch_floats(std::size_t(n) * cols), c.y.v);
   check_launch("constrained_softmax forward");
 }
@@ -338,9 +338,9 @@ void constrained_softmax_forward(const OpCall& c) {
 void constrained_softmax_backward(const OpCall& c, unsigned i) {
   const unsigned n = c.y.d.rows(), cols = c.y.d.bd;
   constrained_softmax_backward_kernel<<<blocks_for(cols), kThreads, 0, stream_of(c)>>>(
-      n, cols, c.xs[0].v, column_step(c.xs[0]), c.xs[1].v, column_step(c.xs[1]),
+      n, cols, c.xs[0].v, batch_stride(c.xs[0]), c.xs[1].v, batch_stride(c.xs[1]),
       c.scratch_floats(std::size_t(n) * cols), c.scratch_floats(std::size_t(n) * cols), c.y.v, c.dy.v, i, c.dx.v,
-      column_step(c.dx));
+      batch_stride(c.dx));
   check_launch("constrained_softmax backward");
 }
 
