@@ -552,9 +552,7 @@ cdef class Trainer:
         self._t().update()
 
     def update_subset(self, updated_params, updated_lookups):
-        cdef vector[unsigned] params = updated_params
-        cdef vector[unsigned] tables = updated_lookups
-        self._t().update(params, tables)
+        self._t().update(_uv(updated_params), _uv(updated_lookups))
 
     def update_epoch(self, r=1.0):
         self._t().update_epoch(r)
