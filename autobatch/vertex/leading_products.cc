@@ -184,8 +184,10 @@ std::uint64_t LeadingProducts::wait(const ComputationGraph& cg, VariableIndex j,
     flush_at_ = std::max(flush_at_, order_->position(x) + 1);
   }
   // A parameter's gradient is the parameter's own (nothing reads it during backward); a weight
-  // with a leaf backward of its own (a lookup) would have to wait for it.
+  // with a leaf backward of its own (a lookup) would have to wait for it. A computed weight (a
+  // masked or scaled parameter) reads its gradient in its own backward: the group runs before it.
   nodes_[j].weight_waits = needs[w] && !(taken >> kWeight & 1) && !cg.node(w).op->leaf_backward;
+  if (nodes_[j].weight_waits && cg.node(w).nargs > 0) flush_at_ = std::max(flush_at_, order_->position(w) + 1);
   return std::uint64_t(1) << kInput | std::uint64_t(nodes_[j].weight_waits) << kWeight;
 }
 

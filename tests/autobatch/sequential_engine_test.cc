@@ -105,11 +105,13 @@ struct Recurrence {
 
 /// A tanh recurrence in two directions over embedded words, h = tanh(b + U x_t + W h), the first
 /// step of each without W h. The inputs are the lookups themselves (leaves, looked up as the
-/// steps are built) or tanh of lookups made before the steps (computed nodes).
-Run two_directions(Recurrence& m, bool computed_inputs, int vertex) {
+/// steps are built) or tanh of lookups made before the steps (computed nodes). With
+/// `computed_weight` the steps read 2 U, a node computed before them, in place of U.
+Run two_directions(Recurrence& m, bool computed_inputs, int vertex, bool computed_weight = false) {
   ComputationGraph cg;
   m.start(cg, vertex);
-  const Expression w = parameter(cg, m.W), u = parameter(cg, m.U), bias = parameter(cg, m.b);
+  const Expression w = parameter(cg, m.W), bias = parameter(cg, m.b);
+  const Expression u = computed_weight ? parameter(cg, m.U) * 2.f : parameter(cg, m.U);
   LookupParameter& E = m.E;
   const std::vector<unsigned> words = {3, 1, 4, 1, 5, 9, 2};
   std::vector<Expression> inputs;
@@ -167,17 +169,21 @@ TEST_CASE("the sequential engine computes affine transforms' input products ahea
           "their input gradients as one, under --dynet-vertex 1 and 2",
           "[autobatch]") {
   Recurrence m;
+  const bool computed_weight = GENERATE(false, true);
+  INFO((computed_weight ? "the weight computed from U (its gradient must be whole before that node's backward)"
+                        : "the weight U itself"));
   for (bool computed : {false, true}) {
     INFO((computed ? "inputs computed before the steps" : "inputs looked up as the steps are built"));
-    const Run each = two_directions(m, computed, 0);
+    const Run each = two_directions(m, computed, 0, computed_weight);
     CHECK(each.forward.leading_products == 0);
     CHECK(each.backward.leading_gradients == 0);
     for (int vertex : {1, 2}) {
       INFO("--dynet-vertex " << vertex);
-      const Run ahead = two_directions(m, computed, vertex);
-      // All fourteen steps share b and U: one product ahead for their U x_t, one for their gradients.
+      const Run ahead = two_directions(m, computed, vertex, computed_weight);
+      // All fourteen steps share b and U: one product ahead for their U x_t, one for their gradients
+      // (and one for the computed weight's, which waits with them; U's own waits elsewhere).
       CHECK(ahead.forward.leading_products == 1);
-      CHECK(ahead.backward.leading_gradients == 1);
+      CHECK(ahead.backward.leading_gradients == (computed_weight ? 2 : 1));
       check_agree(ahead, each);
     }
   }
