@@ -66,6 +66,9 @@ class BuilderParameters {
   virtual void derive_graph_expressions(ComputationGraph&, bool) {}
   /// The expression of parameter `k` of layer `layer` in the bound graph.
   const Expression& var(unsigned layer, unsigned k) const { return vars_[layer][k]; }
+  /// Makes var(layer, k) an expression derived from the parameter, for a builder whose steps read
+  /// the parameter through it (SparseLSTMBuilder's masked weights); from derive_graph_expressions.
+  void set_var(unsigned layer, unsigned k, const Expression& e) { vars_[layer][k] = e; }
   /// The graph of the last new_graph(); throws std::invalid_argument naming `who` when there is none.
   ComputationGraph& graph(const char* who) const;
   /// Throws std::invalid_argument unless x is a live expression of the bound graph holding one

@@ -14,7 +14,13 @@ enum { kX2I, kH2I, kBias, kGainH, kBiasH, kGainX, kBiasX, kGainC, kBiasC };
 
 VanillaLSTMBuilder::VanillaLSTMBuilder(unsigned layers, unsigned input_dim, unsigned hidden_dim,
                                        ParameterCollection& model, bool ln_lstm, float forget_bias)
-    : RNNBuilder(model, "VanillaLSTMBuilder", "vanilla-lstm-builder", layers, input_dim, hidden_dim, true),
+    : VanillaLSTMBuilder(model, "VanillaLSTMBuilder", "vanilla-lstm-builder", layers, input_dim, hidden_dim, ln_lstm,
+                         forget_bias) {}
+
+VanillaLSTMBuilder::VanillaLSTMBuilder(ParameterCollection& model, const std::string& name,
+                                       const std::string& collection, unsigned layers, unsigned input_dim,
+                                       unsigned hidden_dim, bool ln_lstm, float forget_bias)
+    : RNNBuilder(model, name, collection, layers, input_dim, hidden_dim, true),
       ln_lstm_(ln_lstm),
       forget_bias_(forget_bias) {
   for (unsigned l = 0; l < layers; ++l) {

@@ -18,7 +18,7 @@ namespace dynet {
 class VanillaLSTMBuilder : public RNNBuilder {
  public:
   /// Without parameters until assigned a builder made with a model.
-  VanillaLSTMBuilder() : RNNBuilder("VanillaLSTMBuilder", true), ln_lstm_(false), forget_bias_(1.f) {}
+  VanillaLSTMBuilder() : VanillaLSTMBuilder(std::string("VanillaLSTMBuilder")) {}
   VanillaLSTMBuilder(unsigned layers, unsigned input_dim, unsigned hidden_dim, ParameterCollection& model,
                      bool ln_lstm = false, float forget_bias = 1.f);
   std::unique_ptr<RNNBuilder> clone() const override { return std::make_unique<VanillaLSTMBuilder>(*this); }
@@ -30,6 +30,11 @@ class VanillaLSTMBuilder : public RNNBuilder {
   std::vector<std::vector<Parameter>> ln_params;
 
  protected:
+  /// A VanillaLSTMBuilder under another class and subcollection name (SparseLSTMBuilder).
+  VanillaLSTMBuilder(ParameterCollection& model, const std::string& name, const std::string& collection,
+                     unsigned layers, unsigned input_dim, unsigned hidden_dim, bool ln_lstm, float forget_bias);
+  explicit VanillaLSTMBuilder(const std::string& name) : RNNBuilder(name, true), ln_lstm_(false), forget_bias_(1.f) {}
+
   CellState step(unsigned layer, const Expression& x, const CellState* prev, const Expression& h_rec) override;
 
  private:

@@ -17,6 +17,7 @@
 #include "builders/nary_tree_lstm_builder.h"
 #include "builders/sequence_tree_lstm_builders.h"
 #include "builders/simple_rnn_builder.h"
+#include "builders/sparse_lstm_builder.h"
 #include "builders/standard_softmax_builder.h"
 #include "builders/vanilla_lstm_builder.h"
 #include "dynet_core/device/device.h"

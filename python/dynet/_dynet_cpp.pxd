@@ -237,6 +237,8 @@ cdef extern from "glue.h" namespace "dynet_python":
 cdef extern from "<dybatch.h>" namespace "dynet":
     cdef cppclass CCompactVanillaLSTMBuilder "dynet::CompactVanillaLSTMBuilder"(CRNNBuilder):
         void set_weightnoise(float std) except +
+    cdef cppclass CSparseLSTMBuilder "dynet::SparseLSTMBuilder"(CRNNBuilder):
+        void set_sparsity(float sparsity) except +
 
 cdef extern from "<dybatch.h>" namespace "dynet":
     cdef cppclass CBiRNNBuilder "dynet::BiRNNBuilder":

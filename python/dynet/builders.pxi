@@ -194,10 +194,12 @@ class FastLSTMBuilder(_RNNBuilder):
 
 class SparseLSTMBuilder(_RNNBuilder):
     def __init__(self, layers, input_dim, hidden_dim, model, ln_lstm=False, forget_bias=1.0):
-        raise NotImplementedError("SparseLSTMBuilder: the library has no sparse LSTM")
+        self._make("SparseLSTMBuilder", (layers, input_dim, hidden_dim, ln_lstm, forget_bias), model, ln_lstm,
+                   forget_bias)
 
     def set_sparsity(self, sparsity):
-        raise NotImplementedError("SparseLSTMBuilder.set_sparsity")
+        """Prunes the fraction `sparsity` of the smallest weights of each W_x and W_h (0 to 1)."""
+        (<CSparseLSTMBuilder*>(<_RNNBuilder>self)._b()).set_sparsity(sparsity)
 
 
 class StackedRNNState(object):

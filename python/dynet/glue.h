@@ -50,13 +50,13 @@ inline ParameterInit* make_initializer(const std::string& kind, float a, float b
 /// Throws std::invalid_argument unless make_rnn_builder knows `kind`.
 inline void make_rnn_builder_checked(const std::string& kind) {
   for (const char* k : {"SimpleRNNBuilder", "GRUBuilder", "CoupledLSTMBuilder", "VanillaLSTMBuilder",
-                        "CompactVanillaLSTMBuilder", "FastLSTMBuilder"})
+                        "SparseLSTMBuilder", "CompactVanillaLSTMBuilder", "FastLSTMBuilder"})
     if (kind == k) return;
   throw std::invalid_argument("unknown builder '" + kind + "'");
 }
 
 /// A recurrent builder by its DyNet class name; `flag` is ln_lstm for the LSTMs that have it,
-/// `forget_bias` VanillaLSTMBuilder's.
+/// `forget_bias` theirs too (VanillaLSTMBuilder, SparseLSTMBuilder).
 inline RNNBuilder* make_rnn_builder(const std::string& kind, unsigned layers, unsigned input_dim, unsigned hidden_dim,
                                     ParameterCollection& model, bool flag, float forget_bias) {
   if (kind == "SimpleRNNBuilder") return new_of<SimpleRNNBuilder>(layers, input_dim, hidden_dim, model);
@@ -64,6 +64,8 @@ inline RNNBuilder* make_rnn_builder(const std::string& kind, unsigned layers, un
   if (kind == "CoupledLSTMBuilder") return new_of<CoupledLSTMBuilder>(layers, input_dim, hidden_dim, model);
   if (kind == "VanillaLSTMBuilder")
     return new_of<VanillaLSTMBuilder>(layers, input_dim, hidden_dim, model, flag, forget_bias);
+  if (kind == "SparseLSTMBuilder")
+    return new_of<SparseLSTMBuilder>(layers, input_dim, hidden_dim, model, flag, forget_bias);
   if (kind == "CompactVanillaLSTMBuilder")
     return new_of<CompactVanillaLSTMBuilder>(layers, input_dim, hidden_dim, model);
   if (kind == "FastLSTMBuilder") return new_of<FastLSTMBuilder>(layers, input_dim, hidden_dim, model);

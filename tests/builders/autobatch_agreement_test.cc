@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <memory>
+#include <type_traits>
 #include <vector>
 
 #include "builders/bi_rnn_builder.h"
@@ -16,6 +17,7 @@
 #include "builders/nary_tree_lstm_builder.h"
 #include "builders/sequence_tree_lstm_builders.h"
 #include "builders/simple_rnn_builder.h"
+#include "builders/sparse_lstm_builder.h"
 #include "builders/vanilla_lstm_builder.h"
 #include "dynet_core/graph.h"
 #include "dynet_core/ops/all_ops.h"
@@ -104,10 +106,12 @@ Scenario trees(TreeLSTMBuilder& tree, LookupParameter table) {
 }  // namespace
 
 TEMPLATE_TEST_CASE("recurrent builders batch across sequences and agree under autobatching", "[builders][autobatch]",
-                   SimpleRNNBuilder, VanillaLSTMBuilder, CompactVanillaLSTMBuilder, CoupledLSTMBuilder, GRUBuilder) {
+                   SimpleRNNBuilder, VanillaLSTMBuilder, CompactVanillaLSTMBuilder, CoupledLSTMBuilder, GRUBuilder,
+                   SparseLSTMBuilder) {
   ParameterCollection model;
   TestType rnn(2, kInput, kHidden, model);
   LookupParameter table = model.add_lookup_parameters(6, {kInput});
+  if constexpr (std::is_same_v<TestType, SparseLSTMBuilder>) rnn.set_sparsity(0.4f);
   check_engines(model, sequences(rnn, table));
 }
 

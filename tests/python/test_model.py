@@ -113,7 +113,7 @@ def test_sgd_step_is_the_formula():
 
 
 @pytest.mark.parametrize("cls", [dy.SimpleRNNBuilder, dy.GRUBuilder, dy.VanillaLSTMBuilder, dy.CoupledLSTMBuilder,
-                                 dy.CompactVanillaLSTMBuilder, dy.LSTMBuilder])
+                                 dy.CompactVanillaLSTMBuilder, dy.LSTMBuilder, dy.SparseLSTMBuilder])
 def test_builders_and_states(cls):
     pc = dy.ParameterCollection()
     b = cls(2, 3, 4, pc)
@@ -133,6 +133,32 @@ def test_builders_and_states(cls):
     assert b.param_collection().parameter_count() > 0
     with pytest.raises(ValueError):
         s0.add_input(dy.inputVector([1, 2]))  # wrong input size
+
+
+def test_sparse_lstm_is_the_vanilla_lstm_over_its_pruned_weights(tmp_path):
+    pc = dy.ParameterCollection()
+    sparse = dy.SparseLSTMBuilder(2, 3, 4, pc, forget_bias=0.5)
+    vanilla = dy.VanillaLSTMBuilder(2, 3, 4, pc, forget_bias=0.5)
+    sparse.set_sparsity(0.5)
+    for s_layer, v_layer in zip(sparse.get_parameters(), vanilla.get_parameters()):
+        assert len(s_layer) == 3
+        for k, (sp, vp) in enumerate(zip(s_layer, v_layer)):
+            w = sp.as_array()
+            if k < 2:  # W_x and W_h: half of each, the smallest in magnitude, pruned
+                order = np.argsort(np.abs(w), axis=None, kind="stable")
+                w = w.copy()
+                w.flat[order[:w.size // 2]] = 0
+            vp.set_value(w)
+    xs = [dy.inputVector([1, -2, 3]), dy.inputVector([0.5, 1, 0])]
+    got = sparse.initial_state().transduce(xs)[-1].npvalue()
+    np.testing.assert_array_equal(got, vanilla.initial_state().transduce(xs)[-1].npvalue())
+    with pytest.raises(ValueError, match="set_sparsity"):
+        sparse.set_sparsity(1.5)
+    base = str(tmp_path / "sparse")
+    dy.save(base, [sparse])
+    (loaded,) = dy.load(base, dy.ParameterCollection())
+    assert isinstance(loaded, dy.SparseLSTMBuilder)
+    np.testing.assert_array_equal(loaded.initial_state().transduce(xs)[-1].npvalue(), got)
 
 
 def test_a_state_of_an_older_graph_raises():

@@ -170,8 +170,12 @@ def test_builder_and_trainer_methods(capfd):
     for cls in (dy.GRUBuilder, dy.CoupledLSTMBuilder, dy.FastLSTMBuilder):
         b = cls(1, 2, 3, pc)
         assert b.whoami() == cls.__name__ and b.get_parameters()
-    with pytest.raises(NotImplementedError):
-        dy.SparseLSTMBuilder(1, 2, 3, pc)
+    sp = dy.SparseLSTMBuilder(1, 2, 3, pc, ln_lstm=True)
+    sp.set_sparsity(0.25)
+    sp.set_dropouts(0.1, 0.1)
+    sp.set_dropout_masks(1)
+    assert sp.whoami() == "SparseLSTMBuilder" and len(sp.get_parameter_expressions()[0]) == 9
+    assert dy.SparseLSTMBuilder.from_spec(sp.spec(), dy.ParameterCollection()).spec() == sp.spec()
     bi = dy.BiRNNBuilder(1, 2, 4, pc, dy.VanillaLSTMBuilder)
     bi.set_dropout(0.1)
     bi.disable_dropout()

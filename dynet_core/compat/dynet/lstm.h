@@ -6,4 +6,5 @@
 
 #include "builders/compact_vanilla_lstm_builder.h"
 #include "builders/coupled_lstm_builder.h"
+#include "builders/sparse_lstm_builder.h"
 #include "builders/vanilla_lstm_builder.h"
