@@ -18,7 +18,7 @@ def set(mem="512", random_seed=0, autobatch=0, profiling=0, weight_decay=0, shar
 
 
 def set_gpu(flag=True):
-    """Asks for one GPU (not available from this module: import dynet then raises NotImplementedError)."""
+    """Asks for one GPU, GPU:0: `import dynet` then runs the library on it (or raises its error)."""
     if not _settings:
         set()
     _settings["requested_gpus"] = 1 if flag else 0

@@ -92,6 +92,10 @@ class DynetParams(object):
         self.set_requested_gpus(conf.get("requested_gpus", 0))
         if conf.get("gpu_mask"):
             self.set_gpu_mask(conf["gpu_mask"])
+        # Not DyNet's: the test suite's run on the CPU device that closes its memory to the host
+        # (dynet_core/device/guarded_device.h), where the binding's host access to device memory
+        # crashes as it would misread on a GPU.
+        self._guard_device_memory = True if conf.get("_guard_device_memory") else False
 
     def from_args(self, shared_parameters=None):
         """Takes the --dynet-* flags of sys.argv, and removes them from it."""
@@ -110,8 +114,11 @@ class DynetParams(object):
         self.autobatch = p.autobatch
         self.profiling = p.profiling
         self.weight_decay = p.weight_decay
+        self.shared_parameters = int(p.shared_parameters)
         self._vertex = p.vertex
         self._threads = p.threads
+        self._debug_memory = p.debug_memory
+        self._gpu_ids = list(p.gpu_ids)  # --dynet-devices / --dynet-gpus
 
     def init(self):
         init_from_params(self)
@@ -139,9 +146,8 @@ def init_from_params(params):
     if _initialized:
         warnings.warn("dynet is already initialized; the new settings are ignored", RuntimeWarning, stacklevel=2)
         return
-    if params.requested_gpus or params.gpu_mask:
-        raise NotImplementedError("GPUs from Python (requested_gpus, gpu_mask): this module runs on the CPU")
     cdef CDynetParams p
+    p.gpu_ids = _requested_gpu_ids(params)
     p.mem_descriptor = str(params.mem).encode()
     p.random_seed = params.random_seed
     p.autobatch = params.autobatch
@@ -149,9 +155,26 @@ def init_from_params(params):
     p.weight_decay = params.weight_decay
     p.vertex = getattr(params, "_vertex", 1)
     p.threads = getattr(params, "_threads", 1)
+    p.debug_memory = getattr(params, "_debug_memory", False)
+    p.guard_device_memory = getattr(params, "_guard_device_memory", False)
+    p.shared_parameters = True if params.shared_parameters else False
     initialize(p)
     _cg = new CComputationGraph()
     _initialized = True
+
+
+def _requested_gpu_ids(params):
+    """The GPUs params ask for, as DyNet reads them: the --dynet-devices / --dynet-gpus flags, else
+    gpu_mask (a flag per GPU id), else requested_gpus (ids 0 to n-1); none in cpu_mode. The library
+    runs a process on one device and says so for more than one GPU."""
+    if params.cpu_mode:
+        return []
+    ids = list(getattr(params, "_gpu_ids", []))
+    if ids:
+        return ids
+    if params.gpu_mask:
+        return [i for i, on in enumerate(params.gpu_mask) if on]
+    return list(range(params.requested_gpus))
 
 
 def reset_random_seed(seed):
@@ -492,10 +515,12 @@ class ComputationGraph(object):
         cg_revert()
 
     def inputMatrixLiteral(self, v, d, batch_size=1, device=""):
+        _device(device)
         return inputTensor(np.asarray(v, dtype=np.float32).reshape(tuple(d) + ((batch_size,) if batch_size > 1 else ()),
                                                                    order="F"), batch_size > 1)
 
     def inputSparseTensor(self, idxs, v, dim, batch_size=1, defval=0, device=""):
+        _device(device)
         return _sparse(idxs, v, _dim(dim, batch_size), defval)
 
 
@@ -514,6 +539,7 @@ cdef Expression _node(index):
 
 def inputTensor(arr, batched=False, device="", reusable_expr=False):
     """An input from a numpy array read column-major; with batched, the last axis is the batch."""
+    _device(device)
     a = np.asarray(arr, dtype=np.float32)
     shape = a.shape
     if a.ndim == 0:
@@ -534,11 +560,11 @@ def inputTensor(arr, batched=False, device="", reusable_expr=False):
 
 
 def inputVector(v, device=""):
-    return inputTensor(np.asarray(v, dtype=np.float32).reshape(-1))
+    return inputTensor(np.asarray(v, dtype=np.float32).reshape(-1), device=device)
 
 
 def vecInput(dim, device=""):
-    return inputTensor(np.zeros(dim, dtype=np.float32))
+    return inputTensor(np.zeros(dim, dtype=np.float32), device=device)
 
 
 def matInput(d1, d2):
@@ -564,6 +590,7 @@ cdef Expression _sparse(idxs, values, CDim d, float defval):
 def sparse_inputTensor(idxs, values, shape, batched=False, defval=0, device=""):
     """A sparse input: `values` at the column-major flat (or per-axis, a tuple of index lists)
     positions `idxs`; `defval` elsewhere. With batched, the last axis of shape is the batch."""
+    _device(device)
     shape = tuple(shape)
     cdef unsigned batch = 1
     if batched:
@@ -626,9 +653,10 @@ def log_softmax(x, restrict=None):
 
 
 def to_device(e, device_str):
-    if device_str not in ("", "CPU", "cpu", "CPU:0"):
-        raise NotImplementedError("to_device(%r): this module runs on the CPU only" % (device_str,))
-    return _wrap(_ex(e)[0])  # already there: the CPU is the only device
+    """e on the device named device_str: the library runs a process on one device, so e is there
+    already when that device exists (ValueError otherwise)."""
+    _device(device_str)
+    return _wrap(_ex(e)[0])
 
 
 include "ops.pxi"
@@ -706,6 +734,7 @@ cdef class Tensor:
                             "search; call as_numpy()")
         cdef CTensor t = self.c
         t.v = self.values.data()
+        t.device = NULL  # the values are the host copy this Tensor keeps
         return t
 
     def __str__(self):
@@ -752,8 +781,20 @@ cdef object _index_array(const CIndexTensor& t):
 # ---------------------------------------------------------------------------------------------
 # Devices
 
+cdef CDevice* _device(object name) except NULL:
+    """The device of that name ("CPU", "GPU:0"; "" or None: the default one). The library runs a
+    process on one device (--dynet-devices, dynet_config.set_gpu()); a name of any other device
+    raises ValueError with the library's message."""
+    if name is None or name == "":
+        return get_device_manager().get(0)
+    if not isinstance(name, str):
+        raise TypeError("a device is named by a string such as 'CPU' or 'GPU:0', not %s" % type(name).__name__)
+    return get_device_manager().get_global_device(name.encode())
+
+
 def available_devices():
-    return ["CPU"]
+    cdef CDeviceManager* manager = get_device_manager()
+    return [manager.get(i).name.decode() for i in range(manager.num_devices())]
 
 
 class DeviceInfo(object):
@@ -764,9 +805,10 @@ class DeviceInfo(object):
 
 
 def get_device_info(name):
-    if name not in ("", "CPU", "cpu", "CPU:0"):
-        raise ValueError("no device %r: this module has the CPU only" % (name,))
-    return DeviceInfo("CPU", 0, "CPU")
+    cdef CDevice* d = _device(name)
+    full = d.name.decode()
+    kind = "GPU" if full.startswith("GPU") else "CPU"
+    return DeviceInfo(full, int(full[4:]) if kind == "GPU" else 0, kind)
 
 
 include "model.pxi"

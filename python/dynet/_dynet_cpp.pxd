@@ -20,7 +20,8 @@ cdef extern from "<dybatch.h>" namespace "dynet":
         size_t size()
         size_t batch_size()
 
-    cdef cppclass CDevice "dynet::Device"
+    cdef cppclass CDevice "dynet::Device":
+        string name
 
     cdef cppclass CTensor "dynet::Tensor":
         CDim d
@@ -158,6 +159,9 @@ cdef extern from "<dybatch.h>" namespace "dynet":
         float weight_decay
         unsigned threads
         vector[int] gpu_ids
+        bint debug_memory
+        bint guard_device_memory
+        bint shared_parameters
     CDynetParams extract_dynet_params(int& argc, char**& argv, bool shared_parameters) except +
     void initialize(CDynetParams& params) except +
     const CDynetParams& current_params()
@@ -262,3 +266,10 @@ cdef extern from "glue.h" namespace "dynet_python":
         vector[string] words() except +
     CClassFactored* make_class_factored(unsigned rep_dim, const string& cluster_file, const vector[string]& words,
                                         CParameterCollection& model, bool bias) except +
+
+cdef extern from "dynet_core/device/device_manager.h" namespace "dynet":
+    cdef cppclass CDeviceManager "dynet::DeviceManager":
+        size_t num_devices()
+        CDevice* get(size_t i) except +
+        CDevice* get_global_device(const string& name) except +
+    CDeviceManager* get_device_manager() except +

@@ -387,7 +387,7 @@ cdef class ParameterCollection:
         return p
 
     def add_parameters(self, dim, init=None, name="", device="", scale=1.0, mean=0.0, std=1.0):
-        _check_device(device)
+        _device(device)
         shape = (dim,) if isinstance(dim, (int, np.integer)) else tuple(dim)
         i = _initializer(init, shape, False, scale, mean, std)
         cdef unique_ptr[CParameterInit] ci
@@ -395,7 +395,7 @@ cdef class ParameterCollection:
         return _wrap_parameter(self.c.add_parameters(_dim(shape), deref(ci.get()), name.encode(), NULL))
 
     def add_lookup_parameters(self, dim, init=None, name="", device="", scale=1.0, mean=0.0, std=1.0):
-        _check_device(device)
+        _device(device)
         shape = tuple(dim)
         if len(shape) < 2:
             raise ValueError("add_lookup_parameters: dim is (rows, *row_shape), got %s" % (dim,))
@@ -432,9 +432,6 @@ cdef class ParameterCollection:
 Model = ParameterCollection
 
 
-cdef _check_device(device):
-    if device not in ("", None, "CPU", "cpu", "CPU:0"):
-        raise NotImplementedError("device %r: this module runs on the CPU only" % (device,))
 
 
 cdef ParameterCollection _wrap_collection(const CParameterCollection& c):

@@ -35,10 +35,46 @@ def test_dynet_config_set_before_import():
     assert autobatch == "True"
 
 
-def test_gpu_request_is_refused_clearly():
-    out = subprocess.run([sys.executable, "-c", "import dynet_config; dynet_config.set_gpu(); import dynet"],
-                         capture_output=True, text=True)
-    assert out.returncode != 0 and "NotImplementedError" in out.stderr
+def python_error(code, *args):
+    """The last line of stderr of a program that must fail with a Python exception."""
+    out = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True)
+    assert out.returncode == 1 and "Segmentation" not in out.stderr, out.stderr
+    return out.stderr.strip().splitlines()[-1]
+
+
+DEVICES = "import dynet as dy; print(dy.available_devices())"
+
+
+@pytest.mark.parametrize("ask", ["import dynet_config; dynet_config.set_gpu(); ",
+                                 "import dynet_config; dynet_config.set(requested_gpus=1); ",
+                                 "import dynet_config; dynet_config.set(gpu_mask=[1]); "])
+def test_a_gpu_asked_for_is_the_library_s_device(ask):
+    """GPU:0 where the build has CUDA and the machine a GPU; elsewhere the library's error."""
+    out = subprocess.run([sys.executable, "-c", ask + DEVICES], capture_output=True, text=True)
+    if out.returncode == 0:
+        assert out.stdout.strip() == "['GPU:0']"
+    else:
+        last = out.stderr.strip().splitlines()[-1]
+        assert out.returncode == 1 and "GPU:0" in last and last.split(":")[0] in ("RuntimeError", "ValueError")
+
+
+def test_gpu_choices_reach_the_library():
+    assert run(DEVICES, "--dynet-devices", "CPU") == "['CPU']"
+    # More than one GPU: the library runs a process on one device and says so.
+    for ask in ("import dynet_config; dynet_config.set(requested_gpus=2); import dynet",
+                "import dynet_config; dynet_config.set(gpu_mask=[1, 1]); import dynet"):
+        assert python_error(ask).startswith("ValueError") and "one GPU at a time" in python_error(ask)
+    assert "one GPU at a time" in python_error("import dynet", "--dynet-gpus", "2")
+    # The ids DynetParams ask for, as DyNet reads them; cpu_mode keeps the CPU whatever else asks.
+    import dynet as dy
+    p = dy.DynetParams()
+    assert dy._dynet._requested_gpu_ids(p) == []
+    p.set_requested_gpus(2)
+    assert dy._dynet._requested_gpu_ids(p) == [0, 1]
+    p.set_gpu_mask([0, 1, 0, 1])
+    assert dy._dynet._requested_gpu_ids(p) == [1, 3]
+    p.set_cpu_mode()
+    assert dy._dynet._requested_gpu_ids(p) == []
 
 
 def test_bad_flag_is_a_python_error():
