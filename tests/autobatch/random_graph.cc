@@ -39,6 +39,9 @@ class Builder {
       : cg_(cg), m_(m), rng_(seed), o_(o) {
     if (!o_.parameter_per_use)
       for (const Parameter* p : {&m.W, &m.U, &m.V, &m.b, &m.out, &m.out_b, &m.wide}) once_.push_back(parameter(cg, *p));
+    std::vector<float> mask(m.hidden * m.hidden);
+    for (std::size_t k = 0; k < mask.size(); ++k) mask[k] = float(k % 2);
+    masked_W_ = cmult(W(), input(cg, Dim({m.hidden, m.hidden}), mask));
   }
 
   RandomGraph build() {
@@ -88,12 +91,12 @@ class Builder {
     return input(cg_, Dim({m_.hidden}, bd), v);
   }
 
-  static constexpr unsigned kAnyCell = 12;
+  static constexpr unsigned kAnyCell = 13;
 
   /// A vertex's state from its input and its children's states (all of dim {hidden} x bd): cell
   /// `kind`, or a random one.
   Expression cell(const Expression& x, const std::vector<Expression>& children, unsigned kind) {
-    if (kind == kAnyCell) kind = pick(0, 11);
+    if (kind == kAnyCell) kind = pick(0, kAnyCell - 1);
     if (!o_.vertex_scopes) return cell_of_kind(x, children, kind);
     const VertexScope scope(cg_, "random-cell-" + std::to_string(kind));
     return cell_of_kind(x, children, kind);
@@ -129,8 +132,10 @@ class Builder {
       case 10:
         return pick_range(selu(reshape(concatenate_cols({c0, c1}), Dim({2 * m_.hidden}))), 0, m_.hidden) +
                pick_range(concatenate({x, c1}), m_.hidden, 2 * m_.hidden);
-      default:
+      case 11:
         return tanh(sum({W() * c0, U() * c1, V_or_const() * x, b()}));
+      default:
+        return tanh(affine_transform({b(), masked_W_, x, U(), c0}));
     }
   }
   Expression V_or_const() { return pick(0, 1) ? param(2) : const_parameter(cg_, m_.V); }
@@ -156,7 +161,7 @@ class Builder {
   std::vector<Expression> structure(unsigned bd) {
     std::vector<Expression> states;
     const unsigned kind = pick(0, 2), size = pick(1, 8);
-    const unsigned cell_kind = o_.repeated_cells ? pick(0, 11) : kAnyCell;
+    const unsigned cell_kind = o_.repeated_cells ? pick(0, kAnyCell - 1) : kAnyCell;
     for (unsigned v = 0; v < size; ++v) {
       std::vector<Expression> children;
       if (kind == 0 && v > 0) {
@@ -177,6 +182,9 @@ class Builder {
   std::mt19937_64 rng_;
   RandomGraphOptions o_;
   std::vector<Expression> once_;
+  // W with every other weight held at zero, made before any structure: a weight computed from a
+  // parameter, as a pruned or scaled one is, whose gradient reaches W through the node computing it.
+  Expression masked_W_;
 };
 
 }  // namespace

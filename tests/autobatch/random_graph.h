@@ -1,7 +1,8 @@
 #pragma once
 // A generator of random dynamic graphs for differential tests of the engines: chains, trees and
 // DAGs over shared parameters, batch sizes 1..4, most operator families, dropout, constant
-// parameters, nobackprop, and reads of values in the middle of construction.
+// parameters, weights computed from parameters, nobackprop, and reads of values in the middle of
+// construction.
 
 #include <cstdint>
 #include <random>
