@@ -20,6 +20,7 @@ RandomModel::RandomModel(unsigned h, unsigned v, unsigned c, Device* device) : h
   out_b = pc.add_parameters({c}, ParameterInitUniform(-0.5f, 0.5f), "out_b", device);
   wide = pc.add_parameters({2 * h, 2 * h}, 0.f, "wide", device);
   emb = pc.add_lookup_parameters(v, {h}, ParameterInitUniform(-1.f, 1.f), "emb", device);
+  weights = pc.add_lookup_parameters(3, {h, h}, ParameterInitUniform(-0.5f, 0.5f), "weights", device);
 }
 
 void RandomModel::zero_gradients() { pc.reset_gradient(); }
@@ -91,7 +92,7 @@ class Builder {
     return input(cg_, Dim({m_.hidden}, bd), v);
   }
 
-  static constexpr unsigned kAnyCell = 13;
+  static constexpr unsigned kAnyCell = 15;
 
   /// A vertex's state from its input and its children's states (all of dim {hidden} x bd): cell
   /// `kind`, or a random one.
@@ -134,8 +135,13 @@ class Builder {
                pick_range(concatenate({x, c1}), m_.hidden, 2 * m_.hidden);
       case 11:
         return tanh(sum({W() * c0, U() * c1, V_or_const() * x, b()}));
-      default:
+      case 12:
         return tanh(affine_transform({b(), masked_W_, x, U(), c0}));
+      case 13:  // a weight that is a row of a lookup table, whose gradient its own backward scatters
+        return tanh(affine_transform({b(), parameter(cg_, m_.weights, pick(0, 2)), x, U(), c0}));
+      default:  // one weight, or one input, in both products
+        return pick(0, 1) ? tanh(affine_transform({b(), W(), x, W(), c0}))
+                          : tanh(affine_transform({b(), W(), x, U(), x}));
     }
   }
   Expression V_or_const() { return pick(0, 1) ? param(2) : const_parameter(cg_, m_.V); }

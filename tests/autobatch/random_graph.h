@@ -1,8 +1,8 @@
 #pragma once
 // A generator of random dynamic graphs for differential tests of the engines: chains, trees and
 // DAGs over shared parameters, batch sizes 1..4, most operator families, dropout, constant
-// parameters, weights computed from parameters, nobackprop, and reads of values in the middle of
-// construction.
+// parameters, weights computed from parameters or read from lookup tables, nobackprop, and reads of
+// values in the middle of construction.
 
 #include <cstdint>
 #include <random>
@@ -24,7 +24,7 @@ struct RandomModel {
   unsigned hidden, vocab, classes;
   dynet::ParameterCollection pc;
   dynet::Parameter W, U, V, b, out, out_b, wide;
-  dynet::LookupParameter emb;
+  dynet::LookupParameter emb, weights;  ///< weights: {hidden, hidden} rows, read as weights
 };
 
 struct RandomGraph {
