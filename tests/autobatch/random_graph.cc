@@ -92,7 +92,7 @@ class Builder {
     return input(cg_, Dim({m_.hidden}, bd), v);
   }
 
-  static constexpr unsigned kAnyCell = 15;
+  static constexpr unsigned kAnyCell = 16;
 
   /// A vertex's state from its input and its children's states (all of dim {hidden} x bd): cell
   /// `kind`, or a random one.
@@ -139,9 +139,11 @@ class Builder {
         return tanh(affine_transform({b(), masked_W_, x, U(), c0}));
       case 13:  // a weight that is a row of a lookup table, whose gradient its own backward scatters
         return tanh(affine_transform({b(), parameter(cg_, m_.weights, pick(0, 2)), x, U(), c0}));
-      default:  // one weight, or one input, in both products
+      case 14:  // one weight, or one input, in both products
         return pick(0, 1) ? tanh(affine_transform({b(), W(), x, W(), c0}))
                           : tanh(affine_transform({b(), W(), x, U(), x}));
+      default:  // one node twice in one op's arguments
+        return tanh(cmult(c0, c0) - pick_range(concatenate({x, c1, x}), m_.hidden, 2 * m_.hidden) + (c1 + c1) * 0.25f);
     }
   }
   Expression V_or_const() { return pick(0, 1) ? param(2) : const_parameter(cg_, m_.V); }

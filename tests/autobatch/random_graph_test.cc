@@ -54,6 +54,7 @@ bool close(float a, float b, float scale = 0.f) {
 
 void require_agree(const Outcome& ref, const Outcome& got, std::uint64_t seed, int strategy) {
   INFO("seed " << seed << ", --dynet-autobatch " << strategy);
+  INFO("loss " << ref.loss << " vs " << got.loss);
   REQUIRE(close(ref.loss, got.loss));
   REQUIRE(ref.mid_values.size() == got.mid_values.size());
   for (std::size_t k = 0; k < ref.mid_values.size(); ++k) REQUIRE(close(ref.mid_values[k], got.mid_values[k]));
