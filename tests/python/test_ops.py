@@ -113,6 +113,32 @@ def test_other_rows_run():
         dy.constrained_softmax(v, dy.inputVector([1, 2]))
 
 
+def test_ops_of_several_arguments_take_positions_and_keywords_alike():
+    # Each is bound by METH_FASTCALL, with its row's signature for inspect (a def has none here).
+    import ast
+    import inspect
+    for name, params, _, _ in gen_bindings.rows():
+        args = gen_bindings.parameters(params)
+        if len(args) > 1 or args[0][1] is not None:
+            want = [(n, inspect.Parameter.empty if d is None else ast.literal_eval(d)) for n, d in args]
+            got = [(p.name, p.default) for p in inspect.signature(getattr(dy, name)).parameters.values()]
+            assert got == want, name
+    v = dy.inputVector([1.0, 2.0, 3.0])
+    for calls in ([lambda: dy.pick_range(v, 0, 2), lambda: dy.pick_range(v, 0, 2, 0),
+                   lambda: dy.pick_range(v, 0, 2, d=0), lambda: dy.pick_range(x=v, s=0, e=2)],
+                  [lambda: dy.concatenate([v, v]), lambda: dy.concatenate([v, v], 0), lambda: dy.concatenate(xs=[v, v])],
+                  [lambda: dy.constant(2, 7), lambda: dy.constant(2, 7, 1), lambda: dy.constant(2, val=7, batch_size=1)],
+                  [lambda: dy.cmult(v, v), lambda: dy.cmult(v, y=v), lambda: dy.cmult(y=v, x=v)]):
+        values = [c().npvalue() for c in calls]
+        for got in values[1:]:
+            np.testing.assert_array_equal(got, values[0])
+    for bad in (lambda: dy.cmult(v), lambda: dy.pick_range(v, 0, 1, 0, 9), lambda: dy.cmult(v, v, z=1)):
+        with pytest.raises(TypeError):
+            bad()
+    with pytest.raises(TypeError, match="an Expression"):
+        dy.cmult(v, 3)
+
+
 def random_graph(rng, pc, W, b):
     """A small random graph over the parameters: its loss."""
     x = dy.inputTensor(rng.standard_normal(4).astype(np.float32))
