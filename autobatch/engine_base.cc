@@ -1,5 +1,6 @@
 #include "autobatch/engine_base.h"
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 
@@ -200,11 +201,32 @@ float* EngineBase::zeroed_gradient(const Node& n) {
 }
 
 void EngineBase::allocate_gradients(VariableIndex last, const std::uint8_t* needs) {
+  // Gradients allocated one after another lie one after another, less than the alignment apart:
+  // each such run is zeroed by one device call instead of one a node. In debug memory canaries
+  // follow every allocation, and each gradient is zeroed alone.
+  AlignedMemoryPool& pool = cg_->memory().backward;
+  Device& dev = *cg_->device();
+  const bool alone = pool.debug();
+  float *run = nullptr, *run_end = nullptr;
   for (VariableIndex j = 0; j <= last; ++j) {
     if (!needs[j]) continue;
     Node& n = cg_->node(j);
-    n.grad = n.op->grad_alias ? n.op->grad_alias(n.data) : zeroed_gradient(n);
+    if (n.op->grad_alias) {
+      n.grad = n.op->grad_alias(n.data);
+      continue;
+    }
+    const std::size_t size = n.dim.size();
+    float* g = pool.allocate_array<float>(size);
+    // Past the run by less than the alignment, or elsewhere (another block; before it, wrapped).
+    const std::uintptr_t gap = reinterpret_cast<std::uintptr_t>(g) - reinterpret_cast<std::uintptr_t>(run_end);
+    if (!run || alone || gap >= AlignedMemoryPool::kAlign) {
+      if (run) dev.zero(run, run_end - run);
+      run = g;
+    }
+    run_end = g + size;
+    n.grad = g;
   }
+  if (run) dev.zero(run, run_end - run);
 }
 
 }  // namespace dynet

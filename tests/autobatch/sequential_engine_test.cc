@@ -440,3 +440,42 @@ TEST_CASE("the sequential engine runs a tree level by level where that joins its
     }
   }
 }
+
+TEST_CASE("backward zeroes every gradient it allocates, runs of adjacent ones at a time, in memory the last pass "
+          "left full",
+          "[autobatch]") {
+  // Without debug memory (whose canaries between allocations make each gradient zeroed alone), and
+  // with a backward pool of 4 KiB blocks, so that the gradients fill several: each block holds a
+  // run of its own (a device of its own for each graph: a pool that was reset holds one block). The
+  // second backward gets the first's memory, its gradients still in it.
+  for (int vertex : {0, 1}) {
+    INFO("--dynet-vertex " << vertex);
+    Device_CPU device(MemorySizes{1 << 20, 1 << 12, 1 << 20, 1 << 20}, false);
+    ParameterCollection pc;
+    Parameter W = pc.add_parameters({4, 4}, 0.f, "", &device);
+    LookupParameter E = pc.add_lookup_parameters(5, {4}, "", &device);
+    ComputationGraph cg(&device);
+    cg.set_autobatch(0);
+    cg.set_vertex(vertex);
+    const Expression w = parameter(cg, W);
+    Expression h = lookup(cg, E, 0u);
+    std::vector<Expression> states;
+    for (unsigned t = 0; t < 40; ++t) {
+      // Inputs need no gradient and parameters have their own: runs of other sizes between them.
+      const Expression x = input(cg, {4}, std::vector<float>(4, 0.05f * float(t)));
+      h = tanh(w * h + (t % 4 ? x : lookup(cg, E, t % 5)));
+      states.push_back(t % 3 ? h : pick_range(concatenate({h, x, h}), 2, 10));
+    }
+    const Expression loss = sum_elems(square(concatenate(states)));
+    cg.forward(loss);
+    cg.backward(loss);
+    REQUIRE(cg.memory().backward.blocks() > 2);
+    std::vector<std::vector<float>> first;
+    for (const Expression& s : states) first.push_back(as_vector(s.gradient()));
+    cg.backward(loss);
+    for (std::size_t k = 0; k < states.size(); ++k) {
+      INFO("state " << k);
+      CHECK(as_vector(states[k].gradient()) == first[k]);
+    }
+  }
+}
