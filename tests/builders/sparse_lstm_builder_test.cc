@@ -122,6 +122,15 @@ TEST_CASE("raising a sparse LSTM's sparsity keeps pruned weights pruned", "[buil
   CHECK(zeros(after) == w.size() / 2);
   for (std::size_t i = 0; i < w.size(); ++i)
     if (before[i] == 0.f) CHECK(after[i] == 0.f);
+  // A weight that is NaN (a diverged step) ranks as the largest: the order stays one, and it is kept.
+  const std::size_t kept = std::find(after.begin(), after.end(), 1.f) - after.begin();
+  const float was = w[kept];
+  w[kept] = std::numeric_limits<float>::quiet_NaN();
+  TensorTools::set_elements(*w_h.values(), w);
+  sparse.set_sparsity(0.5f);
+  CHECK(values_of(sparse.masks()[0][1]) == after);
+  w[kept] = was;
+  TensorTools::set_elements(*w_h.values(), w);
   // Lowering it restores the largest pruned weights first.
   sparse.set_sparsity(0.25f);
   const std::vector<float> lowered = values_of(sparse.masks()[0][1]);
