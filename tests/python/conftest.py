@@ -1,16 +1,23 @@
 """The suite imports the package built in <build>/python (tests/CMakeLists.txt sets PYTHONPATH).
-With DYBATCH_GUARDED_DEVICE=1 it runs on the CPU device that closes its memory to the host, where
-the binding's host access to device memory crashes as it would misread on a GPU."""
+DYBATCH_TEST_DEVICE chooses the device, as the C++ suite's first flag does: `guarded`, the CPU
+device that closes its memory to the host, where the binding's host access to device memory
+crashes as it would misread on a GPU; `gpu`, GPU:0 (bench/gpu/run-on-gpu)."""
 import os
 
 import numpy as np
 import pytest
 
-if os.environ.get("DYBATCH_GUARDED_DEVICE") == "1":
+_device = os.environ.get("DYBATCH_TEST_DEVICE", "")
+if _device:
     import dynet_config
 
     dynet_config.set()
-    dynet_config._settings["_guard_device_memory"] = True
+    if _device == "gpu":
+        dynet_config.set_gpu()
+    elif _device == "guarded":
+        dynet_config._settings["_guard_device_memory"] = True
+    else:
+        raise ValueError("DYBATCH_TEST_DEVICE=%s: expected guarded or gpu" % _device)
 
 import dynet as dy  # noqa: E402
 

@@ -36,13 +36,13 @@ def test_graph_functions(capfd):
     assert "value: NaN or Inf" in err and "gradient" not in err and "v0 = " not in err
     with pytest.raises(RuntimeError):
         dy.dump_cg("/nonexistent-directory/graph.txt")
-    # The process's one device: the CPU (named "CPU (guarded)" in the suite's guarded run).
+    # The process's one device: the CPU ("CPU (guarded)" in the suite's guarded run), or GPU:0.
     (device,) = dy.available_devices()
-    assert device.startswith("CPU")
-    info = dy.get_device_info("CPU")
-    assert (info.name, info.id, info.dtype) == (device, 0, "CPU") and dy.get_device_info("").name == device
-    with pytest.raises(ValueError, match="no device 'GPU:0'"):
-        dy.get_device_info("GPU:0")
+    info = dy.get_device_info(device)
+    assert info.name == device and dy.get_device_info("").name == device
+    assert (info.id, info.dtype) == ((0, "GPU") if device.startswith("GPU") else (0, "CPU"))
+    with pytest.raises(ValueError, match="no device 'GPU:7'"):
+        dy.get_device_info("GPU:7")
     with pytest.raises(TypeError):
         dy.get_device_info(0)
 
@@ -61,7 +61,8 @@ def test_inputs_and_leaves():
     assert dy.lookup(E, 1, update=False).dim() == ((2,), 1)
     assert E.batch([0, 2]).dim() == ((2,), 2)
     assert dy.lookup_batch(E, [0, 1], update=False).dim() == ((2,), 2)
-    assert dy.to_device(dy.inputVector([1]), "CPU").vec_value() == [1]
+    device = dy.available_devices()[0]
+    assert dy.to_device(dy.inputVector([1]), device).vec_value() == [1]
     # Every device argument names a device of the process, or raises naming it.
     for make in (lambda d: dy.to_device(dy.inputVector([1]), d), lambda d: dy.inputVector([1], device=d),
                  lambda d: dy.inputTensor(np.ones(2), device=d), lambda d: dy.vecInput(2, device=d),
@@ -70,9 +71,9 @@ def test_inputs_and_leaves():
                  lambda d: dy.cg().inputMatrixLiteral([1, 2], (2,), device=d),
                  lambda d: dy.ParameterCollection().add_parameters(2, device=d),
                  lambda d: dy.ParameterCollection().add_lookup_parameters((2, 2), device=d)):
-        make("CPU")
-        with pytest.raises(ValueError, match="no device 'GPU:0'"):
-            make("GPU:0")
+        make(device)
+        with pytest.raises(ValueError, match="no device 'GPU:7'"):
+            make("GPU:7")
     assert dy.random_bernoulli(3, 0.5).dim() == ((3,), 1)
     assert dy.random_uniform(3, -1, 1).dim() == ((3,), 1)
     assert dy.random_gumbel(3).dim() == ((3,), 1)
