@@ -92,7 +92,7 @@ class Builder {
     return input(cg_, Dim({m_.hidden}, bd), v);
   }
 
-  static constexpr unsigned kAnyCell = 16;
+  static constexpr unsigned kAnyCell = 17;
 
   /// A vertex's state from its input and its children's states (all of dim {hidden} x bd): cell
   /// `kind`, or a random one.
@@ -142,6 +142,14 @@ class Builder {
       case 14:  // one weight, or one input, in both products
         return pick(0, 1) ? tanh(affine_transform({b(), W(), x, W(), c0}))
                           : tanh(affine_transform({b(), W(), x, U(), x}));
+      case 15: {  // through the batch dimension: two states as one batch, the second half picked
+                  // back; or a sum over the batch, broadcast back over it
+        if (pick(0, 1)) return tanh(c0 + sum_batches(c1) * 0.25f);
+        const unsigned bd = c0.dim().bd;
+        std::vector<unsigned> second(bd);
+        for (unsigned k = 0; k < bd; ++k) second[k] = bd + k;
+        return pick_batch_elems(concatenate_to_batch({c0, tanh(c1 + x)}), second);
+      }
       default:  // one node twice in one op's arguments
         return tanh(cmult(c0, c0) - pick_range(concatenate({x, c1, x}), m_.hidden, 2 * m_.hidden) + (c1 + c1) * 0.25f);
     }
