@@ -24,7 +24,7 @@ class SparseLSTMBuilder : public VanillaLSTMBuilder {
   std::unique_ptr<RNNBuilder> clone() const override { return std::make_unique<SparseLSTMBuilder>(*this); }
 
   /// Prunes the fraction `sparsity` (0 <= sparsity <= 1) of each weight matrix; throws
-  /// std::invalid_argument outside that range. Takes effect in the next new_graph.
+  /// std::invalid_argument outside that range. Values computed afterwards read the new masks.
   void set_sparsity(float sparsity);
   /// The masks of each layer: W_x's, then W_h's.
   const std::vector<std::array<Parameter, 2>>& masks() const { return masks_; }
