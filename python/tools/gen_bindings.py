@@ -29,6 +29,8 @@ BINARY = [("cdiv", "cdiv"), ("cmult", "cmult"), ("colwise_add", "colwise_add"), 
           ("constrained_softmax", "constrained_softmax")]
 
 # Ops over a list of expressions: Python name, C++ name.
+# DyNet's names of the two arguments where they are not x and y (keyword calls use them).
+BINARY_PARAMETERS = {"circ_conv": ("u", "v"), "circ_corr": ("u", "v"), "weight_norm": ("w", "g")}
 LISTS = [("esum", "sum"), ("logsumexp", "logsumexp"), ("average", "average"), ("concatenate_cols", "concatenate_cols"),
          ("concatenate_to_batch", "concatenate_to_batch"), ("affine_transform", "affine_transform")]
 
@@ -117,7 +119,8 @@ def rows():
             continue
         yield name, "x", "%s(E)" % name, "%s(E(x))" % name
     for py, cpp in BINARY:
-        yield py, "x, y", "%s(E, E)" % cpp, "%s(E(x), E(y))" % cpp
+        a, b = BINARY_PARAMETERS.get(py, ("x", "y"))
+        yield py, "%s, %s" % (a, b), "%s(E, E)" % cpp, "%s(E(%s), E(%s))" % (cpp, a, b)
     for py, cpp in LISTS:
         yield py, "xs", "%s(ES)" % cpp, "%s(ES(xs))" % cpp
     for line in OTHER.strip().splitlines():

@@ -32,3 +32,32 @@ def test_value_holders():
 def test_dynet_config_functions():
     for f in ("set", "set_gpu", "gpu", "get"):
         assert callable(getattr(dynet_config, f))
+
+
+SIGNATURES = [l.strip() for l in open(os.path.join(os.path.dirname(__file__), "api_signatures.txt"))
+              if l.strip() and not l.startswith("#")]
+
+
+def test_functions_take_dynet_s_parameters():
+    """Where Python can read a function's signature (every op of several arguments, the Python
+    functions), its parameters are DyNet's, by name and order, and DyNet's defaults are its defaults;
+    it may default a parameter DyNet requires. A keyword call written for DyNet then works."""
+    import ast
+    import inspect
+    import re
+    checked, wrong = 0, []
+    for line in SIGNATURES:
+        name, params = re.match(r"([\w.]+)\((.*)\)$", line).groups()
+        f = getattr(dynet_config if name.startswith("dynet_config.") else dy, name.split(".")[-1])
+        try:
+            ours = inspect.signature(f).parameters
+        except (TypeError, ValueError):  # a Cython def of one argument, as DyNet's: no keywords
+            continue
+        theirs = ast.parse("def f(%s): pass" % params).body[0].args
+        names = [a.arg for a in theirs.args] + ([theirs.vararg.arg] if theirs.vararg else [])
+        defaults = dict(zip([a.arg for a in theirs.args][len(theirs.args) - len(theirs.defaults):],
+                            [ast.literal_eval(d) for d in theirs.defaults]))
+        checked += 1
+        if list(ours) != names or any(ours[n].default != d for n, d in defaults.items()):
+            wrong.append("%s: DyNet's (%s), this module's %s" % (name, params, inspect.signature(f)))
+    assert checked > 80 and not wrong, "\n".join(wrong)
