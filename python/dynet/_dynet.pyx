@@ -516,9 +516,8 @@ class ComputationGraph(object):
         cg_revert()
 
     def inputMatrixLiteral(self, v, d, batch_size=1, device=""):
-        _device(device)
         return inputTensor(np.asarray(v, dtype=np.float32).reshape(tuple(d) + ((batch_size,) if batch_size > 1 else ()),
-                                                                   order="F"), batch_size > 1)
+                                                                   order="F"), batch_size > 1, device)
 
     def inputSparseTensor(self, idxs, v, dim, batch_size=1, defval=0, device=""):
         _device(device)
@@ -666,7 +665,7 @@ def to_device(e, device_str):
 # Cython 0.29 (Debian's) passes a def function of several arguments a tuple of them
 # (METH_VARARGS), and graph construction makes several such calls a node. An op of several
 # arguments is bound instead as a function of CPython's METH_FASTCALL convention, which reads them
-# from the caller's stack: 7-11 ns less a call. Positional calls run there; a call with keywords
+# from the caller's stack: 9-14 ns less a call. Positional calls run there; a call with keywords
 # goes to the op's def, which binds them as Python does and raises its TypeError when they do not fit.
 
 cdef extern from "Python.h":

@@ -63,7 +63,8 @@ def test_gpu_choices_reach_the_library():
     # More than one GPU: the library runs a process on one device and says so.
     for ask in ("import dynet_config; dynet_config.set(requested_gpus=2); import dynet",
                 "import dynet_config; dynet_config.set(gpu_mask=[1, 1]); import dynet"):
-        assert python_error(ask).startswith("ValueError") and "one GPU at a time" in python_error(ask)
+        error = python_error(ask)
+        assert error.startswith("ValueError") and "one GPU at a time" in error
     assert "one GPU at a time" in python_error("import dynet", "--dynet-gpus", "2")
     # The ids DynetParams ask for, as DyNet reads them; cpu_mode keeps the CPU whatever else asks.
     import dynet as dy
