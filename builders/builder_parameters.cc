@@ -48,6 +48,15 @@ void BuilderParameters::bind_graph(ComputationGraph& cg, bool update) {
   derive_graph_expressions(cg, update);
 }
 
+std::vector<std::vector<Expression>> BuilderParameters::parameter_expressions() const {
+  std::vector<std::vector<Expression>> out(vars_.size());
+  for (std::size_t l = 0; l < vars_.size(); ++l)
+    for (const Parameter& p : params[l])
+      for (std::size_t k = 0; k < params_[l].size(); ++k)
+        if (&params_[l][k].get_storage() == &p.get_storage()) out[l].push_back(vars_[l][k]);
+  return out;
+}
+
 ComputationGraph& BuilderParameters::graph(const char* who) const {
   if (!cg_) throw std::invalid_argument(name_ + "::" + who + ": call new_graph(cg) first");
   return *cg_;

@@ -35,6 +35,9 @@ class BuilderParameters {
   /// The parameters per layer as DyNet's builder of the same kind lists them (DyNet's public
   /// member): layer_parameters(), except where a builder's header says otherwise.
   std::vector<std::vector<Parameter>> params;
+  /// The expressions of `params` in the graph of the last new_graph, per layer and in the same
+  /// order (DyNet's `param_vars`): the nodes the builder's steps read. Empty before new_graph.
+  std::vector<std::vector<Expression>> parameter_expressions() const;
 
  protected:
   /// Checks the sizes (all > 0) and creates the subcollection `collection` of `model` (DyNet's

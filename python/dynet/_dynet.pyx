@@ -53,6 +53,8 @@ cdef extern from "<dybatch.h>" namespace "dynet":
     CExpression c_constant "dynet::constant"(CComputationGraph& g, const CDim& d, float value) except +
     CExpression c_pick "dynet::pick"(const CExpression& x, unsigned v, unsigned d) except +
     CExpression c_pick_range "dynet::pick_range"(const CExpression& x, unsigned s, unsigned e, unsigned d) except +
+    CExpression c_strided_select "dynet::strided_select"(const CExpression& x, const vector[int]& strides,
+                                                         const vector[int]& range_from, const vector[int]& range_to) except +
     CExpression c_log_softmax "dynet::log_softmax"(const CExpression& x) except +
     CExpression c_log_softmax_restricted "dynet::log_softmax"(const CExpression& x, const vector[unsigned]& r) except +
 
@@ -402,32 +404,49 @@ cdef object _to_numpy(const CTensor& t):
 
 
 cdef object _getitem(object x, object index):
-    """DyNet's indexing: an int picks, a slice takes a range (step 1), a tuple does both per dimension."""
-    cdef unsigned d
+    """DyNet's indexing: an int picks, a slice takes a range, a tuple does either per dimension; the
+    entry after the last dimension is the batch axis. Slices of step 1 within an element are
+    pick_range; other steps, or a slice of the batch, one strided_select."""
     if not isinstance(index, tuple):
         index = (index,)
-    dims = _ex(x).dim()
-    shape = (<Expression>_wrap(_ex(x)[0])).dim()[0]
-    result = x
-    picked = 0
+    shape, batch = (<Expression>_wrap(_ex(x)[0])).dim()
+    shape = list(shape)
+    if len(index) > len(shape) + 1:
+        raise IndexError("Expression indexing: %d indices for an expression of %d dimensions and a batch axis"
+                         % (len(index), len(shape)))
+    strides, starts, stops, picks = [], [], [], []
     for d, item in enumerate(index):
-        axis = d - picked
-        size = shape[d] if d < len(shape) else 1
+        size = batch if d == len(shape) else shape[d]
         if isinstance(item, slice):
             start, stop, step = item.indices(size)
-            if step != 1:
-                raise ValueError("Expression indexing: only slices of step 1 are supported, not %d" % step)
-            if (start, stop) != (0, size):
-                result = _wrap(c_pick_range(_ex(result)[0], start, stop, axis))
+            if step <= 0:
+                raise IndexError("Expression indexing: steps must be positive, got %d" % step)
+            if stop <= start:
+                raise ValueError("Expression indexing: the slice %s of dimension %d (size %d) is empty" % (item, d, size))
         else:
-            i = _index(item)
-            if i < 0:
-                i += size
-            if i < 0 or i >= size:
+            start = _index(item)
+            if start < 0:
+                start += size
+            if start < 0 or start >= size:
                 raise IndexError("Expression index %d is out of range for dimension %d of size %d" % (int(item), d, size))
-            result = _wrap(c_pick(_ex(result)[0], i, axis))
-            picked += 1
-    return result
+            if d == len(shape):
+                raise IndexError("Expression indexing: an int cannot index the batch axis; use pick_batch_elem")
+            stop, step = start + 1, 1
+            picks.append(d)
+        strides.append(step)
+        starts.append(start)
+        stops.append(stop)
+    cdef CExpression result = _ex(x)[0]
+    strided = len(index) > len(shape) or any(s != 1 for s in strides)
+    if strided:  # an int keeps one position here, which its pick below removes
+        result = c_strided_select(result, strides, starts, stops)
+    else:
+        for d in range(len(index)):
+            if d not in picks and (starts[d], stops[d]) != (0, shape[d]):
+                result = c_pick_range(result, starts[d], stops[d], d)
+    for d in reversed(picks):
+        result = c_pick(result, 0 if strided else starts[d], d)
+    return _wrap(result)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -538,19 +557,22 @@ cdef Expression _node(index):
 # Inputs
 
 def inputTensor(arr, batched=False, device="", reusable_expr=False):
-    """An input from a numpy array read column-major; with batched, the last axis is the batch."""
+    """An input from a numpy array (or nested lists of floats) read column-major; with batched, the
+    last axis is the batch. A list of arrays is a batch of them, stacked on a last axis."""
     _device(device)
+    if isinstance(arr, list) and arr and all(isinstance(x, np.ndarray) for x in arr):
+        arr = np.stack(arr, axis=-1)  # DyNet's rule: a list of arrays is a batch of them
+        batched = True
+    if not isinstance(arr, (np.ndarray, list)):
+        raise TypeError("inputTensor: a numpy.ndarray or a list of floats was expected, not %s" % type(arr).__name__)
     a = np.asarray(arr, dtype=np.float32)
     shape = a.shape
     if a.ndim == 0:
         shape = (1,)
     cdef unsigned batch = 1
     if batched:
-        if len(shape) < 2:
-            raise ValueError("inputTensor(batched=True) needs an array of 2 or more axes, the last the batch; got shape %s"
-                             % (a.shape,))
         batch = shape[-1]
-        shape = shape[:-1]
+        shape = shape[:-1] or (1,)
     flat = np.ascontiguousarray(a.ravel(order="F"))
     cdef const float[::1] view = flat
     cdef CDim d = _dim(shape, batch)

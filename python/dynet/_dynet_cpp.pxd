@@ -174,7 +174,8 @@ cdef extern from "<dybatch.h>" namespace "dynet":
     # Builders
     cdef cppclass CBuilderParameters "dynet::BuilderParameters":
         CParameterCollection& get_parameter_collection()
-        vector[vector[CParameter]] layer_parameters()
+        vector[vector[CParameter]] params
+        vector[vector[CExpression]] parameter_expressions()
         unsigned layers()
         unsigned input_dim()
         unsigned hidden_dim()

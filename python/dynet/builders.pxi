@@ -72,11 +72,19 @@ cdef class _RNNBuilder:
         return cls(*(tuple(spec[:3]) + (model,) + tuple(spec[3:])))
 
     def get_parameters(self):
-        cdef vector[vector[CParameter]] layers = self._b().layer_parameters()
-        return [[_wrap_parameter(p) for p in layer] for layer in layers]
+        """The parameters per layer as DyNet's builder lists them (its `params`)."""
+        return [[_wrap_parameter(p) for p in layer] for layer in self._b().params]
 
     def get_parameter_expressions(self):
-        return [[p.expr(True) for p in layer] for layer in self.get_parameters()]
+        """The expressions of get_parameters() that the builder's steps read in the current graph
+        (DyNet's param_vars); ValueError before initial_state() in this graph."""
+        cdef vector[vector[CExpression]] layers
+        if self.bound and self.version == _cg_version:
+            layers = self._b().parameter_expressions()
+        if layers.empty() or layers[0].empty() or layers[0][0].is_stale():
+            raise ValueError("Attempt to use a stale expression, renew CG and/or call initial_state before accessing "
+                             "%s internal parameters expression" % type(self).__name__)
+        return [[_wrap(e) for e in layer] for layer in layers]
 
     def whoami(self):
         return type(self).__name__

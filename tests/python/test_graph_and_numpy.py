@@ -73,8 +73,9 @@ def test_bad_shapes_and_arguments_are_python_errors():
         dy.tanh("not an expression")
     with pytest.raises(TypeError):
         dy.esum(dy.inputVector([1]))
-    with pytest.raises(ValueError):
-        dy.inputTensor(np.ones(3), batched=True)
+    for not_an_array in (None, (1.0, 2.0), 3.0, "1 2"):
+        with pytest.raises(TypeError, match="inputTensor"):
+            dy.inputTensor(not_an_array)
     with pytest.raises(OverflowError):
         dy.pick(dy.inputVector([1, 2]), -1)
     for float_index in (
@@ -101,6 +102,41 @@ def test_indexing_picks_and_slices():
     assert x[2, 3].scalar_value() == 11
     with pytest.raises(IndexError):
         x[3]
+
+
+def test_indexing_with_steps_and_the_batch_axis(rng):
+    # DyNet's rules: any positive step, and the entry after the last dimension slices the batch
+    a = rng.standard_normal((4, 5, 6)).astype(np.float32)
+    x = dy.inputTensor(a)
+    for index in [(slice(None), slice(None), slice(None, None, 3)), (slice(3, None), slice(1, 3), slice(1, None)),
+                  (slice(None, None, 2), 1, slice(1, 6, 2)), (slice(None, None, 3),), (2, slice(None, None, 2))]:
+        np.testing.assert_array_equal(x[index].npvalue(), a[index])
+    xb = dy.inputTensor(a, batched=True)
+    assert xb[:, :, :2].dim() == ((4, 5), 2)
+    np.testing.assert_array_equal(xb[:1, :2, 1:6:2].npvalue(), a[:1, :2, 1:6:2])
+    np.testing.assert_array_equal(xb[1, ::2, 3:].npvalue(), a[1, ::2, 3:])
+    # gradients flow back through a strided selection into the right positions
+    p = dy.ParameterCollection().add_parameters((4, 5), init=0.0)
+    dy.sum_elems(dy.parameter(p)[::2, 1::3]).backward()
+    expected = np.zeros((4, 5), np.float32)
+    expected[::2, 1::3] = 1
+    np.testing.assert_array_equal(p.grad_as_array(), expected)
+    for bad in [(slice(None, None, -1),), (slice(3, 1),), (0, 0, 0, 0), (slice(None), slice(None), 0)]:
+        with pytest.raises((IndexError, ValueError)):
+            xb[bad]
+
+
+def test_input_tensor_batches_as_dynet_does(rng):
+    # a 1-D array with batched=True is a batch of scalars
+    assert dy.inputTensor(np.arange(5.0), batched=True).dim() == ((1,), 5)
+    # a list of arrays is a batch of them, the list's order the batch's
+    arrays = [rng.standard_normal((2, 3)).astype(np.float32) for _ in range(4)]
+    x = dy.inputTensor(arrays)
+    assert x.dim() == ((2, 3), 4)
+    for k, a in enumerate(arrays):
+        np.testing.assert_array_equal(dy.pick_batch_elem(x, k).npvalue(), a)
+    # a list of floats (or of lists) is one array
+    assert dy.inputTensor([[1.0, 2.0], [3.0, 4.0]]).dim() == ((2, 2), 1)
 
 
 def test_graph_by_index():

@@ -170,6 +170,30 @@ def test_a_state_of_an_older_graph_raises():
         s.add_input(dy.inputVector([1, 2]))
 
 
+def test_parameter_expressions_are_the_builder_s_own_nodes():
+    pc = dy.ParameterCollection()
+    b = dy.VanillaLSTMBuilder(2, 2, 3, pc, ln_lstm=True)
+    dy.renew_cg()
+    with pytest.raises(ValueError, match="initial_state"):
+        b.get_parameter_expressions()  # DyNet's rule: none before initial_state in this graph
+    s = b.initial_state()
+    before = dy.scalarInput(0).vindex
+    exprs = b.get_parameter_expressions()
+    assert dy.scalarInput(0).vindex == before + 1  # no parameter added to the graph again
+    # DyNet's lists: W_x, W_h, b per layer (the layer-norm parameters are not among them)
+    assert [len(layer) for layer in exprs] == [3, 3]
+    for p_layer, e_layer in zip(b.get_parameters(), exprs):
+        for p, e in zip(p_layer, e_layer):
+            np.testing.assert_array_equal(e.npvalue(), p.as_array())
+    # the builder's steps read those very nodes: a gradient through them is the parameter's
+    loss = dy.sum_elems(s.add_input(dy.inputVector([1, 2])).output())
+    loss.backward()
+    np.testing.assert_array_equal(exprs[0][0].gradient(), b.get_parameters()[0][0].grad_as_array())
+    dy.renew_cg()
+    with pytest.raises(ValueError, match="stale"):
+        b.get_parameter_expressions()
+
+
 def test_stacked_and_bidirectional():
     pc = dy.ParameterCollection()
     xs = [dy.inputVector([1, 2]), dy.inputVector([3, 4]), dy.inputVector([5, 6])]
