@@ -2,6 +2,7 @@
 
 #ifdef __GLIBC__
 #include <malloc.h>
+#include <algorithm>
 #endif
 
 #include <atomic>
@@ -213,12 +214,13 @@ DynetParams extract_dynet_params(int& argc, char**& argv, bool shared_parameters
   int out = argc > 0 ? 1 : 0;
   for (int i = out; i < argc; ++i) {
     std::string arg = argv[i];
-    if (arg.rfind("--dynet-", 0) != 0) {
+    if (arg.rfind("--dynet-", 0) != 0 && arg.rfind("--dynet_", 0) != 0) {
       argv[out++] = argv[i];
       continue;
     }
     const std::size_t eq = arg.find('=');
-    const std::string name = arg.substr(0, eq);
+    std::string name = arg.substr(0, eq);
+    std::replace(name.begin() + 2, name.end(), '_', '-');  // DyNet reads --dynet_mem as --dynet-mem
     const Flag* flag = find_flag(name);
     if (!flag) {
       std::string known;

@@ -156,7 +156,10 @@ cdef class Parameters(Expression):
         self.p.clip_inplace(left, right)
 
     def set_value(self, arr):
-        self.p.set_value(_column_major(arr))
+        a = np.asarray(arr, dtype=np.float32)
+        if a.shape != self.shape():  # DyNet's check: an array of the same size but another shape would scramble
+            raise ValueError("set_value: an array of shape %s for a parameter of shape %s" % (a.shape, self.shape()))
+        self.p.set_value(_column_major(a))
 
     def zero(self):
         self.p.zero()

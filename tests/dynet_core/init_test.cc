@@ -44,6 +44,20 @@ TEST_CASE("DyNet flags are read and removed from argv", "[flags]") {
   CHECK(a.argv[4] == nullptr);
 }
 
+TEST_CASE("DyNet's underscore spellings of the flags are read", "[flags]") {
+  Argv a(
+      {"prog", "--dynet_mem", "64", "--dynet_autobatch", "2", "--dynet_weight_decay=1e-3", "x", "--dynet_seed", "5"});
+  const DynetParams p = extract_dynet_params(a.argc, a.argv);
+  CHECK(p.mem_descriptor == "64");
+  CHECK(p.autobatch == 2);
+  CHECK(p.weight_decay == Approx(1e-3));
+  CHECK(p.random_seed == 5);
+  REQUIRE(a.argc == 2);
+  CHECK(std::string(a.argv[1]) == "x");
+  Argv bad({"prog", "--dynet_autobatch", "9"});
+  CHECK_THROWS_WITH(extract_dynet_params(bad.argc, bad.argv), Catch::Contains("--dynet-autobatch"));
+}
+
 TEST_CASE("bad DyNet flags are rejected with the flag named", "[flags][errors]") {
   Argv unknown({"prog", "--dynet-autobach", "1"});
   CHECK_THROWS_WITH(extract_dynet_params(unknown.argc, unknown.argv), Catch::Contains("--dynet-autobach"));

@@ -26,6 +26,21 @@ def test_flags_are_read_and_removed_from_argv():
     assert draw != run(DRAW, "--dynet-seed", "8")
 
 
+def test_dynet_s_other_spellings_and_switches():
+    # underscores, as DyNet reads --dynet_seed; --dynet-viz is taken out with a warning
+    out = run("import sys, warnings; warnings.simplefilter('ignore'); import dynet as dy; print(sys.argv[1:]); "
+              "print(dy.random_normal(3).vec_value()); dy.print_graphviz(); print(dy.__version__)",
+              "--dynet_seed", "7", "--dynet-viz", "--keep")
+    argv, draw, viz, version = out.splitlines()
+    assert argv == "['--keep']" and draw == run(DRAW, "--dynet-seed", "7")
+    assert "--dynet-viz" in viz and version == "2.1"
+    # --dynet-gpu asks for GPU:0, as --dynet-gpus 1 does
+    gpu = subprocess.run([sys.executable, "-c", DEVICES, "--dynet-gpu"], capture_output=True, text=True)
+    ref = subprocess.run([sys.executable, "-c", DEVICES, "--dynet-gpus", "1"], capture_output=True, text=True)
+    assert gpu.returncode == ref.returncode and gpu.stdout == ref.stdout
+    assert gpu.stderr.strip().splitlines()[-1:] == ref.stderr.strip().splitlines()[-1:]
+
+
 def test_dynet_config_set_before_import():
     code = "import dynet_config; dynet_config.set(random_seed=%d, autobatch=1); " + DRAW
     assert run(code % 7) == run(DRAW, "--dynet-seed", "7")

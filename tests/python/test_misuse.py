@@ -32,6 +32,7 @@ CASES = [
     (ValueError, lambda: dy.reshape(dy.inputVector([1, 2]), (3,))),
     (ValueError, lambda: dy.lookup_batch(table(), [5]).npvalue()),
     (ValueError, lambda: dy.ParameterCollection().add_parameters(3).set_value([1, 2])),
+    (ValueError, lambda: dy.ParameterCollection().add_parameters((2, 3)).set_value(np.zeros((3, 2)))),
     (ValueError, lambda: table().init_row(5, [1, 2])),
     (IndexError, lambda: table().row_as_array(-1)),
     (ValueError, lambda: dy.pickneglogsoftmax(dy.inputVector([1, 2]), 7).value()),
