@@ -204,4 +204,16 @@ inline ComputationGraph& graph_of(const Expression& e, const char* op) {
   return *e.pg;
 }
 
+/// The live node `e` names, which must be one of `ops`' (DyNet's reusable graphs change such a
+/// node's data in place); throws std::invalid_argument naming `function` otherwise.
+inline Node& node_of(const Expression& e, std::initializer_list<const OpDef*> ops, const char* function) {
+  ComputationGraph& g = graph_of(e, function);
+  g.check_expression(e, function);
+  Node& n = g.node(e.i);
+  for (const OpDef* op : ops)
+    if (n.op == op) return n;
+  throw std::invalid_argument(std::string(function) + ": the expression is a '" + n.op->name + "' node, not a '" +
+                              (*ops.begin())->name + "' node");
+}
+
 }  // namespace dynet

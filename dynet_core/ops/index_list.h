@@ -39,6 +39,19 @@ struct IndexList {
     if (pindices->size() != count) changed_size(op, "index vector", pindices->size());
     return pindices->data();
   }
+  /// Writes v over indices copied into the graph (DyNet's reusable graphs), after the checks the
+  /// node's constructor made: as many indices, each below `limit`. Throws std::invalid_argument
+  /// naming `op`, and writes nothing, when a check fails or the indices are the caller's.
+  void overwrite(const char* op, const std::vector<unsigned>& v, unsigned limit, const std::string& what) {
+    if (caller_owned)
+      throw std::invalid_argument(named(op) + "the expression reads the caller's indices (a pointer overload); "
+                                              "change them there");
+    if (v.size() != count)
+      throw std::invalid_argument(named(op) + std::to_string(v.size()) + " indices given; the expression reads " +
+                                  std::to_string(count));
+    IndexList{v.data(), count, nullptr, false}.check_range(op, limit, what);
+    std::copy(v.begin(), v.end(), const_cast<unsigned*>(indices));
+  }
   /// Throws std::invalid_argument unless every index is below `limit`.
   void check_range(const char* op, unsigned limit, const std::string& what) const {
     const unsigned* idx = current(op);

@@ -253,31 +253,31 @@ LookupParameterStorage& table_of(const LookupParameter& p, const char* op) {
 }
 
 Expression lookup_node(ComputationGraph& g, const OpDef& op, const LookupParameter& p, const unsigned* indices,
-                       unsigned count, const std::vector<unsigned>* pindices) {
+                       unsigned count, const std::vector<unsigned>* pindices, bool caller_owned) {
   LookupParameterStorage* table = &table_of(p, op.name);
   if (count == 0) throw std::invalid_argument(std::string(op.name) + ": no indices given");
-  check_lookup_indices(LookupData{table, indices, pindices, count}, op.name);
-  return g.append(op, {}, g.make<LookupData>(table, indices, pindices, count));
+  check_lookup_indices(LookupData{table, indices, pindices, count, caller_owned}, op.name);
+  return g.append(op, {}, g.make<LookupData>(table, indices, pindices, count, caller_owned));
 }
 
 // DyNet's four ways to give the rows: one index, a pointer to one read at every forward, a vector
 // (one row per batch element), a pointer to a vector read at every forward.
 Expression lookup_index(ComputationGraph& g, const OpDef& op, const LookupParameter& p, unsigned index) {
-  return lookup_node(g, op, p, g.store(index), 1, nullptr);
+  return lookup_node(g, op, p, g.store(index), 1, nullptr, false);
 }
 Expression lookup_pointer(ComputationGraph& g, const OpDef& op, const LookupParameter& p, const unsigned* pindex) {
   if (!pindex) throw std::invalid_argument(std::string(op.name) + ": null pointer");
-  return lookup_node(g, op, p, pindex, 1, nullptr);
+  return lookup_node(g, op, p, pindex, 1, nullptr, true);
 }
 Expression lookup_indices(ComputationGraph& g, const OpDef& op, const LookupParameter& p,
                           const std::vector<unsigned>& indices) {
   return lookup_node(g, op, p, g.store_array(indices.data(), indices.size()), static_cast<unsigned>(indices.size()),
-                     nullptr);
+                     nullptr, false);
 }
 Expression lookup_vector_pointer(ComputationGraph& g, const OpDef& op, const LookupParameter& p,
                                  const std::vector<unsigned>* pindices) {
   if (!pindices) throw std::invalid_argument(std::string(op.name) + ": null pointer");
-  return lookup_node(g, op, p, pindices->data(), static_cast<unsigned>(pindices->size()), pindices);
+  return lookup_node(g, op, p, pindices->data(), static_cast<unsigned>(pindices->size()), pindices, true);
 }
 
 Expression parameter_node(ComputationGraph& g, const OpDef& op, const Parameter& p) {
@@ -297,8 +297,20 @@ Expression table_row_node(ComputationGraph& g, const OpDef& op, const LookupPara
   return g.append(op, {}, g.store(TableRowData{&table, index}));
 }
 
-Expression input_node(ComputationGraph& g, const Dim& d, const float* values, const std::vector<float>* pvalues) {
-  return g.append(InputOp, {}, g.store(InputData{d, values, pvalues}));
+Expression input_node(ComputationGraph& g, const Dim& d, const float* values, const std::vector<float>* pvalues,
+                      bool caller_owned) {
+  return g.append(InputOp, {}, g.store(InputData{d, values, pvalues, caller_owned}));
+}
+
+/// The op data of x's node, which must be one of `ops`' and built from data copied into the graph;
+/// `function` names the caller in messages.
+template <class Data>
+Data& copied_data_of(const Expression& x, std::initializer_list<const OpDef*> ops, const char* function) {
+  Data& d = *static_cast<Data*>(const_cast<void*>(node_of(x, ops, function).data));
+  if (d.caller_owned)
+    throw std::invalid_argument(std::string(function) +
+                                ": the expression reads the caller's memory (a pointer overload); change it there");
+  return d;
 }
 
 void require_graph_device(const ComputationGraph& g, const Device* device, const char* function) {
@@ -311,13 +323,13 @@ void require_graph_device(const ComputationGraph& g, const Device* device, const
 
 Expression input(ComputationGraph& g, float s, Device* device) {
   require_graph_device(g, device, "input");
-  return input_node(g, Dim({1}), g.store(s), nullptr);
+  return input_node(g, Dim({1}), g.store(s), nullptr, false);
 }
 
 Expression input(ComputationGraph& g, const float* ps, Device* device) {
   require_graph_device(g, device, "input");
   if (!ps) throw std::invalid_argument("input: null pointer");
-  return input_node(g, Dim({1}), ps, nullptr);
+  return input_node(g, Dim({1}), ps, nullptr, true);
 }
 
 Expression input(ComputationGraph& g, const Dim& d, const std::vector<float>& data, Device* device) {
@@ -326,7 +338,7 @@ Expression input(ComputationGraph& g, const Dim& d, const std::vector<float>& da
   if (data.size() != d.size())
     throw std::invalid_argument("input: dim " + to_string(d) + " holds " + std::to_string(d.size()) + " values, but " +
                                 std::to_string(data.size()) + " were given");
-  return input_node(g, d, g.store_array(data.data(), data.size()), nullptr);
+  return input_node(g, d, g.store_array(data.data(), data.size()), nullptr, false);
 }
 
 Expression input(ComputationGraph& g, const Dim& d, const std::vector<unsigned>& ids, const std::vector<float>& data,
@@ -383,7 +395,7 @@ Expression input(ComputationGraph& g, const Dim& d, const std::vector<float>* pd
   if (pdata->size() != d.size())
     throw std::invalid_argument("input: dim " + to_string(d) + " holds " + std::to_string(d.size()) +
                                 " values, but the vector has " + std::to_string(pdata->size()));
-  return input_node(g, d, nullptr, pdata);
+  return input_node(g, d, nullptr, pdata, true);
 }
 
 namespace {
@@ -478,5 +490,25 @@ void register_leaf_ops() {
 }
 
 void register_table_row_ops() { register_ops({&TableRowParameterOp, &ConstTableRowParameterOp}); }
+
+void set_input_values(const Expression& x, const std::vector<float>& values) {
+  InputData& d = copied_data_of<InputData>(x, {&InputOp}, "set_input_values");
+  if (values.size() != d.dim.size())
+    throw std::invalid_argument("set_input_values: x has dim " + to_string(d.dim) + " (" +
+                                std::to_string(d.dim.size()) + " values); " + std::to_string(values.size()) +
+                                " were given");
+  std::copy(values.begin(), values.end(), const_cast<float*>(d.values));
+  x.pg->invalidate();
+}
+
+void set_lookup_indices(const Expression& x, const std::vector<unsigned>& indices) {
+  LookupData& d = copied_data_of<LookupData>(x, {&LookupOp, &ConstLookupOp}, "set_lookup_indices");
+  if (indices.size() != d.count)
+    throw std::invalid_argument("set_lookup_indices: x looks up " + std::to_string(d.count) + " rows; " +
+                                std::to_string(indices.size()) + " were given");
+  check_lookup_indices(LookupData{d.table, indices.data(), nullptr, d.count, false}, "set_lookup_indices");
+  std::copy(indices.begin(), indices.end(), const_cast<unsigned*>(d.indices));
+  x.pg->invalidate();
+}
 
 }  // namespace dynet

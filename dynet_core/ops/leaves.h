@@ -62,6 +62,15 @@ Expression const_lookup(ComputationGraph& g, const LookupParameter& p, const uns
 Expression const_lookup(ComputationGraph& g, const LookupParameter& p, const std::vector<unsigned>& indices);
 Expression const_lookup(ComputationGraph& g, const LookupParameter& p, const std::vector<unsigned>* pindices);
 
+/// DyNet's reusable graphs (its Python module's `set` on inputs and lookups): new values of an
+/// input, or new rows of a lookup, written over those the node copied into the graph (nodes of
+/// the pointer overloads read the caller's memory, which the caller changes instead). The graph's
+/// values are invalidated, so the next forward computes them again. The node keeps its shape: as
+/// many values or rows as it was built with, rows checked as its constructor checked them. Throws
+/// std::invalid_argument naming what was wrong, and then changes nothing.
+void set_input_values(const Expression& x, const std::vector<float>& values);
+void set_lookup_indices(const Expression& x, const std::vector<unsigned>& indices);
+
 /// A tensor of dim d with every element equal to `value`.
 Expression constant(ComputationGraph& g, const Dim& d, float value);
 Expression zeros(ComputationGraph& g, const Dim& d);
@@ -74,6 +83,7 @@ struct InputData {
   Dim dim;
   const float* values;                // copied into the arena, or the caller's scalar
   const std::vector<float>* pvalues;  // read at every forward when set
+  bool caller_owned;                  // values or pvalues are the caller's
 };
 
 struct LookupData {
@@ -81,6 +91,7 @@ struct LookupData {
   const unsigned* indices;        // copied into the arena, or the caller's index
   const std::vector<unsigned>* pindices;
   unsigned count;
+  bool caller_owned;  // indices or pindices are the caller's
 };
 
 struct TableRowData {

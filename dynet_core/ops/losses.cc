@@ -167,6 +167,13 @@ Expression hinge(const Expression& x, const std::vector<unsigned>* pv, float m) 
   return hinge_node("hinge", x, caller_indices(pv), m);
 }
 
+void set_hinge_indices(const Expression& x, const std::vector<unsigned>& v) {
+  const Node& n = node_of(x, {&HingeOp}, "set_hinge_indices");
+  HingeData& h = *static_cast<HingeData*>(const_cast<void*>(n.data));
+  h.list.overwrite("set_hinge_indices", v, x.pg->node(n.arg(0)).dim.rows(), "the classes");
+  x.pg->invalidate();
+}
+
 Expression binary_log_loss(const Expression& x, const Expression& t) {
   return graph_of(x, "binary_log_loss").append(BinaryLogLossOp, {x, t});
 }

@@ -27,6 +27,10 @@ Expression hinge_dim(const Expression& x, const std::vector<std::vector<unsigned
 Expression l1_distance(const Expression& x, const Expression& y);
 /// y_b = sum of L_c(x_b - y_b) over the elements: a^2 / 2 for |a| <= c, c |a| - c^2 / 2 beyond.
 Expression huber_distance(const Expression& x, const Expression& y, float c = 1.345f);
+/// DyNet's reusable graphs (its Python module's `set_index`): new classes of a hinge node built
+/// from copied classes, as many as it was built with and each in range; the graph's values are
+/// invalidated. Throws std::invalid_argument naming what was wrong.
+void set_hinge_indices(const Expression& x, const std::vector<unsigned>& v);
 /// y = max(0, m - x + y) elementwise, for row vectors x and y.
 Expression pairwise_rank_loss(const Expression& x, const Expression& y, float m = 1.f);
 /// The negative log-likelihood of the count y under a Poisson distribution of rate exp(x), x a

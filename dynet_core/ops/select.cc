@@ -217,6 +217,13 @@ Expression pick(const Expression& x, const std::vector<unsigned>* pv, unsigned d
   return pick_node(x, caller_indices(pv), d);
 }
 
+void set_pick_indices(const Expression& x, const std::vector<unsigned>& v) {
+  const Node& n = node_of(x, {&PickOp}, "set_pick_indices");
+  SelectData& s = *static_cast<SelectData*>(const_cast<void*>(n.data));
+  s.list.overwrite("set_pick_indices", v, x.pg->node(n.arg(0)).dim[s.dim], "dimension " + std::to_string(s.dim));
+  x.pg->invalidate();
+}
+
 Expression pick_range(const Expression& x, unsigned s, unsigned e, unsigned d) {
   if (s >= e)
     throw std::invalid_argument("pick_range: the range [" + std::to_string(s) + ", " + std::to_string(e) +

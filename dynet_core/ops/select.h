@@ -14,6 +14,10 @@ Expression pick(const Expression& x, unsigned v, unsigned d = 0);
 Expression pick(const Expression& x, const std::vector<unsigned>& v, unsigned d = 0);
 Expression pick(const Expression& x, const unsigned* pv, unsigned d = 0);
 Expression pick(const Expression& x, const std::vector<unsigned>* pv, unsigned d = 0);
+/// DyNet's reusable graphs (its Python module's `set_index`): new indices of a pick node built
+/// from copied indices, as many as it was built with and checked as pick checks them; the graph's
+/// values are invalidated. Throws std::invalid_argument naming what was wrong.
+void set_pick_indices(const Expression& x, const std::vector<unsigned>& v);
 /// Elements [s, e) along dimension d.
 Expression pick_range(const Expression& x, unsigned s, unsigned e, unsigned d = 0);
 /// DyNet's older name for pick_range(x, s, e, 0).

@@ -35,6 +35,10 @@ cdef extern from "<dybatch.h>" namespace "dynet":
     CExpression c_const_parameter "dynet::const_parameter"(CComputationGraph& g, const CParameter& p) except +
     CExpression c_const_parameter_lookup "dynet::const_parameter"(CComputationGraph& g, const CLookupParameter& p) except +
     CExpression c_lookup "dynet::lookup"(CComputationGraph& g, const CLookupParameter& p, unsigned index) except +
+    void c_set_input_values "dynet::set_input_values"(const CExpression& x, const vector[float]& values) except +
+    void c_set_lookup_indices "dynet::set_lookup_indices"(const CExpression& x, const vector[unsigned]& v) except +
+    void c_set_pick_indices "dynet::set_pick_indices"(const CExpression& x, const vector[unsigned]& v) except +
+    void c_set_hinge_indices "dynet::set_hinge_indices"(const CExpression& x, const vector[unsigned]& v) except +
     CExpression c_const_lookup "dynet::const_lookup"(CComputationGraph& g, const CLookupParameter& p, unsigned index) except +
     CExpression c_lookup_batch "dynet::lookup"(CComputationGraph& g, const CLookupParameter& p,
                                                const vector[unsigned]& indices) except +
@@ -384,6 +388,77 @@ cdef inline Expression _wrap(const CExpression& c):
     return r
 
 
+cdef inline Expression _wrap_into(Expression r, const CExpression& c):
+    """c as r, a new expression of one of the settable classes below."""
+    r.c = c
+    return r
+
+
+# DyNet's reusable graphs: the expressions of inputs, lookups, picks and hinges change their data
+# in place (set, set_index), and the next forward (value(recalculate=True)) recomputes the graph.
+# The library writes the new data over the node's own copy and checks it as the node's constructor
+# did; the classes add no field, so they share Expression's freelist.
+
+cdef class _inputExpression(Expression):
+    """scalarInput's expression."""
+    def set(self, s):
+        c_set_input_values(_ex(self)[0], [float(s)])
+
+
+cdef class _vecInputExpression(Expression):
+    """The expression of vecInput, inputVector, matInput and inputMatrix."""
+    def set(self, data):
+        """New values, as many as the input holds, in column-major order."""
+        c_set_input_values(_ex(self)[0], _column_major(data))
+
+
+cdef class _tensorInputExpression(Expression):
+    """inputTensor's expression: set() changes it when it was made with reusable_expr=True."""
+    cdef bint reusable
+
+    def set(self, data):
+        if not self.reusable:
+            raise ValueError("set() can only be called on a reusable _tensorInputExpression "
+                             "(inputTensor(..., reusable_expr=True))")
+        c_set_input_values(_ex(self)[0], _column_major(data))
+
+
+cdef class _lookupExpression(Expression):
+    """lookup's expression."""
+    def set(self, i):
+        c_set_lookup_indices(_ex(self)[0], [_index(i)])
+
+
+cdef class _lookupBatchExpression(Expression):
+    """lookup_batch's expression."""
+    def set(self, i):
+        c_set_lookup_indices(_ex(self)[0], _uv(i))
+
+
+cdef class _pickerExpression(Expression):
+    """pick's expression."""
+    def set_index(self, i):
+        c_set_pick_indices(_ex(self)[0], [_index(i)])
+
+
+cdef class _pickerBatchExpression(Expression):
+    """pick_batch's expression."""
+    def set_index(self, i):
+        c_set_pick_indices(_ex(self)[0], _uv(i))
+
+
+cdef class _hingeExpression(Expression):
+    """hinge's expression."""
+    def set_index(self, i):
+        c_set_hinge_indices(_ex(self)[0], [_index(i)])
+
+
+cdef class _hingeBatchExpression(Expression):
+    """hinge_batch's expression."""
+    def set_index(self, i):
+        c_set_hinge_indices(_ex(self)[0], _uv(i))
+
+
 cdef CTensor _forward(const CExpression& e, bint recalculate) except *:
     if recalculate:
         return _graph().forward(e)
@@ -578,23 +653,29 @@ def inputTensor(arr, batched=False, device="", reusable_expr=False):
     cdef CDim d = _dim(shape, batch)
     if <size_t>view.shape[0] != d.size():
         raise ValueError("inputTensor: %d values for shape %s" % (view.shape[0], a.shape))
-    return _wrap(input_tensor(_graph()[0], d, &view[0]))
+    cdef _tensorInputExpression r = _tensorInputExpression.__new__(_tensorInputExpression)
+    r.reusable = True if reusable_expr else False
+    return _wrap_into(r, input_tensor(_graph()[0], d, &view[0]))
+
+
+cdef Expression _settable_input(object arr, str device):
+    return _wrap_into(_vecInputExpression.__new__(_vecInputExpression), _ex(inputTensor(arr, device=device))[0])
 
 
 def inputVector(v, device=""):
-    return inputTensor(np.asarray(v, dtype=np.float32).reshape(-1), device=device)
+    return _settable_input(np.asarray(v, dtype=np.float32).reshape(-1), device)
 
 
 def vecInput(dim, device=""):
-    return inputTensor(np.zeros(dim, dtype=np.float32), device=device)
+    return _settable_input(np.zeros(dim, dtype=np.float32), device)
 
 
 def matInput(d1, d2):
-    return inputTensor(np.zeros((d1, d2), dtype=np.float32))
+    return _settable_input(np.zeros((d1, d2), dtype=np.float32), "")
 
 
 def inputMatrix(v, d):
-    return inputTensor(np.asarray(v, dtype=np.float32).reshape(tuple(d), order="F"))
+    return _settable_input(np.asarray(v, dtype=np.float32).reshape(tuple(d), order="F"), "")
 
 
 class inputTensorTranspose(Expression):
@@ -647,14 +728,16 @@ cdef object _leaves(tuple args, bint update):
 
 def lookup(LookupParameters p not None, index=0, update=True):
     if update:
-        return _wrap(c_lookup(_graph()[0], p.p, _index(index)))
-    return _wrap(c_const_lookup(_graph()[0], p.p, _index(index)))
+        return _wrap_into(_lookupExpression.__new__(_lookupExpression), c_lookup(_graph()[0], p.p, _index(index)))
+    return _wrap_into(_lookupExpression.__new__(_lookupExpression), c_const_lookup(_graph()[0], p.p, _index(index)))
 
 
 def lookup_batch(LookupParameters p not None, indices, update=True):
     if update:
-        return _wrap(c_lookup_batch(_graph()[0], p.p, _uv(indices)))
-    return _wrap(c_const_lookup_batch(_graph()[0], p.p, _uv(indices)))
+        return _wrap_into(_lookupBatchExpression.__new__(_lookupBatchExpression),
+                          c_lookup_batch(_graph()[0], p.p, _uv(indices)))
+    return _wrap_into(_lookupBatchExpression.__new__(_lookupBatchExpression),
+                      c_const_lookup_batch(_graph()[0], p.p, _uv(indices)))
 
 
 def emax(xs):

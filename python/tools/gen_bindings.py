@@ -107,6 +107,10 @@ scalarInput(s, device="") | input(CComputationGraph&, float) | input(G, F(s))
 one_hot(d, idx, device="") | one_hot(CComputationGraph&, unsigned, unsigned) | one_hot(G, U(d), U(idx))
 """
 
+# Ops whose expressions are of a settable class of _dynet.pyx (DyNet's reusable graphs).
+SETTABLE = {"scalarInput": "_inputExpression", "pick": "_pickerExpression", "pick_batch": "_pickerBatchExpression",
+            "hinge": "_hingeExpression", "hinge_batch": "_hingeBatchExpression"}
+
 EXPAND = [(r"\bE\(([^()]*)\)", r"_ex(\1)[0]"), (r"\bES\(([^()]*)\)", r"_exs_scratch(\1)[0]"), (r"\bUV\(([^()]*)\)", r"_uv(\1)"),
           (r"\bIV\(([^()]*)\)", r"_iv(\1)"), (r"\bU\(([^()]*)\)", r"<unsigned>_index(\1)"), (r"\bF\(([^()]*)\)", r"<float>(\1)"),
           (r"\bD\(([^()]*)\)", r"_dim(\1)"), (r"\bG\b", r"_graph()[0]")]
@@ -186,15 +190,18 @@ def ops():
         body = expand(call).replace(cpp_call + "(", "op_" + cpp_call + "(", 1)
         # A `device` argument names the process's one device, where the graph is (checked only).
         check = "    _device(device)\n" if re.search(r"\bdevice\b", params) else ""
+        if name in SETTABLE:
+            body = "%s.__new__(%s), %s" % (SETTABLE[name], SETTABLE[name], body)
+        wrap = "_wrap_into" if name in SETTABLE else "_wrap"
         args = parameters(params)
         if len(args) == 1 and args[0][1] is None:
-            defs.append("def %s(%s):\n%s    return _wrap(%s)\n" % (name, params, check, body))
+            defs.append("def %s(%s):\n%s    return %s(%s)\n" % (name, params, check, wrap, body))
             continue
         names = ", ".join(n for n, _ in args)
         required = sum(1 for _, d in args if d is None)
         stack = ", ".join("<object>args[%d]" % i if d is None else "(<object>args[%d] if nargs > %d else %s)" % (i, i, d)
                           for i, (_, d) in enumerate(args))
-        defs.append("cdef inline object _%s_op(%s):\n%s    return _wrap(%s)\n" % (name, names, check, body))
+        defs.append("cdef inline object _%s_op(%s):\n%s    return %s(%s)\n" % (name, names, check, wrap, body))
         defs.append("def %s(%s):\n    return _%s_op(%s)\n" % (name, params, name, names))
         defs.append("cdef object _%s_fast(object self, PyObject** args, Py_ssize_t nargs, PyObject* kwnames):\n"
                     "    if kwnames == NULL and %d <= nargs <= %d:\n        return _%s_op(%s)\n"

@@ -180,3 +180,65 @@ def test_tensor_topk():
     assert v.topk(1)[0].as_numpy().tolist() == [2, 8, 4]
     with pytest.raises(ValueError):
         v.topk(0, 4)
+
+
+def test_reusable_graph_inputs_lookups_and_picks_set_in_place():
+    # DyNet's tutorial (xor): one graph, its inputs set for every example, the loss recalculated
+    pc = dy.ParameterCollection()
+    W, E = pc.add_parameters((2, 3)), pc.add_lookup_parameters((4, 3))
+
+    def build(xs, target, r, p, c):
+        x, y, row = dy.inputVector(xs), dy.scalarInput(target), dy.lookup(E, r)
+        h = dy.tanh(W * (x + row))
+        picked, hinge = dy.pick(h, p), dy.hinge(h, c)
+        return (x, y, row, picked, hinge), dy.squared_distance(picked, y) + hinge
+
+    def run(loss, recalculate):
+        value = loss.value(recalculate=recalculate)
+        W.scale_gradient(0.0)
+        E.scale_gradient(0.0)
+        loss.backward()
+        return value, W.grad_as_array().copy(), E.grad_as_array().copy()
+
+    for example in [([1, 2, 3], 1.0, 2, 1, 1), ([0, -1, 0.5], -1.0, 3, 0, 0)]:
+        dy.renew_cg()
+        want = run(build(*example)[1], False)
+        dy.renew_cg()
+        (x, y, row, picked, hinge), loss = build([0, 0, 0], 0.0, 0, 0, 0)
+        run(loss, False)
+        x.set(example[0])
+        y.set(example[1])
+        row.set(example[2])
+        picked.set_index(example[3])
+        hinge.set_index(example[4])
+        got = run(loss, True)
+        assert got[0] == pytest.approx(want[0], rel=1e-6)
+        np.testing.assert_allclose(got[1], want[1], rtol=1e-6)
+        np.testing.assert_allclose(got[2], want[2], rtol=1e-6)
+
+
+def test_batched_and_tensor_inputs_set_and_their_misuse():
+    pc = dy.ParameterCollection()
+    E = pc.add_lookup_parameters((4, 2))
+    rows = dy.lookup_batch(E, [0, 1])
+    rows.set([3, 2])
+    np.testing.assert_array_equal(rows.npvalue(recalculate=True), np.stack([E.row_as_array(3), E.row_as_array(2)], -1))
+    t = dy.inputTensor(np.zeros((2, 2)), reusable_expr=True)
+    t.set(np.arange(4.0).reshape(2, 2))
+    np.testing.assert_array_equal(t.npvalue(recalculate=True), np.arange(4.0).reshape(2, 2))
+    picks = dy.pick_batch(dy.inputTensor(np.arange(6.0).reshape(3, 2), batched=True), [0, 0])
+    picks.set_index([2, 1])
+    assert picks.npvalue(recalculate=True).ravel().tolist() == [4.0, 3.0]
+    with pytest.raises(ValueError, match="reusable"):
+        dy.inputTensor(np.zeros(2)).set([1, 2])
+    with pytest.raises(ValueError, match="set_input_values"):
+        dy.vecInput(3).set([1, 2])
+    with pytest.raises(ValueError, match="set_lookup_indices"):
+        rows.set([0, 4])
+    with pytest.raises(ValueError, match="set_pick_indices"):
+        picks.set_index([0, 3])
+    np.testing.assert_array_equal(rows.npvalue(recalculate=True)[:, 0], E.row_as_array(3))  # unchanged
+    stale = dy.scalarInput(1)
+    dy.renew_cg()
+    with pytest.raises(RuntimeError):
+        stale.set(2.0)
