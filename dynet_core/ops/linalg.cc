@@ -24,12 +24,13 @@ void require_matrix(const Dim& d, const char* which) {
 }
 
 // Set field by field into the caller's object rather than through Dim's checked constructor and a
-// copy: a copy read back right after its fields were written stalls on the store buffer.
-Dim matrix_dim(unsigned rows, unsigned cols, unsigned batch) {
+// copy: a copy read back right after its fields were written stalls on the store buffer. A single
+// column is a vector (nd 1) or a matrix of one column (nd 2), as DyNet's rules say (below).
+Dim matrix_dim(unsigned rows, unsigned cols, unsigned batch, unsigned vector_nd) {
   Dim y;
   y.d[0] = rows;
   y.d[1] = cols;
-  y.nd = cols == 1 ? 1 : 2;
+  y.nd = cols == 1 ? vector_nd : 2;
   y.bd = batch;
   return y;
 }
@@ -41,7 +42,8 @@ Dim product_dim(const Dim& a, const Dim& b) {
     dims::fail("the left operand has " + std::to_string(a.cols()) + " columns but the right one has " +
                std::to_string(b.rows()) + " rows");
   if (a.bd != b.bd && a.bd != 1 && b.bd != 1) dims::fail_batch(a.bd, b.bd);
-  return matrix_dim(a.rows(), b.cols(), std::max(a.bd, b.bd));
+  // DyNet's MatrixMultiply: a vector when b is one, else a matrix, of one column too.
+  return matrix_dim(a.rows(), b.cols(), std::max(a.bd, b.bd), b.ndims() == 1 ? 1 : 2);
 }
 
 Dim infer_matmul(const DimArgs& xs, const void*) { return product_dim(xs[0], xs[1]); }
@@ -86,7 +88,8 @@ Dim infer_affine(const DimArgs& xs, const void*) {
                  ", which does not fit the bias " + to_string(b.single_batch()));
     if (k == 1 || p.cols() > cols) cols = p.cols();
   }
-  return matrix_dim(b.rows(), cols, batch);
+  // DyNet's AffineTransform has the bias's shape (here a bias of one column may also broadcast).
+  return matrix_dim(b.rows(), cols, batch, b.ndims() == 1 ? 1 : 2);
 }
 
 void affine_forward(const OpCall& c) {

@@ -132,7 +132,9 @@ Expression reshape(const Expression& x, const Dim& d) {
 
 Expression concatenate(ExpressionSpan xs, unsigned d) {
   if (xs.empty()) throw std::invalid_argument("concatenate: needs at least one expression");
-  if (xs.size() == 1) return xs[0];
+  // One expression is itself, unless d is past its dimensions: DyNet's concatenate_cols of one
+  // vector is a matrix of one column.
+  if (xs.size() == 1 && d < xs[0].dim().ndims()) return xs[0];
   ComputationGraph& g = graph_of(xs[0], "concatenate");
   return g.append(ConcatenateOp, xs.data(), static_cast<unsigned>(xs.size()), g.store(d));
 }

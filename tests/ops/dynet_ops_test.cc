@@ -107,6 +107,25 @@ TEST_CASE("moments and standard deviations over dimensions, elements and batches
   CHECK_THROWS_WITH(cumsum(x, 9), Catch::Contains("cumsum"));
 }
 
+TEST_CASE("products and column concatenations have DyNet's shapes, one column included", "[ops][shapes]") {
+  ComputationGraph cg;
+  const Expression W = input(cg, Dim({2, 3}), std::vector<float>(6, 1.f));
+  const Expression v = input(cg, Dim({3}, 4), std::vector<float>(12, 1.f));
+  const Expression column = input(cg, Dim({3, 1}, 4), std::vector<float>(12, 1.f));
+  // MatrixMultiply: a vector times a vector, a matrix (of one column too) otherwise
+  CHECK((W * v).dim().ndims() == 1);
+  CHECK((W * column).dim().ndims() == 2);
+  CHECK((W * column).dim() == Dim({2, 1}, 4));
+  // AffineTransform: the bias's shape
+  const Expression b = input(cg, Dim({2}), std::vector<float>(2, 0.f));
+  const Expression b_column = input(cg, Dim({2, 1}), std::vector<float>(2, 0.f));
+  CHECK(affine_transform({b, W, column}).dim().ndims() == 1);
+  CHECK(affine_transform({b_column, W, v}).dim().ndims() == 2);
+  // ConcatenateColumns: a matrix, of one column for one vector
+  CHECK(concatenate_cols({input(cg, Dim({3}), std::vector<float>(3, 1.f))}).dim().ndims() == 2);
+  CHECK(concatenate({v}).i == v.i);  // one expression along one of its dimensions is itself
+}
+
 TEST_CASE("sparse input, one_hot and zeroes", "[ops][leaves]") {
   ComputationGraph cg;
   require_close(as_vector(cg.forward(input(cg, Dim({3}, 2), {0u, 4u}, {1.f, 1.f}, 0.5f))), {1, .5f, .5f, .5f, 1, .5f});
