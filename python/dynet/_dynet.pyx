@@ -378,6 +378,16 @@ cdef class Expression:
     def __div__(x, y):
         return Expression.__truediv__(x, y)
 
+    def __pow__(x, y, z):
+        """x ** y elementwise, either a number (DyNet's module has the operator after 2.1)."""
+        if z is not None:
+            raise TypeError("pow() with a modulus is not defined for expressions")
+        if isinstance(y, (int, float)):
+            return _wrap(op_pow(_ex(x)[0], op_input(_graph()[0], <float>y)))
+        if isinstance(x, (int, float)):
+            return _wrap(op_pow(op_input(_graph()[0], <float>x), _ex(y)[0]))
+        return _wrap(op_pow(_ex(x)[0], _ex(y)[0]))
+
     def __neg__(self):
         return _wrap(c_neg(self.c))
 

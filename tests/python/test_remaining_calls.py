@@ -87,6 +87,10 @@ def test_expression_methods():
     assert (x / y).vec_value() == pytest.approx([1 / 3, 0.5]) and (x / 2).vec_value() == [0.5, 1]
     assert (2 / x).vec_value() == [2, 1] and (-x).vec_value() == [-1, -2] and (2 * x).vec_value() == [2, 4]
     assert (1 + x).vec_value() == [2, 3]
+    # ** as in DyNet's module after 2.1 (programs written for it use the operator)
+    assert (x ** 2).vec_value() == [1, 4] and (2 ** x).vec_value() == [2, 4] and (x ** y).vec_value() == [1, 16]
+    with pytest.raises(TypeError):
+        pow(x, 2, 3)
     assert x.value(recalculate=True) == [1, 2]
     t = dy.softmax(x).tensor_value()
     assert t.categorical_sample_log_prob().as_numpy().shape == (1,)
