@@ -82,10 +82,7 @@ void binary_log_loss_forward(const OpCall& c) {
     const float* x = c.xs[0].batch_ptr(bi);
     const float* t = c.xs[1].batch_ptr(bi);
     float loss = 0;
-    for (unsigned e = 0; e < n; ++e) {
-      const float p = std::min(1.f - kLogLossClamp, std::max(kLogLossClamp, x[e]));
-      loss -= t[e] * std::log(p) + (1.f - t[e]) * std::log(1.f - p);
-    }
+    for (unsigned e = 0; e < n; ++e) loss += log_loss_term(x[e], t[e]);
     c.y.v[bi] = loss;
   }
 }
@@ -96,13 +93,7 @@ void binary_log_loss_backward(const OpCall& c, unsigned i) {
     const float* t = c.xs[1].batch_ptr(bi);
     float* dx = c.dx.batch_ptr(bi);
     const float g = c.dy.v[bi];
-    for (unsigned e = 0; e < n; ++e) {
-      const float p = std::min(1.f - kLogLossClamp, std::max(kLogLossClamp, x[e]));
-      if (i == 0)
-        dx[e] += g * ((1.f - t[e]) / (1.f - p) - t[e] / p);
-      else
-        dx[e] += g * (std::log(1.f - p) - std::log(p));
-    }
+    for (unsigned e = 0; e < n; ++e) dx[e] += g * (i == 0 ? log_loss_dx(x[e], t[e]) : log_loss_dt(x[e]));
   }
 }
 OpDef BinaryLogLossOp = OpRow("binary_log_loss")

@@ -1,10 +1,13 @@
 #pragma once
 // Losses that need a dedicated kernel (others compose: squared_distance, pickneglogsoftmax...).
 
+#include <math.h>
+
 #include <vector>
 
 #include "dynet_core/expression.h"
 #include "dynet_core/ops/class_targets.h"
+#include "dynet_core/ops/host_device.h"
 #include "dynet_core/ops/index_list.h"
 
 namespace dynet {
@@ -38,8 +41,8 @@ Expression pairwise_rank_loss(const Expression& x, const Expression& y, float m 
 Expression poisson_loss(const Expression& x, unsigned y);
 /// The same with the count read from *py at every forward.
 Expression poisson_loss(const Expression& x, const unsigned* py);
-/// y_b = -sum(t log x + (1 - t) log(1 - x)) over the elements of x_b, t_b; x is clamped to
-/// [1e-7, 1 - 1e-7] for stability.
+/// y_b = -sum(t log x + (1 - t) log(1 - x)) over the elements of x_b, t_b, with DyNet's edge
+/// cases at x = 0 and 1 (log_loss_term below).
 Expression binary_log_loss(const Expression& x, const Expression& t);
 
 /// The op data of hinge and poisson_loss, and the host-side walks over a call's targets that every
@@ -58,8 +61,29 @@ void for_each_hinge(const OpCall& c, F&& f) {
       [&](unsigned j, unsigned b, unsigned v) { f(b, v, c.op_data<HingeData>(j).margin); });
 }
 
-/// binary_log_loss reads x clamped to [kLogLossClamp, 1 - kLogLossClamp].
-constexpr float kLogLossClamp = 1e-7f;
+/// binary_log_loss's terms, DyNet's scalar rules with their edge cases, for every device. The loss
+/// of prediction x against target t: x of 0 or 1 against another target costs -log(FLT_MIN), and
+/// x = t = 0 costs exactly 0 (log1p).
+DYBATCH_HD float log_loss_term(float x, float t) {
+  constexpr float kMinLoss = 87.33654475f;  // -log(FLT_MIN), DyNet's DYNET_DEVICE_MIN
+  if (t == 1.f) return x == 0.f ? kMinLoss : -logf(x);
+  if (t == 0.f) return x == 1.f ? kMinLoss : -log1pf(-x);
+  if (x == 0.f || x == 1.f) return kMinLoss;
+  return -(t * logf(x) + (1.f - t) * log1pf(-x));
+}
+/// x where the derivatives read it: 0 as FLT_MIN and 1 as 0.9999999f, as DyNet's backward does.
+DYBATCH_HD float log_loss_inner(float x) { return x == 0.f ? 1.17549435e-38f : x == 1.f ? 0.9999999f : x; }
+/// The derivative in x: 0 where x = t (DyNet's rule).
+DYBATCH_HD float log_loss_dx(float x, float t) {
+  if (x == t) return 0.f;
+  x = log_loss_inner(x);
+  return (1.f - t) / (1.f - x) - t / x;
+}
+/// The derivative in t (DyNet has none): log(1 - x) - log(x).
+DYBATCH_HD float log_loss_dt(float x) {
+  x = log_loss_inner(x);
+  return log1pf(-x) - logf(x);
+}
 
 struct PoissonData {
   IndexList count;

@@ -62,20 +62,16 @@ void hinge_backward(const OpCall& c, unsigned) {
   check_launch("hinge backward");
 }
 
-/// The clamped prediction at element e of batch element b, and the target there.
+/// The prediction and the target at element e of batch element b.
 struct LogLossAt {
   const float *x, *t;
   unsigned x_bd, t_bd;
   std::size_t per_batch;
   __device__ std::size_t x_at(std::size_t b, std::size_t e) const { return batched(x_bd, per_batch, b, e); }
   __device__ std::size_t t_at(std::size_t b, std::size_t e) const { return batched(t_bd, per_batch, b, e); }
-  __device__ float p(std::size_t b, std::size_t e) const {
-    return fminf(1.f - kLogLossClamp, fmaxf(kLogLossClamp, x[x_at(b, e)]));
-  }
   /// The loss of element e of batch element b: the terms reduce_outputs sums.
   __device__ float operator()(std::size_t b, std::size_t e) const {
-    const float pv = p(b, e), tv = t[t_at(b, e)];
-    return -(tv * logf(pv) + (1.f - tv) * logf(1.f - pv));
+    return log_loss_term(x[x_at(b, e)], t[t_at(b, e)]);
   }
 };
 
@@ -88,11 +84,11 @@ LogLossAt log_loss_at(const OpCall& c) {
 __global__ void log_loss_backward_kernel(LogLossAt l, std::size_t n, const float* dy, float* dx, unsigned i) {
   DYBATCH_GRID_STRIDE(k, n) {
     const std::size_t b = k / l.per_batch, e = k % l.per_batch;
-    const float p = l.p(b, e), tv = l.t[l.t_at(b, e)];
+    const float xv = l.x[l.x_at(b, e)], tv = l.t[l.t_at(b, e)];
     if (i == 0)
-      atomicAdd(dx + l.x_at(b, e), dy[b] * ((1.f - tv) / (1.f - p) - tv / p));
+      atomicAdd(dx + l.x_at(b, e), dy[b] * log_loss_dx(xv, tv));
     else
-      atomicAdd(dx + l.t_at(b, e), dy[b] * (logf(1.f - p) - logf(p)));
+      atomicAdd(dx + l.t_at(b, e), dy[b] * log_loss_dt(xv));
   }
 }
 

@@ -10,6 +10,7 @@
 
 #include "dynet_core/graph.h"
 #include "dynet_core/ops/all_ops.h"
+#include "dynet_core/param_collection.h"
 #include "support/gradient_check.h"
 
 using namespace dynet;
@@ -160,6 +161,36 @@ TEST_CASE("strided_select takes numpy-style ranges per dimension, the batch last
   CHECK(as_vector(cg.forward(picked)) == std::vector<float>{3, 7});
   CHECK_THROWS_WITH(strided_select(x, {0}), Catch::Contains("strided_select") && Catch::Contains("stride 0"));
   CHECK(as_vector(cg.forward(pickrange(input(cg, Dim({4}), {1, 2, 3, 4}), 1, 3))) == std::vector<float>{2, 3});
+}
+
+TEST_CASE("binary_log_loss at predictions of 0 and 1: DyNet's values and gradients", "[ops][losses]") {
+  // DyNet's test-nodes binary_log_loss_edgecases, and its backward rule
+  struct Case {
+    float x, t, loss, dx;
+  };
+  const float min_loss = -std::log(std::numeric_limits<float>::min());
+  for (const Case& k :
+       {Case{0, 0, 0, 0}, Case{1, 1, 0, 0}, Case{0, 1, min_loss, -1 / std::numeric_limits<float>::min()},
+        Case{1, 0, min_loss, 1 / (1 - 0.9999999f)}, Case{0, 0.5f, min_loss, 0}, Case{1, 0.5f, min_loss, 0},
+        Case{0.5f, 0.5f, std::log(2.f), 0}}) {
+    INFO("x " << k.x << " t " << k.t);
+    ComputationGraph cg;
+    ParameterCollection pc;
+    Parameter p = pc.add_parameters({1}, ParameterInitConst(k.x));
+    const Expression loss = binary_log_loss(parameter(cg, p), input(cg, k.t));
+    CHECK(as_scalar(cg.forward(loss)) == Approx(k.loss).epsilon(1e-6));
+    cg.backward(loss);
+    if (k.t == 0.5f && k.x != k.t) continue;  // DyNet's gradient there is that of its clamped x; checked below
+    CHECK(as_scalar(p.get_storage().g) == Approx(k.dx).epsilon(1e-6));
+  }
+  ComputationGraph cg;
+  ParameterCollection pc;
+  Parameter p = pc.add_parameters({1}, ParameterInitConst(0.f));
+  const Expression loss = binary_log_loss(parameter(cg, p), input(cg, 0.5f));
+  cg.forward(loss);
+  cg.backward(loss);
+  const float x = std::numeric_limits<float>::min();
+  CHECK(as_scalar(p.get_storage().g) == Approx(0.5f / (1 - x) - 0.5f / x).epsilon(1e-6));
 }
 
 TEST_CASE("distances and losses: l1, huber, pairwise rank, poisson, hinge_dim", "[ops][losses]") {
