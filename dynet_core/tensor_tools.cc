@@ -118,11 +118,12 @@ void TensorTools::copy_element(const Tensor& l, int lindex, Tensor& r, int rinde
 }
 
 void TensorTools::set_elements(const Tensor& v, const std::vector<float>& vec) {
-  if (vec.size() != v.d.size())
+  // DyNet copies vec.size() values: fewer set the tensor's first elements, more would write past it.
+  if (vec.size() > v.d.size())
     throw std::invalid_argument("TensorTools::set_elements: " + std::to_string(vec.size()) +
                                 " values for a tensor of dim " + to_string(v.d) + " (" + std::to_string(v.d.size()) +
                                 " elements)");
-  set_from_host(v, vec.data());
+  if (!vec.empty()) set_from_host(Tensor(Dim({static_cast<unsigned>(vec.size())}), v.v, v.device), vec.data());
 }
 
 void TensorTools::copy_elements(Tensor& v, const Tensor& v_src) {

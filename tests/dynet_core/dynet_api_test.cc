@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -21,6 +22,7 @@
 #include "dynet/globals.h"
 #include "dynet/grad-check.h"
 #include "dynet/lstm.h"
+#include "dynet/mem.h"
 #include "dynet/model.h"
 #include "dynet/rand.h"
 #include "dynet/rnn-state-machine.h"
@@ -80,6 +82,21 @@ TEST_CASE("stale expressions and gradients never computed throw runtime_error, a
   CHECK_THROWS_AS(check_grad(m, orphan, 0), std::runtime_error);
 }
 
+TEST_CASE("DyNet's CPUAllocator gives zeroable memory aligned to 32 bytes", "[dynet_api]") {
+  CPUAllocator a;
+  CHECK(a.round_up_align(33) == 64);
+  for (std::size_t n : {std::size_t(1), std::size_t(1000), std::size_t(4096)}) {
+    char* mem = static_cast<char*>(a.malloc(n));
+    CHECK(reinterpret_cast<std::uintptr_t>(mem) % 32 == 0);
+    mem[0] = 99;
+    mem[n - 1] = 98;
+    a.zero(mem, n);
+    CHECK(mem[0] == 0);
+    CHECK(mem[n - 1] == 0);
+    a.free(mem);
+  }
+}
+
 TEST_CASE("TensorTools reads and writes single elements, refusing indices outside", "[dynet_api]") {
   ParameterCollection m;
   Parameter p = m.add_parameters({2, 3}, "W");
@@ -93,6 +110,11 @@ TEST_CASE("TensorTools reads and writes single elements, refusing indices outsid
   CHECK(TensorTools::access_element(t, Dim({1, 1})) == 4.f);
   TensorTools::set_element(t, 0, -1.f);
   CHECK(as_vector(t)[0] == -1.f);
+  // fewer values set the first elements, as DyNet's copy does; more would write past the tensor
+  TensorTools::set_elements(t, {7, 8});
+  CHECK(as_vector(t) == std::vector<float>{7, 8, 3, 4, 5, 6});
+  CHECK_THROWS_WITH(TensorTools::set_elements(t, std::vector<float>(7, 0.f)), Catch::Contains("7 values"));
+  CHECK(as_vector(t) == std::vector<float>{7, 8, 3, 4, 5, 6});
   CHECK_THROWS_AS(TensorTools::access_element(t, 6), std::out_of_range);
   LookupParameter l = m.add_lookup_parameters(4, {3});
   CHECK(l.get_storage().all_dim == Dim({3, 4}));
