@@ -1,4 +1,5 @@
 #pragma once
-// DyNet's <dynet/aligned-mem-pool.h>: the memory pools.
+// DyNet's <dynet/aligned-mem-pool.h>: the memory pools, with the allocators of <dynet/mem.h>, which
+// DyNet's header includes.
 
-#include "dynet_core/device/aligned_memory_pool.h"
+#include "dynet/mem.h"
