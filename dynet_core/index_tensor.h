@@ -24,8 +24,13 @@ struct IndexTensor {
   std::ptrdiff_t* v = nullptr;
   Device* device = nullptr;
 
+  /// Keeps `owner` alive while this tensor or a copy lives: memory returned with the indices
+  /// (TensorTools::topk's values).
+  void hold(std::shared_ptr<void> owner) { held_ = std::move(owner); }
+
  private:
   std::shared_ptr<std::ptrdiff_t[]> owned_;
+  std::shared_ptr<void> held_;
 };
 
 /// Copies all indices to the host.

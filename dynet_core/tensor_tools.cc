@@ -2,11 +2,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
+#include <memory>
 #include <random>
 #include <stdexcept>
 #include <string>
 
+#include "dynet_core/device/device.h"
 #include "dynet_core/random_engine.h"
 
 namespace dynet {
@@ -83,6 +86,36 @@ IndexTensor best_along(const Tensor& v, unsigned dim, unsigned num, bool many, c
 
 IndexTensor TensorTools::argmax(const Tensor& v, unsigned dim, unsigned num) {
   return best_along(v, dim, num, true, "argmax", [](float x) { return x; });
+}
+
+std::pair<Tensor, IndexTensor> TensorTools::topk(const Tensor& v, unsigned dim, unsigned num) {
+  IndexTensor ids = argmax(v, dim, num);
+  const std::vector<float> host = as_vector(v);
+  std::size_t stride = 1;
+  for (unsigned k = 0; k < dim; ++k) stride *= v.d[k];
+  const std::size_t n = v.d[dim], outer = v.d.size() / (stride * n);
+  std::vector<float> top(ids.d.size());
+  for (std::size_t o = 0; o < outer; ++o)
+    for (std::size_t r = 0; r < num; ++r)
+      for (std::size_t s = 0; s < stride; ++s) {
+        const std::size_t at = (o * num + r) * stride + s;
+        top[at] = host[o * stride * n + std::size_t(ids.v[at]) * stride + s];
+      }
+  // On v's device, or on the host for a tensor of host memory (no device).
+  Device* device = v.device;
+  const std::size_t bytes = top.size() * sizeof(float);
+  void* block = device ? device->allocate_block(bytes) : std::malloc(bytes);
+  if (!block)
+    throw std::runtime_error("TensorTools::topk: no memory for " + std::to_string(bytes) + " bytes of values");
+  ids.hold(std::shared_ptr<void>(block, [device, bytes](void* p) {
+    if (device)
+      device->free_block(p, bytes);
+    else
+      std::free(p);
+  }));
+  Tensor values(ids.d, static_cast<float*>(block), device);
+  set_from_host(values, top.data());
+  return {values, ids};
 }
 
 IndexTensor TensorTools::categorical_sample_log_prob(const Tensor& v, unsigned dim, unsigned num) {

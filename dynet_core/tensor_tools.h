@@ -2,6 +2,7 @@
 // DyNet's TensorTools: element access and fills of a tensor from host code (slow: element by
 // element; for inspection, tests and initialization, never inside a model's step).
 
+#include <utility>
 #include <vector>
 
 #include "dynet_core/index_tensor.h"
@@ -34,6 +35,10 @@ struct TensorTools {
   /// first (the lower index first among equals): an IndexTensor of its own with v's shape and size
   /// num along dim. DyNet has num = 1 only; std::invalid_argument for num 0 or past the line.
   static IndexTensor argmax(const Tensor& v, unsigned dim = 0, unsigned num = 1);
+  /// Per line along `dim`, its `num` largest values, largest first, and their indices (argmax's):
+  /// values shaped as the indices, in memory of v's device that the returned IndexTensor (and its
+  /// copies) owns; keep it while the values are read.
+  static std::pair<Tensor, IndexTensor> topk(const Tensor& v, unsigned dim = 0, unsigned num = 1);
   /// The same shape of indices, each drawn from the categorical distribution whose log
   /// probabilities are v's line along dim (the Gumbel-max trick, with the --dynet-seed engine).
   static IndexTensor categorical_sample_log_prob(const Tensor& v, unsigned dim = 0, unsigned num = 1);

@@ -902,15 +902,11 @@ cdef class Tensor:
 
     def topk(self, dim=0, num=1):
         """(values, indices): the num largest values along dim, largest first, and their indices."""
-        cdef Tensor ids = self.argmax(dim, num)
-        values = self.as_numpy()
-        if dim < self.c.d.nd:  # past the dimensions, each line is one value (num is 1)
-            values = np.take_along_axis(values, ids.indices, axis=dim)
+        cdef pair[CTensor, CIndexTensor] found = CTensorTools.topk(self._own(), dim, num)
         cdef Tensor top = Tensor.__new__(Tensor)
-        top.values = values.ravel(order="F").astype(np.float32)
-        top.c = self.c
-        top.c.d = ids.c.d
-        return top, ids
+        top.values = as_vector(found.first)  # a host copy, read while found.second owns the values
+        top.c = found.first
+        return top, _index_tensor(found.second)
 
 
 cdef Tensor _index_tensor(const CIndexTensor& t):

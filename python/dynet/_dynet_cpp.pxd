@@ -36,6 +36,8 @@ cdef extern from "<dybatch.h>" namespace "dynet":
         @staticmethod
         CIndexTensor argmax(const CTensor& v, unsigned dim, unsigned num) except +
         @staticmethod
+        pair[CTensor, CIndexTensor] topk(const CTensor& v, unsigned dim, unsigned num) except +
+        @staticmethod
         CIndexTensor categorical_sample_log_prob(const CTensor& v, unsigned dim, unsigned num) except +
 
     cdef cppclass CComputationGraph "dynet::ComputationGraph"

@@ -106,6 +106,30 @@ TEST_CASE("TensorTools::argmax returns an IndexTensor of its own, per line along
   CHECK_THROWS_AS(TensorTools::categorical_sample_log_prob(x.value(), 0, 2), std::runtime_error);
 }
 
+TEST_CASE("TensorTools::topk gives the largest values with argmax's indices, in memory the indices own",
+          "[dynet_api]") {
+  // DyNet's test-tensor case: two batch elements of 3
+  {
+    Tensor values;
+    ComputationGraph cg;
+    const Expression x = input(cg, Dim({3}, 2), {1.1f, 2.6f, 3.3f, 4.0f, 5.1f, 6.6f});
+    const std::pair<Tensor, IndexTensor> top = TensorTools::topk(x.value());
+    CHECK(as_vector(top.second) == std::vector<std::ptrdiff_t>{2, 2});
+    CHECK(as_vector(top.first) == std::vector<float>{3.3f, 6.6f});
+    // along columns of a matrix, two of each row, the copy of the indices keeping the values
+    const Expression m = input(cg, Dim({3, 2}, 2), {1, 5, 5, 7, 0, 2, 0, 0, -1, 3, 9, 4});
+    const std::pair<Tensor, IndexTensor> rows = TensorTools::topk(m.value(), 1, 2);
+    CHECK(rows.first.d == Dim({3, 2}, 2));
+    CHECK(as_vector(rows.second) == std::vector<std::ptrdiff_t>{1, 0, 0, 0, 1, 1, 1, 1, 1, 0, 0, 0});
+    CHECK(as_vector(rows.first) == std::vector<float>{7, 5, 5, 1, 0, 2, 3, 9, 4, 0, 0, -1});
+    CHECK_THROWS_AS(TensorTools::topk(m.value(), 0, 4), std::invalid_argument);
+    const IndexTensor keep = rows.second;
+    values = rows.first;
+    cg.clear();
+    CHECK(as_vector(values) == std::vector<float>{7, 5, 5, 1, 0, 2, 3, 9, 4, 0, 0, -1});  // the graph's memory is gone
+  }
+}
+
 TEST_CASE("TensorTools::categorical_sample_log_prob draws each class as often as its probability", "[dynet_api]") {
   ComputationGraph cg;
   const Expression logp = input(cg, Dim({3}, 2),

@@ -61,11 +61,16 @@ def test_binary_ops_run(py, cpp, rng):
         x, y = dy.inputTensor(np.ones((2, 2, 4), np.float32)), dy.inputTensor(a)
     if py == "colwise_add":
         x = dy.inputTensor(np.ones((4, 3), np.float32))
+    if py == "binary_log_loss":  # probabilities
+        a, b = a / 2, b / 2
+        x, y = dy.inputTensor(a), dy.inputTensor(b)
     v = getattr(dy, py)(x, y).npvalue()
     assert np.all(np.isfinite(v))
     expected = {"cmult": a * b, "cdiv": a / b, "bmin": np.minimum(a, b), "bmax": np.maximum(a, b),
                 "pow": a ** b, "dot_product": [np.dot(a, b)], "squared_distance": [np.sum((a - b) ** 2)],
                 "l1_distance": [np.sum(np.abs(a - b))]}
+    if py == "binary_log_loss":
+        expected[py] = [-np.sum(b * np.log(a) + (1 - b) * np.log(1 - a))]
     if py in expected:
         np.testing.assert_allclose(v, expected[py], rtol=1e-5)
 
