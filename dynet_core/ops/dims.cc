@@ -12,8 +12,9 @@ void fail_batch(unsigned a, unsigned b) {
   fail("batch sizes " + std::to_string(a) + " and " + std::to_string(b) + " do not match (each must be 1 or the same)");
 }
 
+// DyNet's CwiseSum and its kin: the larger number of dimensions, trailing ones of size 1 kept.
 Dim broadcast(const Dim& a, const Dim& b) {
-  if (a == b) return a;
+  if (a == b) return a.nd >= b.nd ? a : b;
   Dim r;
   r.nd = a.nd > b.nd ? a.nd : b.nd;
   for (unsigned k = 0; k < r.nd; ++k) {
@@ -25,7 +26,7 @@ Dim broadcast(const Dim& a, const Dim& b) {
   }
   if (a.bd != b.bd && a.bd != 1 && b.bd != 1) fail_batch(a.bd, b.bd);
   r.bd = a.bd > b.bd ? a.bd : b.bd;
-  return r.truncate();
+  return r;
 }
 
 Dim same_shape(const DimArgs& xs) {

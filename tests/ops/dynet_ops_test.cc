@@ -125,6 +125,16 @@ TEST_CASE("products and column concatenations have DyNet's shapes, one column in
   // ConcatenateColumns: a matrix, of one column for one vector
   CHECK(concatenate_cols({input(cg, Dim({3}), std::vector<float>(3, 1.f))}).dim().ndims() == 2);
   CHECK(concatenate({v}).i == v.i);  // one expression along one of its dimensions is itself
+  // CwiseSum and its kin: the larger number of dimensions, trailing ones of size 1 kept, either order
+  const Expression vector4 = input(cg, Dim({4}), std::vector<float>(4, 1.f));
+  const Expression column4 = input(cg, Dim({4, 1}), std::vector<float>(4, 1.f));
+  CHECK((vector4 + column4).dim().ndims() == 2);
+  CHECK((column4 + vector4).dim().ndims() == 2);
+  CHECK(cmult(vector4, column4).dim().ndims() == 2);
+  CHECK((vector4 + vector4).dim().ndims() == 1);
+  const Expression batched = input(cg, Dim({4, 1}, 3), std::vector<float>(12, 1.f));
+  CHECK((batched + vector4).dim().ndims() == 2);
+  CHECK((batched + vector4).dim() == Dim({4, 1}, 3));
 }
 
 TEST_CASE("sparse input, one_hot and zeroes", "[ops][leaves]") {
