@@ -103,7 +103,9 @@ std::pair<Tensor, IndexTensor> TensorTools::topk(const Tensor& v, unsigned dim, 
       }
   // On v's device, or on the host for a tensor of host memory (no device).
   Device* device = v.device;
-  const std::size_t bytes = top.size() * sizeof(float);
+  // Blocks come in whole alignment units, as the pools ask for them.
+  const std::size_t align = AlignedMemoryPool::kAlign;
+  const std::size_t bytes = (top.size() * sizeof(float) + align - 1) / align * align;
   void* block = device ? device->allocate_block(bytes) : std::malloc(bytes);
   if (!block)
     throw std::runtime_error("TensorTools::topk: no memory for " + std::to_string(bytes) + " bytes of values");

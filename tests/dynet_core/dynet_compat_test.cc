@@ -106,7 +106,7 @@ TEST_CASE("TensorTools::argmax returns an IndexTensor of its own, per line along
   CHECK_THROWS_AS(TensorTools::categorical_sample_log_prob(x.value(), 0, 2), std::runtime_error);
 }
 
-TEST_CASE("TensorTools::topk gives the largest values with argmax's indices, in memory the indices own",
+TEST_CASE("TensorTools::topk gives the largest values with argmax's indices in memory the indices own",
           "[dynet_api]") {
   // DyNet's test-tensor case: two batch elements of 3
   {
