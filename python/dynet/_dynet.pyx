@@ -407,7 +407,7 @@ cdef inline Expression _wrap_into(Expression r, const CExpression& c):
 # DyNet's reusable graphs: the expressions of inputs, lookups, picks and hinges change their data
 # in place (set, set_index), and the next forward (value(recalculate=True)) recomputes the graph.
 # The library writes the new data over the node's own copy and checks it as the node's constructor
-# did; the classes add no field, so they share Expression's freelist.
+# did. Classes without a field of their own share Expression's freelist.
 
 cdef class _inputExpression(Expression):
     """scalarInput's expression."""
@@ -434,39 +434,27 @@ cdef class _tensorInputExpression(Expression):
 
 
 cdef class _lookupExpression(Expression):
-    """lookup's expression."""
-    def set(self, i):
-        c_set_lookup_indices(_ex(self)[0], [_index(i)])
-
-
-cdef class _lookupBatchExpression(Expression):
-    """lookup_batch's expression."""
+    """The expression of lookup and lookup_batch: set(i) takes a row, or one per batch element."""
     def set(self, i):
         c_set_lookup_indices(_ex(self)[0], _uv(i))
 
 
 cdef class _pickerExpression(Expression):
-    """pick's expression."""
-    def set_index(self, i):
-        c_set_pick_indices(_ex(self)[0], [_index(i)])
-
-
-cdef class _pickerBatchExpression(Expression):
-    """pick_batch's expression."""
+    """The expression of pick and pick_batch: set_index(i) takes an index, or one per batch element."""
     def set_index(self, i):
         c_set_pick_indices(_ex(self)[0], _uv(i))
 
 
 cdef class _hingeExpression(Expression):
-    """hinge's expression."""
-    def set_index(self, i):
-        c_set_hinge_indices(_ex(self)[0], [_index(i)])
-
-
-cdef class _hingeBatchExpression(Expression):
-    """hinge_batch's expression."""
+    """The expression of hinge and hinge_batch: set_index(i) takes a class, or one per batch element."""
     def set_index(self, i):
         c_set_hinge_indices(_ex(self)[0], _uv(i))
+
+
+# DyNet's names for the batched forms.
+_lookupBatchExpression = _lookupExpression
+_pickerBatchExpression = _pickerExpression
+_hingeBatchExpression = _hingeExpression
 
 
 cdef CTensor _forward(const CExpression& e, bint recalculate) except *:
@@ -744,10 +732,8 @@ def lookup(LookupParameters p not None, index=0, update=True):
 
 def lookup_batch(LookupParameters p not None, indices, update=True):
     if update:
-        return _wrap_into(_lookupBatchExpression.__new__(_lookupBatchExpression),
-                          c_lookup_batch(_graph()[0], p.p, _uv(indices)))
-    return _wrap_into(_lookupBatchExpression.__new__(_lookupBatchExpression),
-                      c_const_lookup_batch(_graph()[0], p.p, _uv(indices)))
+        return _wrap_into(_lookupExpression.__new__(_lookupExpression), c_lookup_batch(_graph()[0], p.p, _uv(indices)))
+    return _wrap_into(_lookupExpression.__new__(_lookupExpression), c_const_lookup_batch(_graph()[0], p.p, _uv(indices)))
 
 
 def emax(xs):

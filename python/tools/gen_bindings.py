@@ -108,8 +108,8 @@ one_hot(d, idx, device="") | one_hot(CComputationGraph&, unsigned, unsigned) | o
 """
 
 # Ops whose expressions are of a settable class of _dynet.pyx (DyNet's reusable graphs).
-SETTABLE = {"scalarInput": "_inputExpression", "pick": "_pickerExpression", "pick_batch": "_pickerBatchExpression",
-            "hinge": "_hingeExpression", "hinge_batch": "_hingeBatchExpression"}
+SETTABLE = {"scalarInput": "_inputExpression", "pick": "_pickerExpression", "pick_batch": "_pickerExpression",
+            "hinge": "_hingeExpression", "hinge_batch": "_hingeExpression"}
 
 EXPAND = [(r"\bE\(([^()]*)\)", r"_ex(\1)[0]"), (r"\bES\(([^()]*)\)", r"_exs_scratch(\1)[0]"), (r"\bUV\(([^()]*)\)", r"_uv(\1)"),
           (r"\bIV\(([^()]*)\)", r"_iv(\1)"), (r"\bU\(([^()]*)\)", r"<unsigned>_index(\1)"), (r"\bF\(([^()]*)\)", r"<float>(\1)"),
