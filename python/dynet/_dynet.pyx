@@ -464,7 +464,8 @@ cdef CTensor _forward(const CExpression& e, bint recalculate) except *:
 
 
 cdef object _to_numpy(const CTensor& t):
-    """t's values, column-major, shaped as its dims with the batch as a last axis when > 1."""
+    """t's values, column-major, shaped as its dims with the batch as a last axis when > 1; float64,
+    as DyNet's module gives them (it builds the array from a list of Python floats)."""
     cdef vector[float] v = as_vector(t)
     arr = np.empty(v.size(), dtype=np.float32)
     cdef float[::1] view = arr
@@ -473,7 +474,7 @@ cdef object _to_numpy(const CTensor& t):
     shape = list(_dim_tuple(t.d))
     if t.d.bd > 1:
         shape.append(t.d.bd)
-    return arr.reshape(shape, order="F")
+    return arr.astype(np.float64).reshape(shape, order="F")
 
 
 cdef object _getitem(object x, object index):

@@ -141,10 +141,12 @@ cdef class RNNState:
         return self.out
 
     def h(self):
-        return [_wrap(e) for e in self._b().get_h(self.index)]
+        """The state's outputs, a tuple (one per layer), as DyNet's."""
+        return tuple([_wrap(e) for e in self._b().get_h(self.index)])
 
     def s(self):
-        return [_wrap(e) for e in self._b().get_s(self.index)]
+        """The state's memory cells and outputs, a tuple, as DyNet's."""
+        return tuple([_wrap(e) for e in self._b().get_s(self.index)])
 
     def prev(self):
         return self.prev_

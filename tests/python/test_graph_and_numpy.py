@@ -28,6 +28,17 @@ def test_column_major_matrix_product(rng):
     np.testing.assert_allclose((dy.inputTensor(A) * dy.inputTensor(v)).npvalue(), A @ v, rtol=1e-5)
 
 
+def test_arrays_out_are_float64_as_dynet_s():
+    pc = dy.ParameterCollection()
+    W, E = pc.add_parameters((2, 3)), pc.add_lookup_parameters((4, 2))
+    x = dy.inputTensor(np.ones((2, 2), np.float32))
+    loss = dy.sum_elems(W * dy.inputVector([1, 2, 3]))
+    loss.backward()
+    for a in (x.npvalue(), x.value(), dy.inputTensor(np.ones((2, 3)), batched=True).npvalue(), W.as_array(),
+              W.grad_as_array(), E.as_array(), E.row_as_array(1), x.tensor_value().as_numpy()):
+        assert a.dtype == np.float64
+
+
 def test_value_kinds():
     assert isinstance(dy.scalarInput(2.5).value(), float)
     assert dy.inputVector([1, 2, 3]).value() == [1, 2, 3]

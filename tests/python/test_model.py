@@ -161,6 +161,13 @@ def test_sparse_lstm_is_the_vanilla_lstm_over_its_pruned_weights(tmp_path):
     np.testing.assert_array_equal(loaded.initial_state().transduce(xs)[-1].npvalue(), got)
 
 
+def test_state_h_and_s_are_tuples_as_dynet_s():
+    pc = dy.ParameterCollection()
+    state = dy.VanillaLSTMBuilder(2, 2, 3, pc).initial_state().add_input(dy.inputVector([1, 2]))
+    assert isinstance(state.h(), tuple) and len(state.h()) == 2
+    assert isinstance(state.s(), tuple) and len(state.s()) == 4  # cells, then outputs
+
+
 def test_a_state_of_an_older_graph_raises():
     pc = dy.ParameterCollection()
     b = dy.VanillaLSTMBuilder(1, 2, 3, pc)
