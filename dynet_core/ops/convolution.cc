@@ -4,6 +4,7 @@
 #include <cstring>
 #include <string>
 
+#include "dynet_core/gemm/gemm.h"
 #include "dynet_core/graph.h"
 #include "dynet_core/ops/arithmetic.h"
 #include "dynet_core/ops/broadcast.h"
@@ -56,13 +57,34 @@ Dim infer_conv2d(const DimArgs& xs, const void* data) {
   return Dim({g.rows.out, g.cols.out, f[3]}, dims::batch(xs));
 }
 
-/// Calls f(planes) for the planes of every pair of channels of every batch element.
-template <class F>
-void each_channel_pair(const OpCall& c, const conv::ConvLayout& l, F&& f) {
-  for (unsigned t = 0; t < c.y.d.bd; ++t)
-    for (unsigned co = 0; co < l.channels_out; ++co)
-      for (unsigned ci = 0; ci < l.g.channels; ++ci) f(l.at(t, co, ci));
-}
+/// conv2d on the CPU as products: for each batch element, the input's taps as a matrix P of
+/// (output positions) x (filter positions x input channels), zero where the window leaves the
+/// input, so that y = P F over the filter F of (filter positions x input channels) x (output
+/// channels), which is how the filter lies in memory; backward is F's P^T dy and x's dy F^T
+/// scattered back through P's taps. The CUDA kernels walk the taps one output at a time instead.
+struct Im2col {
+  const conv::ConvLayout l;
+  const std::size_t rows, cols, per_channel;  // P is rows x cols; a channel's filter positions
+  explicit Im2col(const OpCall& c)
+      : l(c), rows(l.g.outputs()), cols(std::size_t(l.g.fh) * l.g.fw * l.g.channels), per_channel(l.g.fh * l.g.fw) {}
+  /// Calls f(P offset, input offset) for every tap of batch element t's input.
+  template <class F>
+  void each_entry(unsigned t, F&& f) const {
+    for (unsigned ci = 0; ci < l.g.channels; ++ci) {
+      const std::size_t x = l.at(t, 0, ci).x, column = ci * per_channel;
+      for (unsigned o = 0; o < rows; ++o)
+        l.g.each_tap(o, [&](unsigned ix, unsigned k) { f(o + rows * (column + k), x + ix); });
+    }
+  }
+  /// Tensors of P, F and y (or their gradients) of batch element t, for gemm.
+  Tensor p(float* v, Device* d) const { return Tensor(Dim({unsigned(rows), unsigned(cols)}), v, d); }
+  Tensor f(const Tensor& filter, unsigned t) const {
+    return Tensor(Dim({unsigned(cols), l.channels_out}), filter.v + t * l.f_batch, filter.device);
+  }
+  Tensor y(const Tensor& out, unsigned t) const {
+    return Tensor(Dim({unsigned(rows), l.channels_out}), out.v + t * l.y_batch, out.device);
+  }
+};
 
 void conv2d_forward(const OpCall& c) {
   const unsigned yplane = c.y.d[0] * c.y.d[1];
@@ -72,12 +94,13 @@ void conv2d_forward(const OpCall& c) {
       const float bias = c.nargs == 3 ? c.xs[2].batch_ptr(t)[co] : 0.f;
       std::fill(y, y + yplane, bias);
     }
-  const conv::ConvLayout l(c);
-  each_channel_pair(c, l, [&](const conv::Planes& p) {
-    const float *x = c.xs[0].v + p.x, *f = c.xs[1].v + p.f;
-    float* y = c.y.v + p.y;
-    each_tap(l.g, [&](unsigned iy, unsigned ix, unsigned k) { y[iy] += x[ix] * f[k]; });
-  });
+  const Im2col m(c);
+  float* p = c.scratch_floats(m.rows * m.cols);
+  for (unsigned t = 0; t < c.y.d.bd; ++t) {
+    std::fill(p, p + m.rows * m.cols, 0.f);
+    m.each_entry(t, [&](std::size_t ip, std::size_t ix) { p[ip] = c.xs[0].v[ix]; });
+    gemm(m.y(c.y, t), m.p(p, c.y.device), false, m.f(c.xs[1], t), false, true);
+  }
 }
 void conv2d_backward(const OpCall& c, unsigned i) {
   if (i == 2) {
@@ -91,19 +114,18 @@ void conv2d_backward(const OpCall& c, unsigned i) {
       }
     return;
   }
-  const conv::ConvLayout l(c);
-  each_channel_pair(c, l, [&](const conv::Planes& p) {
-    const float* dy = c.dy.v + p.y;
-    if (i == 0) {
-      const float* f = c.xs[1].v + p.f;
-      float* dx = c.dx.v + p.x;
-      each_tap(l.g, [&](unsigned iy, unsigned ix, unsigned k) { dx[ix] += dy[iy] * f[k]; });
-    } else {
-      const float* x = c.xs[0].v + p.x;
-      float* df = c.dx.v + p.f;
-      each_tap(l.g, [&](unsigned iy, unsigned ix, unsigned k) { df[k] += dy[iy] * x[ix]; });
+  const Im2col m(c);
+  float* p = c.scratch_floats(m.rows * m.cols);
+  for (unsigned t = 0; t < c.y.d.bd; ++t) {
+    if (i == 1) {  // dF += P^T dy
+      std::fill(p, p + m.rows * m.cols, 0.f);
+      m.each_entry(t, [&](std::size_t ip, std::size_t ix) { p[ip] = c.xs[0].v[ix]; });
+      gemm(m.f(c.dx, t), m.p(p, c.y.device), true, m.y(c.dy, t), false, true);
+    } else {  // dP = dy F^T, scattered back to the taps' inputs
+      gemm(m.p(p, c.y.device), m.y(c.dy, t), false, m.f(c.xs[1], t), true, false);
+      m.each_entry(t, [&](std::size_t ip, std::size_t ix) { c.dx.v[ix] += p[ip]; });
     }
-  });
+  }
 }
 
 Expression check_conv2d(CheckCase& c) {

@@ -1,7 +1,8 @@
 #pragma once
 // The geometry and walks of the convolution family, shared by its CPU kernels (convolution.cc)
 // and its CUDA kernels (gpu/ops/convolution.cu): each walk visits the terms of one output element
-// in the order the CPU sums them, so that a GPU thread per output element computes the CPU's value.
+// in the order the CPU sums them, so that a GPU thread per output element computes the CPU's value
+// (conv2d's CPU kernel sums its terms in products over the same taps, equal up to rounding).
 
 #include <cstddef>
 

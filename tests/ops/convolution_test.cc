@@ -54,6 +54,43 @@ TEST_CASE("conv2d strides and the sizes DyNet documents", "[ops][conv2d]") {
                     Catch::Contains("conv2d") && Catch::Contains("stride"));
 }
 
+TEST_CASE("conv2d of many channels, batched, strided and padded equals the sum over its windows", "[ops][conv2d]") {
+  // The CPU kernel runs as products over the input's taps; here every output against the plain sum.
+  const unsigned h = 7, w = 6, ci = 3, co = 4, fh = 3, fw = 2, bd = 2;
+  std::vector<float> xv(std::size_t(h) * w * ci * bd), fv(std::size_t(fh) * fw * ci * co);
+  for (std::size_t k = 0; k < xv.size(); ++k) xv[k] = float((k * 7) % 11) - 5.f;
+  for (std::size_t k = 0; k < fv.size(); ++k) fv[k] = float((k * 5) % 7) - 3.f;
+  for (const bool valid : {true, false}) {
+    INFO("valid " << valid);
+    ComputationGraph cg;
+    const Expression y =
+        conv2d(input(cg, Dim({h, w, ci}, bd), xv), input(cg, Dim({fh, fw, ci, co}), fv), {2, 1}, valid);
+    const Dim d = y.dim();
+    const unsigned oh = d[0], ow = d[1];
+    // SAME pads half of what the windows need beyond the input before it (TensorFlow's placement)
+    const auto pad = [valid](unsigned out, unsigned stride, unsigned window, unsigned in) {
+      const unsigned need = (out - 1) * stride + window;
+      return valid || need <= in ? 0 : int((need - in) / 2);
+    };
+    const int pad_r = pad(oh, 2, fh, h), pad_c = pad(ow, 1, fw, w);
+    const std::vector<float> got = as_vector(cg.forward(y));
+    for (unsigned t = 0; t < bd; ++t)
+      for (unsigned o = 0; o < co; ++o)
+        for (unsigned c = 0; c < ow; ++c)
+          for (unsigned r = 0; r < oh; ++r) {
+            float want = 0;
+            for (unsigned i = 0; i < ci; ++i)
+              for (unsigned kc = 0; kc < fw; ++kc)
+                for (unsigned kr = 0; kr < fh; ++kr) {
+                  const int ir = int(r * 2 + kr) - pad_r, ic = int(c + kc) - pad_c;
+                  if (ir < 0 || ic < 0 || ir >= int(h) || ic >= int(w)) continue;
+                  want += xv[ir + h * (ic + w * (i + ci * t))] * fv[kr + fh * (kc + fw * (i + ci * o))];
+                }
+            CHECK(got[r + oh * (c + ow * (o + co * t))] == Approx(want));
+          }
+  }
+}
+
 TEST_CASE("maxpooling2d takes each window's maximum, ignoring SAME padding", "[ops][maxpooling2d]") {
   ComputationGraph cg;
   const Expression valid = maxpooling2d(map3x3(cg), {2, 2}, {1, 1});
