@@ -1,5 +1,6 @@
 #include "trainers/trainer.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <iostream>
@@ -69,8 +70,14 @@ void Trainer::allocate_state() {
   const bool grown = param_state_.size() < params.size() || lookup_state_.size() < tables.size();
   for (std::size_t i = param_state_.size(); i < params.size(); ++i)
     param_state_.push_back(block(params[i]->device, params[i]->size()));
-  for (std::size_t i = lookup_state_.size(); i < tables.size(); ++i)
+  for (std::size_t i = lookup_state_.size(); i < tables.size(); ++i) {
     lookup_state_.push_back(block(tables[i]->device, tables[i]->all_values.d.size()));
+    deferred_.emplace_back();
+    if (k && tables[i]->device->type == DeviceType::CPU) {
+      deferred_.back().steps.assign(tables[i]->all_values.d.size() / tables[i]->row_size(), 0);
+      deferred_.back().row_size = tables[i]->row_size();
+    }
+  }
   aux_allocated = static_cast<unsigned>(param_state_.size());
   aux_allocated_lookup = static_cast<unsigned>(lookup_state_.size());
   if (grown) state_allocated();
@@ -151,8 +158,9 @@ void Trainer::update_parameters(const std::vector<unsigned>* subset_params,
   const float gscale = gradient_scale("update");
   L2WeightDecay& decay = model_.get_weight_decay();
   const float factor = decay.current_weight_decay();
-  auto launch = [&](Device& device, update_rules::UpdateCall call) {
+  auto launch = [&](Device& device, update_rules::UpdateCall call, DeferredRows* deferred = nullptr) {
     call.flush_denormals = flush_denormals;
+    call.deferred = deferred;
     update_values(device, call, gscale);
   };
   const auto& params = model_.parameters_list();
@@ -167,13 +175,18 @@ void Trainer::update_parameters(const std::vector<unsigned>* subset_params,
   for_each_position(subset_tables, tables.size(), [&](std::size_t i) {
     LookupParameterStorage& t = *tables[i];
     const StateBlock& s = lookup_state_[i];
+    DeferredRows* deferred = deferred_[i].steps.empty() ? nullptr : &deferred_[i];
     if (t.updated) {
       if (sparse_updates_enabled && !t.all_updated)
-        launch(*t.device, {t.all_values.v, t.all_grads.v, s.data, s.stride, t.row_size(), t.non_zero_grads.data(),
-                           t.non_zero_grads.size(), factor});
+        launch(*t.device,
+               {t.all_values.v, t.all_grads.v, s.data, s.stride, t.row_size(), t.non_zero_grads.data(),
+                t.non_zero_grads.size(), factor},
+               deferred);
       else
-        launch(*t.device, {t.all_values.v, t.all_grads.v, s.data, s.stride, t.all_values.d.size(), nullptr, 1, factor,
-                           t.all_updated ? nullptr : t.non_zero_grads.mask(), t.row_size()});
+        launch(*t.device,
+               {t.all_values.v, t.all_grads.v, s.data, s.stride, t.all_values.d.size(), nullptr, 1, factor,
+                t.all_updated ? nullptr : t.non_zero_grads.mask(), t.row_size()},
+               deferred);
     }
     t.zero_grad();
   });
@@ -188,7 +201,34 @@ void Trainer::update_parameters(const std::vector<unsigned>* subset_params,
   }
 }
 
+void Trainer::settle_deferred_steps() {
+  const auto& tables = model_.lookup_parameters_list();
+  for (std::size_t i = 0; i < deferred_.size(); ++i) {
+    if (!deferred_[i].any) continue;
+    LookupParameterStorage& t = *tables[i];
+    update_rules::UpdateCall call{t.all_values.v,
+                                  t.all_grads.v,
+                                  lookup_state_[i].data,
+                                  lookup_state_[i].stride,
+                                  t.all_values.d.size(),
+                                  nullptr,
+                                  1,
+                                  1.f};
+    call.deferred = &deferred_[i];
+    call.settle_only = true;
+    update_values(*t.device, call, 1.f);
+  }
+}
+
+void Trainer::forget_deferred_steps() {
+  for (DeferredRows& d : deferred_) {
+    std::fill(d.steps.begin(), d.steps.end(), 0u);
+    d.any = false;
+  }
+}
+
 void Trainer::restart() {
+  forget_deferred_steps();
   const unsigned k = state_per_value();
   const auto& params = model_.parameters_list();
   const auto& tables = model_.lookup_parameters_list();

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "dynet_core/param_collection.h"
+#include "trainers/deferred_rows.h"
 #include "trainers/learning_rate_schedule.h"
 #include "trainers/update_rules.h"
 
@@ -155,6 +156,10 @@ class Trainer {
   /// The learning rate and clip threshold, then the rule's hyperparameters().
   std::vector<Hyperparameter> settings();
   void allocate_state();
+  /// Runs the zero-gradient steps the CPU kernels deferred (trainers/deferred_rows.h), before the
+  /// state is read; forget_deferred_steps() when the state is replaced.
+  void settle_deferred_steps();
+  void forget_deferred_steps();
   /// update() over every parameter and table, or over those of the subsets where given.
   void update_parameters(const std::vector<unsigned>* params, const std::vector<unsigned>* tables);
   /// clip_gradients() for the method `who` the user called, as messages name it.
@@ -177,6 +182,8 @@ class Trainer {
 
   std::vector<StateBlock> param_state_;
   std::vector<StateBlock> lookup_state_;
+  /// Per lookup table on a CPU device, the zero-gradient steps its update kernel deferred.
+  std::vector<DeferredRows> deferred_;
 
   MovingAverage ma_mode_ = MovingAverage::None;
   float ema_beta_ = 0.f;

@@ -43,6 +43,7 @@ std::uint64_t read_flag(ArchiveReader& r, const char* what) {
 
 std::string Trainer::checkpoint() {
   allocate_state();
+  settle_deferred_steps();
   const unsigned k = state_per_value();
   const std::string payload = write_archive(kCheckpointFormat, [&](ArchiveWriter& w) {
     w.string(name());
@@ -146,6 +147,7 @@ void Trainer::restore(const std::string& bytes, const std::string& source) {
   };
   apply_states(model_.parameters_list(), param_states, param_state_);
   apply_states(model_.lookup_parameters_list(), lookup_states, lookup_state_);
+  forget_deferred_steps();
 }
 
 void Trainer::save(std::ostream& os) {

@@ -14,6 +14,9 @@
 #include "dynet_core/ops/host_device.h"
 
 namespace dynet {
+
+struct DeferredRows;
+
 namespace update_rules {
 
 /// w -= step grad (step: the learning rate times the gradient scale).
@@ -135,6 +138,12 @@ struct UpdateCall {
   /// zero (dynet_core/device/flush_denormals.h). A GPU computes denormals at full speed and keeps
   /// IEEE's gradual underflow.
   bool flush_denormals = false;
+  /// A CPU table's deferred zero-gradient steps (trainers/deferred_rows.h), host memory, or null.
+  /// With `settle_only` the kernel runs the steps counted there and nothing else.
+  DeferredRows* deferred = nullptr;
+  bool settle_only = false;
+  /// Set by the CPU kernel that defers: deferred->steps, from the first row of this call.
+  std::uint32_t* deferred_steps = nullptr;
 
   DYBATCH_HD std::size_t size() const { return n * blocks; }
   /// The index of value e of block k.

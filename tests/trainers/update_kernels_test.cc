@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstring>
 #include <random>
+#include <type_traits>
 #include <vector>
 
 #include "dynet_core/graph.h"
@@ -196,6 +197,32 @@ void expect_reached_rows_and_threads_change_no_bits(const Rule& rule, float fact
   std::vector<float> values(n * rows), grads(n * rows, 0.f), state(slots * n * rows);
   for (float& x : values) x = u(gen);
   for (float& x : state) x = u(gen);
+  // States a zero-gradient step may shortcut (Adam's rows whose first moment is +0), and, for Adam,
+  // those that must keep it from doing so, in some chunks of a row and not others: a first moment
+  // of -0 (a gradient of -0 leaves one) and a NaN second moment. Other rules never hold -0 or NaN
+  // with finite values in their state.
+  for (unsigned r = 0; r < rows; ++r) {
+    float* first = &state[r * n];
+    float* second = first + n * rows;
+    switch (r % 5) {
+      case 1:
+        std::fill(first, first + n, 0.f);
+        break;
+      case 2:
+        std::fill(first, first + n, 0.f);
+        std::fill(second, second + n, 0.f);
+        break;
+      case 3:
+        std::fill(first, first + n, 0.f);
+        values[r * n + (r + 70) % n] = -0.f;
+        if (!std::is_same<Rule, update_rules::Adam>::value) break;
+        first[r % n] = -0.f;
+        second[(r + 40) % n] = std::nanf("");
+        break;
+      default:
+        break;
+    }
+  }
   std::vector<std::uint8_t> reached(rows, 0);
   std::vector<unsigned> reached_rows;
   for (unsigned r = 0; r < rows; ++r)
