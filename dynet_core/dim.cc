@@ -13,13 +13,13 @@ std::string limit_text() {
 }
 
 template <class It>
-void fill_dims(Dim& dim, It begin, It end) {
+void fill_dims(Dim& dim, It begin, It end, bool zero_allowed = false) {
   unsigned n = 0;
   for (It it = begin; it != end; ++it, ++n) {
     if (n >= Dim::kMaxDims)
       throw std::invalid_argument("Dim: at most " + std::to_string(Dim::kMaxDims) + " dimensions are supported, got " +
                                   std::to_string(std::distance(begin, end)));
-    if (*it <= 0)
+    if (*it < 0 || (*it == 0 && !zero_allowed))
       throw std::invalid_argument("Dim: dimension " + std::to_string(n) + " has size " +
                                   std::to_string(static_cast<long>(*it)) + "; sizes must be >= 1");
     if (static_cast<unsigned long>(*it) > Dim::kMaxElements)
@@ -43,6 +43,12 @@ Dim::Dim(const std::vector<unsigned>& dims, unsigned batch) : bd(batch) {
 }
 
 Dim::Dim(const std::vector<long>& dims) { fill_dims(*this, dims.begin(), dims.end()); }
+
+Dim Dim::of_parameter(const std::vector<unsigned>& dims) {
+  Dim d;
+  fill_dims(d, dims.begin(), dims.end(), true);
+  return d;
+}
 
 void Dim::set(unsigned i, unsigned s) {
   if (i >= kMaxDims)

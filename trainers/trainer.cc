@@ -38,13 +38,13 @@ const char* Trainer::Hyperparameter::violation(float v, Range range) {
 }
 
 Trainer::Trainer(ParameterCollection& model, float lr) : learning_rate(lr), model_(model) {
-  check_setting("Trainer", "learning_rate", lr, Range::Positive);
+  check_setting("Trainer", "learning_rate", lr, Range::NonNegative);
 }
 
 Trainer::~Trainer() = default;
 
 std::vector<Trainer::Hyperparameter> Trainer::settings() {
-  std::vector<Hyperparameter> all{{"learning_rate", &learning_rate, Range::Positive},
+  std::vector<Hyperparameter> all{{"learning_rate", &learning_rate, Range::NonNegative},
                                   {"clip_threshold", &clip_threshold, Range::NonNegative}};
   for (const Hyperparameter& h : hyperparameters()) all.push_back(h);
   return all;
@@ -146,7 +146,7 @@ void Trainer::update_parameters(const std::vector<unsigned>* subset_params,
   if (learning_rate_schedule) {
     const float lr = learning_rate_schedule(updates);
     check_setting(name(), "the learning rate the schedule gives after " + std::to_string(updates) + " updates", lr,
-                  Range::Positive);
+                  Range::NonNegative);
     learning_rate = lr;
   }
   check_settings();
@@ -246,7 +246,7 @@ void Trainer::status() {
 }
 
 void Trainer::restart(float lr) {
-  check_setting(name(), "restart: learning_rate", lr, Range::Positive);
+  check_setting(name(), "restart: learning_rate", lr, Range::NonNegative);
   learning_rate = lr;
   restart();
 }

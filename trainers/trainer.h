@@ -83,7 +83,7 @@ class Trainer {
   void populate(std::istream& is);
   void populate(const std::string& path);
   /// DyNet's: populate(is), then learning_rate = lr (checked first: nothing changes when it is
-  /// not finite and > 0).
+  /// not finite and >= 0).
   void populate(std::istream& is, float lr);
 
   /// A constant of an update rule (a momentum, an epsilon) with its valid range, so that

@@ -1,5 +1,6 @@
 #include "trainers/trainer_by_name.h"
 
+#include <cmath>
 #include <stdexcept>
 
 #include "trainers/adagrad_trainer.h"
@@ -17,8 +18,8 @@ const std::vector<std::string>& trainer_names() {
 }
 
 std::unique_ptr<Trainer> trainer_by_name(const std::string& name, ParameterCollection& model, float learning_rate) {
-  if (!(learning_rate > 0.f))
-    throw std::invalid_argument("trainer_by_name: the learning rate must be positive, not " +
+  if (!(learning_rate >= 0.f) || !std::isfinite(learning_rate))
+    throw std::invalid_argument("trainer_by_name: the learning rate must be finite and >= 0, not " +
                                 std::to_string(learning_rate));
   if (name == "sgd") return std::make_unique<SimpleSGDTrainer>(model, learning_rate);
   if (name == "momentum") return std::make_unique<MomentumSGDTrainer>(model, learning_rate);

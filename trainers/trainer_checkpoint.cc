@@ -166,7 +166,7 @@ void Trainer::populate(std::istream& is) {
 void Trainer::populate(const std::string& path) { restore(read_file(path), path); }
 
 void Trainer::populate(std::istream& is, float lr) {
-  if (const char* why = Hyperparameter::violation(lr, Hyperparameter::Range::Positive))
+  if (const char* why = Hyperparameter::violation(lr, Hyperparameter::Range::NonNegative))
     throw std::invalid_argument(std::string(name()) + "::populate: learning_rate = " + std::to_string(lr) + " " + why);
   populate(is);
   learning_rate = lr;

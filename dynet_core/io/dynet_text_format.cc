@@ -72,7 +72,7 @@ bool parse_dims(std::string_view s, std::vector<unsigned>& dims) {
   for (std::size_t k = 0; k <= inner.size(); ++k)
     if (k == inner.size() || inner[k] == ',') {
       std::uint64_t size = 0;
-      if (!parse_decimal(inner.substr(start, k - start), size) || size == 0 || size > Dim::kMaxElements ||
+      if (!parse_decimal(inner.substr(start, k - start), size) || size > Dim::kMaxElements ||
           dims.size() == Dim::kMaxDims)
         return false;
       dims.push_back(static_cast<unsigned>(size));
@@ -107,13 +107,15 @@ Header parse_header(std::string_view line) {
   std::vector<unsigned> dims;
   if (!parse_dims(fields[2], dims))
     fail("its dim '" + printable(fields[2]) + "' is not of the form {d1,d2,...} with at most " +
-         std::to_string(Dim::kMaxDims) + " sizes from 1 to " + std::to_string(Dim::kMaxElements));
+         std::to_string(Dim::kMaxDims) + " sizes up to " + std::to_string(Dim::kMaxElements));
   if (r.kind == Kind::Lookup) {
     if (dims.empty()) fail("its dim {} has no row count, which a lookup parameter's dim ends with");
+    for (unsigned size : dims)
+      if (size == 0) fail("its dim " + std::string(fields[2]) + " has a size 0, which a lookup parameter cannot have");
     r.rows = dims.back();
     dims.pop_back();
   }
-  r.dim = Dim(dims);
+  r.dim = r.kind == Kind::Lookup ? Dim(dims) : Dim::of_parameter(dims);
   if (!file_dim(r).fits())
     fail("its dim " + std::string(fields[2]) + " holds more than " + std::to_string(Dim::kMaxElements) + " values");
   if (!parse_decimal(fields[3], h.byte_count)) fail("its byte count '" + printable(fields[3]) + "' is not a number");

@@ -29,10 +29,16 @@ std::string encode(const std::vector<SavedParameter>& records, ArchiveFormat for
   });
 }
 
-// A size read from the payload, multiplied into the running value count `n` of record `name`.
-void multiply_checked(std::uint64_t& n, std::uint64_t size, std::uint64_t limit, const std::string& name) {
-  if (size == 0) throw std::runtime_error("'" + name + "' has a dimension of size 0");
-  if (size > limit / n) throw std::runtime_error("'" + name + "' announces more values than its payload can hold");
+// A size read from the payload, multiplied into the running value count `n` of record `name`; a
+// parameter's may be 0 (Dim::of_parameter), a lookup table's may not.
+void multiply_checked(std::uint64_t& n, std::uint64_t size, std::uint64_t limit, const std::string& name,
+                      bool zero_allowed) {
+  if (size == 0 && !zero_allowed) throw std::runtime_error("'" + name + "' has a dimension of size 0");
+  if (size > Dim::kMaxElements)
+    throw std::runtime_error("'" + name + "' has a dimension of size " + std::to_string(size) +
+                             ", more than a tensor holds");
+  if (n != 0 && size > limit / n)
+    throw std::runtime_error("'" + name + "' announces more values than its payload can hold");
   n *= size;
 }
 
@@ -56,13 +62,13 @@ SavedParameter decode_record(ArchiveReader& r) {
   std::vector<unsigned> dims;
   for (std::uint64_t i = 0; i < nd; ++i) {
     const std::uint64_t size = r.integer();
-    multiply_checked(n, size, limit, p.name);
+    multiply_checked(n, size, limit, p.name, p.kind != Kind::Lookup);
     dims.push_back(static_cast<unsigned>(size));
   }
-  p.dim = Dim(dims);
+  p.dim = p.kind == Kind::Lookup ? Dim(dims) : Dim::of_parameter(dims);
   if (p.kind == Kind::Lookup) {
     const std::uint64_t rows = r.integer();
-    multiply_checked(n, rows, limit, p.name);
+    multiply_checked(n, rows, limit, p.name, false);
     p.rows = static_cast<unsigned>(rows);
   }
   p.values.resize(n);

@@ -282,6 +282,9 @@ Expression lookup_vector_pointer(ComputationGraph& g, const OpDef& op, const Loo
 
 Expression parameter_node(ComputationGraph& g, const OpDef& op, const Parameter& p) {
   if (!p.p) throw std::invalid_argument(std::string(op.name) + ": the Parameter handle is empty");
+  if (p.p->dim.size() == 0)
+    throw std::invalid_argument(std::string(op.name) + ": the parameter '" + p.p->name + "' has dim " +
+                                to_string(p.p->dim) + ", no values, which no expression can hold");
   return g.append(op, {}, p.p.get());
 }
 

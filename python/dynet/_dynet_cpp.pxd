@@ -17,6 +17,8 @@ cdef extern from "<dybatch.h>" namespace "dynet":
         unsigned bd
         CDim()
         CDim(const vector[unsigned]& dims, unsigned batch) except +
+        @staticmethod
+        CDim of_parameter(const vector[unsigned]& dims) except +
         size_t size()
         size_t batch_size()
 

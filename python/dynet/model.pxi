@@ -395,7 +395,7 @@ cdef class ParameterCollection:
         i = _initializer(init, shape, False, scale, mean, std)
         cdef unique_ptr[CParameterInit] ci
         ci.reset(_make_init(i))
-        return _wrap_parameter(self.c.add_parameters(_dim(shape), deref(ci.get()), name.encode(), NULL))
+        return _wrap_parameter(self.c.add_parameters(CDim.of_parameter(_uv(shape)), deref(ci.get()), name.encode(), NULL))
 
     def add_lookup_parameters(self, dim, init=None, name="", device="", scale=1.0, mean=0.0, std=1.0):
         _device(device)
@@ -599,8 +599,8 @@ cdef class Trainer:
         self.set_learning_rate(value)
 
     def set_learning_rate(self, value):
-        if not value > 0:
-            raise ValueError("learning_rate must be positive, got %r" % (value,))
+        if not (0 <= value < float("inf")):
+            raise ValueError("learning_rate must be finite and >= 0, got %r" % (value,))
         self._t().learning_rate = value
 
     def whoami(self):

@@ -112,6 +112,48 @@ def test_sgd_step_is_the_formula():
         t.update_subset([2], [])
 
 
+def test_a_learning_rate_of_zero_freezes_training_as_in_dynet():
+    # Warm-up schedules start at 0, and programs freeze a model with it; DyNet takes it.
+    pc = dy.ParameterCollection()
+    w0 = np.array([1.0, -2.0], np.float32)
+    w = pc.add_parameters(2, init=w0)
+    for t in (dy.SimpleSGDTrainer(pc, 0.0), dy.AdamTrainer(pc, 0.0)):
+        dy.renew_cg()
+        dy.squared_norm(w).backward()
+        t.update()
+        np.testing.assert_array_equal(w.as_array(), w0)
+    t.learning_rate = 0.25
+    t.learning_rate = 0.0
+    for bad in (-0.1, float("nan"), float("inf")):
+        with pytest.raises(ValueError, match="finite and >= 0"):
+            t.learning_rate = bad
+
+
+def test_parameters_of_size_zero_exist_but_are_no_expression(tmp_path):
+    # bist-parser's default --hidden2 0 makes add_parameters((0, hidden)) and add_parameters(0),
+    # and never uses them: DyNet allows it.
+    pc = dy.ParameterCollection()
+    z, b = pc.add_parameters((0, 100)), pc.add_parameters(0)
+    w = pc.add_parameters((2, 3))
+    assert z.shape() == (0, 100) and b.shape() == (0,)
+    assert z.as_array().shape == (0, 100) and z.grad_as_array().shape == (0, 100)
+    with pytest.raises(ValueError, match=r"has dim \{0,100\}, no values"):
+        dy.parameter(z)
+    with pytest.raises(ValueError, match="no values"):
+        dy.parameter(w) * b
+    dy.renew_cg()
+    dy.sum_elems(dy.parameter(w)).backward()
+    dy.AdamTrainer(pc).update()
+    pc.save(str(tmp_path / "m"))
+    loaded = dy.ParameterCollection()
+    z2, b2, w2 = loaded.add_parameters((0, 100)), loaded.add_parameters(0), loaded.add_parameters((2, 3))
+    loaded.populate(str(tmp_path / "m"))
+    np.testing.assert_array_equal(w2.as_array(), w.as_array())
+    assert z2.shape() == (0, 100)
+    with pytest.raises(ValueError):
+        loaded.add_lookup_parameters((0, 10))
+
+
 @pytest.mark.parametrize("cls", [dy.SimpleRNNBuilder, dy.GRUBuilder, dy.VanillaLSTMBuilder, dy.CoupledLSTMBuilder,
                                  dy.CompactVanillaLSTMBuilder, dy.LSTMBuilder, dy.SparseLSTMBuilder])
 def test_builders_and_states(cls):

@@ -3,6 +3,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <limits>
 #include <string>
 #include <typeinfo>
 
@@ -27,12 +28,15 @@ TEST_CASE("every trainer name gives its update rule with the learning rate asked
   CHECK(trainer_names() == std::vector<std::string>{"sgd", "momentum", "adagrad", "rmsprop", "adam", "amsgrad"});
 }
 
-TEST_CASE("an unknown trainer name or a learning rate that is not positive is refused", "[trainers][trainer_by_name]") {
+TEST_CASE("an unknown trainer name or a learning rate that is negative or not finite is refused",
+          "[trainers][trainer_by_name]") {
   ParameterCollection model;
   model.add_parameters({2});
   CHECK_THROWS_AS(trainer_by_name("adamw", model, 0.1f), std::invalid_argument);
   CHECK_THROWS_WITH(trainer_by_name("adamw", model, 0.1f),
                     Catch::StartsWith("trainer_by_name: unknown trainer 'adamw'") && Catch::Contains("amsgrad"));
-  CHECK_THROWS_WITH(trainer_by_name("sgd", model, 0.f), Catch::Contains("learning rate must be positive"));
-  CHECK_THROWS_WITH(trainer_by_name("sgd", model, -1.f), Catch::Contains("learning rate must be positive"));
+  CHECK_THROWS_WITH(trainer_by_name("sgd", model, -1.f), Catch::Contains("learning rate must be finite and >= 0"));
+  CHECK_THROWS_WITH(trainer_by_name("sgd", model, std::numeric_limits<float>::infinity()),
+                    Catch::Contains("learning rate must be finite and >= 0"));
+  CHECK(trainer_by_name("sgd", model, 0.f)->learning_rate == 0.f);
 }

@@ -205,7 +205,7 @@ TEST_CASE("a checkpoint with settings out of range is refused", "[trainers][io][
              w.real(5.f);
            }));
   CHECK_THAT(refusal(sgd, crafted),
-             Catch::Contains("is malformed: learning_rate = -1.000000, which must be finite and > 0"));
+             Catch::Contains("is malformed: learning_rate = -1.000000, which must be finite and >= 0"));
 }
 
 TEST_CASE("a checkpoint from before the lazy weight-decay factor loads with the factor 1", "[trainers][io]") {

@@ -97,13 +97,13 @@ TEST_CASE("restart forgets moments and the step count", "[trainers]") {
   adam.update();
   fresh.update();
   CHECK(as_vector(*a1.values()) == as_vector(*a2.values()));
-  CHECK_THROWS_AS(adam.restart(0.f), std::invalid_argument);
+  CHECK_THROWS_AS(adam.restart(-0.5f), std::invalid_argument);
 }
 
 TEST_CASE("trainers refuse settings out of range, naming them", "[trainers][errors]") {
   ParameterCollection m;
   const float nan = std::numeric_limits<float>::quiet_NaN();
-  CHECK_THROWS_WITH(SimpleSGDTrainer(m, 0.f), Catch::Contains("learning_rate"));
+  CHECK_THROWS_WITH(SimpleSGDTrainer(m, -0.1f), Catch::Contains("learning_rate"));
   CHECK_THROWS_WITH(SimpleSGDTrainer(m, nan), Catch::Contains("learning_rate"));
   CHECK_THROWS_WITH(MomentumSGDTrainer(m, 0.1f, 1.f), Catch::Contains("momentum") && Catch::Contains("[0, 1)"));
   CHECK_THROWS_WITH(AdagradTrainer(m, 0.1f, 0.f), Catch::Contains("epsilon"));
