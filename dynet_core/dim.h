@@ -28,9 +28,9 @@ struct Dim {
   Dim(std::initializer_list<unsigned> dims, unsigned batch = 1);
   Dim(const std::vector<unsigned>& dims, unsigned batch = 1);
   Dim(const std::vector<long>& dims);  // DyNet accepts {n, m} written with int literals
-  /// The shape of a parameter, where a size may be 0 as in DyNet: programs make parameters they
-  /// never use, of a layer whose size an option set to 0. No expression holds one (a parameter node
-  /// of no values is refused).
+  /// The shape of a parameter or of a lookup table's rows, where a size may be 0 as in DyNet:
+  /// programs make parameters they never use, of a layer whose size an option set to 0. No
+  /// expression holds one (parameter and lookup nodes of no values are refused).
   static Dim of_parameter(const std::vector<unsigned>& dims);
 
   /// All elements, all batches; exact up to 2^64.

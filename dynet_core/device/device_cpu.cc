@@ -31,11 +31,13 @@ bool Device_CPU::canary_intact(const void* p, std::size_t bytes, std::size_t foo
 }
 
 void Device_CPU::copy(float* dst, const float* src, std::size_t n) {
+  if (n == 0) return;  // a parameter of size 0: the host side may be an empty vector, whose data() is null
   const DeviceAccess access(*this, "Device::copy", {{dst, n * sizeof(float)}, {src, n * sizeof(float)}});
   std::memcpy(dst, src, n * sizeof(float));
 }
 
 void Device_CPU::zero(float* dst, std::size_t n) {
+  if (n == 0) return;  // a parameter of size 0: the host side may be an empty vector, whose data() is null
   const DeviceAccess access(*this, "Device::zero", {{dst, n * sizeof(float)}});
   std::memset(dst, 0, n * sizeof(float));
 }
@@ -61,11 +63,13 @@ void Device_CPU::accumulate(float* y, const float* x, std::size_t n) {
 }
 
 void Device_CPU::to_device(float* dst, const float* host_src, std::size_t n) {
+  if (n == 0) return;  // a parameter of size 0: the host side may be an empty vector, whose data() is null
   const DeviceAccess access(*this, "Device::to_device", {{dst, n * sizeof(float)}});
   std::memcpy(dst, host_src, n * sizeof(float));
 }
 
 void Device_CPU::to_host(float* host_dst, const float* src, std::size_t n) {
+  if (n == 0) return;  // a parameter of size 0: the host side may be an empty vector, whose data() is null
   const DeviceAccess access(*this, "Device::to_host", {{src, n * sizeof(float)}});
   std::memcpy(host_dst, src, n * sizeof(float));
 }

@@ -110,12 +110,12 @@ Header parse_header(std::string_view line) {
          std::to_string(Dim::kMaxDims) + " sizes up to " + std::to_string(Dim::kMaxElements));
   if (r.kind == Kind::Lookup) {
     if (dims.empty()) fail("its dim {} has no row count, which a lookup parameter's dim ends with");
-    for (unsigned size : dims)
-      if (size == 0) fail("its dim " + std::string(fields[2]) + " has a size 0, which a lookup parameter cannot have");
+    if (dims.back() == 0)
+      fail("its dim " + std::string(fields[2]) + " has 0 rows; a lookup parameter has at least one");
     r.rows = dims.back();
     dims.pop_back();
   }
-  r.dim = r.kind == Kind::Lookup ? Dim(dims) : Dim::of_parameter(dims);
+  r.dim = Dim::of_parameter(dims);
   if (!file_dim(r).fits())
     fail("its dim " + std::string(fields[2]) + " holds more than " + std::to_string(Dim::kMaxElements) + " values");
   if (!parse_decimal(fields[3], h.byte_count)) fail("its byte count '" + printable(fields[3]) + "' is not a number");

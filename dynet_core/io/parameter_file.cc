@@ -30,7 +30,7 @@ std::string encode(const std::vector<SavedParameter>& records, ArchiveFormat for
 }
 
 // A size read from the payload, multiplied into the running value count `n` of record `name`; a
-// parameter's may be 0 (Dim::of_parameter), a lookup table's may not.
+// dimension may be 0 (Dim::of_parameter), a lookup table's row count may not.
 void multiply_checked(std::uint64_t& n, std::uint64_t size, std::uint64_t limit, const std::string& name,
                       bool zero_allowed) {
   if (size == 0 && !zero_allowed) throw std::runtime_error("'" + name + "' has a dimension of size 0");
@@ -62,10 +62,10 @@ SavedParameter decode_record(ArchiveReader& r) {
   std::vector<unsigned> dims;
   for (std::uint64_t i = 0; i < nd; ++i) {
     const std::uint64_t size = r.integer();
-    multiply_checked(n, size, limit, p.name, p.kind != Kind::Lookup);
+    multiply_checked(n, size, limit, p.name, true);
     dims.push_back(static_cast<unsigned>(size));
   }
-  p.dim = p.kind == Kind::Lookup ? Dim(dims) : Dim::of_parameter(dims);
+  p.dim = Dim::of_parameter(dims);
   if (p.kind == Kind::Lookup) {
     const std::uint64_t rows = r.integer();
     multiply_checked(n, rows, limit, p.name, false);

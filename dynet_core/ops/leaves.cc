@@ -249,6 +249,9 @@ OpDef ConstantOp = OpRow("constant")
 
 LookupParameterStorage& table_of(const LookupParameter& p, const char* op) {
   if (!p.p) throw std::invalid_argument(std::string(op) + ": the LookupParameter handle is empty");
+  if (p.p->row_size() == 0)
+    throw std::invalid_argument(std::string(op) + ": the lookup parameter '" + p.p->name + "' has rows of dim " +
+                                to_string(p.p->dim) + ", no values, which no expression can hold");
   return *p.p;
 }
 

@@ -18,7 +18,8 @@
 
 using namespace dynet;
 
-TEST_CASE("a parameter may have a dimension of size 0: it trains and is saved and loaded but is no expression",
+TEST_CASE("a parameter or a table's rows may have a dimension of size 0: it trains and is saved and loaded but is no "
+          "expression",
           "[parameters][io]") {
   CHECK_THROWS_WITH(Dim({0u, 3u}), Catch::Contains("sizes must be >= 1"));
   CHECK(Dim::of_parameter({0, 3}).size() == 0);
@@ -27,12 +28,13 @@ TEST_CASE("a parameter may have a dimension of size 0: it trains and is saved an
   auto make = [](ParameterCollection& m) {
     m.add_parameters(Dim::of_parameter({0, 100}), "hidden2");
     m.add_parameters(Dim::of_parameter({0}), "hidden2_bias");
+    m.add_lookup_parameters(7, Dim::of_parameter({0}), "pos");  // UUParser's --pos-emb-size 0
     return m.add_parameters({2, 3}, "W");
   };
   ParameterCollection m;
   Parameter w = make(m);
-  Parameter empty = m.parameters_list().size() == 3 ? Parameter(m.parameters_list()[0]) : Parameter();
-  CHECK(m.parameters_list().size() == 3);
+  REQUIRE(m.parameters_list().size() == 3);
+  Parameter empty(m.parameters_list()[0]);
   CHECK(empty.dim() == Dim::of_parameter({0, 100}));
   CHECK(as_vector(*empty.values()).empty());
 
@@ -40,9 +42,16 @@ TEST_CASE("a parameter may have a dimension of size 0: it trains and is saved an
     ComputationGraph cg;
     CHECK_THROWS_WITH(parameter(cg, empty), Catch::Contains("'/hidden2' has dim {0,100}, no values"));
     CHECK_THROWS_WITH(const_parameter(cg, empty), Catch::Contains("const_parameter"));
-    AdamTrainer trainer(m);
-    cg.backward(sum_elems(parameter(cg, w)));
-    trainer.update();
+    LookupParameter pos(m.lookup_parameters_list()[0]);
+    CHECK_THROWS_WITH(lookup(cg, pos, 3u), Catch::Contains("'/pos' has rows of dim {0}, no values"));
+    CHECK_THROWS_WITH(parameter(cg, pos), Catch::Contains("no values"));
+    CHECK_THROWS_WITH(m.add_lookup_parameters(0, {2}), Catch::Contains("at least one row"));
+    for (bool sparse : {true, false}) {
+      AdamTrainer trainer(m);
+      trainer.sparse_updates_enabled = sparse;
+      cg.backward(sum_elems(parameter(cg, w)));
+      trainer.update();
+    }
   }
 
   ScratchFolder folder;
@@ -54,10 +63,12 @@ TEST_CASE("a parameter may have a dimension of size 0: it trains and is saved an
     TextFileLoader(path).populate(loaded);
     CHECK(as_vector(*w2.values()) == as_vector(*w.values()));
     CHECK(loaded.parameters_list()[0]->dim == Dim::of_parameter({0, 100}));
+    CHECK(loaded.lookup_parameters_list()[0]->all_dim == Dim::of_parameter({0, 7}));
     // A file's parameter of size 0 does not load into one of another shape.
     ParameterCollection other;
     other.add_parameters({1, 100}, "hidden2");
     other.add_parameters(Dim::of_parameter({0}), "hidden2_bias");
+    other.add_lookup_parameters(7, Dim::of_parameter({0}), "pos");
     other.add_parameters({2, 3}, "W");
     CHECK_THROWS(TextFileLoader(path).populate(other));
   }
