@@ -52,12 +52,14 @@ class NumpyInitializer(PyInitializer):
         PyInitializer.__init__(self, "from_vector", values=np.asarray(array, dtype=np.float32))
 
 
-cdef object _initializer(init, tuple shape, bint is_lookup, float scale, float mean, float std):
+cdef object _initializer(init, tuple shape, float scale, float mean, float std):
     """DyNet's `init` argument as an initializer: None (Glorot), an initializer, a number (a
     constant), a numpy array, or a name: "normal" (mean, std), "uniform" (scale), "glorot", "he",
-    "identity", "saxe", "const" (scale)."""
+    "identity", "saxe", "const" (scale). As DyNet 2.1's module makes them, for parameters and lookup
+    tables alike: Glorot over the whole shape (a table's too, where DyNet's C++ default spreads each
+    row), and "he" of variance 1 / (2 shape[-1])."""
     if init is None:
-        return GlorotInitializer(is_lookup)
+        return GlorotInitializer()
     if isinstance(init, PyInitializer):
         return init
     if isinstance(init, (int, float, np.number)):
@@ -70,10 +72,9 @@ cdef object _initializer(init, tuple shape, bint is_lookup, float scale, float m
         if init == "uniform":
             return UniformInitializer(scale)
         if init == "glorot":
-            return GlorotInitializer(is_lookup)
+            return GlorotInitializer()
         if init == "he":
-            fan_in = shape[-1] if len(shape) > 1 and not is_lookup else shape[0]
-            return NormalInitializer(0.0, 2.0 / fan_in)
+            return NormalInitializer(0.0, 1.0 / (2 * shape[-1]))
         if init == "identity":
             return IdentityInitializer()
         if init == "saxe":
@@ -274,7 +275,7 @@ cdef class LookupParameters(Expression):
         return self._row(row, False) * self.p.current_weight_decay()
 
     def rows_as_array(self, rows):
-        return np.stack([self.row_as_array(r) for r in rows], axis=-1)
+        return np.stack([self.row_as_array(r) for r in rows])  # the lookup dimension first, as DyNet
 
     def as_array(self):
         return self._table(False) * self.p.current_weight_decay()
@@ -286,7 +287,7 @@ cdef class LookupParameters(Expression):
         return self._row(row, True)
 
     def rows_grad_as_array(self, rows):
-        return np.stack([self.row_grad_as_array(r) for r in rows], axis=-1)
+        return np.stack([self.row_grad_as_array(r) for r in rows])
 
     def scale(self, s):
         self.p.scale(s)
@@ -392,24 +393,25 @@ cdef class ParameterCollection:
     def add_parameters(self, dim, init=None, name="", device="", scale=1.0, mean=0.0, std=1.0):
         _device(device)
         shape = (dim,) if isinstance(dim, (int, np.integer)) else tuple(dim)
-        i = _initializer(init, shape, False, scale, mean, std)
+        i = _initializer(init, shape, scale, mean, std)
         cdef unique_ptr[CParameterInit] ci
         ci.reset(_make_init(i))
         return _wrap_parameter(self.c.add_parameters(CDim.of_parameter(_uv(shape)), deref(ci.get()), name.encode(), NULL))
 
     def add_lookup_parameters(self, dim, init=None, name="", device="", scale=1.0, mean=0.0, std=1.0):
         _device(device)
-        shape = tuple(dim)
+        shape = (dim, 1) if isinstance(dim, (int, np.integer)) else tuple(dim)  # DyNet's: n rows of one value
         if len(shape) < 2:
             raise ValueError("add_lookup_parameters: dim is (rows, *row_shape), got %s" % (dim,))
-        i = _initializer(init, shape, True, scale, mean, std)
+        i = _initializer(init, shape, scale, mean, std)
         if i.kind == "from_vector":
             p = self.add_lookup_parameters(shape, ConstInitializer(0.0), name, device)
             p.init_from_array(i.values.reshape(shape))
             return p
         cdef unique_ptr[CParameterInit] ci
         ci.reset(_make_init(i))
-        return _wrap_lookup(self.c.add_lookup_parameters(shape[0], _dim(shape[1:]), deref(ci.get()), name.encode(), NULL))
+        return _wrap_lookup(self.c.add_lookup_parameters(_index(shape[0]), CDim.of_parameter(_uv(shape[1:])),
+                                                         deref(ci.get()), name.encode(), NULL))
 
     def add_subcollection(self, name=None):
         cdef ParameterCollection r = ParameterCollection.__new__(ParameterCollection)

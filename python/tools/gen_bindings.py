@@ -146,15 +146,17 @@ def expand(call):
     return call
 
 
-# Trainers: class, then the constructor's settings after the model with their defaults (DyNet's
-# C++ defaults, which the library's constructors share), passed in order to its constructor.
+# Trainers: class, then the constructor's settings after the model with their defaults, passed in
+# order to its constructor. The defaults are those of DyNet 2.1's Python classes, which differ from
+# its C++ ones (and the library's) for RMSPropTrainer (0.001, 1e-8, 0.9 against 0.1, 1e-20, 0.95)
+# and CyclicalSGDTrainer (gamma 1, no decay, against 0).
 TRAINERS = """
 SimpleSGDTrainer(m, learning_rate=0.1)
-CyclicalSGDTrainer(m, learning_rate_min=0.01, learning_rate_max=0.1, step_size=2000, gamma=0.0, edecay=0.0)
+CyclicalSGDTrainer(m, learning_rate_min=0.01, learning_rate_max=0.1, step_size=2000, gamma=1.0, edecay=0.0)
 MomentumSGDTrainer(m, learning_rate=0.01, mom=0.9)
 AdagradTrainer(m, learning_rate=0.1, eps=1e-20)
 AdadeltaTrainer(m, eps=1e-6, rho=0.95)
-RMSPropTrainer(m, learning_rate=0.1, eps=1e-20, rho=0.95)
+RMSPropTrainer(m, learning_rate=0.001, eps=1e-8, rho=0.9)
 AdamTrainer(m, alpha=0.001, beta_1=0.9, beta_2=0.999, eps=1e-8)
 AmsgradTrainer(m, alpha=0.001, beta_1=0.9, beta_2=0.999, eps=1e-8)
 """

@@ -27,6 +27,52 @@ def test_initializers_by_object_number_array_and_name():
         pc.add_parameters(3, init=object())
 
 
+def test_default_initializers_and_trainer_settings_are_dynet_s_python_ones():
+    # DyNet 2.1's module: Glorot over a table's whole shape {d, N} (its C++ default spreads each
+    # row), "he" of variance 1 / (2 dim[-1]), an int dim of a table is (n, 1), and RMSProp's and
+    # cyclical SGD's defaults are not its C++ ones.
+    pc = dy.ParameterCollection()
+    E = pc.add_lookup_parameters((10000, 100))
+    bound = np.sqrt(6.0 / (10000 + 100))
+    assert np.abs(E.as_array()).max() <= bound and np.abs(E.as_array()).max() > 0.9 * bound
+    G = pc.add_lookup_parameters((10000, 100), init="glorot")
+    assert np.abs(G.as_array()).max() <= bound
+    H = pc.add_parameters((300, 200), init="he")
+    assert abs(H.as_array().std() - np.sqrt(1.0 / 400)) < 0.002
+    assert pc.add_lookup_parameters(5).shape() == (5, 1)
+    r = dy.RMSPropTrainer(pc)
+    assert abs(r.learning_rate - 0.001) < 1e-9
+    w = pc.add_parameters(1, init=1.0)
+    dy.renew_cg()
+    (w * 1.0).backward()
+    r.update_subset([1], [])
+    # rho 0.9, eps 1e-8: G = 0.1, step 0.001 / sqrt(0.1 + 1e-8)
+    assert abs(w.as_array()[0] - (1.0 - 0.001 / np.sqrt(0.1 + 1e-8))) < 1e-6
+    c = dy.CyclicalSGDTrainer(pc, step_size=2)
+    for _ in range(3):
+        dy.renew_cg()
+        (w * 1.0).backward()
+        c.update()
+    assert abs(c.learning_rate - 0.055) < 1e-6  # gamma 1: half way up the triangle to learning_rate_max
+
+
+def test_lookup_tables_of_zero_width_rows_exist_but_are_no_expression(tmp_path):
+    # UUParser's default --pos-emb-size 0 makes add_lookup_parameters((n, 0)) and never looks it up.
+    pc = dy.ParameterCollection()
+    E = pc.add_lookup_parameters((7, 0))
+    assert E.shape() == (7, 0) and E.as_array().shape == (7, 0)
+    with pytest.raises(ValueError, match="no values"):
+        dy.lookup(E, 1)
+    with pytest.raises(ValueError, match="no values"):
+        dy.parameter(E)
+    pc.save(str(tmp_path / "m"))
+    loaded = dy.ParameterCollection()
+    loaded.add_lookup_parameters((7, 0))
+    loaded.populate(str(tmp_path / "m"))
+    with pytest.raises(ValueError):
+        pc.add_lookup_parameters((0, 5))
+
+
 def test_lookup_parameters_layout_and_rows():
     pc = dy.ParameterCollection()
     table = np.arange(12, dtype=np.float32).reshape(4, 3)

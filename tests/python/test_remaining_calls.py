@@ -135,9 +135,11 @@ def test_parameter_methods(tmp_path):
     assert E.is_updated()
     E.set_updated(True)
     assert E.name() == "/E" and E.dim() == ((3, 2), 1)
-    assert E.rows_as_array([0, 1]).shape == (2, 2)
+    # As DyNet's: the lookup dimension first, a row of the array a row of the table.
+    rows = E.rows_as_array([0, 2, 1])
+    assert rows.shape == (3, 2) and (rows[1] == E.row_as_array(2)).all()
     dy.sum_elems(E[1]).backward()
-    assert E.row_grad_as_array(1).tolist() == [1, 1] and E.rows_grad_as_array([1, 2]).shape == (2, 2)
+    assert E.row_grad_as_array(1).tolist() == [1, 1] and E.rows_grad_as_array([1, 2]).tolist() == [[1, 1], [0, 0]]
     assert E.grad_as_array().shape == (3, 2)
     assert E.vec_value() and E.npvalue().shape == (2, 3) and E.value().shape == (2, 3)
     assert E.tensor_value().as_numpy().shape == (2, 3)
