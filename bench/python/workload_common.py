@@ -102,6 +102,9 @@ def parse_args():
     ap.add_argument("--data", default=os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared", "data"))
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--variant", default="model")
+    # Read by `import dynet`, which leaves them in sys.argv as DyNet does.
+    for flag in ("--dynet-autobatch", "--dynet-vertex", "--dynet-threads", "--dynet-mem", "--dynet-seed"):
+        ap.add_argument(flag, default="0" if flag == "--dynet-autobatch" else None)
     return ap.parse_args()
 
 

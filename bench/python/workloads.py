@@ -10,10 +10,9 @@ compare.py put the two side by side.
 import sys
 import time
 
-FLAGS = list(sys.argv)
-import dynet as dy  # noqa: E402  (takes the --dynet-* flags out of sys.argv)
+import dynet as dy  # reads the --dynet-* flags of sys.argv
 
-from workload_common import TASKS, load, minibatches, parse_args, run  # noqa: E402
+from workload_common import TASKS, load, minibatches, parse_args, run
 
 
 # ---- treenn: the TreeLSTM reference model, loss at the root
@@ -128,8 +127,7 @@ def main():
         trainer.update()
         return sum(items[i] for i in b), built, nodes
 
-    autobatch = FLAGS[FLAGS.index("--dynet-autobatch") + 1] if "--dynet-autobatch" in FLAGS else "0"
-    run(args, unit, batch, hidden, "python", autobatch, step, batches, sizes)
+    run(args, unit, batch, hidden, "python", args.dynet_autobatch, step, batches, sizes)
     return 0
 
 

@@ -58,6 +58,8 @@ def main():
     ap.add_argument("--dev-sentences", type=int, default=300)
     ap.add_argument("--epochs", type=int, default=3)
     ap.add_argument("--seed", type=int, default=1)
+    for flag in ("--dynet-seed", "--dynet-autobatch", "--dynet-mem"):  # read by `import dynet`
+        ap.add_argument(flag)
     args = ap.parse_args()
     random.seed(args.seed)
 

@@ -6,7 +6,7 @@ Exits with status 1 if the network has not learnt XOR (final loss above --max-lo
 import argparse
 import sys
 
-import dynet as dy  # reads and removes the --dynet-* flags of sys.argv
+import dynet as dy  # reads the --dynet-* flags of sys.argv, which stay there, as in DyNet
 
 
 def main():
@@ -14,6 +14,8 @@ def main():
     ap.add_argument("--epochs", type=int, default=100)
     ap.add_argument("--hidden", type=int, default=8)
     ap.add_argument("--max-loss", type=float, default=0.05)
+    for flag in ("--dynet-seed", "--dynet-autobatch", "--dynet-mem"):  # read by `import dynet`
+        ap.add_argument(flag)
     args = ap.parse_args()
 
     model = dy.ParameterCollection()

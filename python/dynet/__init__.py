@@ -1,7 +1,7 @@
 """DyNet's Python API over dybatch (`import dynet as dy`). Importing it starts the library: from
 dynet_config.set(...) when that was called before, otherwise from the --dynet-* flags of sys.argv,
-which are removed from it. As DyNet's module, it also takes --dynet-gpu (GPU:0) and --dynet-viz
-out of sys.argv."""
+which stay there, as in DyNet. As DyNet's module, it takes --dynet-gpu (GPU:0) and --dynet-viz out
+of sys.argv."""
 import sys
 import warnings
 

@@ -105,7 +105,8 @@ class DynetParams(object):
         self._guard_device_memory = True if conf.get("_guard_device_memory") else False
 
     def from_args(self, shared_parameters=None):
-        """Takes the --dynet-* flags of sys.argv, and removes them from it."""
+        """Reads the --dynet-* flags of sys.argv, which stay there, as DyNet's from_args leaves them
+        (programs that parse their own arguments declare the flags, and some read --dynet-seed)."""
         cdef vector[string] args = [a.encode() for a in sys.argv]
         cdef vector[char*] ptrs
         cdef int i
@@ -115,7 +116,6 @@ class DynetParams(object):
         ptrs.push_back(NULL)  # argv[argc], as C's main receives it (the library writes it when it removes flags)
         cdef char** argv = ptrs.data()
         cdef CDynetParams p = extract_dynet_params(argc, argv, True if shared_parameters else False)
-        sys.argv[:] = [argv[i].decode() for i in range(argc)]
         self.mem = p.mem_descriptor.decode()
         self.random_seed = p.random_seed
         self.autobatch = p.autobatch
@@ -142,7 +142,7 @@ class DynetParams(object):
 
 
 def init(shared_parameters=None):
-    """Starts the library from sys.argv's --dynet-* flags (which are removed from it)."""
+    """Starts the library from sys.argv's --dynet-* flags (which stay in it)."""
     params = DynetParams()
     params.from_args(shared_parameters)
     init_from_params(params)
