@@ -1,7 +1,7 @@
 """DyNet's Python API over dybatch (`import dynet as dy`). Importing it starts the library: from
 dynet_config.set(...) when that was called before, otherwise from the --dynet-* flags of sys.argv,
-which stay there, as in DyNet. As DyNet's module, it takes --dynet-gpu (GPU:0) and --dynet-viz out
-of sys.argv."""
+which stay there, as in DyNet. As DyNet's module, it takes --dynet-viz out of sys.argv, and reads
+--dynet-gpu (GPU:0) where it stays."""
 import sys
 import warnings
 
@@ -30,7 +30,7 @@ def _start():
     if _take_switch("--dynet-viz"):
         warnings.warn("--dynet-viz: DyNet's visualisation module (dynet_viz) is not part of this package; "
                       "the program runs without it, and print_graphviz() draws nothing", RuntimeWarning)
-    gpu = _take_switch("--dynet-gpu")  # DyNet's switch for its GPU module: GPU:0
+    gpu = "--dynet-gpu" in sys.argv or "--dynet_gpu" in sys.argv  # DyNet's switch for its GPU module: GPU:0
     params = _dynet.DynetParams()
     conf = _config.get()
     if conf is not None:

@@ -107,7 +107,8 @@ class DynetParams(object):
     def from_args(self, shared_parameters=None):
         """Reads the --dynet-* flags of sys.argv, which stay there, as DyNet's from_args leaves them
         (programs that parse their own arguments declare the flags, and some read --dynet-seed)."""
-        cdef vector[string] args = [a.encode() for a in sys.argv]
+        # DyNet's switch for its GPU module, read by `import dynet`, is no flag of the library's.
+        cdef vector[string] args = [a.encode() for a in sys.argv if a not in ("--dynet-gpu", "--dynet_gpu")]
         cdef vector[char*] ptrs
         cdef int i
         for i in range(args.size()):
