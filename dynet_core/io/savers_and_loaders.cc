@@ -241,9 +241,11 @@ const char* format_name(ModelFileFormat format) {
   return format == ModelFileFormat::DyNet ? "DyNet's text format" : "dybatch's format";
 }
 
-bool file_exists(const std::string& path) {
+// Whether an append must keep what `path` holds: a file of 0 bytes holds nothing, and appending to
+// it starts it, as in DyNet (whose dy.save empties the data file, then appends each object).
+bool holds_something(const std::string& path) {
   struct stat st;
-  if (::stat(path.c_str(), &st) == 0) return true;
+  if (::stat(path.c_str(), &st) == 0) return st.st_size > 0;
   return errno != ENOENT;  // anything else: let reading it report the problem
 }
 
@@ -253,7 +255,7 @@ FileSaver::FileSaver(std::string path, ArchiveFormat archive, bool append, Model
     : path_(std::move(path)), archive_(archive), format_(format) {
   if (format_ == ModelFileFormat::DyNet && archive_ != ArchiveFormat::Text)
     throw std::invalid_argument("FileSaver: DyNet's format is text; it has no binary archive");
-  if (!append || !file_exists(path_)) return;
+  if (!append || !holds_something(path_)) return;
   ParameterFile existing = read_parameter_file(path_, archive_);
   // The two formats hold different values (stored, or times the weight-decay factor) and only
   // DyNet's holds gradients: records of one cannot be rewritten in the other.

@@ -157,6 +157,17 @@ TEST_CASE("appending keeps what the file holds, a name is saved once", "[io]") {
   Parameter matrix = only.add_parameters({3, 4}, 0.f, "matrix");
   TextFileLoader(path).populate(only);
   CHECK(as_vector(*matrix.values()) == as_vector(*a.matrix.values()));
+
+  // An empty file holds nothing to keep: appending starts it, as DyNet's dy.save relies on (it
+  // empties its data file, then appends each object), in either format.
+  for (ModelFileFormat format : {ModelFileFormat::Dybatch, ModelFileFormat::DyNet}) {
+    const std::string empty = folder.file("empty.model");
+    write_file_atomically(empty, "");
+    TextFileSaver(empty, true, format).save(a.model, "/a/");
+    ModelOfEveryKind reloaded(ParameterInitConst(0.f));
+    TextFileLoader(empty).populate(reloaded.model, "/a/");
+    CHECK(same_bits(snapshot(reloaded.model), snapshot(a.model)));
+  }
 }
 
 TEST_CASE("a loader refuses the other archive format", "[io][errors]") {

@@ -302,6 +302,24 @@ def test_stacked_and_bidirectional():
     assert st.add_input(xs[0]).output().dim() == ((3,), 1)
 
 
+def test_a_birnn_saved_as_dynet_s_module_saves_it_loads_into_the_library_s(tmp_path):
+    # DyNet's dy.save empties the data file, then appends each object's collection; a BiRNNBuilder's
+    # lies under /birnn/ and its .meta record holds the class, the spec and that name.
+    pc = dy.ParameterCollection()
+    composed = dy.BiRNNBuilder(1, 2, 4, pc, lambda *a: dy.VanillaLSTMBuilder(*a))
+    base = str(tmp_path / "bi")
+    open(base + ".data", "w").close()
+    composed.param_collection().save(base + ".data", append=True)
+    with open(base + ".meta", "wb") as fh:
+        pickle.dump((dy.BiRNNBuilder, (1, 2, 4, dy.VanillaLSTMBuilder), "/birnn/"), fh)
+    xs = [dy.inputVector([1, 2]), dy.inputVector([3, 4])]
+    want = [o.npvalue() for o in composed.transduce(xs)]
+    (loaded,) = dy.load(base, dy.ParameterCollection())
+    dy.renew_cg()
+    xs = [dy.inputVector([1, 2]), dy.inputVector([3, 4])]
+    np.testing.assert_array_equal([o.npvalue() for o in loaded.transduce(xs)], want)
+
+
 def test_softmax_builder():
     pc = dy.ParameterCollection()
     sm = dy.StandardSoftmaxBuilder(3, 5, pc)
