@@ -74,7 +74,7 @@ void Trainer::allocate_state() {
     lookup_state_.push_back(block(tables[i]->device, tables[i]->all_values.d.size()));
     deferred_.emplace_back();
     if (k && tables[i]->device->type == DeviceType::CPU && tables[i]->row_size() > 0) {
-      deferred_.back().steps.assign(tables[i]->all_values.d.size() / tables[i]->row_size(), 0);
+      deferred_.back().steps.assign(tables[i]->n, 0);
       deferred_.back().row_size = tables[i]->row_size();
     }
   }

@@ -73,6 +73,17 @@ void decay_second_moments(float* v, std::size_t n, float beta_2, std::uint32_t s
   }
 }
 
+/// Runs the counted steps of rows [first_row, end_row), v's rows of `row_size` values, and clears
+/// their counts.
+void run_counted_steps(float* v, std::uint32_t* steps, std::size_t row_size, float beta_2, std::size_t first_row,
+                       std::size_t end_row) {
+  for (std::size_t r = first_row; r < end_row; ++r)
+    if (steps[r]) {
+      decay_second_moments(v + r * row_size, row_size, beta_2, steps[r]);
+      steps[r] = 0;
+    }
+}
+
 bool adam_may_defer(const update_rules::Adam& rule, const UpdateCall& c) {
   return c.reached && c.factor == 1.f && !rule.amsgrad && std::isfinite(rule.rate) && std::isfinite(rule.gscale);
 }
@@ -80,13 +91,8 @@ bool adam_may_defer(const update_rules::Adam& rule, const UpdateCall& c) {
 template <>
 void settle_reached_rows(const update_rules::Adam& rule, const UpdateCall& c, std::size_t first_row,
                          std::size_t end_row) {
-  if (!c.deferred_steps) return;
-  float* v = c.state + c.stride;
-  for (std::size_t r = first_row; r < end_row; ++r)
-    if (std::uint32_t& steps = c.deferred_steps[r]) {
-      decay_second_moments(v + r * c.row_size, c.row_size, rule.beta_2, steps);
-      steps = 0;
-    }
+  if (c.deferred_steps)
+    run_counted_steps(c.state + c.stride, c.deferred_steps, c.row_size, rule.beta_2, first_row, end_row);
 }
 
 template <>
@@ -97,12 +103,11 @@ void cpu_zero_gradient_range<false, update_rules::Adam>(const update_rules::Adam
   float* v = c.state + c.stride;
   std::size_t full = first;  // the start of the rows waiting for the full step
   for (std::size_t r = first; r < end; r += c.row_size) {
-    std::uint32_t* steps = c.deferred_steps ? &c.deferred_steps[r / c.row_size] : nullptr;
+    const std::size_t row = r / c.row_size;
+    std::uint32_t* steps = c.deferred_steps ? &c.deferred_steps[row] : nullptr;
     if (steps && *steps) {
-      if (*steps == std::numeric_limits<std::uint32_t>::max()) {
-        decay_second_moments(v + r, c.row_size, rule.beta_2, *steps);
-        *steps = 0;
-      }
+      if (*steps == std::numeric_limits<std::uint32_t>::max())
+        run_counted_steps(c.state + c.stride, c.deferred_steps, c.row_size, rule.beta_2, row, row + 1);
     } else if (!adam_row_keeps_value(m + r, v + r, c.row_size)) {
       continue;
     }
@@ -128,12 +133,7 @@ void settle_or_defer(const update_rules::Adam& rule, UpdateCall& c) {
   const bool defers = !c.settle_only && adam_may_defer(rule, c);
   if (d.any && (!defers || d.decay != rule.beta_2 || d.flush_denormals != c.flush_denormals)) {
     const FlushDenormals flush(d.flush_denormals);
-    float* v = c.state + c.stride;
-    for (std::size_t r = 0; r < d.steps.size(); ++r)
-      if (d.steps[r]) {
-        decay_second_moments(v + r * d.row_size, d.row_size, d.decay, d.steps[r]);
-        d.steps[r] = 0;
-      }
+    run_counted_steps(c.state + c.stride, d.steps.data(), d.row_size, d.decay, 0, d.steps.size());
     d.any = false;
   }
   if (!defers) return;
