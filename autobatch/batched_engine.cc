@@ -41,6 +41,7 @@ void BatchedEngine::point(Tensor& t, const Dim& d, std::uint32_t count, float* v
 }
 
 void BatchedEngine::on_forget() {
+  ahead_.forget();
   alias_nodes_.clear();
   record_.clear();
   group_function_.clear();
@@ -64,6 +65,10 @@ void BatchedEngine::forward_nodes(VariableIndex begin, VariableIndex end) {
   }
   scheduler_.start(*cg_, begin, end, units ? &plan_.units() : nullptr);
   alias_parameter_leaves();
+  // A unit's nodes run as one task; no group of theirs waits for a product computed elsewhere.
+  leading_ = !units && cg_->vertex() != 0;
+  pass_begin_ = begin;
+  if (leading_) ahead_.plan(*cg_, record_, begin, end);
   for (;;) {
     const std::vector<VariableIndex>& group = scheduler_.next();
     if (group.empty()) break;
@@ -111,7 +116,7 @@ void BatchedEngine::run_scheduled(const VariableIndex* nodes, std::uint32_t coun
 }
 
 void BatchedEngine::run_in_size_limits(const VariableIndex* nodes, std::uint32_t count) {
-  const std::uint32_t most = max_group(*cg_, cg_->node(nodes[0]));
+  const std::uint32_t most = count == 1 ? 1 : max_group(*cg_, cg_->node(nodes[0]));  // one node always fits
   for (std::uint32_t done = 0; done < count; done += most) run_as_one_call(nodes + done, std::min(most, count - done));
 }
 
@@ -144,7 +149,9 @@ void BatchedEngine::run_as_one_call(const VariableIndex* nodes, std::uint32_t co
   if (deferred) {
     if (profiling_) profile::add_bytes(bytes.gathered, bytes.in_place, 0);
   } else {
-    if (!view) run_forward_kernel(g, out, along_runs, bytes);
+    // The record keeps every argument: backward reads b, W1 and x1 whether or not they were read.
+    const bool ahead = leading_ && !view && !along_runs && runs_ahead(nodes, count);
+    if (!view) run_forward_kernel(g, out, along_runs, bytes, ahead ? partials(nodes, count) : nullptr);
     mem.scratch.revert(mark);
   }
 
@@ -256,7 +263,52 @@ bool BatchedEngine::read_argument(const VariableIndex* nodes, std::uint32_t coun
   return along_runs;
 }
 
-void BatchedEngine::run_forward_kernel(std::uint32_t g, float* out, bool along_runs, const ArgumentBytes& bytes) {
+bool BatchedEngine::runs_ahead(const VariableIndex* nodes, std::uint32_t count) {
+  if (!ahead_.member(nodes[0])) return false;
+  auto computed = [this](VariableIndex x) {
+    return x < pass_begin_ || record_.group_of(x) != kNoGroup || cg_->node(x).op->value_alias;
+  };
+  const Node& n0 = cg_->node(nodes[0]);
+  const bool wide = std::uint64_t(count) * n0.dim.bd * n0.dim.cols() >= LeadingProducts::kBelowColumns;
+  for (std::uint32_t k = 0; k < count; ++k) {
+    const VariableIndex j = nodes[k];
+    if (!ahead_.member(j)) return false;
+    if (ahead_.started(j)) continue;
+    if (wide) {
+      ahead_.dissolve(j);
+      return false;
+    }
+    // Members that run in this group take one product here whether or not it is computed ahead.
+    std::uint32_t here = 0;
+    for (std::uint32_t m = 0; m < count; ++m)
+      here += ahead_.member(nodes[m]) && ahead_.group(nodes[m]) == ahead_.group(j);
+    if (ahead_.keep_computed(*cg_, j, computed) <= here) {
+      ahead_.dissolve(j);
+      return false;
+    }
+    ahead_.start_group(*cg_, j, profiling_);
+    ++stats_.batches;
+    ++stats_.leading_products;
+  }
+  return true;
+}
+
+const float* BatchedEngine::partials(const VariableIndex* nodes, std::uint32_t count) {
+  const std::size_t size = cg_->node(nodes[0]).dim.size();
+  const float* first = ahead_.partial(nodes[0]);
+  std::uint32_t k = 1;
+  while (k < count && ahead_.partial(nodes[k]) == first + k * size) ++k;
+  if (k == count) return first;
+  float* side_by_side = cg_->memory().scratch.allocate_array<float>(size * count);
+  runs_.resize(count);
+  for (k = 0; k < count; ++k) runs_[k] = MemoryRun{side_by_side + k * size, ahead_.partial(nodes[k]), size};
+  cg_->device()->apply_runs(RunOp::Copy, runs_.data(), count);
+  stats_.bytes_gathered += count * size * sizeof(float);
+  return side_by_side;
+}
+
+void BatchedEngine::run_forward_kernel(std::uint32_t g, float* out, bool along_runs, const ArgumentBytes& bytes,
+                                       const float* partial) {
   GraphMemory& mem = cg_->memory();
   const Group& group = record_[g];
   const std::uint32_t count = group.count;
@@ -269,6 +321,12 @@ void BatchedEngine::run_forward_kernel(std::uint32_t g, float* out, bool along_r
   call.data = record_.data(group);
   call.nodes = count;
   call.scratch = &mem.scratch;
+  if (partial) {  // b + W1 x1, then the other terms: the op's sum over its arguments from the fourth on
+    constexpr unsigned kInput = LeadingProducts::kInput;
+    point(xs_[kInput], n0.dim, count, const_cast<float*>(partial));
+    call.xs = xs_.data() + kInput;
+    call.nargs -= kInput;
+  }
   const std::uint64_t kernel_start = profiling_ ? profile::now_ns() : 0;
   if (along_runs)
     run_strided(*cg_->device(), *cg_, record_, group);
@@ -338,8 +396,11 @@ void BatchedEngine::backward_nodes(VariableIndex last, const std::uint8_t* needs
   last_ = last;
   needs_ = needs;
   lazy_.clear();  // parts left by a pass a kernel's exception ended
+  ahead_.begin_backward(&transposes_);
+  std::uint64_t leading_calls = 0;
   std::size_t run = fused_runs_.size();
   for (std::uint32_t g = record_.size(); g-- > 0;) {
+    leading_calls += ahead_.before(*cg_, g, profiling_);
     while (run > 0 && fused_runs_[run - 1].first > g) --run;
     if (run > 0 && fused_runs_[run - 1].first + fused_runs_[run - 1].ops - 1 == g) {
       const FusedRun& f = fused_runs_[run - 1];
@@ -353,10 +414,12 @@ void BatchedEngine::backward_nodes(VariableIndex last, const std::uint8_t* needs
     }
     if (group_grad_[g] && !coverage_.untouched(g)) backward_group(g);  // else no gradient reached it
   }
+  leading_calls += ahead_.finish(*cg_, profiling_);
   // Gradients nothing reached are zero.
   for (std::uint32_t g = 0; g < record_.size(); ++g) complete_block(g);
   const std::uint64_t lazy_calls = lazy_.run(*cg_, record_, group_grad_, &transposes_, profiling_);
-  stats_.backward_batches += lazy_calls;
+  stats_.backward_batches += leading_calls + lazy_calls;
+  stats_.leading_gradients += leading_calls;
   stats_.lazy_weight_calls += lazy_calls;
 }
 
@@ -386,7 +449,9 @@ void BatchedEngine::backward_group(std::uint32_t g) {
   const std::uint64_t group_start = profiling_ ? profile::now_ns() : 0;
   std::uint64_t scatter_ns = 0, scattered = 0;
   if (op.leaf_backward) dev->leaf_backward(op, call);
+  const bool input_waits = op.sum_of_products && input_gradients_wait(group);
   for (unsigned i = 0; op.backward && i < n0.nargs; ++i) {
+    if (input_waits && i == LeadingProducts::kInput) continue;
     if (args[i].shared && cg_->vertex() != 0 && LazyWeightGradients::may_wait(*cg_, record_, g, i)) {
       // Parts for a trainable parameter from a small group wait for one call over every such
       // group (lazy_weight_gradients.h), counted when they run.
@@ -419,6 +484,18 @@ void BatchedEngine::backward_group(std::uint32_t g) {
       profile::vertex_task(f->id, f->key, 0, 0, scattered);
   }
   mem.scratch.revert(mark);
+}
+
+bool BatchedEngine::input_gradients_wait(const Group& group) {
+  const VariableIndex* nodes = record_.nodes(group);
+  for (std::uint32_t k = 0; k < group.count; ++k)
+    if (!ahead_.member(nodes[k])) return false;
+  // A node after the one backward started from has a zero gradient: it has nothing to add.
+  constexpr std::uint64_t kWeightElsewhere = std::uint64_t(1) << LeadingProducts::kWeight;
+  for (std::uint32_t k = 0; k < group.count; ++k)
+    if (nodes[k] <= last_ && ahead_.wait(*cg_, nodes[k], needs_, kWeightElsewhere))
+      complete_block(record_.group_of(cg_->node(nodes[k]).arg(LeadingProducts::kInput)));
+  return true;
 }
 
 VariableIndex BatchedEngine::argument_needing_gradient(const Group& group, unsigned i) const {

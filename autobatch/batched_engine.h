@@ -7,7 +7,9 @@
 // backward adds into its argument's. gradient_coverage.h tracks what each block holds, so that
 // blocks are zeroed only where gradients are added, not where kernels overwrite.
 // With --dynet-vertex 1 or 2, the weight-gradient parts of small groups wait and run as one
-// product per weight (lazy_weight_gradients.h). Where units are planned (plans_units), marked
+// product per weight (lazy_weight_gradients.h), and narrow affine transforms over inputs known in
+// advance take their input products from one product computed ahead and add their input
+// gradients as one (leading_products.h), as the sequential engine's do. Where units are planned (plans_units), marked
 // instances of vertex functions are scheduled as units and run as tasks (autobatch/vertex): one
 // group per position of the function, over every unit of the task; a task's elementwise chains
 // run as one pass over tiles, forward and backward.
@@ -23,6 +25,7 @@
 #include "autobatch/vertex/fused_chain_call.h"
 #include "autobatch/vertex/instance_plan.h"
 #include "autobatch/vertex/lazy_weight_gradients.h"
+#include "autobatch/vertex/leading_products.h"
 #include "autobatch/vertex/vertex_executor.h"
 
 namespace dynet {
@@ -74,8 +77,21 @@ class BatchedEngine : public EngineBase {
   bool read_argument(const VariableIndex* nodes, std::uint32_t count, unsigned i, bool view, bool strided,
                      ArgumentBytes& bytes);
   /// Runs group g's forward kernel into `out`, from the arguments in xs_, or, `along_runs`, node by
-  /// node from where the record says they lie.
-  void run_forward_kernel(std::uint32_t g, float* out, bool along_runs, const ArgumentBytes& bytes);
+  /// node from where the record says they lie; with `partial`, from the values of b + W1 x1 there
+  /// (leading_products.h) in place of its first three arguments.
+  void run_forward_kernel(std::uint32_t g, float* out, bool along_runs, const ArgumentBytes& bytes,
+                          const float* partial = nullptr);
+  /// Whether every one of the `count` nodes at `nodes` has its b + W1 x1 computed ahead, starting
+  /// the groups of ahead_ they belong to that have not started. A group starts with the members
+  /// whose x1 is computed, unless the nodes that start it are wide enough to run on their own or
+  /// hold every such member.
+  bool runs_ahead(const VariableIndex* nodes, std::uint32_t count);
+  /// The values of b + W1 x1 computed ahead for those nodes, side by side: where they lie, or
+  /// gathered into scratch.
+  const float* partials(const VariableIndex* nodes, std::uint32_t count);
+  /// Whether the x1 gradients of group g's nodes wait in ahead_: every node is a member of one of
+  /// its groups. Makes the blocks they will be added to whole.
+  bool input_gradients_wait(const Group& group);
 
   /// Runs the backward kernels of group g.
   void backward_group(std::uint32_t g);
@@ -116,6 +132,9 @@ class BatchedEngine : public EngineBase {
   const VertexFunction* task_function_ = nullptr;      // of the task running, if any
   std::vector<const VertexFunction*> group_function_;  // per group: the function of its task, or null
   LazyWeightGradients lazy_;                           // of the backward pass running
+  LeadingProducts ahead_;
+  bool leading_ = false;          // whether the forward pass running computes leading products ahead
+  VariableIndex pass_begin_ = 0;  // the first node of the forward pass running
   GroupRecord record_;
   std::vector<VariableIndex> alias_nodes_;  // computed nodes whose value is parameter memory
 

@@ -42,7 +42,7 @@ void SimpleEngine::backward_nodes(VariableIndex last, const std::uint8_t* needs)
   for (std::uint32_t p = evaluated(); p-- > 0;) {
     const VariableIndex j = order_.order()[p];
     if (j > last) continue;
-    calls += ahead_.before(*cg_, j, profiling_);
+    calls += ahead_.before(*cg_, p, profiling_);
     if (needs[j] && !ahead_.postponed(j)) {
       const std::uint64_t lazy = leave_weight_gradients(j, needs);
       backward_node(cg_->node(j), needs, lazy | ahead_.wait(*cg_, j, needs, lazy));

@@ -2,18 +2,13 @@
 
 #include <algorithm>
 #include <tuple>
+#include <utility>
 
 #include "dynet_core/gemm/gemm.h"
 #include "dynet_core/profiler.h"
 #include "dynet_core/signature.h"
 
 namespace dynet {
-
-namespace {
-
-constexpr unsigned kBias = 0, kWeight = 1, kInput = 2;
-
-}  // namespace
 
 void LeadingProducts::forget() {
   nodes_.clear();
@@ -42,33 +37,64 @@ bool LeadingProducts::joins(const ComputationGraph& cg, VariableIndex start, Var
   const Node &n = cg.node(j), &n0 = cg.node(start);
   const VariableIndex x = n.arg(kInput);
   // A leaf depends on nothing, so it may be computed early; random ones draw from their own seeds.
-  return (order_->position(x) < order_->position(start) || cg.node(x).nargs == 0) && n.dim == n0.dim &&
-         cg.node(x).dim == cg.node(n0.arg(kInput)).dim;
+  const bool ahead = order_ ? order_->position(x) < order_->position(start) : x < begin_;
+  return (ahead || cg.node(x).nargs == 0) && n.dim == n0.dim && cg.node(x).dim == cg.node(n0.arg(kInput)).dim;
 }
 
 void LeadingProducts::plan(const ComputationGraph& cg, const TailOrder& order, VariableIndex begin, VariableIndex end) {
   order_ = &order;
+  record_ = nullptr;
+  begin_ = begin;
   if (nodes_.size() < end) nodes_.resize(end);
   std::fill(nodes_.begin() + begin, nodes_.begin() + end, NodeState());
   candidates_.clear();
   for (std::uint32_t p = begin; p < end; ++p) {
     const VariableIndex j = order.order()[p];
     const Node& n = cg.node(j);
-    if (may_lead(cg, n)) candidates_.push_back({n.arg(kWeight), n.arg(kBias), j, p});
+    if (may_lead(cg, n)) candidates_.push_back({n.arg(kWeight), n.arg(kBias), j, 0});
   }
+  group_candidates(cg);
+}
+
+void LeadingProducts::plan(const ComputationGraph& cg, const GroupRecord& record, VariableIndex begin,
+                           VariableIndex end) {
+  order_ = nullptr;
+  record_ = &record;
+  begin_ = begin;
+  if (nodes_.size() < end) nodes_.resize(end);
+  std::fill(nodes_.begin() + begin, nodes_.begin() + end, NodeState());
+  candidates_.clear();
+  for (VariableIndex j = begin; j < end; ++j) {
+    const Node& n = cg.node(j);
+    if (may_lead(cg, n)) candidates_.push_back({n.arg(kWeight), n.arg(kBias), j, 0});
+  }
+  group_candidates(cg);
+}
+
+void LeadingProducts::group_candidates(const ComputationGraph& cg) {
   if (candidates_.size() < 2) return;
-  auto key = [](const Candidate& c) { return std::pair(c.w, c.b); };
-  // By weight and bias, each in the engine's order.
-  std::sort(candidates_.begin(), candidates_.end(), [&](const Candidate& a, const Candidate& b) {
-    return std::tuple(a.w, a.b, a.place) < std::tuple(b.w, b.b, b.place);
-  });
-  for (std::size_t r0 = 0, r1; r0 < candidates_.size(); r0 = r1) {
-    for (r1 = r0 + 1; r1 < candidates_.size() && key(candidates_[r1]) == key(candidates_[r0]);) ++r1;
+  // By weight and bias, each in the engine's order, as they were found: a counting sort over the
+  // ids of (W1, b), which a pass over tens of thousands of nodes takes in one pass.
+  keys_.clear();
+  starts_.clear();
+  for (Candidate& c : candidates_) {
+    bool added;
+    c.key = keys_.id(std::uint64_t(c.w) << 32 | c.b, &added);
+    if (added) starts_.push_back(0);
+    ++starts_[c.key];
+  }
+  std::uint32_t total = 0;
+  for (std::uint32_t& start : starts_) total += std::exchange(start, total);
+  by_key_.resize(candidates_.size());
+  for (const Candidate& c : candidates_) by_key_[starts_[c.key]++] = c.j;
+  // starts_[k] is now where key k's candidates end.
+  for (std::size_t k = 0, r0 = 0; k < starts_.size(); r0 = starts_[k++]) {
+    const std::size_t r1 = starts_[k];
     // In order: a node whose x1 is not ready when the group's first node runs starts the next.
     std::size_t first = members_.size();
-    VariableIndex start = candidates_[r0].j;
+    VariableIndex start = by_key_[r0];
     for (std::size_t r = r0; r < r1; ++r) {
-      const VariableIndex j = candidates_[r].j;
+      const VariableIndex j = by_key_[r];
       const bool full = std::uint64_t(members_.size() - first + 1) * cg.node(j).dim.size() > kGroupFloats;
       if (r > r0 && (full || !joins(cg, start, j))) {
         close_group(cg, first);
@@ -96,6 +122,11 @@ void LeadingProducts::close_group(const ComputationGraph& cg, std::size_t first)
     s.group = group;
     s.position = p;
   }
+}
+
+void LeadingProducts::dissolve(VariableIndex j) {
+  const Group& g = groups_[nodes_[j].group];
+  for (std::uint32_t p = 0; p < g.count; ++p) leave(members_[g.first + p]);
 }
 
 const std::vector<VariableIndex>& LeadingProducts::leaves_ahead(const ComputationGraph& cg, VariableIndex j) {
@@ -175,26 +206,29 @@ std::uint64_t LeadingProducts::wait(const ComputationGraph& cg, VariableIndex j,
   const VariableIndex x = n.arg(kInput), w = n.arg(kWeight);
   if (!needs[x]) return 0;
   waiting_.push_back(j);
-  if (cg.node(x).nargs == 0) {
+  // The sequential engine runs leaves when it meets them, so their backward waits for the group's;
+  // the batched engine computes them in groups like any other node.
+  if (order_ && cg.node(x).nargs == 0) {
     if (!nodes_[x].leaf_waits) {
       nodes_[x].leaf_waits = true;
       postponed_.push_back(x);
     }
-  } else {
-    flush_at_ = std::max(flush_at_, order_->position(x) + 1);
+  } else if (place(x) != GroupRecord::kNoGroup) {
+    flush_at_ = std::max(flush_at_, place(x) + 1);
   }
   // A parameter's gradient is the parameter's own (nothing reads it during backward); a weight
   // with a leaf backward of its own (a lookup) would have to wait for it. A computed weight (a
   // masked or scaled parameter) reads its gradient in its own backward: the group runs before it.
   nodes_[j].weight_waits = needs[w] && !(taken >> kWeight & 1) && !cg.node(w).op->leaf_backward;
-  if (nodes_[j].weight_waits && cg.node(w).nargs > 0) flush_at_ = std::max(flush_at_, order_->position(w) + 1);
+  if (nodes_[j].weight_waits && cg.node(w).nargs > 0 && place(w) != GroupRecord::kNoGroup)
+    flush_at_ = std::max(flush_at_, place(w) + 1);
   return std::uint64_t(1) << kInput | std::uint64_t(nodes_[j].weight_waits) << kWeight;
 }
 
 std::uint64_t LeadingProducts::finish(ComputationGraph& cg, bool profiling) {
   const std::uint64_t calls = run_waiting(cg, profiling);
   std::sort(postponed_.begin(), postponed_.end(),
-            [&](VariableIndex a, VariableIndex b) { return order_->position(a) > order_->position(b); });
+            [&](VariableIndex a, VariableIndex b) { return place(a) > place(b); });
   return calls;
 }
 
@@ -230,8 +264,7 @@ std::uint64_t LeadingProducts::run_waiting(ComputationGraph& cg, bool profiling)
     // A narrow group takes W1^T dy without a transposed copy of W1, which would cost more than it
     // saves (the tagger's backward at one sentence: 0.21 ms without one, 0.23 with); a wide one, a
     // language model's output layer over every step, gains from it.
-    if (std::uint64_t(call.dy.d.bd) * call.dy.d.cols() >= kOneProductCopyColumns)
-      call.transposes = transposes_;
+    if (std::uint64_t(call.dy.d.bd) * call.dy.d.cols() >= kOneProductCopyColumns) call.transposes = transposes_;
     const std::uint64_t kernel_start = profiling ? profile::now_ns() : 0;
     dev->backward(op, call, kInput);
     if (s0.weight_waits) {

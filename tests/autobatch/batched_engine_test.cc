@@ -5,6 +5,8 @@
 #include <numeric>
 #include <stdexcept>
 
+#include "autobatch/two_directions.h"
+#include "autobatch/vertex/leading_products.h"
 #include "dynet_core/graph.h"
 #include "dynet_core/ops/all_ops.h"
 #include "dynet_core/param_collection.h"
@@ -82,20 +84,88 @@ void expect_engines_agree(ChainModel& m, Build&& build) {
 
 TEST_CASE("identical chains run as one group per step and signature", "[autobatch]") {
   ChainModel m;
-  const unsigned K = 6, T = 5;
-  for (int strategy : {1, 2}) {
+  // Six chains' steps are narrow: their input products are computed ahead, for all steps at once.
+  // Sixteen chains' steps are as wide as LeadingProducts::kBelowColumns, and chains of one step
+  // take all their input products in one group: each group runs its own.
+  for (const auto& [K, T] : {std::pair(6u, 5u), std::pair(16u, 5u), std::pair(6u, 1u)}) {
+    const unsigned ahead = K < LeadingProducts::kBelowColumns && T > 1 ? 1 : 0;
+    for (int strategy : {1, 2}) {
+      ComputationGraph cg;
+      cg.set_autobatch(strategy);
+      cg.engine().reset_stats();
+      Expression loss = chains(cg, m, K, T);
+      cg.forward(loss);
+      const EngineStats s = cg.engine().stats();
+      INFO("--dynet-autobatch " << strategy << ", " << K << " chains of " << T << " steps");
+      CHECK(s.nodes == K * T * 3 + 2);
+      // All lookups; the input products computed ahead; affine and tanh per step; sum; sum_elems.
+      CHECK(s.leading_products == ahead);
+      CHECK(s.batches == 1 + ahead + 2 * T + 2);
+      CHECK(s.mean_batch_size() >= 4.0);
+      // Each step's tanh reads its affine group's output block in place.
+      CHECK(s.bytes_in_place > s.bytes_gathered);
+    }
+  }
+}
+
+TEST_CASE("the batched engines compute narrow affine transforms' input products ahead, one product a weight, "
+          "and their input gradients as one, under --dynet-vertex 1",
+          "[autobatch]") {
+  Recurrence m;
+  const bool computed_weight = GENERATE(false, true);
+  INFO((computed_weight ? "the weight computed from U" : "the weight U itself"));
+  for (bool computed : {false, true}) {
+    // Computed inputs join when a forward pass of their own computed them: backward must add the
+    // steps' x1 gradients before it reaches the groups that computed the inputs.
+    INFO((computed ? "inputs computed by an earlier forward pass" : "inputs looked up as the steps are built"));
+    const Run each = two_directions(m, computed, 0, 0, computed_weight, computed);
+    for (int strategy : {1, 2}) {
+      INFO("--dynet-autobatch " << strategy);
+      const Run plain = two_directions(m, computed, strategy, 0, computed_weight, computed);
+      CHECK(plain.forward.leading_products == 0);
+      CHECK(plain.backward.leading_gradients == 0);
+      check_agree(plain, each);
+      // The two directions' steps run in groups of two; all fourteen share b and U: one product
+      // ahead for their U x_t, one for their gradients.
+      const Run ahead = two_directions(m, computed, strategy, 1, computed_weight, computed);
+      CHECK(ahead.forward.leading_products == 1);
+      CHECK(ahead.backward.leading_gradients == 1);
+      check_agree(ahead, each);
+    }
+  }
+}
+
+TEST_CASE("a step whose input is not computed when the batched engine starts its products ahead runs on its own",
+          "[autobatch]") {
+  // The first step reads a word of one table, the others words of another. The agenda runs the
+  // first step (its own signature, every node of it ready) before the second table's lookups, whose
+  // height is lower: of the seven steps sharing b and W, only the first could start a product
+  // ahead, and one product is what it would take alone.
+  ChainModel m;
+  LookupParameter later = m.pc.add_lookup_parameters(50, {ChainModel::hidden});
+  auto run = [&](int strategy) {
+    m.pc.reset_gradient();
     ComputationGraph cg;
     cg.set_autobatch(strategy);
-    cg.engine().reset_stats();
-    Expression loss = chains(cg, m, K, T);
-    cg.forward(loss);
+    const Expression W = parameter(cg, m.W), U = parameter(cg, m.U), b = parameter(cg, m.b);
+    Expression h = tanh(affine_transform({b, W, lookup(cg, m.emb, 3)}));
+    for (unsigned t = 1; t < 7; ++t) h = tanh(affine_transform({b, W, lookup(cg, later, 5 * t), U, h}));
+    const Expression loss = sum_elems(h);
+    std::vector<float> values{as_scalar(cg.forward(loss))};
     const EngineStats s = cg.engine().stats();
+    cg.backward(loss);
+    for (const auto& p : m.pc.parameters_list()) append_values(values, p->g);
+    for (const auto& t : m.pc.lookup_parameters_list()) append_values(values, t->all_grads);
+    return std::pair(values, s);
+  };
+  const auto [want, sequential] = run(0);
+  for (int strategy : {1, 2}) {
     INFO("--dynet-autobatch " << strategy);
-    CHECK(s.nodes == K * T * 3 + 2);
-    CHECK(s.batches == 1 + 2 * T + 2);  // all lookups; affine and tanh per step; sum; sum_elems
-    CHECK(s.mean_batch_size() > 4.0);
-    // Each step's tanh reads its affine group's output block in place.
-    CHECK(s.bytes_in_place > s.bytes_gathered);
+    const auto [got, s] = run(strategy);
+    // The depth policy runs every leaf first: all seven steps start one product ahead.
+    CHECK(s.leading_products == (strategy == 1 ? 0 : 1));
+    REQUIRE(got.size() == want.size());
+    for (std::size_t k = 0; k < got.size(); ++k) CHECK(got[k] == Approx(want[k]).epsilon(1e-4).margin(1e-6));
   }
 }
 

@@ -10,6 +10,7 @@
 #include <functional>
 #include <vector>
 
+#include "autobatch/two_directions.h"
 #include "dynet_core/graph.h"
 #include "dynet_core/ops/all_ops.h"
 #include "dynet_core/param_collection.h"
@@ -75,96 +76,6 @@ TEST_CASE("the sequential engine adds a recurrence's weight gradients as one pro
   }
 }
 
-namespace {
-
-struct Run {
-  std::vector<float> states, w, u, b, embeddings;
-  EngineStats forward, backward;
-};
-
-/// The recurrences' parameters: h = tanh(b + U x_t + W h) over embeddings E.
-struct Recurrence {
-  ParameterCollection pc;
-  Parameter W = pc.add_parameters({5, 5}), U = pc.add_parameters({5, 3}), b = pc.add_parameters({5});
-  LookupParameter E = pc.add_lookup_parameters(10, {3});
-
-  /// A graph of this model with the sequential engine under `vertex`, gradients reset.
-  void start(ComputationGraph& cg, int vertex) {
-    pc.reset_gradient();
-    cg.set_autobatch(0);
-    cg.set_vertex(vertex);
-  }
-  /// r's gradients, after backward.
-  void read_gradients(Run& r) const {
-    r.w = as_vector(W.get_storage().g);
-    r.u = as_vector(U.get_storage().g);
-    r.b = as_vector(b.get_storage().g);
-    r.embeddings = as_vector(E.get_storage().all_grads);
-  }
-};
-
-/// A tanh recurrence in two directions over embedded words, h = tanh(b + U x_t + W h), the first
-/// step of each without W h. The inputs are the lookups themselves (leaves, looked up as the
-/// steps are built) or tanh of lookups made before the steps (computed nodes). With
-/// `computed_weight` the steps read 2 U, a node computed before them, in place of U.
-Run two_directions(Recurrence& m, bool computed_inputs, int vertex, bool computed_weight = false) {
-  ComputationGraph cg;
-  m.start(cg, vertex);
-  const Expression w = parameter(cg, m.W), bias = parameter(cg, m.b);
-  const Expression u = computed_weight ? parameter(cg, m.U) * 2.f : parameter(cg, m.U);
-  LookupParameter& E = m.E;
-  const std::vector<unsigned> words = {3, 1, 4, 1, 5, 9, 2};
-  std::vector<Expression> inputs;
-  if (computed_inputs)
-    for (unsigned word : words) inputs.push_back(tanh(lookup(cg, E, word)));
-  auto x = [&](unsigned t) { return computed_inputs ? inputs[t] : lookup(cg, E, words[t]); };
-  std::vector<Expression> states;
-  for (int direction : {1, -1}) {
-    Expression h;
-    for (unsigned s = 0; s < words.size(); ++s) {
-      const unsigned t = direction > 0 ? s : unsigned(words.size()) - 1 - s;
-      h = tanh(s == 0 ? affine_transform({bias, u, x(t)}) : affine_transform({bias, u, x(t), w, h}));
-      states.push_back(h);
-    }
-  }
-  const Expression all = concatenate(states);
-  const Expression loss = sum_elems(cmult(all, all));
-  Run r;
-  cg.engine().reset_stats();
-  r.states = as_vector(cg.forward(all));
-  r.forward = cg.engine().stats();
-  cg.forward(loss);
-  cg.engine().reset_stats();
-  cg.backward(loss);
-  r.backward = cg.engine().stats();
-  m.read_gradients(r);
-  return r;
-}
-
-/// Equal up to rounding: products taken in other groups round otherwise, and the recurrence and its
-/// backward carry that along (5e-5 relative seen in a build whose Eigen uses no FMA, as the JIT
-/// kernels do).
-void check_close(const std::vector<float>& got, const std::vector<float>& want, const char* what) {
-  INFO(what);
-  REQUIRE(got.size() == want.size());
-  float norm = 0;
-  for (std::size_t i = 0; i < got.size(); ++i) {
-    CHECK(got[i] == Approx(want[i]).epsilon(1e-4).margin(1e-5));
-    norm += got[i] * got[i];
-  }
-  CHECK(norm > 0);
-}
-
-void check_agree(const Run& got, const Run& want) {
-  check_close(got.states, want.states, "states");
-  check_close(got.w, want.w, "W gradient");
-  check_close(got.u, want.u, "U gradient");
-  check_close(got.b, want.b, "b gradient");
-  check_close(got.embeddings, want.embeddings, "embedding gradients");
-}
-
-}  // namespace
-
 TEST_CASE("the sequential engine computes affine transforms' input products ahead, one product a weight, and "
           "their input gradients as one, under --dynet-vertex 1 and 2",
           "[autobatch]") {
@@ -174,12 +85,12 @@ TEST_CASE("the sequential engine computes affine transforms' input products ahea
                         : "the weight U itself"));
   for (bool computed : {false, true}) {
     INFO((computed ? "inputs computed before the steps" : "inputs looked up as the steps are built"));
-    const Run each = two_directions(m, computed, 0, computed_weight);
+    const Run each = two_directions(m, computed, 0, 0, computed_weight);
     CHECK(each.forward.leading_products == 0);
     CHECK(each.backward.leading_gradients == 0);
     for (int vertex : {1, 2}) {
       INFO("--dynet-vertex " << vertex);
-      const Run ahead = two_directions(m, computed, vertex, computed_weight);
+      const Run ahead = two_directions(m, computed, 0, vertex, computed_weight);
       // All fourteen steps share b and U: one product ahead for their U x_t, one for their gradients
       // (and one for the computed weight's, which waits with them; U's own waits elsewhere).
       CHECK(ahead.forward.leading_products == 1);
@@ -196,7 +107,7 @@ namespace {
 /// words. Returns the states of the last graph and every gradient.
 Run read_and_revert(Recurrence& m, int vertex) {
   ComputationGraph cg;
-  m.start(cg, vertex);
+  m.start(cg, 0, vertex);
   const Expression w = parameter(cg, m.W), u = parameter(cg, m.U), bias = parameter(cg, m.b);
   auto direction = [&](const std::vector<unsigned>& words, std::vector<Expression>& states, int read_at) {
     Expression h;
