@@ -28,10 +28,7 @@ std::uint32_t max_group(const ComputationGraph& cg, const Node& n) {
 
 }  // namespace
 
-bool BatchedEngine::plans_units() const {
-  const int mode = cg_->vertex();
-  return mode == 2 || (mode == 1 && cg_->device()->capabilities().costly_calls);
-}
+bool BatchedEngine::plans_units() const { return cg_->runs_vertex_tasks(); }
 
 void BatchedEngine::point(Tensor& t, const Dim& d, std::uint32_t count, float* v) const {
   t.d = d;

@@ -48,10 +48,8 @@ class BatchedEngine : public EngineBase {
     std::uint64_t in_place = 0, gathered = 0;
   };
 
-  /// Whether this forward pass plans vertex-function instances as units: always under
-  /// --dynet-vertex 2; under 1 on a device whose kernel calls are costly (launches), where cutting
-  /// calls pays. On the CPU a call costs little next to its kernel, and planning costs more than
-  /// units save.
+  /// Whether this forward pass plans vertex-function instances as units
+  /// (ComputationGraph::runs_vertex_tasks).
   bool plans_units() const;
   /// Gives the parameter leaves the scheduler found their parameter's memory.
   void alias_parameter_leaves();

@@ -64,6 +64,10 @@ void ComputationGraph::set_autobatch(int strategy) {
   engine_->bind(*this);
 }
 
+bool ComputationGraph::runs_vertex_tasks() const {
+  return autobatch_ != 0 && (vertex_ == 2 || (vertex_ == 1 && device()->capabilities().costly_calls));
+}
+
 void ComputationGraph::set_vertex(int mode) {
   if (mode < 0 || mode > 2)
     throw std::invalid_argument(

@@ -95,6 +95,11 @@ class ComputationGraph {
   /// other than 0, 1 or 2.
   void set_vertex(int mode);
   int vertex() const { return vertex_; }
+  /// Whether the engine runs the instances of marked cells (VertexScope) as vertex-function tasks,
+  /// whose elementwise chains it fuses: the batched engines under --dynet-vertex 2, and under 1 on
+  /// a device whose kernel calls are costly (a GPU). On the CPU a call costs little next to its
+  /// kernel, and planning costs more than units save.
+  bool runs_vertex_tasks() const;
   ExecutionEngine& engine();
 
   /// The instances marked so far, in the order they were opened.

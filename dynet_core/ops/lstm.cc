@@ -1,5 +1,6 @@
 #include "dynet_core/ops/lstm.h"
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 
@@ -8,6 +9,7 @@
 #include "dynet_core/ops/called_as.h"
 #include "dynet_core/ops/check_case.h"
 #include "dynet_core/ops/dims.h"
+#include "dynet_core/ops/fixed_blocks.h"
 #include "dynet_core/ops/random.h"
 #include "dynet_core/ops/registry.h"
 #include "dynet_core/tensor_eigen.h"
@@ -77,6 +79,36 @@ Tensor masked_hidden(const OpCall& c, const GatesArgs& a) {
   return h;
 }
 
+/// y = [logistic(a_i); logistic(a_f + forget_bias); logistic(a_o); tanh(a_g)] for every batch
+/// element of y (rows 4 hidden); a may be y. In fixed blocks (fixed_blocks.h): the same bits
+/// wherever a and y lie.
+void activate_gates(const Tensor& a, const Tensor& y, float forget_bias) {
+  const unsigned hidden = y.d.rows() / 4;
+  auto logistic = [](const auto& v) { return v.logistic(); };
+  for (unsigned t = 0; t < y.d.bd; ++t) {
+    const float* in = a.batch_ptr(t);
+    float* out = y.batch_ptr(t);
+    map_in_blocks(in, out, hidden, logistic);
+    map_in_blocks(in + hidden, out + hidden, hidden,
+                  [forget_bias](const auto& v) { return (v + forget_bias).logistic(); });
+    map_in_blocks(in + 2 * hidden, out + 2 * hidden, hidden, logistic);
+    map_in_blocks(in + 3 * hidden, out + 3 * hidden, hidden, [](const auto& v) { return v.tanh(); });
+  }
+}
+
+/// d (+)= dy times the derivative of activate_gates at its output y: the gradient of the
+/// pre-activations.
+void gate_gradients(const Tensor& y, const Tensor& dy, const Tensor& d, bool accumulate) {
+  const unsigned rows = y.d.rows(), hidden = rows / 4;
+  for (unsigned t = 0; t < y.d.bd; ++t) {
+    const float *out = y.batch_ptr(t), *g = dy.batch_ptr(t);
+    float* dt = d.batch_ptr(t);
+    if (!accumulate) std::fill(dt, dt + rows, 0.f);
+    for (unsigned r = 0; r < 3 * hidden; ++r) dt[r] += g[r] * (out[r] * (1.f - out[r]));
+    for (unsigned r = 3 * hidden; r < rows; ++r) dt[r] += g[r] * (1.f - out[r] * out[r]);
+  }
+}
+
 void gates_forward(const OpCall& c) {
   const GatesArgs a(c.op_data<GatesData>());
   const unsigned rows = c.y.d.rows(), hidden = rows / 4;
@@ -87,24 +119,13 @@ void gates_forward(const OpCall& c) {
   }
   gemm(c.y, c.xs[a.wx], false, stacked_input(c, a), false, true);
   gemm(c.y, c.xs[a.wh], false, masked_hidden(c, a), false, true);
-  for (unsigned t = 0; t < c.y.d.bd; ++t) {
-    float* y = c.y.batch_ptr(t);
-    eig::Vector(y, 3 * hidden).array() = eig::Vector(y, 3 * hidden).array().logistic();
-    eig::Vector(y + 3 * hidden, hidden).array() = eig::Vector(y + 3 * hidden, hidden).array().tanh();
-  }
+  activate_gates(c.y, c.y, 0.f);
 }
 
 /// d(loss)/d(pre-activation) of every gate, in scratch.
 Tensor gates_pre_gradient(const OpCall& c) {
-  const unsigned rows = c.y.d.rows(), hidden = rows / 4;
   Tensor d(c.y.d, c.scratch_floats(c.y.d.size()), c.y.device);
-  for (unsigned t = 0; t < c.y.d.bd; ++t) {
-    const eig::Vector y(c.y.batch_ptr(t), rows), dy(c.dy.batch_ptr(t), rows);
-    eig::Vector g(d.batch_ptr(t), rows);
-    g.head(3 * hidden).array() =
-        dy.head(3 * hidden).array() * y.head(3 * hidden).array() * (1.f - y.head(3 * hidden).array());
-    g.tail(hidden).array() = dy.tail(hidden).array() * (1.f - y.tail(hidden).array().square());
-  }
+  gate_gradients(c.y, c.dy, d, false);
   return d;
 }
 
@@ -206,25 +227,30 @@ void for_each_cell(const OpCall& c, F&& f) {
   }
 }
 
+// The cell ops as plain loops and fixed blocks: the same bits wherever their memory lies (an
+// Eigen map's scalar head computes i g + f c with one rounding where its vector body takes two).
 void cell_forward(const OpCall& c) {
   const unsigned hh = c.y.d.rows();
   for_each_cell(c, [&](unsigned t, const eig::Vector& c_tm1, const eig::Vector& g) {
-    eig::Vector(c.y.batch_ptr(t), hh).array() =
-        g.segment(0, hh).array() * g.segment(3 * hh, hh).array() + g.segment(hh, hh).array() * c_tm1.array();
+    float* y = c.y.batch_ptr(t);
+    const float *gate = g.data(), *cell = c_tm1.data();
+    for (unsigned r = 0; r < hh; ++r) y[r] = gate[r] * gate[3 * hh + r] + gate[hh + r] * cell[r];
   });
 }
 void cell_backward(const OpCall& c, unsigned i) {
   const unsigned hh = c.y.d.rows();
   for_each_cell(c, [&](unsigned t, const eig::Vector& c_tm1, const eig::Vector& g) {
-    const eig::Vector dy(c.dy.batch_ptr(t), hh);
+    const float *dy = c.dy.batch_ptr(t), *gate = g.data(), *cell = c_tm1.data();
+    float* dx = c.dx.batch_ptr(t);
     if (i == 0) {
-      eig::Vector(c.dx.batch_ptr(t), hh).array() += dy.array() * g.segment(hh, hh).array();
+      for (unsigned r = 0; r < hh; ++r) dx[r] += dy[r] * gate[hh + r];
       return;
     }
-    eig::Vector dg(c.dx.batch_ptr(t), 4 * hh);
-    dg.segment(0, hh).array() += dy.array() * g.segment(3 * hh, hh).array();
-    dg.segment(hh, hh).array() += dy.array() * c_tm1.array();
-    dg.segment(3 * hh, hh).array() += dy.array() * g.segment(0, hh).array();
+    for (unsigned r = 0; r < hh; ++r) {
+      dx[r] += dy[r] * gate[3 * hh + r];
+      dx[hh + r] += dy[r] * cell[r];
+      dx[3 * hh + r] += dy[r] * gate[r];
+    }
   });
 }
 OpDef VanillaLstmCOp =
@@ -240,21 +266,33 @@ OpDef VanillaLstmCOp =
           return vanilla_lstm_c(c.input(Dim({hidden}, c.uniform(0, 1) ? bd : 1)), c.input(Dim({4 * hidden}, bd)));
         });
 
+/// tanh(c_t) of a batch element, in fixed blocks, into `out`.
+void cell_tanh(const float* cell, unsigned hh, float* out) {
+  map_in_blocks(cell, out, hh, [](const auto& v) { return v.tanh(); });
+}
 void hidden_forward(const OpCall& c) {
   const unsigned hh = c.y.d.rows();
   for_each_cell(c, [&](unsigned t, const eig::Vector& cell, const eig::Vector& g) {
-    eig::Vector(c.y.batch_ptr(t), hh).array() = g.segment(2 * hh, hh).array() * cell.array().tanh();
+    float* y = c.y.batch_ptr(t);
+    cell_tanh(cell.data(), hh, y);
+    const float* o = g.data() + 2 * hh;
+    for (unsigned r = 0; r < hh; ++r) y[r] *= o[r];
   });
 }
 void hidden_backward(const OpCall& c, unsigned i) {
   const unsigned hh = c.y.d.rows();
+  float* th = c.scratch_floats(hh);
   for_each_cell(c, [&](unsigned t, const eig::Vector& cell, const eig::Vector& g) {
-    const eig::Vector dy(c.dy.batch_ptr(t), hh);
-    if (i == 0)
-      eig::Vector(c.dx.batch_ptr(t), hh).array() +=
-          dy.array() * g.segment(2 * hh, hh).array() * (1.f - cell.array().tanh().square());
-    else
-      eig::Vector(c.dx.batch_ptr(t) + 2 * hh, hh).array() += dy.array() * cell.array().tanh();
+    const float* dy = c.dy.batch_ptr(t);
+    cell_tanh(cell.data(), hh, th);
+    if (i == 0) {
+      const float* o = g.data() + 2 * hh;
+      float* dx = c.dx.batch_ptr(t);
+      for (unsigned r = 0; r < hh; ++r) dx[r] += dy[r] * o[r] * (1.f - th[r] * th[r]);
+    } else {
+      float* dx = c.dx.batch_ptr(t) + 2 * hh;
+      for (unsigned r = 0; r < hh; ++r) dx[r] += dy[r] * th[r];
+    }
   });
 }
 OpDef VanillaLstmHOp = OpRow("vanilla_lstm_h")
@@ -269,6 +307,28 @@ OpDef VanillaLstmHOp = OpRow("vanilla_lstm_h")
                              return vanilla_lstm_h(c.input(Dim({hidden}, bd), -2.f, 2.f),
                                                    c.input(Dim({4 * hidden}, c.uniform(0, 1) ? bd : 1)));
                            });
+
+/// The pre-activations {4H}.
+Dim infer_activations(const DimArgs& xs, const void*) {
+  require_vector(xs[0], "the pre-activations");
+  if (xs[0].rows() % 4 != 0)
+    dims::fail("the pre-activations must have 4 x hidden rows, got " + to_string(xs[0].single_batch()));
+  return xs[0];
+}
+void activations_forward(const OpCall& c) { activate_gates(c.xs[0], c.y, c.op_data<float>()); }
+void activations_backward(const OpCall& c, unsigned) { gate_gradients(c.y, c.dy, c.dx, true); }
+OpDef VanillaLstmActivationsOp =
+    OpRow("vanilla_lstm_activations")
+        .arity(1)
+        .infer(infer_activations)
+        .forward(activations_forward)
+        .backward(activations_backward)
+        .saves(kSavesOutput)
+        .batch(ConcatBatch().sig_bytes(sizeof(float)))
+        .check([](CheckCase& c) {
+          return vanilla_lstm_activations(c.input(Dim({4 * c.uniform(1, 4)}, c.batch()), -3.f, 3.f),
+                                          c.uniform(0, 1) ? 1.f : 0.f);
+        });
 
 /// A node of `op` for the public function `function` (the _concat forms share their op with the
 /// single-input ones), which errors name.
@@ -319,6 +379,10 @@ Expression vanilla_lstm_gates_dropout_concat(const std::vector<Expression>& x_t,
   return gates_node("vanilla_lstm_gates_dropout_concat", VanillaLstmGatesDropoutOp, x_t, h_tm1, Wx, Wh, b, masks,
                     weightnoise_std);
 }
+Expression vanilla_lstm_activations(const Expression& a, float forget_bias) {
+  ComputationGraph& g = graph_of(a, "vanilla_lstm_activations");
+  return g.append(VanillaLstmActivationsOp, {a}, g.store(forget_bias));
+}
 Expression vanilla_lstm_c(const Expression& c_tm1, const Expression& gates_t) {
   return graph_of(c_tm1, "vanilla_lstm_c").append(VanillaLstmCOp, {c_tm1, gates_t});
 }
@@ -327,7 +391,8 @@ Expression vanilla_lstm_h(const Expression& c_t, const Expression& gates_t) {
 }
 
 void register_lstm_ops() {
-  register_ops({&VanillaLstmGatesOp, &VanillaLstmGatesDropoutOp, &VanillaLstmCOp, &VanillaLstmHOp});
+  register_ops(
+      {&VanillaLstmGatesOp, &VanillaLstmGatesDropoutOp, &VanillaLstmActivationsOp, &VanillaLstmCOp, &VanillaLstmHOp});
 }
 
 }  // namespace dynet

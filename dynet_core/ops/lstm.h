@@ -1,6 +1,8 @@
 #pragma once
 // The LSTM cell as three fused ops (DyNet's vanilla_lstm_*): one node per step for the gates, one
-// for the cell and one for the output, so a batch of cells is three kernels.
+// for the cell and one for the output, so a batch of cells is three kernels. The gates also come
+// from an affine transform's output (vanilla_lstm_activations), so that the transform stays one the
+// engines can take part of ahead.
 
 #include <vector>
 
@@ -24,6 +26,10 @@ Expression vanilla_lstm_gates_dropout_concat(const std::vector<Expression>& x_t,
                                              const Expression& Wx, const Expression& Wh, const Expression& b,
                                              const Expression& dropout_mask_x, const Expression& dropout_mask_h,
                                              float weightnoise_std = 0.f);
+/// The gates [i; f; o; g] from their pre-activations a {4H} (an affine transform of a step's
+/// input and state): i, o = logistic(a_i), logistic(a_o), f = logistic(a_f + forget_bias),
+/// g = tanh(a_g). VanillaLSTMBuilder's gates in one node, for vanilla_lstm_c and vanilla_lstm_h.
+Expression vanilla_lstm_activations(const Expression& a, float forget_bias);
 /// c_t = i . g + f . c_tm1, from the gates of vanilla_lstm_gates.
 Expression vanilla_lstm_c(const Expression& c_tm1, const Expression& gates_t);
 /// h_t = o . tanh(c_t).

@@ -11,6 +11,7 @@
 #include "dynet_core/ops/check_case.h"
 #include "dynet_core/ops/class_targets.h"
 #include "dynet_core/ops/dims.h"
+#include "dynet_core/ops/fixed_blocks.h"
 #include "dynet_core/ops/index_list.h"
 #include "dynet_core/ops/registry.h"
 #include "dynet_core/ops/shape.h"
@@ -26,10 +27,9 @@ Dim infer_along(const DimArgs& xs, const void* data) {
 }
 
 // Along dimension 0 every column is contiguous: plain loops over columns, exps over the whole
-// block at once, and each column's max and sums as Eigen's reductions, which run in vector lanes
-// (a loop of scalar adds waits on each add: a 10,000-class column took 10 times as long); other
-// dimensions take the strided scalar loops.
-using Flat = Eigen::Map<Eigen::ArrayXf, Eigen::Unaligned>;
+// block at once, each column's max as Eigen's reduction and its sums in vector lanes
+// (fixed_blocks.h: a loop of scalar adds waits on each add, and a 10,000-class column took 10
+// times as long); other dimensions take the strided scalar loops.
 using ConstFlat = Eigen::Map<const Eigen::ArrayXf, Eigen::Unaligned>;
 
 /// tmp[i, b] = exp(x[i, b] - shift[b]) over an n x cols block. The exps run over the block as one
@@ -38,8 +38,7 @@ using ConstFlat = Eigen::Map<const Eigen::ArrayXf, Eigen::Unaligned>;
 void exp_shifted(const float* x, unsigned n, unsigned cols, const float* shift, float* tmp) {
   for (unsigned b = 0; b < cols; ++b)
     for (unsigned i = 0; i < n; ++i) tmp[std::size_t(b) * n + i] = x[std::size_t(b) * n + i] - shift[b];
-  Flat e(tmp, std::size_t(n) * cols);
-  e = e.exp();
+  map_in_blocks(tmp, tmp, std::size_t(n) * cols, [](const auto& v) { return v.exp(); });
 }
 
 /// lse[b] = log sum_i exp(x[i, b]) for every column of the n x cols block x, stable.
@@ -48,8 +47,12 @@ void column_log_sum_exp(const OpCall& c, const float* x, unsigned n, unsigned co
   float* e = c.scratch_floats(std::size_t(n) * cols);
   exp_shifted(x, n, cols, lse, e);
   float* sums = c.scratch_floats(cols);
-  for (unsigned b = 0; b < cols; ++b) sums[b] = ConstFlat(e + std::size_t(b) * n, n).sum();
-  Flat(lse, cols) += Flat(sums, cols).log();
+  for (unsigned b = 0; b < cols; ++b) {
+    const float* column = e + std::size_t(b) * n;
+    sums[b] = ordered_sum(n, [column](std::size_t i) { return column[i]; });
+  }
+  map_in_blocks(sums, sums, cols, [](const auto& v) { return v.log(); });
+  for (unsigned b = 0; b < cols; ++b) lse[b] += sums[b];
 }
 
 void softmax_forward(const OpCall& c) {
@@ -79,7 +82,7 @@ void softmax_backward(const OpCall& c, unsigned) {
   if (a.pre == 1) {
     for (unsigned k = 0; k < a.post; ++k) {
       const std::size_t base = std::size_t(k) * a.len;
-      const float dot = (ConstFlat(dy + base, a.len) * ConstFlat(y + base, a.len)).sum();
+      const float dot = ordered_sum(a.len, [&](std::size_t j) { return dy[base + j] * y[base + j]; });
       for (unsigned j = 0; j < a.len; ++j) c.dx.v[base + j] += y[base + j] * (dy[base + j] - dot);
     }
     return;
@@ -118,11 +121,11 @@ void log_softmax_backward(const OpCall& c, unsigned) {
   const unsigned n = c.y.d.rows(), cols = c.y.d.size() / n;
   const std::size_t size = std::size_t(n) * cols;
   float* p = c.scratch_floats(size);
-  Flat(p, size) = ConstFlat(c.y.v, size).exp();
+  map_in_blocks(c.y.v, p, size, [](const auto& v) { return v.exp(); });
   const float* dy = c.dy.v;
   for (unsigned b = 0; b < cols; ++b) {
     const std::size_t base = std::size_t(b) * n;
-    const float total = ConstFlat(dy + base, n).sum();
+    const float total = ordered_sum(n, [&](std::size_t i) { return dy[base + i]; });
     for (unsigned i = 0; i < n; ++i) c.dx.v[base + i] += dy[base + i] - p[base + i] * total;
   }
 }

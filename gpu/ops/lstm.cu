@@ -101,17 +101,22 @@ __global__ void gates_bias_kernel(const float* b, unsigned b_bd, unsigned hidden
   }
 }
 
-__global__ void gates_activation_kernel(unsigned hidden, float* y, std::size_t n) {
+// y = [logistic(a_i); logistic(a_f + forget_bias); logistic(a_o); tanh(a_g)]; a may be y.
+__global__ void gates_activation_kernel(unsigned hidden, float forget_bias, const float* a, float* y, std::size_t n) {
   DYBATCH_GRID_STRIDE(i, n) {
-    const bool g = i % (4 * hidden) >= 3 * hidden;
-    y[i] = g ? rules::Tanh().f(y[i]) : rules::Logistic().f(y[i]);
+    const std::size_t r = i % (4 * hidden);
+    y[i] = r >= 3 * hidden ? rules::Tanh().f(a[i])
+                           : rules::Logistic().f(r >= hidden && r < 2 * hidden ? a[i] + forget_bias : a[i]);
   }
 }
 
-__global__ void gates_pre_gradient_kernel(unsigned hidden, const float* y, const float* dy, float* d, std::size_t n) {
+// d (+)= dy times the activations' derivative at their output y.
+__global__ void gates_pre_gradient_kernel(unsigned hidden, const float* y, const float* dy, float* d, std::size_t n,
+                                          bool accumulate) {
   DYBATCH_GRID_STRIDE(i, n) {
     const bool g = i % (4 * hidden) >= 3 * hidden;
-    d[i] = dy[i] * (g ? rules::Tanh().df(0.f, y[i]) : rules::Logistic().df(0.f, y[i]));
+    const float v = dy[i] * (g ? rules::Tanh().df(0.f, y[i]) : rules::Logistic().df(0.f, y[i]));
+    d[i] = accumulate ? d[i] + v : v;
   }
 }
 
@@ -201,7 +206,7 @@ void gates_forward(const OpCall& c) {
   check_launch("vanilla_lstm_gates bias");
   gemm(c.y, c.xs[a.wx], false, stacked_input(c, a), false, true);
   gemm(c.y, c.xs[a.wh], false, masked_hidden(c, a), false, true);
-  gates_activation_kernel<<<blocks_for(n), kThreads, 0, stream_of(c)>>>(hidden, c.y.v, n);
+  gates_activation_kernel<<<blocks_for(n), kThreads, 0, stream_of(c)>>>(hidden, 0.f, c.y.v, c.y.v, n);
   check_launch("vanilla_lstm_gates activations");
 }
 
@@ -210,7 +215,7 @@ void gates_backward(const OpCall& c, unsigned i) {
   const std::size_t size = c.y.d.size();
   const Tensor d(c.y.d, c.scratch_floats(size), c.y.device);
   gates_pre_gradient_kernel<<<blocks_for(size), kThreads, 0, stream_of(c)>>>(c.y.d.rows() / 4, c.y.v, c.dy.v, d.v,
-                                                                             size);
+                                                                             size, false);
   check_launch("vanilla_lstm_gates pre-activation gradient");
   const unsigned bd = c.y.d.bd;
   if (i == a.wx) return gemm(c.dx, d, false, stacked_input(c, a), true, true);
@@ -235,12 +240,27 @@ void gates_backward(const OpCall& c, unsigned i) {
   add_rows(c, c.dx, back, 0, n, &c.xs[a.h]);
 }
 
+void activations_forward(const OpCall& c) {
+  const std::size_t n = c.y.d.size();
+  gates_activation_kernel<<<blocks_for(n), kThreads, 0, stream_of(c)>>>(c.y.d.rows() / 4, c.op_data<float>(),
+                                                                         c.xs[0].v, c.y.v, n);
+  check_launch("vanilla_lstm_activations forward");
+}
+
+void activations_backward(const OpCall& c, unsigned) {
+  const std::size_t n = c.y.d.size();
+  gates_pre_gradient_kernel<<<blocks_for(n), kThreads, 0, stream_of(c)>>>(c.y.d.rows() / 4, c.y.v, c.dy.v, c.dx.v, n,
+                                                                          true);
+  check_launch("vanilla_lstm_activations backward");
+}
+
 }  // namespace
 
 void add_lstm_kernels(KernelTable& t) {
   t.add({kernel_for("vanilla_lstm_c", cell_forward, cell_backward),
          kernel_for("vanilla_lstm_h", hidden_forward, hidden_backward),
          kernel_for("vanilla_lstm_gates", gates_forward, gates_backward),
+         kernel_for("vanilla_lstm_activations", activations_forward, activations_backward),
          kernel_for("vanilla_lstm_gates_dropout", gates_forward, gates_backward)});
 }
 

@@ -70,9 +70,16 @@ const VectorXf kXs[2] = {VectorXf::LinSpaced(kInput, -0.8f, 0.9f), VectorXf::Lin
 
 /// Runs both steps through the builder and through `cell`, and compares the full state after
 /// each. `deep`: the layers above the first read [h below; x] (DyNet's DeepLSTMBuilder).
-void check_two_steps(RNNBuilder& rnn, const std::vector<Layer>& p, const Cell& cell, bool with_cells,
-                     bool deep = false) {
+/// With `vertex_tasks`, under an engine that runs marked cells as vertex-function tasks (the
+/// agenda engine under --dynet-vertex 2), for which builders may lay out their steps otherwise.
+void check_two_steps(RNNBuilder& rnn, const std::vector<Layer>& p, const Cell& cell, bool with_cells, bool deep = false,
+                     bool vertex_tasks = false) {
   ComputationGraph cg;
+  if (vertex_tasks) {
+    cg.set_autobatch(1);
+    cg.set_vertex(2);
+  }
+  REQUIRE(cg.runs_vertex_tasks() == vertex_tasks);
   rnn.new_graph(cg);
   rnn.start_new_sequence();
   std::vector<State> now;
@@ -206,6 +213,9 @@ TEST_CASE("VanillaLSTMBuilder and CompactVanillaLSTMBuilder compute DyNet's LSTM
   const float forget_bias = GENERATE(1.f, 0.f, 0.5f);
   const bool compact = GENERATE(false, true);
   if (compact && forget_bias != 1.f) return;
+  // VanillaLSTMBuilder's two layouts of a step: fused nodes, and DyNet's nodes for vertex tasks.
+  const bool vertex_tasks = GENERATE(false, true);
+  INFO((vertex_tasks ? "vertex tasks" : "fused nodes"));
   ParameterCollection model;
   std::unique_ptr<RNNBuilder> rnn;
   if (compact)
@@ -218,7 +228,7 @@ TEST_CASE("VanillaLSTMBuilder and CompactVanillaLSTMBuilder compute DyNet's LSTM
       [&](const Layer& p, const VectorXf& x, const State* prev) {
         return vanilla_lstm(p, x, prev, false, forget_bias);
       },
-      true);
+      true, false, vertex_tasks);
 }
 
 TEST_CASE("a layer-normalized VanillaLSTMBuilder normalizes W_x x, W_h h and c as DyNet's", "[builders][rnn]") {
@@ -226,9 +236,32 @@ TEST_CASE("a layer-normalized VanillaLSTMBuilder normalizes W_x x, W_h h and c a
   VanillaLSTMBuilder rnn(kLayers, kInput, kHidden, model, true);
   test_support::scramble(model);
   REQUIRE(rnn.ln_params.size() == kLayers);
+  const bool vertex_tasks = GENERATE(false, true);
+  INFO((vertex_tasks ? "vertex tasks" : "fused nodes"));
   check_two_steps(
       rnn, values_of(rnn.params, rnn.ln_params),
-      [](const Layer& p, const VectorXf& x, const State* prev) { return vanilla_lstm(p, x, prev, true, 1.f); }, true);
+      [](const Layer& p, const VectorXf& x, const State* prev) { return vanilla_lstm(p, x, prev, true, 1.f); }, true,
+      false, vertex_tasks);
+}
+
+TEST_CASE("VanillaLSTMBuilder takes three nodes a step after its affine transform, DyNet's fourteen for vertex tasks",
+          "[builders][rnn]") {
+  ParameterCollection model;
+  VanillaLSTMBuilder rnn(1, kInput, kHidden, model);
+  for (const bool vertex_tasks : {false, true}) {
+    ComputationGraph cg;
+    cg.set_autobatch(1);
+    cg.set_vertex(vertex_tasks ? 2 : 1);
+    rnn.new_graph(cg);
+    rnn.start_new_sequence();
+    const Expression x = input(cg, Dim({kInput}), std::vector<float>(kInput, 0.5f));
+    rnn.add_input(x);
+    const VariableIndex before = cg.size();
+    rnn.add_input(x);
+    // The affine transform, then the gates, the cell and the output; or DyNet's pick_range,
+    // logistic, tanh, cmult and sums.
+    CHECK(cg.size() - before == (vertex_tasks ? 1u + 14u : 1u + 3u));
+  }
 }
 
 TEST_CASE("CoupledLSTMBuilder, FastLSTMBuilder and DeepLSTMBuilder compute DyNet's coupled LSTMs (f = 1 - i)",

@@ -382,6 +382,8 @@ std::vector<Misuse> expression_misuses(Scene& s) {
       [&s] { vanilla_lstm_gates_dropout(s.v3, s.h1, s.m43, s.m41, s.v4, s.v4, s.h1); });
   add("vanilla_lstm_gates_dropout_concat", "a mask of another size",
       [&s] { vanilla_lstm_gates_dropout_concat({s.v3}, s.h1, s.m43, s.m41, s.v4, s.v3, s.v3); });
+  add("vanilla_lstm_activations", "rows that are not 4 x hidden", [&s] { vanilla_lstm_activations(s.v3, 1.f); });
+  add("vanilla_lstm_activations", "a matrix", [&s] { vanilla_lstm_activations(s.m34, 1.f); });
   add("vanilla_lstm_c", "gates of another size", [&s] { vanilla_lstm_c(s.v3, s.v4); });
   add("vanilla_lstm_h", "gates of another size", [&s] { vanilla_lstm_h(s.v3, s.v4); });
   add("conv2d", "filters of other input channels", [&s] { conv2d(s.m34, s.t223, {1, 1}); });
