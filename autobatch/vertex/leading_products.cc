@@ -41,13 +41,18 @@ bool LeadingProducts::joins(const ComputationGraph& cg, VariableIndex start, Var
   return (ahead || cg.node(x).nargs == 0) && n.dim == n0.dim && cg.node(x).dim == cg.node(n0.arg(kInput)).dim;
 }
 
-void LeadingProducts::plan(const ComputationGraph& cg, const TailOrder& order, VariableIndex begin, VariableIndex end) {
-  order_ = &order;
-  record_ = nullptr;
+void LeadingProducts::start_plan(const TailOrder* order, const GroupRecord* record, VariableIndex begin,
+                                 VariableIndex end) {
+  order_ = order;
+  record_ = record;
   begin_ = begin;
   if (nodes_.size() < end) nodes_.resize(end);
   std::fill(nodes_.begin() + begin, nodes_.begin() + end, NodeState());
   candidates_.clear();
+}
+
+void LeadingProducts::plan(const ComputationGraph& cg, const TailOrder& order, VariableIndex begin, VariableIndex end) {
+  start_plan(&order, nullptr, begin, end);
   for (std::uint32_t p = begin; p < end; ++p) {
     const VariableIndex j = order.order()[p];
     const Node& n = cg.node(j);
@@ -58,12 +63,7 @@ void LeadingProducts::plan(const ComputationGraph& cg, const TailOrder& order, V
 
 void LeadingProducts::plan(const ComputationGraph& cg, const GroupRecord& record, VariableIndex begin,
                            VariableIndex end) {
-  order_ = nullptr;
-  record_ = &record;
-  begin_ = begin;
-  if (nodes_.size() < end) nodes_.resize(end);
-  std::fill(nodes_.begin() + begin, nodes_.begin() + end, NodeState());
-  candidates_.clear();
+  start_plan(nullptr, &record, begin, end);
   for (VariableIndex j = begin; j < end; ++j) {
     const Node& n = cg.node(j);
     if (may_lead(cg, n)) candidates_.push_back({n.arg(kWeight), n.arg(kBias), j, 0});

@@ -121,6 +121,9 @@ class LeadingProducts {
   /// Where node j runs in the engine's order (see before()); GroupRecord::kNoGroup for a
   /// parameter leaf of the batched engine, which runs nowhere.
   std::uint32_t place(VariableIndex j) const { return order_ ? order_->position(j) : record_->group_of(j); }
+  /// Starts planning nodes [begin, end) in one engine's order (the other null): their states
+  /// reset, no candidates yet.
+  void start_plan(const TailOrder* order, const GroupRecord* record, VariableIndex begin, VariableIndex end);
   /// Groups candidates_ by weight and bias, in order of their place.
   void group_candidates(const ComputationGraph& cg);
   /// Whether node n may take part: its op is a sum of products, its output narrow, and its b and
