@@ -44,12 +44,39 @@ constexpr unsigned kNarrowColumns = 64;
 constexpr unsigned kNarrowDepth = 32;
 constexpr unsigned kNarrowRows = 4096;
 
+/// A kernel's shape: what libxsmm's dispatch is asked for.
+struct KernelShape {
+  unsigned m, n, k, lda, ldb, ldc;
+  bool tb, accumulate;
+  bool operator==(const KernelShape& o) const {
+    return m == o.m && n == o.n && k == o.k && lda == o.lda && ldb == o.ldb && ldc == o.ldc && tb == o.tb &&
+           accumulate == o.accumulate;
+  }
+};
+
 libxsmm_smmfunction kernel(unsigned m, unsigned n, unsigned k, unsigned lda, unsigned ldb, bool tb, unsigned ldc,
                            bool accumulate) {
+  // libxsmm's dispatch hashes and compares its whole descriptor on every call (about 1% of a tree
+  // LSTM's step at one tree a graph, where products are small and many); the few shapes a
+  // program multiplies are found here first. Kernels live until the process ends.
+  struct Entry {
+    KernelShape shape;
+    libxsmm_smmfunction kernel;
+  };
+  constexpr unsigned kEntries = 64;
+  thread_local Entry found[kEntries] = {};
+  const KernelShape shape{m, n, k, lda, ldb, ldc, tb, accumulate};
+  const std::size_t h = (std::size_t(m) * 0x9E3779B1u) ^ (std::size_t(n) * 0x85EBCA77u) ^
+                        (std::size_t(k) * 0xC2B2AE3Du) ^ (std::size_t(lda) << 7) ^ (std::size_t(ldb) << 13) ^
+                        (std::size_t(ldc) << 19) ^ (std::size_t(tb) << 1) ^ std::size_t(accumulate);
+  Entry& e = found[(h ^ (h >> 17)) % kEntries];
+  if (e.kernel && e.shape == shape) return e.kernel;
   const libxsmm_blasint mm = m, nn = n, kk = k, la = lda, lb = ldb, lc = ldc;
   const float alpha = 1.f, beta = accumulate ? 1.f : 0.f;
   const int flags = tb ? LIBXSMM_GEMM_FLAG_TRANS_B : LIBXSMM_GEMM_FLAG_NONE;
-  return libxsmm_smmdispatch(mm, nn, kk, &la, &lb, &lc, &alpha, &beta, &flags, nullptr);
+  const libxsmm_smmfunction f = libxsmm_smmdispatch(mm, nn, kk, &la, &lb, &lc, &alpha, &beta, &flags, nullptr);
+  if (f) e = {shape, f};
+  return f;
 }
 
 }  // namespace
@@ -86,7 +113,8 @@ bool jit_gemm(unsigned m, unsigned n, unsigned k, const float* a, unsigned lda, 
   if (!whole && n <= kNarrowColumns) {
     depth = std::min(k, kNarrowDepth);
     rows = static_cast<unsigned>(std::min<std::size_t>(
-        {m, kNarrowRows, std::max<std::size_t>(kBlockAlign, max_left_floats() / depth / 2 / kBlockAlign * kBlockAlign)}));
+        {m, kNarrowRows,
+         std::max<std::size_t>(kBlockAlign, max_left_floats() / depth / 2 / kBlockAlign * kBlockAlign)}));
   } else if (!whole) {
     rows = std::min(m, kBlockRows);
     depth = static_cast<unsigned>(std::min<std::size_t>(

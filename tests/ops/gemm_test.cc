@@ -172,7 +172,7 @@ TEST_CASE("a left operand larger than one kernel block runs block by block and e
             expected[i + std::size_t(j) * ldc] = float(s);
           }
         INFO(m << " x " << k << ", " << n << " columns" << (tb ? ", b transposed" : "")
-                    << (accumulate ? ", accumulating" : ""));
+               << (accumulate ? ", accumulating" : ""));
         REQUIRE(jit_gemm(m, n, k, a.data(), lda, b.data(), ldb, tb, c.data(), ldc, accumulate));
         for (std::size_t e = 0; e < c.size(); ++e) REQUIRE(c[e] == Approx(expected[e]).epsilon(1e-4).margin(1e-3));
       }
@@ -254,6 +254,16 @@ TEST_CASE("a^T b over up to 8 columns: dot products equal to the plain product, 
           for (unsigned l = 0; l < k; ++l) s += double(a[l + std::size_t(i) * lda]) * b[l + std::size_t(j) * ldb];
           REQUIRE(all[i + std::size_t(j) * ldy] == Approx(s).epsilon(1e-5).margin(1e-4));
         }
+      // Every column of a alone: the same bits as at its place among the others.
+      for (unsigned i = 0; i < m; ++i) {
+        std::vector<float> alone(n);
+        for (unsigned j = 0; j < n; ++j) alone[j] = y0[i + std::size_t(j) * ldy];
+        column_dots(1, n, k, a.data() + std::size_t(i) * lda, lda, b.data(), ldb, alone.data(), 1, accumulate);
+        for (unsigned j = 0; j < n; ++j) {
+          INFO("column " << i << " of a alone, column " << j << " of b");
+          REQUIRE(alone[j] == all[i + std::size_t(j) * ldy]);
+        }
+      }
       // Every run of columns [first, first + count) alone, through gemm: the same bits.
       const MemorySizes sizes{1 << 20, 1 << 20, 1 << 20, 1 << 20};
       Device_CPU one(sizes, false, 1);
