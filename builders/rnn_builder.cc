@@ -104,7 +104,9 @@ Expression RNNBuilder::add_step(RNNPointer prev, const Expression& x, const Laye
   const unsigned batch = x.dim().bd;
   const bool dropping = dropout_x_ > 0.f || dropout_h_ > 0.f;
   if (dropping && masks_batch_ == 0) set_dropout_masks(batch);
-  if (dropping && masks_batch_ > 1 && masks_batch_ != batch)
+  // An input of one batch element meets masks drawn for more as DyNet's cmult does: the step
+  // broadcasts it over the masks' batch.
+  if (dropping && masks_batch_ > 1 && batch != 1 && masks_batch_ != batch)
     throw std::invalid_argument(name() + "::" + who + ": the input has batch size " + std::to_string(batch) +
                                 " but this sequence's dropout masks were drawn for batch size " +
                                 std::to_string(masks_batch_));

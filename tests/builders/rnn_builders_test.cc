@@ -115,6 +115,31 @@ TEMPLATE_TEST_CASE("a batch of sequences gives the states of each sequence on it
   }
 }
 
+TEMPLATE_TEST_CASE("masks drawn for a batch take an input of one element as that batch of copies", "[builders][rnn]",
+                   SimpleRNNBuilder, VanillaLSTMBuilder, CompactVanillaLSTMBuilder, CoupledLSTMBuilder, GRUBuilder) {
+  // As DyNet's builders, whose cmult broadcasts the input over the masks' batch.
+  Sequences<TestType> s(6);
+  s.rnn.set_dropout(0.5f, 0.4f);
+  ComputationGraph cg;
+  s.rnn.new_graph(cg);
+  s.rnn.start_new_sequence();
+  s.rnn.set_dropout_masks(3);
+  const std::vector<float> v{0.5f, -1.f, 2.f};
+  std::vector<float> v3;
+  for (unsigned b = 0; b < 3; ++b) v3.insert(v3.end(), v.begin(), v.end());
+  const Expression x = input(cg, Dim({kInput}), v), x3 = input(cg, Dim({kInput}, 3), v3);
+  // Two steps from the start with one element, two with three copies of it: the same masks.
+  s.rnn.add_input(-1, x);
+  const Expression broadcast = s.rnn.add_input(s.rnn.state(), x);
+  s.rnn.add_input(-1, x3);
+  const Expression copies = s.rnn.add_input(s.rnn.state(), x3);
+  REQUIRE(broadcast.dim() == Dim({kHidden}, 3));
+  const std::vector<float> a = as_vector(cg.incremental_forward(broadcast));
+  const std::vector<float> b = as_vector(cg.incremental_forward(copies));
+  REQUIRE(a.size() == b.size());
+  for (std::size_t k = 0; k < a.size(); ++k) CHECK(a[k] == Approx(b[k]).margin(1e-6));
+}
+
 TEMPLATE_TEST_CASE("a clone shares the parameters and keeps graph state of its own", "[builders][rnn]",
                    SimpleRNNBuilder, VanillaLSTMBuilder, CompactVanillaLSTMBuilder, CoupledLSTMBuilder, GRUBuilder) {
   Sequences<TestType> s(6);
