@@ -147,7 +147,7 @@ void BatchedEngine::run_as_one_call(const VariableIndex* nodes, std::uint32_t co
     if (profiling_) profile::add_bytes(bytes.gathered, bytes.in_place, 0);
   } else {
     // The record keeps every argument: backward reads b, W1 and x1 whether or not they were read.
-    const bool ahead = leading_ && !view && !along_runs && runs_ahead(nodes, count);
+    const bool ahead = leading_ && !view && !along_runs && runs_ahead(g, nodes, count);
     if (!view) run_forward_kernel(g, out, along_runs, bytes, ahead ? partials(nodes, count) : nullptr);
     mem.scratch.revert(mark);
   }
@@ -260,10 +260,11 @@ bool BatchedEngine::read_argument(const VariableIndex* nodes, std::uint32_t coun
   return along_runs;
 }
 
-bool BatchedEngine::runs_ahead(const VariableIndex* nodes, std::uint32_t count) {
+bool BatchedEngine::runs_ahead(std::uint32_t g, const VariableIndex* nodes, std::uint32_t count) {
   if (!ahead_.member(nodes[0])) return false;
-  auto computed = [this](VariableIndex x) {
-    return x < pass_begin_ || record_.group_of(x) != kNoGroup || cg_->node(x).op->value_alias;
+  // Group g itself is recorded but not computed yet: one of its nodes may be another member's x1.
+  auto computed = [this, g](VariableIndex x) {
+    return x < pass_begin_ || record_.group_of(x) < g || cg_->node(x).op->value_alias;  // kNoGroup is never < g
   };
   const Node& n0 = cg_->node(nodes[0]);
   const bool wide = std::uint64_t(count) * n0.dim.bd * n0.dim.cols() >= LeadingProducts::kBelowColumns;

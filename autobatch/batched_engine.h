@@ -79,11 +79,11 @@ class BatchedEngine : public EngineBase {
   /// (leading_products.h) in place of its first three arguments.
   void run_forward_kernel(std::uint32_t g, float* out, bool along_runs, const ArgumentBytes& bytes,
                           const float* partial = nullptr);
-  /// Whether every one of the `count` nodes at `nodes` has its b + W1 x1 computed ahead, starting
-  /// the groups of ahead_ they belong to that have not started. A group starts with the members
-  /// whose x1 is computed, unless the nodes that start it are wide enough to run on their own or
-  /// hold every such member.
-  bool runs_ahead(const VariableIndex* nodes, std::uint32_t count);
+  /// Whether every one of the `count` nodes at `nodes`, recorded as group g and about to run, has
+  /// its b + W1 x1 computed ahead, starting the groups of ahead_ they belong to that have not
+  /// started. A group starts with the members whose x1 is computed (by groups before g), unless
+  /// the nodes that start it are wide enough to run on their own or hold every such member.
+  bool runs_ahead(std::uint32_t g, const VariableIndex* nodes, std::uint32_t count);
   /// The values of b + W1 x1 computed ahead for those nodes, side by side: where they lie, or
   /// gathered into scratch.
   const float* partials(const VariableIndex* nodes, std::uint32_t count);

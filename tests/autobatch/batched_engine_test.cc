@@ -169,6 +169,21 @@ TEST_CASE("a step whose input is not computed when the batched engine starts its
   }
 }
 
+TEST_CASE("a product ahead never reads an input that the group starting it has yet to compute", "[autobatch]") {
+  // p and s run as one group of two affine transforms; s (its x1 an input) starts the products
+  // ahead of {r, s}, where r's x1 is p: p is recorded by then but not computed, so r runs alone.
+  ChainModel m;
+  std::vector<float> u(ChainModel::hidden), v(ChainModel::hidden);
+  for (unsigned k = 0; k < ChainModel::hidden; ++k) u[k] = 0.3f * float(k) - 1.f, v[k] = 0.5f - 0.2f * float(k);
+  expect_engines_agree(m, [&](ComputationGraph& cg) {
+    const Expression b = parameter(cg, m.b), W = parameter(cg, m.W);
+    const Expression p = affine_transform({b, W, tanh(input(cg, Dim({ChainModel::hidden}), u))});
+    const Expression r = affine_transform({b, W, p});
+    const Expression s = affine_transform({b, W, input(cg, Dim({ChainModel::hidden}), v)});
+    return sum_elems(r) + sum_elems(s);
+  });
+}
+
 TEST_CASE("parameters are shared where kernels broadcast, per-node arguments are concatenated", "[autobatch]") {
   ChainModel m;
   ComputationGraph cg;
