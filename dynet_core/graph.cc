@@ -309,10 +309,10 @@ void ComputationGraph::revert() {
   if (cp.size == size_) return;
   const VariableIndex evaluated = engine_->evaluated();
   // Values of surviving nodes computed after the checkpoint sit above the mark; keep them then.
-  const bool only_dropped_values_above_mark =
-      cp.generation == engine_->generation() && (evaluated < cp.size ? evaluated : cp.size) <= cp.evaluated;
+  const bool only_dropped_values_above_mark = (evaluated < cp.size ? evaluated : cp.size) <= cp.evaluated;
   engine_->truncate(cp.size);
-  if (only_dropped_values_above_mark) memory_->forward.revert(cp.forward);
+  // An engine that dropped every value in truncating (a new generation) has reset the pool itself.
+  if (only_dropped_values_above_mark && cp.generation == engine_->generation()) memory_->forward.revert(cp.forward);
   memory_->arena.revert(cp.arena);
   size_ = cp.size;
   while (!instances_.empty() && instances_.back().end > size_) instances_.pop_back();

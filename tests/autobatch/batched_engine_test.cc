@@ -282,6 +282,17 @@ TEST_CASE("checkpoint and revert under the batched engines", "[autobatch]") {
     m.pc.reset_gradient();
     cg.backward(other);
     CHECK(as_vector(m.W.get_storage().g)[0] != 0.f);
+
+    // Values computed incrementally before the checkpoint and after it: truncating drops them all
+    // (the engine recomputes), and reverting must not rewind the pool it reset.
+    ComputationGraph g;
+    g.set_autobatch(strategy);
+    Expression y = tanh(parameter(g, m.W) * lookup(g, m.emb, 5u));
+    const std::vector<float> vy = as_vector(g.incremental_forward(y));
+    g.checkpoint();
+    g.incremental_forward(tanh(parameter(g, m.W) * y));
+    g.revert();
+    CHECK(as_scalar(g.incremental_forward(sum_elems(y))) == Approx(std::accumulate(vy.begin(), vy.end(), 0.f)));
   }
 }
 
