@@ -140,6 +140,24 @@ TEST_CASE("gemm equals the plain product on every path, accumulating or overwrit
   }
 }
 
+TEST_CASE("a^T b over 9 to 17 columns, a of a leading dimension of a multiple of 4 KiB, equals the plain product",
+          "[ops]") {
+  // Dot products take these from (b^T a)^T up to 16 columns (gemm.cc, kAliasedColumns).
+  const MemorySizes sizes{1 << 20, 1 << 20, 1 << 20, 1 << 20};
+  Device_CPU one(sizes, false, 1);
+  std::mt19937 rng(17);
+  for (const unsigned n : {9u, 12u, 16u, 17u})
+    for (const bool accumulate : {false, true}) {
+      Operand a(Dim({1024, 37}), &one, rng), b(Dim({1024, n}), &one, rng), y(Dim({37, n}), &one, rng);
+      const std::vector<float> y0 = y.v;
+      INFO(n << " columns" << (accumulate ? ", accumulating" : ""));
+      const std::vector<float> expected = reference(y.t, a.t, true, b.t, false, y0, accumulate);
+      gemm(y.t, a.t, true, b.t, false, accumulate);
+      for (std::size_t e = 0; e < expected.size(); ++e)
+        REQUIRE(y.v[e] == Approx(expected[e]).epsilon(1e-4).margin(1e-4));
+    }
+}
+
 TEST_CASE("a left operand larger than one kernel block runs block by block and equals the plain product", "[ops]") {
   if (!jit_gemm_serves(2, 2, 2)) return;  // a build without JIT kernels: Eigen takes every product
   // More rows than a block takes and more depth than fits beside them on any L2 of up to 16 MiB,
