@@ -257,6 +257,11 @@ cdef extern from "<dybatch.h>" namespace "dynet":
         void set_dropout(float d, float d_h) except +
         void disable_dropout() except +
         CParameterCollection& get_parameter_collection()
+        unsigned layers()
+        unsigned input_dim()
+        unsigned hidden_dim()
+        CRNNBuilder& forward_builder(unsigned layer) except +
+        CRNNBuilder& backward_builder(unsigned layer) except +
 
 cdef extern from "glue.h" namespace "dynet_python":
     CBiRNNBuilder* make_birnn(const string& kind, unsigned layers, unsigned input_dim, unsigned hidden_dim,

@@ -13,6 +13,9 @@ cdef class _RNNBuilder:
     """A recurrent builder of the library. It is bound to the global graph when a state is first
     asked of it in that graph (initial_state); states of an older graph raise RuntimeError."""
     cdef unique_ptr[CRNNBuilder] c
+    # A builder that another object owns (a layer of the library's BiRNNBuilder), kept alive by it.
+    cdef CRNNBuilder* borrowed
+    cdef object owner
     cdef object model
     cdef object spec_
     cdef unsigned version
@@ -24,6 +27,8 @@ cdef class _RNNBuilder:
         self.spec_ = _Spec(spec)
 
     cdef CRNNBuilder* _b(self) except NULL:
+        if self.borrowed != NULL:
+            return self.borrowed
         if not self.c:
             raise RuntimeError("this builder was never constructed")
         return self.c.get()
@@ -257,6 +262,15 @@ class _OutputOnly(object):
         return self._out
 
 
+cdef _RNNBuilder _layer_builder(cls, CRNNBuilder* builder, owner, tuple spec):
+    """A builder object of class cls over a builder that owner holds."""
+    cdef _RNNBuilder b = cls.__new__(cls)
+    b.borrowed = builder
+    b.owner = owner
+    b.spec_ = _Spec(spec)
+    return b
+
+
 cdef class BiRNNBuilder:
     """Layers of a forward and a backward builder (made by rnn_builder_factory, each of
     hidden_dim / 2), each layer reading the concatenated outputs of the one below. With one of
@@ -283,7 +297,13 @@ cdef class BiRNNBuilder:
             self.c.reset(make_birnn(rnn_builder_factory.__name__.encode(), num_layers, input_dim, hidden_dim,
                                     (<ParameterCollection?>model).c))
             self.model = model
+            # DyNet's (forward, backward) builder of each layer, here the ones the library's runs.
             self.builder_layers = []
+            for layer in range(num_layers):
+                spec = (1, input_dim if layer == 0 else hidden_dim, hidden_dim // 2)
+                self.builder_layers.append(
+                    (_layer_builder(rnn_builder_factory, &self.c.get().forward_builder(layer), self, spec),
+                     _layer_builder(rnn_builder_factory, &self.c.get().backward_builder(layer), self, spec)))
             return
         self.model = model.add_subcollection("birnn")
         self.builder_layers = []
@@ -312,15 +332,11 @@ cdef class BiRNNBuilder:
         return "BiRNNBuilder"
 
     def set_dropout(self, p):
-        if self.c:
-            self.c.get().set_dropout(p, p)
         for f, b in self.builder_layers:
             f.set_dropout(p)
             b.set_dropout(p)
 
     def disable_dropout(self):
-        if self.c:
-            self.c.get().disable_dropout()
         for f, b in self.builder_layers:
             f.disable_dropout()
             b.disable_dropout()

@@ -453,6 +453,40 @@ def test_subcollections_and_names():
     assert pc.get_weight_decay() == 0.0
 
 
+def test_the_library_s_birnn_lists_the_builders_it_runs_in_builder_layers():
+    # As DyNet's: a (forward, backward) pair of the factory's class a layer, each of hidden_dim / 2,
+    # and they are the builders transduce runs.
+    pc = dy.ParameterCollection()
+    bi = dy.BiRNNBuilder(2, 3, 8, pc, dy.VanillaLSTMBuilder)
+    assert len(bi.builder_layers) == 2
+    for layer, (f, b) in enumerate(bi.builder_layers):
+        assert type(f) is dy.VanillaLSTMBuilder and type(b) is dy.VanillaLSTMBuilder
+        assert f.spec == (1, 3 if layer == 0 else 8, 4)
+        assert [p.shape() for p in f.get_parameters()[0]] == [(16, 3 if layer == 0 else 8), (16, 4), (16,)]
+    values = [[1, 2, 3], [-1, 0, 2], [0.5, 0.5, -1]]
+    xs = [dy.inputVector(v) for v in values]
+    want = [o.npvalue() for o in bi.transduce(xs)]
+    es = xs
+    for f, b in bi.builder_layers:
+        fs = f.initial_state().transduce(es)
+        bs = b.initial_state().transduce(list(reversed(es)))
+        es = [dy.concatenate([x, y]) for x, y in zip(fs, reversed(bs))]
+    np.testing.assert_allclose([e.npvalue() for e in es], want, rtol=1e-6)
+    # Dropout set on a layer's builder is the one transduce runs with; the builders outlive
+    # the BiRNN object that owns them.
+    f0 = bi.builder_layers[0][0]
+    f0.set_dropout(0.5)
+    dy.renew_cg()
+    assert not np.allclose(bi.transduce([dy.inputVector(v) for v in values])[0].npvalue(), want[0])
+    f0.disable_dropout()
+    dy.renew_cg()
+    np.testing.assert_allclose(bi.transduce([dy.inputVector(v) for v in values])[0].npvalue(), want[0], rtol=1e-6)
+    del bi
+    gc.collect()
+    dy.renew_cg()
+    assert f0.initial_state().add_input(dy.inputVector([1, 2, 3])).output().dim() == ((4,), 1)
+
+
 def test_birnn_composed_from_a_user_factory_and_saved(tmp_path):
     pc = dy.ParameterCollection()
     xs = [dy.inputVector([1, 2]), dy.inputVector([3, 4])]
