@@ -13,9 +13,10 @@ cdef class _RNNBuilder:
     """A recurrent builder of the library. It is bound to the global graph when a state is first
     asked of it in that graph (initial_state); states of an older graph raise RuntimeError."""
     cdef unique_ptr[CRNNBuilder] c
-    # A builder that another object owns (a layer of the library's BiRNNBuilder), kept alive by it.
-    cdef CRNNBuilder* borrowed
+    # Or a layer's builder of the library's BiRNNBuilder `owner` (2 * layer, + 1 backward), looked
+    # up there at each use: the owner may be constructed anew.
     cdef object owner
+    cdef unsigned layer_builder
     cdef object model
     cdef object spec_
     cdef unsigned version
@@ -27,8 +28,8 @@ cdef class _RNNBuilder:
         self.spec_ = _Spec(spec)
 
     cdef CRNNBuilder* _b(self) except NULL:
-        if self.borrowed != NULL:
-            return self.borrowed
+        if self.owner is not None:
+            return _birnn_layer_builder(self.owner, self.layer_builder)
         if not self.c:
             raise RuntimeError("this builder was never constructed")
         return self.c.get()
@@ -262,11 +263,11 @@ class _OutputOnly(object):
         return self._out
 
 
-cdef _RNNBuilder _layer_builder(cls, CRNNBuilder* builder, owner, tuple spec):
-    """A builder object of class cls over a builder that owner holds."""
+cdef _RNNBuilder _layer_builder(cls, owner, unsigned index, tuple spec):
+    """A builder object of class cls over the builder `index` of the BiRNNBuilder owner."""
     cdef _RNNBuilder b = cls.__new__(cls)
-    b.borrowed = builder
     b.owner = owner
+    b.layer_builder = index
     b.spec_ = _Spec(spec)
     return b
 
@@ -301,9 +302,8 @@ cdef class BiRNNBuilder:
             self.builder_layers = []
             for layer in range(num_layers):
                 spec = (1, input_dim if layer == 0 else hidden_dim, hidden_dim // 2)
-                self.builder_layers.append(
-                    (_layer_builder(rnn_builder_factory, &self.c.get().forward_builder(layer), self, spec),
-                     _layer_builder(rnn_builder_factory, &self.c.get().backward_builder(layer), self, spec)))
+                self.builder_layers.append((_layer_builder(rnn_builder_factory, self, 2 * layer, spec),
+                                            _layer_builder(rnn_builder_factory, self, 2 * layer + 1, spec)))
             return
         self.model = model.add_subcollection("birnn")
         self.builder_layers = []
@@ -365,6 +365,14 @@ cdef class BiRNNBuilder:
         for f, b in self.builder_layers:
             es = _bidirectional(f, b, es)
         return es
+
+
+cdef CRNNBuilder* _birnn_layer_builder(BiRNNBuilder owner, unsigned index) except NULL:
+    if not owner.c or index // 2 >= owner.c.get().layers():
+        raise RuntimeError("this layer's BiRNNBuilder no longer has it (it was constructed anew)")
+    if index % 2:
+        return &owner.c.get().backward_builder(index // 2)
+    return &owner.c.get().forward_builder(index // 2)
 
 
 cdef list _bidirectional(f, b, list es):

@@ -481,6 +481,11 @@ def test_the_library_s_birnn_lists_the_builders_it_runs_in_builder_layers():
     f0.disable_dropout()
     dy.renew_cg()
     np.testing.assert_allclose(bi.transduce([dy.inputVector(v) for v in values])[0].npvalue(), want[0], rtol=1e-6)
+    # Constructed anew with one layer: the second layer's builders are gone, and say so.
+    f1 = bi.builder_layers[1][0]
+    bi.__init__(1, 3, 8, pc, dy.VanillaLSTMBuilder)
+    with pytest.raises(RuntimeError, match="constructed anew"):
+        f1.initial_state()
     del bi
     gc.collect()
     dy.renew_cg()
