@@ -179,8 +179,10 @@ def test_gradients_match_central_differences(rng):
 
 @pytest.mark.parametrize("strategy", [1, 2])
 def test_autobatching_gives_the_same_values_and_gradients(strategy, rng):
+    # W from the test's own generator: the library's initializer draws from a stream that earlier
+    # tests advance, and some draws make the loss a sum of 30 terms that nearly cancel.
     pc = dy.ParameterCollection()
-    W = pc.add_parameters((5, 5))
+    W = pc.add_parameters((5, 5), init=rng.standard_normal((5, 5)).astype(np.float32) * 0.5)
     inputs = [rng.standard_normal(5).astype(np.float32) for _ in range(6)]
 
     def run(autobatch):
@@ -195,6 +197,7 @@ def test_autobatching_gives_the_same_values_and_gradients(strategy, rng):
 
     v0, g0 = run(0)
     v1, g1 = run(strategy)
-    assert v1 == pytest.approx(v0, rel=1e-5)
+    # The loss sums 30 tanh outputs of up to 1: their rounding, not the sum's size, bounds the difference.
+    assert v1 == pytest.approx(v0, rel=1e-5, abs=30 * 1e-7)
     np.testing.assert_allclose(g1, g0, rtol=1e-4, atol=1e-6)
     dy.renew_cg(autobatching=0)
