@@ -93,7 +93,9 @@ void Trainer::restore(const std::string& bytes, const std::string& source) {
                      std::to_string(storages.size()));
     for (std::size_t i = 0; i < storages.size(); ++i) {
       const std::string saved_name = r.string("name length");
-      const std::uint64_t size = r.count("value count");
+      // Not bounded by the payload: a trainer with no state per value (SGD) stores none. The
+      // comparison with the model's count below comes before any allocation.
+      const std::uint64_t size = r.integer();
       if (saved_name != storages[i]->name || size != blocks[i].stride)
         throw Mismatch("holds state for the " + std::string(what) + " '" + saved_name + "' of " + std::to_string(size) +
                        " values where the model has '" + storages[i]->name + "' of " +
