@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 #include <iostream>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -28,7 +29,10 @@ void check_setting(const char* trainer, const std::string& setting, float v, Ran
 const char* Trainer::Hyperparameter::violation(float v, Range range) {
   switch (range) {
     case Range::Positive:
-      return v > 0.f && std::isfinite(v) ? nullptr : "must be finite and > 0";
+      // A denormal constant is 0 where denormals are flushed (the default): 0 / (sqrt(0) + eps) is NaN.
+      return v >= std::numeric_limits<float>::min() && std::isfinite(v)
+                 ? nullptr
+                 : "must be finite and at least the smallest normal float, 1.17549e-38";
     case Range::NonNegative:
       return v >= 0.f && std::isfinite(v) ? nullptr : "must be finite and >= 0";
     case Range::Fraction:
@@ -167,8 +171,7 @@ void Trainer::update_parameters(const std::vector<unsigned>* subset_params,
   for_each_position(subset_params, params.size(), [&](std::size_t i) {
     ParameterStorage& p = *params[i];
     const StateBlock& s = param_state_[i];
-    if (p.updated)
-      launch(*p.device, {p.values.v, p.g.v, s.data, s.stride, p.size(), nullptr, 1, factor});
+    if (p.updated) launch(*p.device, {p.values.v, p.g.v, s.data, s.stride, p.size(), nullptr, 1, factor});
     p.zero_grad();
   });
   const auto& tables = model_.lookup_parameters_list();

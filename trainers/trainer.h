@@ -90,7 +90,7 @@ class Trainer {
   /// constructors, update() and populate() check it alike.
   struct Hyperparameter {
     enum class Range {
-      Positive,     ///< finite and > 0
+      Positive,     ///< finite and at least FLT_MIN (no denormal)
       NonNegative,  ///< finite and >= 0
       Fraction,     ///< in [0, 1)
     };
@@ -118,8 +118,8 @@ class Trainer {
   /// small are all it changes. false keeps IEEE's gradual underflow, as DyNet computes. Like the
   /// schedule, not part of checkpoints.
   bool flush_denormals = true;
-  unsigned updates = 0;                ///< number of update() calls since the last restart
-  float clips = 0;                     ///< updates whose gradients were rescaled by clipping
+  unsigned updates = 0;  ///< number of update() calls since the last restart
+  float clips = 0;       ///< updates whose gradients were rescaled by clipping
   float clips_since_status = 0;
   float updates_since_status = 0;
   ParameterCollection* model = &model_;  ///< the parameters this trainer updates (DyNet's member)

@@ -107,6 +107,10 @@ TEST_CASE("trainers refuse settings out of range, naming them", "[trainers][erro
   CHECK_THROWS_WITH(SimpleSGDTrainer(m, nan), Catch::Contains("learning_rate"));
   CHECK_THROWS_WITH(MomentumSGDTrainer(m, 0.1f, 1.f), Catch::Contains("momentum") && Catch::Contains("[0, 1)"));
   CHECK_THROWS_WITH(AdagradTrainer(m, 0.1f, 0.f), Catch::Contains("epsilon"));
+  // A denormal epsilon is 0 where denormals are flushed: Adam's and Adagrad's steps of a value of
+  // zero second moment would be NaN.
+  CHECK_THROWS_WITH(AdamTrainer(m, 0.001f, 0.9f, 0.999f, 1e-40f),
+                    Catch::Contains("epsilon") && Catch::Contains("smallest normal float"));
   CHECK_THROWS_WITH(AdadeltaTrainer(m, 1e-6f, -0.1f), Catch::Contains("rho"));
   CHECK_THROWS_WITH(RMSPropTrainer(m, 0.1f, 1e-20f, 1.5f), Catch::Contains("rho"));
   CHECK_THROWS_WITH(AdamTrainer(m, 0.001f, 1.f), Catch::Contains("beta_1"));
