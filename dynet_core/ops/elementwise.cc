@@ -7,6 +7,7 @@
 #include "dynet_core/ops/called_as.h"
 #include "dynet_core/ops/check_case.h"
 #include "dynet_core/ops/registry.h"
+#include "dynet_core/ops/vector_logistic.h"
 #include "dynet_core/tensor_eigen.h"
 
 namespace dynet {
@@ -28,9 +29,7 @@ struct VectorForm<rules::Tanh> {
 template <>
 struct VectorForm<rules::Logistic> {
   static constexpr bool exists = true;
-  // Not Eigen's logistic(), which returns exp(x) below x = -9: 2.6e-4 relative error at -8.6.
-  // This is 1.3e-7 at worst over [-20, 20], and 10% faster (one core, AVX-512).
-  static auto apply(const eig::Array& x) { return (1.f + (-x).exp()).inverse(); }
+  static auto apply(const eig::Array& x) { return vector_logistic(x); }
 };
 template <>
 struct VectorForm<rules::Exp> {

@@ -12,6 +12,7 @@
 #include "dynet_core/ops/fixed_blocks.h"
 #include "dynet_core/ops/random.h"
 #include "dynet_core/ops/registry.h"
+#include "dynet_core/ops/vector_logistic.h"
 #include "dynet_core/tensor_eigen.h"
 
 namespace dynet {
@@ -84,13 +85,13 @@ Tensor masked_hidden(const OpCall& c, const GatesArgs& a) {
 /// wherever a and y lie.
 void activate_gates(const Tensor& a, const Tensor& y, float forget_bias) {
   const unsigned hidden = y.d.rows() / 4;
-  auto logistic = [](const auto& v) { return v.logistic(); };
+  auto logistic = [](const auto& v) { return vector_logistic(v); };
   for (unsigned t = 0; t < y.d.bd; ++t) {
     const float* in = a.batch_ptr(t);
     float* out = y.batch_ptr(t);
     map_in_blocks(in, out, hidden, logistic);
     map_in_blocks(in + hidden, out + hidden, hidden,
-                  [forget_bias](const auto& v) { return (v + forget_bias).logistic(); });
+                  [forget_bias](const auto& v) { return vector_logistic(v + forget_bias); });
     map_in_blocks(in + 2 * hidden, out + 2 * hidden, hidden, logistic);
     map_in_blocks(in + 3 * hidden, out + 3 * hidden, hidden, [](const auto& v) { return v.tanh(); });
   }

@@ -1,4 +1,4 @@
-// The CPU's vectorized forms of tanh, logistic, exp and log (elementwise.cc, VectorForm) against
+// The CPU's vectorized forms of tanh, logistic (also in the LSTM's fused gates), exp and log against
 // the functions in double precision over their whole useful range, in relative terms: a value of
 // logistic near 0 is as much a result as one near 1 (log(logistic(x)) reads it).
 
@@ -26,6 +26,12 @@ TEST_CASE("tanh, logistic, exp and log on the CPU hold their relative error to a
       {"tanh", [](const Expression& x) { return tanh(x); }, [](double x) { return std::tanh(x); }, -9.f, 9.f},
       {"logistic", [](const Expression& x) { return logistic(x); }, [](double x) { return 1.0 / (1.0 + std::exp(-x)); },
        -80.f, 30.f},
+      {"the LSTM gates' logistic",
+       [](const Expression& x) {
+         const unsigned n = x.dim()[0];
+         return pick_range(vanilla_lstm_activations(concatenate({x, x, x, x}), 0.f), n, 2 * n);
+       },
+       [](double x) { return 1.0 / (1.0 + std::exp(-x)); }, -80.f, 30.f},
       {"exp", [](const Expression& x) { return exp(x); }, [](double x) { return std::exp(x); }, -80.f, 80.f},
       {"log", [](const Expression& x) { return log(x); }, [](double x) { return std::log(x); }, 1e-30f, 1e30f},
   };
