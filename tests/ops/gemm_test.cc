@@ -140,6 +140,40 @@ TEST_CASE("gemm equals the plain product on every path, accumulating or overwrit
   }
 }
 
+TEST_CASE("products over more shapes than jit_gemm's table of kernels holds each run their own shape's kernel",
+          "[ops]") {
+  // jit_gemm finds the kernels of the shapes a thread asked for before in a table of its own (two
+  // kernels a set, the one found last first), in front of libxsmm's dispatch. 640 shapes, more
+  // than it holds, each asked for three times in different orders, move kernels between the places
+  // of a set, evict them and find them anew; a kernel of another shape would write other columns
+  // or rows.
+  if (!jit_gemm_serves(2, 2, 2)) return;  // a build without JIT kernels
+  const MemorySizes sizes{1 << 20, 1 << 20, 1 << 20, 1 << 20};
+  Device_CPU one(sizes, false, 1);
+  std::mt19937 rng(23);
+  struct Shape {
+    unsigned m, n, k;
+    bool accumulate;
+  };
+  std::vector<Shape> shapes;
+  for (unsigned m = 1; m <= 32; ++m)
+    for (unsigned n = 2; n <= 21; ++n) shapes.push_back({m, n, 1 + (m * 7 + n * 3) % 9, (m + n) % 2 == 0});
+  for (int pass = 0; pass < 3; ++pass) {
+    if (pass == 1) std::reverse(shapes.begin(), shapes.end());
+    if (pass == 2) std::shuffle(shapes.begin(), shapes.end(), rng);
+    for (const Shape& s : shapes) {
+      Operand a(Dim({s.m, s.k}), &one, rng), b(Dim({s.k, s.n}), &one, rng), y(Dim({s.m, s.n}), &one, rng);
+      const std::vector<float> y0 = y.v;
+      INFO("pass " << pass << ": " << s.m << " x " << s.k << " by " << s.n << " columns"
+                   << (s.accumulate ? ", accumulating" : ""));
+      const std::vector<float> expected = reference(y.t, a.t, false, b.t, false, y0, s.accumulate);
+      REQUIRE(jit_gemm(s.m, s.n, s.k, a.v.data(), s.m, b.v.data(), s.k, false, y.v.data(), s.m, s.accumulate));
+      for (std::size_t e = 0; e < expected.size(); ++e)
+        REQUIRE(y.v[e] == Approx(expected[e]).epsilon(1e-4).margin(1e-4));
+    }
+  }
+}
+
 TEST_CASE("a^T b over 9 to 17 columns, a of a leading dimension of a multiple of 4 KiB, equals the plain product",
           "[ops]") {
   // Dot products take these from (b^T a)^T up to 16 columns (gemm.cc, kAliasedColumns).
