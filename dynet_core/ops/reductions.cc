@@ -278,6 +278,10 @@ OpDef LogSumExpOp = OpRow(elementwise_op_name(ElementwiseOp::logsumexp))
 Dim remove_dim(const DimArgs& xs, const void* data) {
   const unsigned d = *static_cast<const unsigned*>(data);
   dims::require_dim_index(d);
+  // As DyNet's max_dim, min_dim and logsumexp_dim: the input has the dimension reduced.
+  if (d >= xs[0].nd)
+    dims::fail("dimension " + std::to_string(d) + " is not one of the input's " + std::to_string(xs[0].nd) +
+               " (input " + to_string(xs[0]) + ")");
   Dim y = xs[0];
   y.delete_dim(d);
   return y;

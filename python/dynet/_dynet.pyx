@@ -331,12 +331,13 @@ cdef class Expression:
         return t
 
     def value(self, recalculate=False):
+        # DyNet's rule, which counts the batch out: an array from two dimensions on, else the
+        # values as a list (a batch's one after another), or the one value itself.
         cdef CTensor t = _forward(self.c, recalculate)
-        if t.d.size() == 1:
-            return as_vector(t)[0]
-        if t.d.nd <= 1 and t.d.bd == 1:
-            return as_vector(t)
-        return _to_numpy(t)
+        if t.d.nd >= 2:
+            return _to_numpy(t)
+        cdef list values = as_vector(t)
+        return values[0] if len(values) == 1 else values
 
     def gradient(self):
         return _to_numpy(self.c.gradient())

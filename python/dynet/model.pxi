@@ -308,7 +308,10 @@ cdef class LookupParameters(Expression):
         return self.p.get_fullname().decode()
 
     def dim(self):
-        return (self.shape(), 1)
+        # DyNet's is its expression's: the table with the rows last, as parameter(E) and npvalue()
+        # have it, where shape() puts them first.
+        rows, *row_shape = self.shape()
+        return (tuple(row_shape) + (rows,), 1)
 
     def __repr__(self):
         return "LookupParameters %s %s" % (self.name(), self.shape())
@@ -513,10 +516,12 @@ def load_generator(basename, ParameterCollection params not None):
     cdef unique_ptr[CFileLoader] loader = unique_ptr[CFileLoader](new_loader((basename + ".data").encode()))
     cdef string key
     with open(basename + ".meta", "rb") as f:
-        meta = _MetaUnpickler(f)
         while True:
+            # Each record is a pickle of its own (save() dumps them one by one, as DyNet's does), so
+            # each is read with a fresh memo: one unpickler over all of them would resolve a
+            # record's references into the memo of the records before it.
             try:
-                record = meta.load()
+                record = _MetaUnpickler(f).load()
             except EOFError:
                 return
             if not isinstance(record, tuple) or len(record) not in (2, 3):

@@ -104,7 +104,7 @@ random_bernoulli(dim, p, scale=1.0, batch_size=1) | random_bernoulli(CComputatio
 random_uniform(dim, left, right, batch_size=1) | random_uniform(CComputationGraph&, const CDim&, float, float) | random_uniform(G, D(dim, batch_size), F(left), F(right))
 random_gumbel(dim, mu=0.0, beta=1.0, batch_size=1) | random_gumbel(CComputationGraph&, const CDim&, float, float) | random_gumbel(G, D(dim, batch_size), F(mu), F(beta))
 scalarInput(s, device="") | input(CComputationGraph&, float) | input(G, F(s))
-one_hot(d, idx, device="") | one_hot(CComputationGraph&, unsigned, unsigned) | one_hot(G, U(d), U(idx))
+one_hot(d, idx, device="") | one_hot(CComputationGraph&, unsigned, const vector[unsigned]&) | one_hot(G, U(d), UV(idx))
 """
 
 # Ops whose expressions are of a settable class of _dynet.pyx (DyNet's reusable graphs).

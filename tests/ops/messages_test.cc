@@ -297,6 +297,10 @@ std::vector<Misuse> expression_misuses(Scene& s) {
   add("logsumexp_dim", "a dimension index of 9", [&s] { logsumexp_dim(s.v3, 9); });
   add("max_dim", "a dimension index of 9", [&s] { max_dim(s.v3, 9); });
   add("min_dim", "a dimension index of 9", [&s] { min_dim(s.v3, 9); });
+  // As DyNet's: the dimension reduced is one the input has.
+  add("logsumexp_dim", "a dimension a vector lacks", [&s] { logsumexp_dim(s.v3, 1); });
+  add("max_dim", "a dimension a vector lacks", [&s] { max_dim(s.v3, 1); });
+  add("min_dim", "a dimension a matrix lacks", [&s] { min_dim(s.m34, 2); });
   add("pick", "an index out of range", [&s] { pick(s.v3, 7u); });
   add("pick", "indices out of range", [&s] { pick(s.v3, s.far); });
   add("pick", "indices for another batch size", [&s] { pick(s.batch3, s.indices); });

@@ -40,9 +40,17 @@ def test_arrays_out_are_float64_as_dynet_s():
 
 
 def test_value_kinds():
+    # DyNet's rule counts the batch out: a list below two dimensions (a batch's values one after
+    # another, column-major), the value itself when there is one, an array from two dimensions on.
     assert isinstance(dy.scalarInput(2.5).value(), float)
     assert dy.inputVector([1, 2, 3]).value() == [1, 2, 3]
     assert dy.inputTensor(np.ones((2, 2))).value().shape == (2, 2)
+    losses = dy.inputTensor(np.array([0.5, 1.5, 2.0]), batched=True)
+    assert losses.dim() == ((1,), 3) and losses.value() == [0.5, 1.5, 2.0] and sum(losses.value()) == 4.0
+    assert dy.inputTensor(np.array([[1, 2, 3], [4, 5, 6]]), batched=True).value() == [1, 4, 2, 5, 3, 6]
+    one_by_one = dy.inputTensor(np.full((1, 1), 7.0))
+    assert one_by_one.dim() == ((1, 1), 1) and one_by_one.value().shape == (1, 1)
+    assert dy.inputTensor(np.ones((2, 2, 3)), batched=True).value().shape == (2, 2, 3)
     assert dy.esum([dy.scalarInput(1), dy.scalarInput(2)]).scalar_value() == 3
 
 

@@ -36,6 +36,10 @@ CASES = [
     (ValueError, lambda: table().init_row(5, [1, 2])),
     (IndexError, lambda: table().row_as_array(-1)),
     (ValueError, lambda: dy.pickneglogsoftmax(dy.inputVector([1, 2]), 7).value()),
+    # DyNet's max_dim, min_dim and logsumexp_dim reduce a dimension the input has.
+    (ValueError, lambda: dy.max_dim(dy.inputVector([1, 5, 3]), d=1)),
+    (ValueError, lambda: dy.min_dim(dy.inputVector([1, 5, 3]), d=1)),
+    (ValueError, lambda: dy.logsumexp_dim(dy.inputVector([1, 5, 3]), d=1)),
     (ValueError, lambda: dy.renew_cg(autobatching=9)),
     (ValueError, lambda: dy.VanillaLSTMBuilder(1, 2, 3, dy.ParameterCollection()).initial_state([dy.inputVector([1])])),
     (ValueError, lambda: dy.sparse_inputTensor([100], [1.0], (2, 2)).npvalue()),

@@ -77,7 +77,9 @@ def test_lookup_parameters_layout_and_rows():
     pc = dy.ParameterCollection()
     table = np.arange(12, dtype=np.float32).reshape(4, 3)
     E = pc.lookup_parameters_from_numpy(table)
+    # shape() puts the rows first; dim(), as DyNet's, is the table's expression's, rows last.
     assert E.shape() == (4, 3) and len(E) == 4
+    assert E.dim() == ((3, 4), 1) == dy.parameter(E).dim()
     np.testing.assert_array_equal(E.as_array(), table)
     np.testing.assert_array_equal(E.row_as_array(2), table[2])
     np.testing.assert_array_equal(E[2].npvalue(), table[2])
@@ -370,6 +372,38 @@ def test_dy_save_and_load_round_trip(tmp_path):
                                lstm.initial_state().add_input(x).output().npvalue(), rtol=1e-6)
     with pytest.raises(RuntimeError):
         dy.load(str(tmp_path / "nothing"), pc2)
+
+
+class _Stack(object):
+    """A user object of dy.save's protocol: a spec, param_collection() and from_spec."""
+
+    def __init__(self, pc, activations):
+        self.pc = pc.add_subcollection("stack")
+        self.spec = activations
+        self.W = self.pc.add_parameters((2, 2))
+
+    def param_collection(self):
+        return self.pc
+
+    @staticmethod
+    def from_spec(spec, pc):
+        return _Stack(pc, spec)
+
+
+def test_dy_load_reads_each_record_as_a_pickle_of_its_own(tmp_path):
+    # dy.save pickles the records one by one, each with a memo of its own: a spec repeating a
+    # string refers back to it, and read through the memo of the records before, it read another.
+    pc = dy.ParameterCollection()
+    W = pc.add_parameters((3, 4), name="W")
+    stack = _Stack(pc, ("relu", "relu"))
+    birnn = dy.BiRNNBuilder(1, 4, 6, pc, dy.LSTMBuilder)
+    base = str(tmp_path / "objs")
+    dy.save(base, [W, stack, birnn])
+    W2, stack2, birnn2 = dy.load(base, dy.ParameterCollection())
+    assert stack2.spec == ("relu", "relu")
+    np.testing.assert_array_equal(stack2.W.as_array(), stack.W.as_array())
+    np.testing.assert_array_equal(W2.as_array(), W.as_array())
+    assert isinstance(birnn2, dy.BiRNNBuilder)
 
 
 def _dynet_record(kind, key, dims, values):

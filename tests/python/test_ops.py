@@ -110,6 +110,10 @@ def test_other_rows_run():
     assert dy.hinge(v, 2).scalar_value() == pytest.approx(0.0)
     assert dy.dropout(v, 0.0).vec_value() == [1, 2, 3]
     assert dy.one_hot(3, 1).vec_value() == [0, 1, 0]
+    # A list of indices makes a batch, element b one-hot at idx[b] (DyNet's one_hot).
+    batch = dy.one_hot(4, [2, 0, 3])
+    assert batch.dim() == ((4,), 3)
+    np.testing.assert_array_equal(batch.npvalue(), np.eye(4)[:, [2, 0, 3]])
     assert dy.elu(dy.inputVector([-1.0]), 2.0).scalar_value() == pytest.approx(2 * (np.exp(-1) - 1), rel=1e-5)
     assert dy.log_softmax(v, [0, 2]).dim() == ((3,), 1)
     p = dy.constrained_softmax(dy.inputVector([0, 0, 0, 0]), dy.inputVector([0.1, 1, 1, 1]))

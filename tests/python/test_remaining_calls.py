@@ -134,7 +134,7 @@ def test_parameter_methods(tmp_path):
     E.scale_gradient(1.0)
     assert E.is_updated()
     E.set_updated(True)
-    assert E.name() == "/E" and E.dim() == ((3, 2), 1)
+    assert E.name() == "/E" and E.dim() == ((2, 3), 1)  # its expression's (DyNet's), rows last
     # As DyNet's: the lookup dimension first, a row of the array a row of the table.
     rows = E.rows_as_array([0, 2, 1])
     assert rows.shape == (3, 2) and (rows[1] == E.row_as_array(2)).all()
