@@ -1,5 +1,6 @@
 #include "builders/tree_lstm_builder.h"
 
+#include <new>
 #include <stdexcept>
 #include <string>
 
@@ -50,7 +51,16 @@ Expression TreeLSTMBuilder::add_input(int id, const std::vector<int>& children, 
     const VertexScope cell(graph("add_input"), name());
     states = node_layers(x, child_states);
   }
-  if (slot >= nodes_.size()) nodes_.resize(slot + 1);
+  if (slot >= nodes_.size()) {
+    // Ids index a table of the tree's nodes, so an id far beyond them asks for a table that large.
+    try {
+      nodes_.resize(std::size_t(slot) + 1);
+    } catch (const std::bad_alloc&) {
+      throw std::runtime_error(name() + "::add_input: node id " + std::to_string(id) + " needs a table of " +
+                               std::to_string(std::size_t(slot) + 1) +
+                               " nodes, more than memory allows (number the nodes of a tree 0, 1, 2, ...)");
+    }
+  }
   nodes_[slot] = std::move(states);
   last_ = id;
   return nodes_[slot].back().h;

@@ -5,7 +5,10 @@
 
 #include <Eigen/Core>
 #include <algorithm>
+#include <limits>
 #include <memory>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "builders/child_sum_tree_lstm_builder.h"
@@ -13,6 +16,7 @@
 #include "dynet_core/graph.h"
 #include "dynet_core/ops/all_ops.h"
 #include "dynet_core/tensor_eigen.h"
+#include "support/address_space_cap.h"
 #include "support/device_values.h"
 #include "support/gradient_check.h"
 #include "support/scramble.h"
@@ -226,6 +230,33 @@ TEST_CASE("a tree builder's clone shares the parameters and keeps graph state of
     CHECK(copy->back().pg == &cg_b);
     CHECK(original->back().pg == &cg_ref);
   }
+}
+
+TEST_CASE("a node id whose table memory cannot hold is a runtime error naming add_input", "[builders][tree]") {
+  // Ids index a table of the tree's nodes, so one of 2^31 - 1 asks for 2^31 entries (48 GiB).
+  ParameterCollection model;
+  ChildSumTreeLSTMBuilder tree(1, kInput, kHidden, model);
+  ComputationGraph cg;
+  tree.new_graph(cg);
+  const Expression x = input(cg, Dim({kInput}), {1.f, 2.f, 3.f});
+  tree.add_input(0, {}, x);
+  std::string what;
+  {
+    const test_support::AddressSpaceCap cap(1ull << 30);
+    if (!cap.skipped().empty()) {
+      WARN("skipped: " << cap.skipped());
+      return;
+    }
+    try {
+      tree.add_input(std::numeric_limits<int>::max(), {0}, Expression());
+    } catch (const std::runtime_error& e) {
+      what = e.what();
+    }
+  }
+  CHECK_THAT(what, Catch::Contains("ChildSumTreeLSTMBuilder::add_input: node id 2147483647 needs a table of "
+                                   "2147483648 nodes"));
+  tree.add_input(1, {0}, Expression());
+  CHECK(tree.back().i == tree.get_h(1)[0].i);
 }
 
 TEST_CASE("tree builders reject bad nodes and keep the tree", "[builders][tree]") {

@@ -3,9 +3,6 @@
 // shape past the limit is refused before any memory is taken.
 #include <catch2/catch.hpp>
 
-#include <sys/resource.h>
-#include <unistd.h>
-
 #include <cstdint>
 #include <cstdio>
 #include <limits>
@@ -19,6 +16,7 @@
 #include "dynet_core/graph.h"
 #include "dynet_core/ops/all_ops.h"
 #include "dynet_core/param_collection.h"
+#include "support/address_space_cap.h"
 
 using namespace dynet;
 
@@ -168,49 +166,23 @@ TEST_CASE("pool requests whose byte count wraps around are out of memory, not sm
   CHECK(pool.used() == 0);
 }
 
-// Sanitizers reserve terabytes of address space up front, which an address-space cap cannot
-// leave room for.
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define SIZES_UNDER_SANITIZER 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define SIZES_UNDER_SANITIZER 1
-#endif
-#endif
-
-#ifndef SIZES_UNDER_SANITIZER
 TEST_CASE("a parameter below the limit that the system cannot hold is out of memory in PS, with its exact size",
           "[parameters][sizes]") {
-  // Address space capped 2 GiB above what the process uses, so the 8 GiB request is refused.
-  long pages = 0;
-  const long page_bytes = sysconf(_SC_PAGESIZE);
-  if (std::FILE* f = std::fopen("/proc/self/statm", "r")) {
-    if (std::fscanf(f, "%ld", &pages) != 1) pages = 0;
-    std::fclose(f);
-  }
-  if (pages == 0) {
-    WARN("skipped: no /proc/self/statm to cap the address space against");
-    return;
-  }
-  rlimit old{};
-  REQUIRE(getrlimit(RLIMIT_AS, &old) == 0);
-  const rlim_t cap = static_cast<rlim_t>(pages) * static_cast<rlim_t>(page_bytes) + (rlim_t(2) << 30);
-  if (old.rlim_cur != RLIM_INFINITY && old.rlim_cur < cap) {
-    WARN("skipped: the address space is already capped below " << cap << " bytes");
-    return;
-  }
-  rlimit tight = old;
-  tight.rlim_cur = cap;
-  REQUIRE(setrlimit(RLIMIT_AS, &tight) == 0);
   ParameterCollection m;
   std::string what;
-  try {
-    m.add_parameters({46341, 46340});  // 2147441940 floats: 8589767760 bytes
-  } catch (const std::exception& e) {
-    what = e.what();
+  {
+    // 2 GiB above what the process uses, so the 8 GiB request is refused.
+    const test_support::AddressSpaceCap cap(2ull << 30);
+    if (!cap.skipped().empty()) {
+      WARN("skipped: " << cap.skipped());
+      return;
+    }
+    try {
+      m.add_parameters({46341, 46340});  // 2147441940 floats: 8589767760 bytes
+    } catch (const std::exception& e) {
+      what = e.what();
+    }
   }
-  setrlimit(RLIMIT_AS, &old);
   CHECK_THAT(what, Catch::Contains("out of memory in the 'parameters (PS)' pool") && Catch::Contains("8589767760"));
   CHECK(m.parameters_list().empty());
 }
-#endif
