@@ -3,6 +3,7 @@
 #include <cmath>
 #include <iostream>
 #include <map>
+#include <set>
 #include <stdexcept>
 #include <vector>
 
@@ -64,8 +65,10 @@ struct ParameterCollection::State : std::enable_shared_from_this<State> {
   std::string name;
   std::shared_ptr<State> parent;
   ParameterCollectionStorage storage;
-  std::map<std::string, unsigned> names_used;
-  unsigned unnamed = 0;
+  // Uses of each requested name, as DyNet counts them: parameters and lookup parameters in one
+  // table, subcollections in another; and every name given out (a subcollection's with its '/').
+  std::map<std::string, unsigned> parameter_names, collection_names;
+  std::set<std::string> taken;
   // The `owner` of a root's parameters: a handle that does not keep the root alive (it lives in
   // it), whose copies do.
   ParameterCollection self{std::shared_ptr<State>()};
@@ -100,14 +103,19 @@ ParameterCollection& ParameterCollection::operator=(const ParameterCollection& o
 ParameterCollectionStorage& ParameterCollection::get_storage() { return state_->storage; }
 const ParameterCollectionStorage& ParameterCollection::get_storage() const { return state_->storage; }
 
-std::string ParameterCollection::unique_name(const std::string& requested, const char* what) {
+std::string ParameterCollection::unique_name(const std::string& requested, const char* what, bool collection) {
   if (requested.find('/') != std::string::npos)
     throw std::invalid_argument(std::string(what) + ": the name '" + requested +
                                 "' contains '/', which separates collection levels");
-  std::string base = requested.empty() ? "_" + std::to_string(state_->unnamed++) : requested;
-  unsigned& count = state_->names_used[base];
-  std::string name = count == 0 ? base : base + "_" + std::to_string(count);
-  ++count;
+  // DyNet's rule: the k-th use of a name takes "_k" from k = 1 on, and an unnamed one "_k" from 0, so
+  // that files DyNet saved have the keys a program's collection gives. DyNet refuses names with
+  // '_'; such a name could meet a suffixed one, and then takes the next count.
+  std::map<std::string, unsigned>& uses = collection ? state_->collection_names : state_->parameter_names;
+  std::string name;
+  do {
+    const unsigned k = uses[requested]++;
+    name = k > 0 || requested.empty() ? requested + "_" + std::to_string(k) : requested;
+  } while (!state_->taken.insert(collection ? name + "/" : name).second);
   return state_->name + name;
 }
 
@@ -133,7 +141,7 @@ Parameter ParameterCollection::add_parameters(const Dim& d, const ParameterInit&
   s->g = Tensor(d, device->allocate_parameter_floats(d.size()), device);
   init.initialize_params(s->values);
   s->zero_grad();
-  s->name = unique_name(name, "add_parameters");
+  s->name = unique_name(name, "add_parameters", false);
   adopt(s);
   for (State* c = state_.get(); c; c = c->parent.get()) {
     c->storage.params.push_back(s);
@@ -176,7 +184,7 @@ LookupParameter ParameterCollection::add_lookup_parameters(unsigned n, const Dim
   init.initialize_params(s->all_values);
   device->zero(s->all_grads.v, all.size());
   s->all_updated = device->parameters_shared();
-  s->name = unique_name(name, "add_lookup_parameters");
+  s->name = unique_name(name, "add_lookup_parameters", false);
   adopt(s);
   for (State* c = state_.get(); c; c = c->parent.get()) {
     c->storage.lookup_params.push_back(s);
@@ -187,7 +195,7 @@ LookupParameter ParameterCollection::add_lookup_parameters(unsigned n, const Dim
 
 ParameterCollection ParameterCollection::add_subcollection(const std::string& name) {
   auto child = std::make_shared<State>();
-  child->name = unique_name(name, "add_subcollection") + "/";
+  child->name = unique_name(name, "add_subcollection", true) + "/";
   child->parent = state_->shared_from_this();
   return ParameterCollection(child);
 }

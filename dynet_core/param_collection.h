@@ -110,7 +110,8 @@ class ParameterCollection {
  private:
   struct State;
   explicit ParameterCollection(std::shared_ptr<State> s) : state_(std::move(s)) {}
-  std::string unique_name(const std::string& requested, const char* what);
+  /// The full name of a new parameter, or of a subcollection (without its trailing '/').
+  std::string unique_name(const std::string& requested, const char* what, bool collection);
   void check_room(const Dim& d, const char* what) const;
   /// Makes the root of this collection the owner of `s`, whose weight decay its expressions read.
   template <class Storage>

@@ -31,6 +31,34 @@ TEST_CASE("parameter names are hierarchical and unique", "[parameters]") {
   CHECK(m.parameters_list().size() == 4);
 }
 
+TEST_CASE("names count as DyNet's: parameters and lookup parameters in one table and subcollections in another",
+          "[parameters]") {
+  // DyNet's ParameterCollection keeps name_cntr and collec_name_cntr: the keys of a file DyNet saved
+  // are those the same program's collection gives here.
+  ParameterCollection m;
+  LookupParameter e = m.add_lookup_parameters(5, {2});
+  Parameter w = m.add_parameters({2});
+  ParameterCollection first = m.add_subcollection();
+  ParameterCollection second = m.add_subcollection();
+  Parameter enc_p = m.add_parameters({2}, 0.f, "enc");
+  ParameterCollection enc = m.add_subcollection("enc");
+  ParameterCollection enc_again = m.add_subcollection("enc");
+  CHECK(e.get_fullname() == "/_0");
+  CHECK(w.get_fullname() == "/_1");
+  CHECK(first.get_fullname() == "/_0/");
+  CHECK(second.get_fullname() == "/_1/");
+  CHECK(enc_p.get_fullname() == "/enc");
+  CHECK(enc.get_fullname() == "/enc/");
+  CHECK(enc_again.get_fullname() == "/enc_1/");
+  // DyNet refuses '_' in a name; here a name with one stays unique next to the suffixed names.
+  Parameter x = m.add_parameters({2}, 0.f, "x");
+  Parameter x_1 = m.add_parameters({2}, 0.f, "x_1");
+  Parameter x_again = m.add_parameters({2}, 0.f, "x");
+  CHECK(x.get_fullname() == "/x");
+  CHECK(x_1.get_fullname() == "/x_1");
+  CHECK(x_again.get_fullname() == "/x_2");
+}
+
 TEST_CASE("initializers", "[parameters]") {
   ParameterCollection m;
   CHECK(as_vector(*m.add_parameters({2, 2}, ParameterInitIdentity()).values()) == std::vector<float>{1, 0, 0, 1});
