@@ -8,13 +8,14 @@
 
 namespace dynet {
 
-/// x must be a column vector per batch element; one class for all of them or one each.
+/// x must be a column vector per batch element; one class for all of them or a vector of one each
+/// (as DyNet's PickNegLogSoftmax and Hinge, a vector of one class does not serve a batch).
 inline Dim infer_class_targets(const Dim& x, const IndexList& l) {
   if (x.ndims() > 2 || x.cols() != 1) dims::fail("x must be a column vector (one per batch element)");
   l.check_range(nullptr, x.rows(), "the classes");
-  if (l.count != 1 && l.count != x.bd)
-    dims::fail(std::to_string(l.count) + " classes for a batch of " + std::to_string(x.bd) +
-               " (give one class, or one per batch element)");
+  if (l.given_as_vector && l.count != x.bd)
+    dims::fail("a vector of " + std::to_string(l.count) + " classes for a batch of " + std::to_string(x.bd) +
+               " (give one class, or a vector of one per batch element)");
   return Dim({1}, x.bd);
 }
 

@@ -43,6 +43,12 @@ void require_dim_index(unsigned d) {
          ")");
 }
 
+void require_has_dim(const Dim& x, unsigned d) {
+  if (d >= dynet_nd(x))
+    fail("dimension " + std::to_string(d) + " is not one of the input's " + std::to_string(dynet_nd(x)) + " (input " +
+         to_string(x) + ")");
+}
+
 void require_size(std::uint64_t size, const char* what) {
   if (size > std::numeric_limits<unsigned>::max())
     fail(std::string(what) + " would be " + std::to_string(size) + "; one tensor holds at most " +

@@ -35,6 +35,12 @@ Dim broadcast(const Dim& a, const Dim& b);
 Dim same_shape(const DimArgs& xs);
 /// A dimension index an op was given must be below Dim::kMaxDims.
 void require_dim_index(unsigned d);
+/// The number of dimensions DyNet gives x, which its ops check dimension indices against: the
+/// same as dybatch's, except that DyNet keeps a vector reduced along its only dimension as {1},
+/// where dybatch's delete_dim leaves none.
+inline unsigned dynet_nd(const Dim& x) { return x.nd > 0 ? x.nd : 1; }
+/// Fails unless x has dimension d (d < dynet_nd(x)), as DyNet's ops that reduce or select along d.
+void require_has_dim(const Dim& x, unsigned d);
 /// A size summed over arguments (`what`: which one) must not wrap around in a Dim's 32 bits;
 /// below that, the graph checks the whole shape against Dim::kMaxElements.
 void require_size(std::uint64_t size, const char* what);

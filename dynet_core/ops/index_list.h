@@ -16,6 +16,9 @@ struct IndexList {
   /// The indices are the caller's (pointer overloads): read, and so checked, at every forward;
   /// indices copied into the graph were checked once, when the node was built.
   bool caller_owned;
+  /// The indices came as a vector (DyNet's pvals), which must hold one per batch element; a single
+  /// index (DyNet's pval) serves every batch element.
+  bool given_as_vector;
   /// The caller's vector of vectors (DyNet's batched pointer overloads), flattened into `flat`
   /// (graph memory of `count` entries) at every read.
   const std::vector<std::vector<unsigned>>* nested = nullptr;
@@ -49,7 +52,7 @@ struct IndexList {
     if (v.size() != count)
       throw std::invalid_argument(named(op) + std::to_string(v.size()) + " indices given; the expression reads " +
                                   std::to_string(count));
-    IndexList{v.data(), count, nullptr, false}.check_range(op, limit, what);
+    IndexList{v.data(), count, nullptr, false, given_as_vector}.check_range(op, limit, what);
     std::copy(v.begin(), v.end(), const_cast<unsigned*>(indices));
   }
   /// Throws std::invalid_argument unless every index is below `limit`.
@@ -77,17 +80,21 @@ struct IndexList {
   }
 };
 
-/// Indices copied into the graph.
-inline IndexList stored_indices(const unsigned* in_graph, unsigned count) { return {in_graph, count, nullptr, false}; }
+/// One index copied into the graph.
+inline IndexList stored_index(const unsigned* in_graph) { return {in_graph, 1, nullptr, false, false}; }
+/// A vector of indices copied into the graph.
+inline IndexList stored_indices(const unsigned* in_graph, unsigned count) {
+  return {in_graph, count, nullptr, false, true};
+}
 /// The caller's index, read at every forward.
-inline IndexList caller_index(const unsigned* p) { return {p, 1, nullptr, true}; }
+inline IndexList caller_index(const unsigned* p) { return {p, 1, nullptr, true, false}; }
 /// The caller's vector, read at every forward.
 inline IndexList caller_indices(const std::vector<unsigned>* p) {
-  return {p->data(), static_cast<unsigned>(p->size()), p, true};
+  return {p->data(), static_cast<unsigned>(p->size()), p, true, true};
 }
 /// The caller's vectors, read in order at every forward into `flat`, room for all their indices.
 inline IndexList caller_nested_indices(const std::vector<std::vector<unsigned>>* p, unsigned* flat, unsigned count) {
-  return {flat, count, nullptr, true, p, flat};
+  return {flat, count, nullptr, true, true, p, flat};
 }
 
 }  // namespace dynet

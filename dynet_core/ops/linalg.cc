@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 
 #include "dynet_core/gemm/gemm.h"
 #include "dynet_core/graph.h"
@@ -149,11 +150,19 @@ OpDef AffineTransformOp = OpRow("affine_transform")
                               .backward_overwrites()
                               .sum_of_products();
 
+unsigned non_one_dims(const Dim& x) {
+  unsigned n = 0;
+  for (unsigned k = 0; k < x.ndims(); ++k) n += x[k] != 1;
+  return n;
+}
+
 Dim infer_transpose(const DimArgs& xs, const void* data) {
   const Permutation& p = *static_cast<const Permutation*>(data);
   const Dim& x = xs[0];
-  if (p.n < x.ndims())
-    dims::fail("the permutation has " + std::to_string(p.n) + " entries; x has " + std::to_string(x.ndims()) +
+  // As DyNet's Transpose, a longer permutation only for x of one dimension other than 1 (a vector
+  // laid along any dimension); DyNet also takes a shorter one there, dybatch does not.
+  if (p.n < x.ndims() || (p.n > dims::dynet_nd(x) && non_one_dims(x) != 1))
+    dims::fail("the permutation has " + std::to_string(p.n) + " entries; x has " + std::to_string(dims::dynet_nd(x)) +
                " dimensions");
   Dim y;
   for (unsigned k = 0; k < p.n; ++k) y.set(k, x[p.perm[k]]);
@@ -205,11 +214,16 @@ void transpose_backward(const OpCall& c, unsigned) {
 }
 
 Expression check_transpose(CheckCase& c) {
-  if (c.uniform(0, 1)) return transpose(c.input(c.shape(1, 2, c.batch())));
-  const Expression x = c.input(c.shape(1, 3, c.batch()));
-  std::vector<unsigned> perm{0, 1, 2};
+  if (c.uniform(0, 1)) {
+    Dim d = c.shape(1, 2, c.batch());
+    if (d.ndims() == 1) d.set(0, c.uniform(2, 4));  // as DyNet, a {1} has no transpose
+    return transpose(c.input(d));
+  }
+  const Dim d = c.shape(1, 3, c.batch());
+  std::vector<unsigned> perm(d.ndims());
+  std::iota(perm.begin(), perm.end(), 0u);
   std::shuffle(perm.begin(), perm.end(), std::mt19937(c.uniform(0, 1000)));
-  return transpose(x, perm);
+  return transpose(c.input(d), perm);
 }
 
 OpDef TransposeOp = OpRow("transpose")

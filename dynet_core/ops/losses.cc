@@ -142,7 +142,7 @@ Expression hinge_node(const char* function, const Expression& x, const IndexList
 }  // namespace
 
 Expression hinge(const Expression& x, unsigned v, float m) {
-  return hinge_node("hinge", x, stored_indices(graph_of(x, "hinge").store(v), 1), m);
+  return hinge_node("hinge", x, stored_index(graph_of(x, "hinge").store(v)), m);
 }
 Expression hinge(const Expression& x, const std::vector<unsigned>& v, float m) {
   return hinge_node(
@@ -269,7 +269,7 @@ Expression pairwise_rank_loss(const Expression& x, const Expression& y, float m)
 }
 Expression poisson_loss(const Expression& x, unsigned y) {
   ComputationGraph& g = graph_of(x, "poisson_loss");
-  return g.append(PoissonLossOp, {x}, g.store(PoissonData{stored_indices(g.store(y), 1)}));
+  return g.append(PoissonLossOp, {x}, g.store(PoissonData{stored_index(g.store(y))}));
 }
 Expression poisson_loss(const Expression& x, const unsigned* py) {
   if (!py) throw std::invalid_argument("poisson_loss: null pointer");

@@ -58,6 +58,9 @@ OpDef SumBatchesOp = OpRow("sum_batches")
 
 Dim infer_sum_dim(const DimArgs& xs, const void* data) {
   const SumDimData& s = *static_cast<const SumDimData*>(data);
+  // As DyNet's SumDimension and MomentDimension (Dim::delete_dims): every dimension summed is x's.
+  for (unsigned k = 0; k < Dim::kMaxDims; ++k)
+    if ((s.mask >> k) & 1u) dims::require_has_dim(xs[0], k);
   Dim y = xs[0];
   for (unsigned k = Dim::kMaxDims; k-- > 0;)
     if ((s.mask >> k) & 1u) y.delete_dim(k);
@@ -108,13 +111,17 @@ OpDef SumDimOp = OpRow("sum_dim")
                      .saves(kSavesNothing)
                      .batch(ConcatBatch().sig_bytes(sizeof(SumDimData)))
                      .check([](CheckCase& c) {
-                       const Expression x = c.input(c.shape(2, 3, c.batch()));
+                       const Dim d = c.shape(2, 3, c.batch());
                        std::vector<unsigned> dims{c.uniform(0, 1)};
-                       if (c.uniform(0, 1)) dims.push_back(2);
-                       return sum_dim(x, dims, c.uniform(0, 1) == 1);
+                       if (d.ndims() == 3 && c.uniform(0, 1)) dims.push_back(2);
+                       return sum_dim(c.input(d), dims, c.uniform(0, 1) == 1);
                      });
 
-Dim infer_moment(const DimArgs& xs, const void* data) { return infer_sum_dim(xs, data); }
+Dim infer_moment(const DimArgs& xs, const void* data) {
+  const MomentData& m = *static_cast<const MomentData*>(data);
+  if (m.r < 1) dims::fail("the order of the moment must be at least 1, got " + std::to_string(m.r));
+  return infer_sum_dim(xs, &m.sum);
+}
 
 void moment_forward(const OpCall& c) {
   const MomentData& m = c.op_data<MomentData>();
@@ -168,7 +175,12 @@ void cumsum_backward(const OpCall& c, unsigned) {
     }
 }
 Dim infer_cumsum(const DimArgs& xs, const void* data) {
-  dims::require_dim_index(*static_cast<const unsigned*>(data));
+  const unsigned d = *static_cast<const unsigned*>(data);
+  dims::require_dim_index(d);
+  // As DyNet's CumulativeSum: d may be one past x's dimensions, a dimension of size 1.
+  if (d > dims::dynet_nd(xs[0]))
+    dims::fail("dimension " + std::to_string(d) + " is past the input's " + std::to_string(dims::dynet_nd(xs[0])) +
+               " dimensions (input " + to_string(xs[0]) + ")");
   return xs[0];
 }
 OpDef CumsumOp = OpRow("cumsum")
@@ -277,11 +289,8 @@ OpDef LogSumExpOp = OpRow(elementwise_op_name(ElementwiseOp::logsumexp))
 
 Dim remove_dim(const DimArgs& xs, const void* data) {
   const unsigned d = *static_cast<const unsigned*>(data);
-  dims::require_dim_index(d);
   // As DyNet's max_dim, min_dim and logsumexp_dim: the input has the dimension reduced.
-  if (d >= xs[0].nd)
-    dims::fail("dimension " + std::to_string(d) + " is not one of the input's " + std::to_string(xs[0].nd) +
-               " (input " + to_string(xs[0]) + ")");
+  dims::require_has_dim(xs[0], d);
   Dim y = xs[0];
   y.delete_dim(d);
   return y;
@@ -452,7 +461,10 @@ Expression std_batches(const Expression& x) {
   return called_as("std_batches", [&] { return standard_deviation(x, {}, true, 0); });
 }
 Expression average_cols(const Expression& x) {
-  return called_as("average_cols", [&] { return moment_dim(x, {1}, 1); });
+  // DyNet's AverageColumns takes a vector too, as one column: moment_dim refuses a dimension x lacks.
+  return called_as("average_cols", [&] {
+    return x.dim().ndims() > 1 ? moment_dim(x, {1}, 1) : moment_dim(x, std::vector<unsigned>{}, 1);
+  });
 }
 Expression cumsum(const Expression& x, unsigned d) { return along_dim(CumsumOp, x, d); }
 

@@ -43,14 +43,17 @@ void add_blocks_back(const OpCall& c, unsigned) {
 Dim infer_pick(const DimArgs& xs, const void* data) {
   const SelectData& s = *static_cast<const SelectData*>(data);
   const Dim& x = xs[0];
+  dims::require_has_dim(x, s.dim);
   s.list.check_range(nullptr, x[s.dim], "dimension " + std::to_string(s.dim));
   Dim y = x;
   y.delete_dim(s.dim);
+  // As DyNet's PickElement: one index serves every batch element; a vector of them, even of one,
+  // gives one per batch element.
+  if (!s.list.given_as_vector) return y;
   const unsigned n = s.list.count;
-  if (n == 1) return y;
   if (x.bd != 1 && x.bd != n)
-    dims::fail(std::to_string(n) + " indices for a batch of " + std::to_string(x.bd) +
-               " (give one index, or one per batch element)");
+    dims::fail("a vector of " + std::to_string(n) + " indices for a batch of " + std::to_string(x.bd) +
+               " (give one index, or a vector of one per batch element)");
   return y.with_batch(n);
 }
 
@@ -202,7 +205,7 @@ OpDef StridedSelectOp = OpRow("strided_select")
 }  // namespace
 
 Expression pick(const Expression& x, unsigned v, unsigned d) {
-  return pick_node(x, stored_indices(graph_of(x, "pick").store(v), 1), d);
+  return pick_node(x, stored_index(graph_of(x, "pick").store(v)), d);
 }
 Expression pick(const Expression& x, const std::vector<unsigned>& v, unsigned d) {
   return pick_node(

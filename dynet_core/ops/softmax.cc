@@ -21,8 +21,9 @@ namespace dynet {
 
 namespace {
 
-Dim infer_along(const DimArgs& xs, const void* data) {
-  dims::require_dim_index(*static_cast<const unsigned*>(data));
+Dim infer_softmax(const DimArgs& xs, const void* data) {
+  // As DyNet's Softmax: the dimension normalized is one of x's.
+  dims::require_has_dim(xs[0], *static_cast<const unsigned*>(data));
   return xs[0];
 }
 
@@ -99,7 +100,7 @@ void softmax_backward(const OpCall& c, unsigned) {
 }
 OpDef SoftmaxOp = OpRow("softmax")
                       .arity(1)
-                      .infer(infer_along)
+                      .infer(infer_softmax)
                       .forward(softmax_forward)
                       .backward(softmax_backward)
                       .saves(kSavesOutput)
@@ -462,7 +463,7 @@ Expression softmax(const Expression& x, unsigned d) {
 Expression log_softmax(const Expression& x) { return graph_of(x, "log_softmax").append(LogSoftmaxOp, {x}); }
 
 Expression pickneglogsoftmax(const Expression& x, unsigned v) {
-  return pnls_node(x, stored_indices(graph_of(x, "pickneglogsoftmax").store(v), 1));
+  return pnls_node(x, stored_index(graph_of(x, "pickneglogsoftmax").store(v)));
 }
 Expression pickneglogsoftmax(const Expression& x, const std::vector<unsigned>& v) {
   return pnls_node(x, stored_indices(graph_of(x, "pickneglogsoftmax").store_array(v.data(), v.size()),

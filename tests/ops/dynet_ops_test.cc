@@ -137,6 +137,32 @@ TEST_CASE("products and column concatenations have DyNet's shapes, one column in
   CHECK((batched + vector4).dim() == Dim({4, 1}, 3));
 }
 
+// Each next to a call DyNet refuses: the refusals (messages_test.cc) go no further than DyNet's.
+TEST_CASE("what DyNet accepts at the edge of what it refuses", "[ops][shapes]") {
+  ComputationGraph cg;
+  const Expression v = input(cg, Dim({3}), {1.f, 2.f, 3.f});
+  const Expression m = input(cg, Dim({2, 3}), {1.f, 2.f, 3.f, 4.f, 5.f, 6.f});
+  const Expression batch = input(cg, Dim({3}, 3), std::vector<float>(9, 1.f));
+  // PickElement: one index (pval) serves a batch; a vector (pvals) of one or of n on one element.
+  CHECK(pick(batch, 1u).dim().bd == 3);
+  CHECK(pick(v, std::vector<unsigned>{1}).dim().bd == 1);
+  CHECK(pick(v, std::vector<unsigned>{0, 1, 2}).dim().bd == 3);
+  // DyNet keeps a vector reduced along its only dimension as {1}: dimension 0 is still there.
+  const Expression scalar = pick(v, 1u);
+  CHECK(as_scalar(cg.forward(softmax(scalar, 0))) == Approx(1.f));
+  CHECK(as_scalar(cg.forward(max_dim(scalar, 0))) == Approx(2.f));
+  CHECK(as_scalar(cg.forward(sum_dim(scalar, {0}))) == Approx(2.f));
+  CHECK(as_scalar(cg.forward(pick(scalar, 0u, 0))) == Approx(2.f));
+  // CumulativeSum: d <= nd, one past the last dimension sums runs of one.
+  require_close(as_vector(cg.forward(cumsum(m, 2))), {1.f, 2.f, 3.f, 4.f, 5.f, 6.f});
+  // Transpose: a longer permutation lays a vector along another dimension.
+  CHECK(transpose(v, {2, 1, 0}).dim() == Dim({1, 1, 3}));
+  require_close(as_vector(cg.forward(transpose(v, {2, 1, 0}))), {1.f, 2.f, 3.f});
+  // AverageColumns takes a vector as one column.
+  require_close(as_vector(cg.forward(average_cols(v))), {1.f, 2.f, 3.f});
+  CHECK(average_cols(v).dim() == Dim({3}));
+}
+
 TEST_CASE("sparse input, one_hot and zeroes", "[ops][leaves]") {
   ComputationGraph cg;
   require_close(as_vector(cg.forward(input(cg, Dim({3}, 2), {0u, 4u}, {1.f, 1.f}, 0.5f))), {1, .5f, .5f, .5f, 1, .5f});

@@ -50,7 +50,7 @@ struct Scene {
   Expression stale, empty;
   Expression v3, v4, m33, m34, m43, batch2, batch3, foreign;
   Expression h1, m41, v2, t223;  // an LSTM of one hidden unit (with v3, m43, v4); a tensor and its middle size
-  std::vector<unsigned> indices{0, 1}, far{0, 9};
+  std::vector<unsigned> indices{0, 1}, far{0, 9}, first{0};
   unsigned one = 0, nine = 9;
 
   Scene() {
@@ -277,8 +277,12 @@ std::vector<Misuse> expression_misuses(Scene& s) {
   add("affine_transform", "a product of other rows", [&s] { affine_transform({s.v3, s.m43, s.v3}); });
   add("affine_transform", "batch sizes 2 and 3", [&s] { affine_transform({s.batch2, s.m33, s.batch3}); });
   add("transpose", "no permutation", [&s] { transpose(s.m34, {0, 0}); });
+  add("transpose", "a permutation longer than x's dimensions", [&s] { transpose(s.m34, {2, 1, 0}); });
   add("hinge", "a class out of range", [&s] { hinge(s.v3, 7u); });
   add("hinge", "classes for another batch size", [&s] { hinge(s.batch2, std::vector<unsigned>{0, 1, 2}); });
+  // As DyNet's: a vector of classes, even of one, holds one per batch element.
+  add("hinge", "a vector of one class for a batch of 3", [&s] { hinge(s.batch3, std::vector<unsigned>{0}); });
+  add("hinge", "a pointer to one class in a vector for a batch of 3", [&s] { hinge(s.batch3, &s.first); });
   add("hinge", "a null pointer", [&s] { hinge(s.v3, static_cast<const unsigned*>(nullptr)); });
   add("hinge", "a null vector pointer", [&s] { hinge(s.v3, static_cast<const std::vector<unsigned>*>(nullptr)); });
   add("hinge", "no classes", [&s] { hinge(s.v3, std::vector<unsigned>{}); });
@@ -291,6 +295,7 @@ std::vector<Misuse> expression_misuses(Scene& s) {
   add("block_dropout", "a rate of 2", [&s] { block_dropout(s.v3, 2.f); });
   add("noise", "a negative stddev", [&s] { noise(s.v3, -1.f); });
   add("sum_dim", "a dimension index of 9", [&s] { sum_dim(s.v3, {9}); });
+  add("sum_dim", "a dimension a matrix lacks", [&s] { sum_dim(s.m34, {4}); });
   add("dot_product", "shapes that differ", [&s] { dot_product(s.v3, s.v4); });
   add("squared_distance", "shapes that differ", [&s] { squared_distance(s.v3, s.v4); });
   add("logsumexp", "different shapes", [&s] { logsumexp({s.v3, s.v4}); });
@@ -305,6 +310,10 @@ std::vector<Misuse> expression_misuses(Scene& s) {
   add("pick", "indices out of range", [&s] { pick(s.v3, s.far); });
   add("pick", "indices for another batch size", [&s] { pick(s.batch3, s.indices); });
   add("pick", "a dimension index of 9", [&s] { pick(s.v3, 0u, 9); });
+  add("pick", "a dimension a matrix lacks", [&s] { pick(s.m34, 0u, 5); });
+  // As DyNet's: a vector of indices, even of one, holds one per batch element.
+  add("pick", "a vector of one index for a batch of 3", [&s] { pick(s.batch3, std::vector<unsigned>{0}); });
+  add("pick", "a pointer to one index in a vector for a batch of 3", [&s] { pick(s.batch3, &s.first); });
   add("pick", "a null pointer", [&s] { pick(s.v3, static_cast<const unsigned*>(nullptr)); });
   add("pick", "a null vector pointer", [&s] { pick(s.v3, static_cast<const std::vector<unsigned>*>(nullptr)); });
   add("pick", "a pointer to an index out of range", [&s] { pick(s.v3, &s.nine); });
@@ -323,9 +332,14 @@ std::vector<Misuse> expression_misuses(Scene& s) {
   add("concatenate_cols", "columns of other rows", [&s] { concatenate_cols({s.v3, s.v4}); });
   add("concatenate_to_batch", "different shapes", [&s] { concatenate_to_batch({s.v3, s.v4}); });
   add("softmax", "a dimension index of 9", [&s] { softmax(s.v3, 9); });
+  add("softmax", "a dimension a matrix lacks", [&s] { softmax(s.m34, 2); });
   add("pickneglogsoftmax", "a class out of range", [&s] { pickneglogsoftmax(s.v3, 7u); });
   add("pickneglogsoftmax", "classes out of range", [&s] { pickneglogsoftmax(s.v3, s.far); });
   add("pickneglogsoftmax", "classes for another batch size", [&s] { pickneglogsoftmax(s.batch2, s.far); });
+  add("pickneglogsoftmax", "a vector of one class for a batch of 3",
+      [&s] { pickneglogsoftmax(s.batch3, std::vector<unsigned>{0}); });
+  add("pickneglogsoftmax", "a pointer to one class in a vector for a batch of 3",
+      [&s] { pickneglogsoftmax(s.batch3, &s.first); });
   add("pickneglogsoftmax", "a null pointer", [&s] { pickneglogsoftmax(s.v3, static_cast<const unsigned*>(nullptr)); });
   add("pickneglogsoftmax", "a matrix", [&s] { pickneglogsoftmax(s.m34, 0u); });
   add("pickneglogsoftmax", "no classes", [&s] { pickneglogsoftmax(s.v3, std::vector<unsigned>{}); });
@@ -365,9 +379,14 @@ std::vector<Misuse> expression_misuses(Scene& s) {
   add("sparsemax_loss", "a null pointer",
       [&s] { sparsemax_loss(s.v3, static_cast<const std::vector<unsigned>*>(nullptr)); });
   add("moment_dim", "a dimension index of 9", [&s] { moment_dim(s.v3, {9}, 2); });
+  add("moment_dim", "an order of 0", [&s] { moment_dim(s.m34, {0}, 0, false); });
+  add("moment_elems", "an order of 0", [&s] { moment_elems(s.m34, 0); });
+  add("moment_batches", "an order of 0", [&s] { moment_batches(s.batch3, 0); });
   add("mean_dim", "a dimension index of 9", [&s] { mean_dim(s.v3, {9}); });
+  add("mean_dim", "a dimension a matrix lacks", [&s] { mean_dim(s.m34, {3}, false); });
   add("std_dim", "a dimension index of 9", [&s] { std_dim(s.v3, {9}); });
   add("cumsum", "a dimension index of 9", [&s] { cumsum(s.v3, 9); });
+  add("cumsum", "a dimension past a matrix's", [&s] { cumsum(s.m34, 4); });
   add("pickrange", "a range past the end", [&s] { pickrange(s.v3, 1, 9); });
   add("strided_select", "a stride of 0", [&s] { strided_select(s.v3, {0}); });
   add("strided_select", "more dimensions than x has", [&s] { strided_select(s.v3, {1, 1, 1}); });
