@@ -192,6 +192,8 @@ const Flag kFlags[] = {
      }},
     // Pools always grow on demand here; accepted so that DyNet command lines keep working.
     {"--dynet-dynamic-mem", true, [](const std::string&, const std::string&, FlagReading&) {}},
+    // DyNet's switch to print its batches, accepted likewise (--dynet-profiling 2 lists them here).
+    {"--dynet-autobatch-debug", true, [](const std::string&, const std::string&, FlagReading&) {}},
 };
 
 const Flag* find_flag(const std::string& name) {

@@ -71,6 +71,13 @@ TEST_CASE("bad DyNet flags are rejected with the flag named", "[flags][errors]")
   CHECK_THROWS_WITH(extract_dynet_params(mem.argc, mem.argv), Catch::Contains("--dynet-mem"));
 }
 
+TEST_CASE("DyNet's --dynet-autobatch-debug switch is accepted and takes no value", "[flags]") {
+  Argv a({"prog", "--dynet-autobatch-debug", "data.txt", "--dynet_autobatch_debug"});
+  CHECK_NOTHROW(extract_dynet_params(a.argc, a.argv));
+  REQUIRE(a.argc == 2);
+  CHECK(std::string(a.argv[1]) == "data.txt");
+}
+
 // The message once listed its flags by hand and left out --dynet-gpus, which works.
 TEST_CASE("a misspelled flag's message lists every flag the parser accepts", "[flags][errors]") {
   Argv unknown({"prog", "--dynet-autobach", "1"});
@@ -85,7 +92,8 @@ TEST_CASE("a misspelled flag's message lists every flag the parser accepts", "[f
       {"--dynet-mem", "256"},   {"--dynet-seed", "3"},         {"--dynet-autobatch", "1"},
       {"--dynet-vertex", "0"},  {"--dynet-profiling", "1"},    {"--dynet-weight-decay", "0.1"},
       {"--dynet-threads", "2"}, {"--dynet-devices", "CPU"},    {"--dynet-gpus", "0"},
-      {"--dynet-gpu-ids", "0"}, {"--dynet-debug-memory", "1"}, {"--dynet-dynamic-mem", "1"}};
+      {"--dynet-gpu-ids", "0"}, {"--dynet-debug-memory", "1"}, {"--dynet-dynamic-mem", "1"},
+      {"--dynet-autobatch-debug", "1"}};
   for (const auto& [flag, value] : dynet_flags) {
     Argv a({"prog", flag + "=" + value});
     CHECK_NOTHROW(extract_dynet_params(a.argc, a.argv));
