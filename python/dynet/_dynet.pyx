@@ -288,6 +288,10 @@ cdef vector[CExpression] _exs(object xs) except *:
     return v
 
 
+# The numbers an operator takes on either side of an expression: numpy's scalars too.
+cdef tuple _NUMBERS = (int, float, np.integer, np.floating)
+
+
 @cython.freelist(256)
 cdef class Expression:
     """A node of the global graph. Cheap: the library's handle (graph, index, epoch); using one of
@@ -300,9 +304,11 @@ cdef class Expression:
         return (_dim_tuple(d), d.bd)
 
     def __repr__(self):
+        # DyNet's: the node's index and the version of its graph (cg_version()), which a stale
+        # expression's graph is no longer.
         if self.c.is_stale():
-            return "expression %u/%u (stale)" % (self.c.i, self.c.epoch)
-        return "expression %u/%u" % (self.c.i, self.c.epoch)
+            return "expression %u (stale)" % self.c.i
+        return "expression %u/%u" % (self.c.i, _cg_version)
 
     @property
     def vindex(self):
@@ -349,30 +355,30 @@ cdef class Expression:
         return _getitem(self, index)
 
     def __add__(x, y):
-        if isinstance(y, (int, float)):
+        if isinstance(y, _NUMBERS):
             return _wrap(c_add_scalar(_ex(x)[0], y))
-        if isinstance(x, (int, float)):
+        if isinstance(x, _NUMBERS):
             return _wrap(c_add_scalar(_ex(y)[0], x))
         return _wrap(c_add(_ex(x)[0], _ex(y)[0]))
 
     def __sub__(x, y):
-        if isinstance(y, (int, float)):
+        if isinstance(y, _NUMBERS):
             return _wrap(c_add_scalar(_ex(x)[0], -y))
-        if isinstance(x, (int, float)):
+        if isinstance(x, _NUMBERS):
             return _wrap(c_rsub_scalar(x, _ex(y)[0]))
         return _wrap(c_sub(_ex(x)[0], _ex(y)[0]))
 
     def __mul__(x, y):
-        if isinstance(y, (int, float)):
+        if isinstance(y, _NUMBERS):
             return _wrap(c_mul_scalar(_ex(x)[0], y))
-        if isinstance(x, (int, float)):
+        if isinstance(x, _NUMBERS):
             return _wrap(c_mul_scalar(_ex(y)[0], x))
         return _wrap(c_mul(_ex(x)[0], _ex(y)[0]))
 
     def __truediv__(x, y):
-        if isinstance(y, (int, float)):
+        if isinstance(y, _NUMBERS):
             return _wrap(c_div_scalar(_ex(x)[0], y))
-        if isinstance(x, (int, float)):
+        if isinstance(x, _NUMBERS):
             d = (<Expression>y).c.dim()
             return _wrap(c_cdiv(c_constant(_graph()[0], d, x), _ex(y)[0]))
         return _wrap(c_cdiv(_ex(x)[0], _ex(y)[0]))
@@ -384,9 +390,9 @@ cdef class Expression:
         """x ** y elementwise, either a number (DyNet's module has the operator after 2.1)."""
         if z is not None:
             raise TypeError("pow() with a modulus is not defined for expressions")
-        if isinstance(y, (int, float)):
+        if isinstance(y, _NUMBERS):
             return _wrap(op_pow(_ex(x)[0], op_input(_graph()[0], <float>y)))
-        if isinstance(x, (int, float)):
+        if isinstance(x, _NUMBERS):
             return _wrap(op_pow(op_input(_graph()[0], <float>x), _ex(y)[0]))
         return _wrap(op_pow(_ex(x)[0], _ex(y)[0]))
 
@@ -664,7 +670,7 @@ cdef Expression _settable_input(object arr, str device):
 
 
 def inputVector(v, device=""):
-    return _settable_input(np.asarray(v, dtype=np.float32).reshape(-1), device)
+    return _settable_input(_floats(v).reshape(-1), device)
 
 
 def vecInput(dim, device=""):
@@ -676,7 +682,7 @@ def matInput(d1, d2):
 
 
 def inputMatrix(v, d):
-    return _settable_input(np.asarray(v, dtype=np.float32).reshape(tuple(d), order="F"), "")
+    return _settable_input(_floats(v).reshape(tuple(d), order="F"), "")
 
 
 class inputTensorTranspose(Expression):

@@ -85,8 +85,16 @@ cdef object _initializer(init, tuple shape, float scale, float mean, float std):
     raise TypeError("init must be an initializer, a number, a numpy array or a name, not %s" % type(init).__name__)
 
 
+cdef object _floats(object values):
+    """values as a float32 array: an array, a number or any iterable of numbers (a generator, a
+    set), as DyNet's vector[float] arguments take them."""
+    if not isinstance(values, (np.ndarray, list, tuple)) and hasattr(values, "__iter__"):
+        values = list(values)
+    return np.asarray(values, dtype=np.float32)
+
+
 cdef vector[float] _column_major(object arr) except *:
-    flat = np.ascontiguousarray(np.asarray(arr, dtype=np.float32).ravel(order="F"))
+    flat = np.ascontiguousarray(_floats(arr).ravel(order="F"))
     cdef const float[::1] view = flat
     cdef vector[float] v
     if view.shape[0]:

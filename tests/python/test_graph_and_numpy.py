@@ -261,3 +261,35 @@ def test_batched_and_tensor_inputs_set_and_their_misuse():
     dy.renew_cg()
     with pytest.raises(RuntimeError):
         stale.set(2.0)
+
+
+def test_float_lists_may_be_any_iterable_as_dynet_s_vector_float_arguments():
+    assert dy.inputVector(float(i) for i in range(3)).value() == [0, 1, 2]
+    assert dy.inputVector({4.0}).value() == 4.0
+    np.testing.assert_array_equal(dy.inputMatrix((float(i) for i in range(4)), (2, 2)).npvalue(), [[0, 2], [1, 3]])
+    v = dy.vecInput(2)
+    v.set(x for x in (5.0, 6.0))
+    assert v.value() == [5, 6]
+    E = dy.ParameterCollection().add_lookup_parameters((3, 2))
+    E.init_row(1, iter([7.0, 8.0]))
+    assert E.row_as_array(1).tolist() == [7, 8]
+
+
+@pytest.mark.parametrize("number", [np.float32(2), np.float64(2), np.int32(2), np.int64(2), 2, 2.0])
+def test_numbers_of_any_kind_on_either_side_of_an_operator(number):
+    x = dy.inputVector([1.0, 4.0])
+    for result, expected in ((x + number, [3, 6]), (number + x, [3, 6]), (x - number, [-1, 2]), (number - x, [1, -2]),
+                             (x * number, [2, 8]), (number * x, [2, 8]), (x / number, [0.5, 2]),
+                             (number / x, [2, 0.5]), (x ** number, [1, 16])):
+        assert isinstance(result, dy.Expression)
+        np.testing.assert_allclose(result.npvalue(), expected)
+
+
+def test_an_expression_prints_its_index_and_its_graph_s_version():
+    dy.renew_cg()
+    dy.renew_cg()
+    x = dy.inputVector([1.0])
+    y = x + 1
+    assert str(y) == repr(y) == "expression %d/%d" % (y.vindex, dy.cg_version())
+    dy.renew_cg()
+    assert str(y) == "expression %d (stale)" % y.vindex
