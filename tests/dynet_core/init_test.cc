@@ -89,10 +89,10 @@ TEST_CASE("a misspelled flag's message lists every flag the parser accepts", "[f
   }
   // DyNet's flags as its programs spell them, with a value each takes: each is read, and named.
   const std::vector<std::pair<std::string, std::string>> dynet_flags = {
-      {"--dynet-mem", "256"},   {"--dynet-seed", "3"},         {"--dynet-autobatch", "1"},
-      {"--dynet-vertex", "0"},  {"--dynet-profiling", "1"},    {"--dynet-weight-decay", "0.1"},
-      {"--dynet-threads", "2"}, {"--dynet-devices", "CPU"},    {"--dynet-gpus", "0"},
-      {"--dynet-gpu-ids", "0"}, {"--dynet-debug-memory", "1"}, {"--dynet-dynamic-mem", "1"},
+      {"--dynet-mem", "256"},          {"--dynet-seed", "3"},         {"--dynet-autobatch", "1"},
+      {"--dynet-vertex", "0"},         {"--dynet-profiling", "1"},    {"--dynet-weight-decay", "0.1"},
+      {"--dynet-threads", "2"},        {"--dynet-devices", "CPU"},    {"--dynet-gpus", "0"},
+      {"--dynet-gpu-ids", "0"},        {"--dynet-debug-memory", "1"}, {"--dynet-dynamic-mem", "1"},
       {"--dynet-autobatch-debug", "1"}};
   for (const auto& [flag, value] : dynet_flags) {
     Argv a({"prog", flag + "=" + value});
