@@ -54,6 +54,12 @@ struct Dim {
   unsigned cols() const { return nd > 1 ? d[1] : 1; }
   /// Size of dimension i; dimensions beyond ndims() have size 1.
   unsigned operator[](unsigned i) const { return i < nd ? d[i] : 1; }
+  /// DyNet's: how many dimensions have a size other than 1.
+  unsigned num_nonone_dims() const {
+    unsigned n = 0;
+    for (unsigned i = 0; i < nd; ++i) n += d[i] != 1;
+    return n;
+  }
   unsigned sum_dims() const {
     unsigned s = 0;
     for (unsigned i = 0; i < nd; ++i) s += d[i];

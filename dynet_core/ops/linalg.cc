@@ -150,18 +150,12 @@ OpDef AffineTransformOp = OpRow("affine_transform")
                               .backward_overwrites()
                               .sum_of_products();
 
-unsigned non_one_dims(const Dim& x) {
-  unsigned n = 0;
-  for (unsigned k = 0; k < x.ndims(); ++k) n += x[k] != 1;
-  return n;
-}
-
 Dim infer_transpose(const DimArgs& xs, const void* data) {
   const Permutation& p = *static_cast<const Permutation*>(data);
   const Dim& x = xs[0];
   // As DyNet's Transpose, a longer permutation only for x of one dimension other than 1 (a vector
   // laid along any dimension); DyNet also takes a shorter one there, dybatch does not.
-  if (p.n < x.ndims() || (p.n > dims::dynet_nd(x) && non_one_dims(x) != 1))
+  if (p.n < x.ndims() || (p.n > dims::dynet_nd(x) && x.num_nonone_dims() != 1))
     dims::fail("the permutation has " + std::to_string(p.n) + " entries; x has " + std::to_string(dims::dynet_nd(x)) +
                " dimensions");
   Dim y;

@@ -59,11 +59,12 @@ OpDef SumBatchesOp = OpRow("sum_batches")
 Dim infer_sum_dim(const DimArgs& xs, const void* data) {
   const SumDimData& s = *static_cast<const SumDimData*>(data);
   // As DyNet's SumDimension and MomentDimension (Dim::delete_dims): every dimension summed is x's.
-  for (unsigned k = 0; k < Dim::kMaxDims; ++k)
-    if ((s.mask >> k) & 1u) dims::require_has_dim(xs[0], k);
   Dim y = xs[0];
   for (unsigned k = Dim::kMaxDims; k-- > 0;)
-    if ((s.mask >> k) & 1u) y.delete_dim(k);
+    if ((s.mask >> k) & 1u) {
+      dims::require_has_dim(xs[0], k);
+      y.delete_dim(k);
+    }
   if (s.batch) y.bd = 1;
   return y;
 }
