@@ -19,22 +19,34 @@ namespace {
 /// Sum of squares over spans of parameter memory, each device's spans in one pass and one wait.
 class SquaredNorms {
  public:
+  /// This thread's, emptied: its tables keep what they have grown to, so the gradient norm that
+  /// clipping takes at every update allocates nothing.
+  static SquaredNorms& emptied() {
+    thread_local SquaredNorms norms;
+    for (std::size_t k = 0; k < norms.used_; ++k) norms.runs_[k].clear();
+    norms.used_ = 0;
+    return norms;
+  }
   void add(Device* device, const float* x, std::size_t n) {
     std::size_t k = 0;
-    while (k < devices_.size() && devices_[k] != device) ++k;
-    if (k == devices_.size()) {
-      devices_.push_back(device);
-      runs_.emplace_back();
+    while (k < used_ && devices_[k] != device) ++k;
+    if (k == used_) {
+      if (used_ == devices_.size()) {
+        devices_.push_back(device);
+        runs_.emplace_back();
+      }
+      devices_[used_++] = device;
     }
     runs_[k].push_back({nullptr, x, n});
   }
   double total() const {
     double sq = 0;
-    for (std::size_t k = 0; k < devices_.size(); ++k) sq += devices_[k]->squared_norm(runs_[k].data(), runs_[k].size());
+    for (std::size_t k = 0; k < used_; ++k) sq += devices_[k]->squared_norm(runs_[k].data(), runs_[k].size());
     return sq;
   }
 
  private:
+  std::size_t used_ = 0;  // devices_ and runs_ past it are kept from earlier norms, unused
   std::vector<Device*> devices_;
   std::vector<std::vector<MemoryRun>> runs_;
 };
@@ -42,14 +54,14 @@ class SquaredNorms {
 }  // namespace
 
 void ParameterCollectionStorage::project_weights(float) {
-  SquaredNorms sq;
+  SquaredNorms& sq = SquaredNorms::emptied();
   for (const auto& p : params) sq.add(p->device, p->values.v, p->size());
   for (const auto& p : lookup_params) sq.add(p->device, p->all_values.v, p->size());
   std::cerr << "NORM: " << std::sqrt(sq.total()) << std::endl;
 }
 
 float ParameterCollectionStorage::gradient_l2_norm() const {
-  SquaredNorms sq;
+  SquaredNorms& sq = SquaredNorms::emptied();
   for (const auto& p : params) sq.add(p->device, p->g.v, p->size());
   // Only touched rows of a lookup table have a gradient: a sparse table costs its touched rows.
   for (const auto& p : lookup_params) {

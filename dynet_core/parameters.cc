@@ -20,6 +20,14 @@ std::string describe_name(const std::string& full, const char* kind) {
   return std::string("an unnamed ") + kind + (collection == "/" ? "" : " of the collection '" + collection + "'");
 }
 
+/// The run table of a device call over a table's rows, emptied: one a thread, grown to the
+/// largest call and then reused, so zeroing after every update allocates nothing.
+std::vector<MemoryRun>& row_runs() {
+  thread_local std::vector<MemoryRun> runs;
+  runs.clear();
+  return runs;
+}
+
 }  // namespace
 
 std::string describe(const ParameterStorage& s) {
@@ -142,8 +150,7 @@ void LookupParameterStorage::zero_grad() {
   if (all_updated) {
     device->zero(all_grads.v, std::size_t(n) * row_size());
   } else {
-    std::vector<MemoryRun> rows;
-    rows.reserve(non_zero_grads.size());
+    std::vector<MemoryRun>& rows = row_runs();
     for (unsigned i : non_zero_grads) rows.push_back({grad_row(i), nullptr, row_size()});
     device->apply_runs(RunOp::Zero, rows.data(), rows.size());
   }
@@ -175,8 +182,7 @@ void LookupParameterStorage::accumulate_grads(unsigned count, const unsigned* id
     if (ids_host[k] >= n)
       throw std::invalid_argument("LookupParameterStorage::accumulate_grads: index " + std::to_string(ids_host[k]) +
                                   " (the " + std::to_string(k) + "th) is out of range for " + describe(*this));
-  std::vector<MemoryRun> rows;
-  rows.reserve(count);
+  std::vector<MemoryRun>& rows = row_runs();
   for (unsigned k = 0; k < count; ++k) {
     rows.push_back({grad_row(ids_host[k]), g + std::size_t(k) * row_size(), row_size()});
     non_zero_grads.insert(ids_host[k]);

@@ -10,7 +10,7 @@ AdadeltaTrainer::AdadeltaTrainer(ParameterCollection& model, float eps, float rh
   check_settings();
 }
 
-std::vector<Trainer::Hyperparameter> AdadeltaTrainer::hyperparameters() {
+Trainer::Hyperparameters AdadeltaTrainer::hyperparameters() {
   return {{"epsilon", &epsilon, Hyperparameter::Range::Positive}, {"rho", &rho, Hyperparameter::Range::Fraction}};
 }
 

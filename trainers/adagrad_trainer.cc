@@ -9,7 +9,7 @@ AdagradTrainer::AdagradTrainer(ParameterCollection& model, float learning_rate, 
   check_settings();
 }
 
-std::vector<Trainer::Hyperparameter> AdagradTrainer::hyperparameters() {
+Trainer::Hyperparameters AdagradTrainer::hyperparameters() {
   return {{"epsilon", &epsilon, Hyperparameter::Range::Positive}};
 }
 

@@ -13,7 +13,7 @@ class AdagradTrainer : public Trainer {
   float epsilon;  ///< > 0
 
  protected:
-  std::vector<Hyperparameter> hyperparameters() override;
+  Hyperparameters hyperparameters() override;
   unsigned state_per_value() const override { return 1; }
   void update_values(Device& device, const update_rules::UpdateCall& call, float gscale) override;
 };

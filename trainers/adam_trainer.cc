@@ -15,7 +15,7 @@ AdamTrainer::AdamTrainer(Variant, ParameterCollection& model, float learning_rat
                          float eps)
     : Trainer(model, learning_rate), beta_1(beta_1), beta_2(beta_2), epsilon(eps) {}
 
-std::vector<Trainer::Hyperparameter> AdamTrainer::hyperparameters() {
+Trainer::Hyperparameters AdamTrainer::hyperparameters() {
   return {{"beta_1", &beta_1, Hyperparameter::Range::Fraction},
           {"beta_2", &beta_2, Hyperparameter::Range::Fraction},
           {"epsilon", &epsilon, Hyperparameter::Range::Positive}};

@@ -24,7 +24,7 @@ class AdamTrainer : public Trainer {
   /// For variants of Adam: leaves check_settings() to them, so that errors carry their name().
   AdamTrainer(Variant, ParameterCollection& model, float learning_rate, float beta_1, float beta_2, float eps);
 
-  std::vector<Hyperparameter> hyperparameters() override;
+  Hyperparameters hyperparameters() override;
   unsigned state_per_value() const override { return 2; }
   void update_values(Device& device, const update_rules::UpdateCall& call, float gscale) override;
   /// The step size of the update about to run: learning_rate sqrt(1 - beta_2^t) / (1 - beta_1^t).

@@ -13,7 +13,7 @@ void EGTrainer::enableCyclicalLR(float learning_rate_min, float learning_rate_ma
   learning_rate_schedule = triangular_cyclical(learning_rate_min, learning_rate_max, step_size, gamma);
 }
 
-std::vector<Trainer::Hyperparameter> EGTrainer::hyperparameters() {
+Trainer::Hyperparameters EGTrainer::hyperparameters() {
   return {{"momentum", &momentum, Hyperparameter::Range::Fraction}};
 }
 

@@ -19,7 +19,7 @@ class EGTrainer : public Trainer {
   float momentum;  ///< in [0, 1)
 
  protected:
-  std::vector<Hyperparameter> hyperparameters() override;
+  Hyperparameters hyperparameters() override;
   unsigned state_per_value() const override { return 1; }
   void update_values(Device& device, const update_rules::UpdateCall& call, float gscale) override;
 };

@@ -9,7 +9,7 @@ MomentumSGDTrainer::MomentumSGDTrainer(ParameterCollection& model, float learnin
   check_settings();
 }
 
-std::vector<Trainer::Hyperparameter> MomentumSGDTrainer::hyperparameters() {
+Trainer::Hyperparameters MomentumSGDTrainer::hyperparameters() {
   return {{"momentum", &momentum, Hyperparameter::Range::Fraction}};
 }
 

@@ -18,7 +18,7 @@ class MomentumSGDTrainer : public Trainer {
   std::vector<ShadowLookupParameters> vlp;
 
  protected:
-  std::vector<Hyperparameter> hyperparameters() override;
+  Hyperparameters hyperparameters() override;
   unsigned state_per_value() const override { return 1; }
   void update_values(Device& device, const update_rules::UpdateCall& call, float gscale) override;
   void state_allocated() override;

@@ -9,7 +9,7 @@ RMSPropTrainer::RMSPropTrainer(ParameterCollection& model, float learning_rate, 
   check_settings();
 }
 
-std::vector<Trainer::Hyperparameter> RMSPropTrainer::hyperparameters() {
+Trainer::Hyperparameters RMSPropTrainer::hyperparameters() {
   return {{"epsilon", &epsilon, Hyperparameter::Range::Positive}, {"rho", &rho, Hyperparameter::Range::Fraction}};
 }
 

@@ -15,7 +15,7 @@ class RMSPropTrainer : public Trainer {
   float rho;      ///< in [0, 1)
 
  protected:
-  std::vector<Hyperparameter> hyperparameters() override;
+  Hyperparameters hyperparameters() override;
   unsigned state_per_value() const override { return 1; }
   void update_values(Device& device, const update_rules::UpdateCall& call, float gscale) override;
 };

@@ -11,7 +11,7 @@ class SimpleSGDTrainer : public Trainer {
   const char* name() const override { return "SimpleSGDTrainer"; }
 
  protected:
-  std::vector<Hyperparameter> hyperparameters() override { return {}; }
+  Hyperparameters hyperparameters() override { return {}; }
   unsigned state_per_value() const override { return 0; }
   void update_values(Device& device, const update_rules::UpdateCall& call, float gscale) override;
 };

@@ -7,6 +7,7 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "dynet_core/device/device.h"
@@ -19,9 +20,10 @@ namespace {
 
 using Range = Trainer::Hyperparameter::Range;
 
-void check_setting(const char* trainer, const std::string& setting, float v, Range range) {
+void check_setting(const char* trainer, std::string_view setting, float v, Range range) {
   if (const char* why = Trainer::Hyperparameter::violation(v, range))
-    throw std::invalid_argument(std::string(trainer) + ": " + setting + " = " + std::to_string(v) + " " + why);
+    throw std::invalid_argument(std::string(trainer) + ": " + std::string(setting) + " = " + std::to_string(v) + " " +
+                                why);
 }
 
 }  // namespace
@@ -47,9 +49,20 @@ Trainer::Trainer(ParameterCollection& model, float lr) : learning_rate(lr), mode
 
 Trainer::~Trainer() = default;
 
-std::vector<Trainer::Hyperparameter> Trainer::settings() {
-  std::vector<Hyperparameter> all{{"learning_rate", &learning_rate, Range::NonNegative},
-                                  {"clip_threshold", &clip_threshold, Range::NonNegative}};
+Trainer::Hyperparameters::Hyperparameters(std::initializer_list<Hyperparameter> items) {
+  for (const Hyperparameter& h : items) push_back(h);
+}
+
+void Trainer::Hyperparameters::push_back(const Hyperparameter& h) {
+  if (size_ == kCapacity)
+    throw std::logic_error(std::string("Trainer::Hyperparameters: no room for '") + h.name + "' past " +
+                           std::to_string(kCapacity) + " settings");
+  items_[size_++] = h;
+}
+
+Trainer::Hyperparameters Trainer::settings() {
+  Hyperparameters all{{"learning_rate", &learning_rate, Range::NonNegative},
+                      {"clip_threshold", &clip_threshold, Range::NonNegative}};
   for (const Hyperparameter& h : hyperparameters()) all.push_back(h);
   return all;
 }
@@ -149,8 +162,10 @@ void Trainer::update_parameters(const std::vector<unsigned>* subset_params,
   const std::uint64_t start = profiling ? profile::now_ns() : 0;
   if (learning_rate_schedule) {
     const float lr = learning_rate_schedule(updates);
-    check_setting(name(), "the learning rate the schedule gives after " + std::to_string(updates) + " updates", lr,
-                  Range::NonNegative);
+    // Its name is built only for the error: the schedule runs at every update.
+    if (Hyperparameter::violation(lr, Range::NonNegative))
+      check_setting(name(), "the learning rate the schedule gives after " + std::to_string(updates) + " updates", lr,
+                    Range::NonNegative);
     learning_rate = lr;
   }
   check_settings();

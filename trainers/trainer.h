@@ -3,7 +3,9 @@
 // clipping by global norm, sparse updates of lookup tables, L2 weight decay, per-value optimizer
 // state in the parameter pool, zeroing gradients after an update, and checkpoints of all of it.
 
+#include <array>
 #include <cstddef>
+#include <initializer_list>
 #include <iosfwd>
 #include <string>
 #include <utility>
@@ -102,6 +104,25 @@ class Trainer {
     static const char* violation(float v, Range range);
   };
 
+  /// A trainer's constants, held in place: update() checks them at every step and allocates
+  /// nothing for it.
+  class Hyperparameters {
+   public:
+    static constexpr std::size_t kCapacity = 8;
+    Hyperparameters() = default;
+    Hyperparameters(std::initializer_list<Hyperparameter> items);
+    /// Throws std::logic_error past kCapacity.
+    void push_back(const Hyperparameter& h);
+    const Hyperparameter* begin() const { return items_.data(); }
+    const Hyperparameter* end() const { return items_.data() + size_; }
+    std::size_t size() const { return size_; }
+    const Hyperparameter& operator[](std::size_t i) const { return items_[i]; }
+
+   private:
+    std::array<Hyperparameter, kCapacity> items_{};
+    std::size_t size_ = 0;
+  };
+
   /// The class name, e.g. "AdamTrainer"; checkpoints record it.
   virtual const char* name() const = 0;
 
@@ -128,7 +149,7 @@ class Trainer {
   unsigned aux_allocated = 0, aux_allocated_lookup = 0;
 
  protected:
-  virtual std::vector<Hyperparameter> hyperparameters() = 0;
+  virtual Hyperparameters hyperparameters() = 0;
   /// Throws std::invalid_argument naming the first setting out of its range; derived
   /// constructors call it once their constants are set.
   void check_settings();
@@ -154,7 +175,7 @@ class Trainer {
     std::size_t stride;
   };
   /// The learning rate and clip threshold, then the rule's hyperparameters().
-  std::vector<Hyperparameter> settings();
+  Hyperparameters settings();
   void allocate_state();
   /// Runs the zero-gradient steps the CPU kernels deferred (trainers/deferred_rows.h), before the
   /// state is read; forget_deferred_steps() when the state is replaced.

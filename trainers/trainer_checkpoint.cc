@@ -47,7 +47,7 @@ std::string Trainer::checkpoint() {
   const unsigned k = state_per_value();
   const std::string payload = write_archive(kCheckpointFormat, [&](ArchiveWriter& w) {
     w.string(name());
-    const std::vector<Hyperparameter> all = settings();
+    const Hyperparameters all = settings();
     w.integer(all.size());
     for (const Hyperparameter& h : all) {
       w.string(h.name);
@@ -79,7 +79,7 @@ void Trainer::restore(const std::string& bytes, const std::string& source) {
   const std::string_view payload = open_envelope(bytes, source, FileContent::TrainerState, kCheckpointFormat);
   allocate_state();
   const unsigned k = state_per_value();
-  const std::vector<Hyperparameter> live = settings();
+  const Hyperparameters live = settings();
   std::vector<float> values(live.size());
   std::uint64_t clipping = 0, sparse = 0, steps = 0;
   float decay_factor = 1.f;
