@@ -303,7 +303,8 @@ void ComputationGraph::checkpoint() {
 }
 
 void ComputationGraph::revert() {
-  if (checkpoints_.empty()) throw std::invalid_argument("revert: no checkpoint to revert to");
+  // DyNet's: a revert with no checkpoint does nothing.
+  if (checkpoints_.empty()) return;
   const Checkpoint cp = checkpoints_.back();
   checkpoints_.pop_back();
   if (cp.size == size_) return;

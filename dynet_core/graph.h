@@ -55,7 +55,8 @@ class ComputationGraph {
   /// Backpropagates `output_gradient` (one value per element of `last`): a vector-Jacobian product.
   void backward(const Expression& last, const std::vector<float>& output_gradient, bool full = false);
 
-  /// Remembers the current size; revert() drops every node added after it.
+  /// Remembers the current size; revert() drops every node added after it (with no checkpoint
+  /// left, nothing, as in DyNet).
   void checkpoint();
   void revert();
   /// Drops every node; expressions of this graph become stale.
@@ -74,8 +75,9 @@ class ComputationGraph {
   unsigned get_id() const { return static_cast<unsigned>(id_ >> live_graphs::kSlotBits); }
   std::uint32_t epoch() const { return epoch_; }
 
-  /// Writes the graph in Graphviz's dot language (one line per node: index, op, dim; an edge per
-  /// argument), to std::cerr as DyNet does, or to `os`.
+  /// Writes the graph in Graphviz's dot language (a node per line, labelled as DyNet's with its
+  /// index, op and arguments, and its dim; an edge per argument), to std::cerr as DyNet does, or to
+  /// `os`.
   void print_graphviz() const;
   void print_graphviz(std::ostream& os) const;
 
@@ -168,6 +170,9 @@ class ComputationGraph {
     return node(size_);
   }
   void add_node_chunk();
+  /// "v3 = tanh(v2) {4}": node i, its op, its arguments and its dim, as dump() and the Graphviz
+  /// labels write it.
+  void write_node(std::ostream& os, VariableIndex i) const;
   /// The engine of this graph's memory for a strategy, made on first use.
   ExecutionEngine& engine_for(int strategy);
   [[noreturn]] void reject_expression(const Expression& e, const char* where) const;

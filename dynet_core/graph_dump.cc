@@ -26,6 +26,13 @@ void write_values(std::ostream& os, const char* what, const std::vector<float>& 
 
 }  // namespace
 
+void ComputationGraph::write_node(std::ostream& os, VariableIndex i) const {
+  const Node& n = node(i);
+  os << 'v' << i << " = " << n.op->name << '(';
+  for (unsigned k = 0; k < n.nargs; ++k) os << (k ? ", v" : "v") << n.arg(k);
+  os << ") " << to_string(n.dim);
+}
+
 void ComputationGraph::dump(const std::string& filename, bool show_values, bool show_gradients, bool nan_check_only) {
   std::ofstream file;
   if (!filename.empty()) {
@@ -42,9 +49,8 @@ void ComputationGraph::dump(const std::string& filename, bool show_values, bool 
     if (show_gradients && engine().has_gradient(i)) gradient = as_vector(Tensor(n.dim, n.grad, device_));
     const bool bad_value = !all_finite(value), bad_gradient = !all_finite(gradient);
     if (nan_check_only && !bad_value && !bad_gradient) continue;
-    os << 'v' << i << " = " << n.op->name << '(';
-    for (unsigned k = 0; k < n.nargs; ++k) os << (k ? ", v" : "v") << n.arg(k);
-    os << ") " << to_string(n.dim) << '\n';
+    write_node(os, i);
+    os << '\n';
     if (nan_check_only) {
       if (bad_value) os << "  value: NaN or Inf\n";
       if (bad_gradient) os << "  gradient: NaN or Inf\n";

@@ -11,7 +11,9 @@ void ComputationGraph::print_graphviz(std::ostream& os) const {
   os << "digraph G {\n  rankdir=LR;\n  nodesep=.05;\n";
   for (VariableIndex i = 0; i < size_; ++i) {
     const Node& n = node(i);
-    os << "  N" << i << " [label=\"v" << i << " = " << n.op->name << ' ' << to_string(n.dim) << "\"];\n";
+    os << "  N" << i << " [label=\"";
+    write_node(os, i);
+    os << "\"];\n";
     for (unsigned k = 0; k < n.nargs; ++k) os << "  N" << n.arg(k) << " -> N" << i << ";\n";
   }
   os << "}\n";

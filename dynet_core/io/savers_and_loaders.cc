@@ -213,7 +213,7 @@ std::string counted(std::size_t n, const char* what) { return std::to_string(n) 
 // model's parameters in order, the n-th #Parameter# record to the n-th parameter and the n-th
 // #LookupParameter# record to the n-th lookup parameter; their names are not compared.
 Plan plan_in_order(const std::vector<SavedParameter>& records, ParameterCollection& model, const std::string& key,
-                   const std::string& file) {
+                   const std::string& file, const char* rule) {
   const std::string prefix = key.empty() || key.back() == '/' ? key : key + '/';
   std::vector<const SavedParameter*> in_file[2];
   for (const SavedParameter& r : records)
@@ -221,11 +221,11 @@ Plan plan_in_order(const std::vector<SavedParameter>& records, ParameterCollecti
   const std::vector<Target> targets = targets_of(model);
   const std::size_t lookups = model.lookup_parameters_list().size(), params = targets.size() - lookups;
   if (in_file[0].size() != params || in_file[1].size() != lookups)
-    throw std::runtime_error(
-        file + " holds " + counted(in_file[0].size(), "parameter") + " and " +
-        counted(in_file[1].size(), "lookup parameter") + (prefix.empty() ? "" : " under the key '" + prefix + "'") +
-        ", the model (" + model.get_fullname() + ") has " + counted(params, "parameter") + " and " +
-        counted(lookups, "lookup parameter") + "; a file in DyNet's format loads in order, one record a parameter");
+    throw std::runtime_error(file + " holds " + counted(in_file[0].size(), "parameter") + " and " +
+                             counted(in_file[1].size(), "lookup parameter") +
+                             (prefix.empty() ? "" : " under the key '" + prefix + "'") + ", the model (" +
+                             model.get_fullname() + ") has " + counted(params, "parameter") + " and " +
+                             counted(lookups, "lookup parameter") + "; " + rule);
   Plan plan;
   std::size_t next[2] = {0, 0};
   for (const Target& t : targets) {
@@ -294,11 +294,27 @@ void FileSaver::commit(std::vector<SavedParameter> added) {
 
 FileLoader::FileLoader(std::string path, ArchiveFormat archive) : path_(std::move(path)), archive_(archive) {}
 
+// Whether a record's name starts with `prefix`.
+bool holds_prefix(const std::vector<SavedParameter>& records, const std::string& prefix) {
+  for (const SavedParameter& r : records)
+    if (r.name.compare(0, prefix.size(), prefix) == 0) return true;
+  return false;
+}
+
 void FileLoader::populate(ParameterCollection& model, const std::string& key) {
   const ParameterFile f = read_parameter_file(path_, archive_);
   const std::string file = describe_file(FileContent::Parameters, path_);
-  const Plan plan = f.format == ModelFileFormat::DyNet ? plan_in_order(f.records, model, key, file)
-                                                       : plan_by_name(f.records, model, key, file);
+  // Without a key, a file of dybatch's format that holds nothing under the model's own name (saved
+  // from another collection, e.g. a root, into a subcollection of the same parameters) loads as
+  // DyNet's populate loads any file: in order.
+  const bool in_order =
+      f.format == ModelFileFormat::DyNet || (key.empty() && !holds_prefix(f.records, collection_key(model, key)));
+  const char* rule = f.format == ModelFileFormat::DyNet
+                         ? "a file in DyNet's format loads in order, one record a parameter"
+                         : "holding nothing under the model's own name, the file loads in order, one record a "
+                           "parameter, as DyNet's populate loads it";
+  const Plan plan =
+      in_order ? plan_in_order(f.records, model, key, file, rule) : plan_by_name(f.records, model, key, file);
   for (const auto& [record, target] : plan) copy_values(*record, target, f.format);
 }
 

@@ -9,7 +9,8 @@
 //
 // Two formats. dybatch's own, the default, is checked: every save replaces the file atomically (a
 // crash leaves the old file or the new one, never a mix); a load checks the whole file (header,
-// format version, checksum, layout) and that it matches the target exactly (names, kinds, dims).
+// format version, checksum, layout) and that it matches the target exactly (names, kinds, dims);
+// populate(model) of a file holding nothing under the model's name loads it in order, as DyNet's.
 // DyNet 2's text format (dynet_text_format.h) is written on request (TextFileSaver's `format`) and
 // read by every loader when a file is in it, with DyNet's rules: populate(model, key) fills the
 // model's parameters in order from the records whose names start with the key (all records

@@ -243,6 +243,8 @@ TEST_CASE("print_graphviz writes a node per expression and an edge per argument"
   CHECK(dot.rfind("digraph G {", 0) == 0);
   CHECK(dot.find("N0 -> N2;") != std::string::npos);
   CHECK(dot.find("N1 -> N2;") != std::string::npos);
+  // A label names the node's arguments, as DyNet's do.
+  CHECK(dot.find("N2 [label=\"v2 = add(v0, v1) {1}\"];") != std::string::npos);
 }
 
 TEST_CASE("dump writes each node with its value and gradient, or only those holding NaN or Inf", "[dynet_api]") {

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <memory>
 #include <stdexcept>
+#include <vector>
 
 #include "dynet_core/io/savers_and_loaders.h"
 #include "dynet_core/io/whole_file.h"
@@ -89,6 +90,37 @@ TEST_CASE("a subcollection is saved under its name or a key, and loaded into ano
   BinaryFileSaver(folder.file("whole.model")).save(c.model);
   BinaryFileLoader(folder.file("whole.model")).populate(first, "/encoder/");
   CHECK(as_vector(*w1.values()) == as_vector(*c.encoder_w.values()));
+}
+
+TEST_CASE("with no key, a file holding nothing under the model's name loads in order, as DyNet's populate", "[io]") {
+  ScratchFolder folder;
+  const std::string path = folder.file("root.model");
+  ParameterCollection saved;
+  Parameter w = saved.add_parameters({2, 3}, ParameterInitNormal());
+  LookupParameter table = saved.add_lookup_parameters(4, {3}, ParameterInitNormal());
+  TextFileSaver(path).save(saved);  // stored as /_0 and /_1
+  // A larger model holding the same parameters in a subcollection, under other names.
+  ParameterCollection larger;
+  larger.add_parameters({5}, 0.f);
+  ParameterCollection encoder = larger.add_subcollection("encoder");
+  Parameter w2 = encoder.add_parameters({2, 3}, 0.f, "W");
+  LookupParameter table2 = encoder.add_lookup_parameters(4, {3}, ParameterInitConst(0.f), "E");
+  TextFileLoader(path).populate(encoder);
+  CHECK(as_vector(*w2.values()) == as_vector(*w.values()));
+  CHECK(as_vector(table2.get_storage().all_values) == as_vector(table.get_storage().all_values));
+  // Counts and dims are still checked, and a refusal leaves the model as it was.
+  ParameterCollection other = larger.add_subcollection("other");
+  Parameter wrong = other.add_parameters({3, 2}, ParameterInitConst(1.f));
+  other.add_lookup_parameters(4, {3}, ParameterInitConst(1.f));
+  CHECK_THROWS_WITH(TextFileLoader(path).populate(other), Catch::Contains("{3,2}"));
+  CHECK(as_vector(*wrong.values()) == std::vector<float>(6, 1.f));
+  ParameterCollection fewer = larger.add_subcollection("fewer");
+  fewer.add_parameters({2, 3}, ParameterInitConst(1.f));
+  CHECK_THROWS_WITH(TextFileLoader(path).populate(fewer), Catch::Contains("loads in order"));
+  // Records under the model's own name, or a key, keep dybatch's rule: by name ('/_0' is the
+  // root's {5}).
+  CHECK_THROWS_WITH(TextFileLoader(path).populate(larger), Catch::Contains("is a parameter of dim {5}"));
+  CHECK_THROWS_WITH(TextFileLoader(path).populate(encoder, "/encoder/"), Catch::Contains("nothing under the key"));
 }
 
 TEST_CASE("single parameters: save, populate, load_param, load_lookup_param", "[io]") {
