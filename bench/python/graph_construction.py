@@ -14,13 +14,12 @@ import dynet as dy
 def build(m, nodes):
     emb, W, U, b = m
     cg = dy.cg()
-    W_, U_, b_ = dy.parameter(W), dy.parameter(U), dy.parameter(b)
     h = dy.lookup(emb, 0)
     n = 4
     step = 0
     while n + 5 <= nodes:
         x = dy.lookup(emb, step % 1000)
-        a = dy.affine_transform([b_, W_, x, U_, h])
+        a = dy.affine_transform([b, W, x, U, h])
         t = dy.tanh(a)
         g = dy.cmult(t, x)
         h = dy.esum([g, h])

@@ -30,8 +30,8 @@ class TreeLstm:
 
     def loss(self, trees):
         h = self.h
-        Wl, bl, U, bn = dy.parameter(self.W_leaf), dy.parameter(self.b_leaf), dy.parameter(self.U), dy.parameter(self.b_node)
-        Wo, bo = dy.parameter(self.W_out), dy.parameter(self.b_out)
+        Wl, bl, U, bn = self.W_leaf, self.b_leaf, self.U, self.b_node
+        Wo, bo = self.W_out, self.b_out
         losses = []
         for nodes in trees:
             hs, cs = [], []
@@ -65,7 +65,7 @@ class Tagger:
         self.ob = pc.add_parameters(tags, init=0.0)
 
     def loss(self, sentences):
-        hw, hb, ow, ob = dy.parameter(self.hw), dy.parameter(self.hb), dy.parameter(self.ow), dy.parameter(self.ob)
+        hw, hb, ow, ob = self.hw, self.hb, self.ow, self.ob
         losses = []
         for ws, ts in sentences:
             states = self.rnn.transduce([dy.lookup(self.E, w) for w in ws])

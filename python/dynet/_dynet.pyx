@@ -577,6 +577,10 @@ def cg():
 class ComputationGraph(object):
     """The global graph (dy.cg()); methods take node indices (Expression.vindex)."""
 
+    def __init__(self, _module_token=None):
+        if _module_token is not _CG_TOKEN:
+            raise RuntimeError("Do not instantiate ComputationGraph directly. Use dynet.renew_cg()")
+
     def renew(self, immediate_compute=False, check_validity=False, autobatching=None):
         return renew_cg(immediate_compute, check_validity, autobatching)
 
@@ -625,7 +629,8 @@ class ComputationGraph(object):
         return _sparse(idxs, v, _dim(dim, batch_size), defval)
 
 
-_cg_object = ComputationGraph()
+_CG_TOKEN = object()
+_cg_object = ComputationGraph(_CG_TOKEN)
 
 
 cdef Expression _node(index):
@@ -713,8 +718,15 @@ def sparse_inputTensor(idxs, values, shape, batched=False, defval=0, device=""):
 
 
 def parameter(*args):
-    """Each argument (Parameters or LookupParameters) as an expression of the global graph."""
-    return _leaves(args, True)
+    """The arguments themselves, as DyNet 2.1's (a tuple of them for several): Parameters and
+    LookupParameters act as expressions of whichever graph uses them, so this call, which DyNet
+    2.1 deprecates, adds nothing. A DeprecationWarning says so (DyNet's prints a note)."""
+    for p in args:
+        if not isinstance(p, (Parameters, LookupParameters)):
+            raise TypeError("parameter: Parameters or LookupParameters expected, not %s" % type(p).__name__)
+    warnings.warn("dy.parameter(...) is deprecated (DyNet 2.1): parameters act as expressions by themselves",
+                  DeprecationWarning, stacklevel=2)
+    return args[0] if len(args) == 1 else args
 
 
 def const_parameter(*args):
@@ -727,7 +739,7 @@ cdef object _leaves(tuple args, bint update):
         if isinstance(p, Parameters):
             out.append((<Parameters>p).expr(update))
         elif isinstance(p, LookupParameters):
-            out.append((<LookupParameters>p).expr(update))
+            out.append(_wrap((<LookupParameters>p)._expr(update)[0]))
         else:
             raise TypeError("parameter: Parameters or LookupParameters expected, not %s" % type(p).__name__)
     return out[0] if len(out) == 1 else out
@@ -941,6 +953,7 @@ class DeviceInfo(object):
     def __init__(self, name, id, dtype):
         self.name = name
         self.id = id
+        self.type = dtype  # DyNet's name for it
         self.dtype = dtype
 
 

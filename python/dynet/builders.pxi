@@ -21,6 +21,7 @@ cdef class _RNNBuilder:
     cdef object spec_
     cdef unsigned version
     cdef bint bound
+    cdef RNNState init_state_  # its sequence's start in the graph where it was made
 
     def _make(self, kind, tuple spec, ParameterCollection model not None, bint flag=False, float forget_bias=1.0):
         self.c.reset(make_rnn_builder(kind.encode(), spec[0], spec[1], spec[2], model.c, flag, forget_bias))
@@ -41,14 +42,16 @@ cdef class _RNNBuilder:
             self.bound = True
 
     def initial_state(self, vecs=None, update=True):
-        """The state before the first input: zeros, or `vecs` (DyNet's layout: for LSTMs the cells of
-        every layer, then their outputs)."""
-        self._bind(update)
-        cdef vector[CExpression] h0
+        """The state before the first input, made once a graph as DyNet's: later calls in the graph
+        give it again, so states made from it stay valid. With `vecs` (DyNet's layout: for LSTMs the
+        cells of every layer, then their outputs), the state after it that holds them (set_s)."""
+        if self.init_state_ is None or self.init_state_.version != _cg_version:
+            self._bind(update)
+            self._b().start_new_sequence(vector[CExpression]())
+            self.init_state_ = _state(self, -1, None, None)
         if vecs is not None:
-            h0 = _exs(vecs)
-        self._b().start_new_sequence(h0)
-        return _state(self, -1, None, None)
+            return self.init_state_.set_s(vecs)
+        return self.init_state_
 
     def initial_state_from_raw_vectors(self, vecs=None, update=True):
         return self.initial_state(None if vecs is None else [inputTensor(v) for v in vecs], update)
@@ -285,7 +288,7 @@ cdef class BiRNNBuilder:
     cdef bint bound
 
     def __init__(self, num_layers, input_dim, hidden_dim, model, rnn_builder_factory, builder_layers=None):
-        self.spec = _Spec((num_layers, input_dim, hidden_dim, rnn_builder_factory))
+        self.spec = _Spec((num_layers, input_dim, hidden_dim, rnn_builder_factory, builder_layers))
         if builder_layers is not None:
             self.model = model
             self.builder_layers = list(builder_layers)
@@ -321,7 +324,8 @@ cdef class BiRNNBuilder:
 
     @classmethod
     def from_spec(cls, spec, model):
-        return cls(spec[0], spec[1], spec[2], model, spec[3])
+        # DyNet's spec ends with builder_layers; files this module saved before it did not.
+        return cls(spec[0], spec[1], spec[2], model, spec[3], spec[4] if len(spec) > 4 else None)
 
     def param_collection(self):
         if self.c:

@@ -194,6 +194,9 @@ cdef class Parameters(Expression):
     def __getitem__(self, index):
         return _getitem(self, index)
 
+    def __str__(self):
+        return "Parameter %s" % self.name()
+
     def __repr__(self):
         return "Parameters %s %s" % (self.name(), self.shape())
 
@@ -228,8 +231,9 @@ cdef class LookupParameters(Expression):
             self.const_c = c_const_parameter_lookup(g[0], self.p)
         return &self.const_c
 
-    def expr(self, update=False):
-        return _wrap(self._expr(update)[0])
+    def expr(self):
+        """The table itself, as DyNet 2.1's: it acts as an expression of whichever graph uses it."""
+        return self
 
     def _iexpr(self):
         return _wrap(self._expr(True)[0])
@@ -249,10 +253,18 @@ cdef class LookupParameters(Expression):
         self.populate(fname, key)
 
     def init_from_array(self, arr):
+        """Rows 0 to len(arr) - 1 from arr (one row an entry), as DyNet's: fewer rows than the table
+        leave the rest as they are (pretrained vectors for the first words)."""
         a = np.asarray(arr, dtype=np.float32)
-        if a.shape != self.shape():
-            raise ValueError("init_from_array: an array of shape %s for a table of shape %s" % (a.shape, self.shape()))
-        copy_from_host(self.p.get_storage().all_values, _lookup_layout(a).data(), a.size)
+        shape = self.shape()
+        if a.ndim != len(shape) or a.shape[0] > shape[0] or a.shape[1:] != shape[1:]:
+            raise ValueError("init_from_array: an array of shape %s for a table of shape %s (at most %d rows of %s)"
+                             % (a.shape, shape, shape[0], shape[1:]))
+        if a.shape[0] == 0:
+            return
+        cdef CTensor head = self.p.get_storage().all_values  # its first len(a) rows (rows last)
+        head.d = _dim(tuple(shape[1:]) + (a.shape[0],))
+        copy_from_host(head, _lookup_layout(a).data(), a.size)
 
     def shape(self):
         return (self.p.size(),) + _dim_tuple(self.p.dim())
@@ -320,6 +332,9 @@ cdef class LookupParameters(Expression):
         # have it, where shape() puts them first.
         rows, *row_shape = self.shape()
         return (tuple(row_shape) + (rows,), 1)
+
+    def __str__(self):
+        return "LookupParameter %s" % self.name()
 
     def __repr__(self):
         return "LookupParameters %s %s" % (self.name(), self.shape())

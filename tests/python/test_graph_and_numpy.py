@@ -81,6 +81,17 @@ def test_checkpoint_and_revert():
     assert a.vec_value() == [1, 2]
     with pytest.raises(RuntimeError):
         b.npvalue()
+    # With no checkpoint left a revert does nothing, as DyNet's.
+    c = dy.tanh(a)
+    dy.cg_revert()
+    assert c.vec_value() == pytest.approx(np.tanh([1, 2]).tolist())
+
+
+def test_the_graph_object_is_the_module_s_own():
+    with pytest.raises(RuntimeError, match="renew_cg"):
+        dy.ComputationGraph()
+    assert dy.cg() is dy.cg()
+    assert dy.get_device_info("CPU").type == "CPU"
 
 
 def test_bad_shapes_and_arguments_are_python_errors():
@@ -136,7 +147,7 @@ def test_indexing_with_steps_and_the_batch_axis(rng):
     np.testing.assert_array_equal(xb[1, ::2, 3:].npvalue(), a[1, ::2, 3:])
     # gradients flow back through a strided selection into the right positions
     p = dy.ParameterCollection().add_parameters((4, 5), init=0.0)
-    dy.sum_elems(dy.parameter(p)[::2, 1::3]).backward()
+    dy.sum_elems(p[::2, 1::3]).backward()
     expected = np.zeros((4, 5), np.float32)
     expected[::2, 1::3] = 1
     np.testing.assert_array_equal(p.grad_as_array(), expected)

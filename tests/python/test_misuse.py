@@ -43,7 +43,6 @@ CASES = [
     (ValueError, lambda: dy.renew_cg(autobatching=9)),
     (ValueError, lambda: dy.VanillaLSTMBuilder(1, 2, 3, dy.ParameterCollection()).initial_state([dy.inputVector([1])])),
     (ValueError, lambda: dy.sparse_inputTensor([100], [1.0], (2, 2)).npvalue()),
-    (ValueError, lambda: dy.cg_revert()),
     (IndexError, lambda: dy.cg().forward(-1)),
     (ValueError, lambda: dy.transpose(dy.inputVector([1, 2]), [3, 0])),
     (ValueError, lambda: dy.select_rows(dy.inputVector([1, 2]), [9]).npvalue()),

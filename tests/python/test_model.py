@@ -64,7 +64,7 @@ def test_lookup_tables_of_zero_width_rows_exist_but_are_no_expression(tmp_path):
     with pytest.raises(ValueError, match="no values"):
         dy.lookup(E, 1)
     with pytest.raises(ValueError, match="no values"):
-        dy.parameter(E)
+        E.npvalue()
     pc.save(str(tmp_path / "m"))
     loaded = dy.ParameterCollection()
     loaded.add_lookup_parameters((7, 0))
@@ -79,7 +79,7 @@ def test_lookup_parameters_layout_and_rows():
     E = pc.lookup_parameters_from_numpy(table)
     # shape() puts the rows first; dim(), as DyNet's, is the table's expression's, rows last.
     assert E.shape() == (4, 3) and len(E) == 4
-    assert E.dim() == ((3, 4), 1) == dy.parameter(E).dim()
+    assert E.dim() == ((3, 4), 1) and E.npvalue().shape == (3, 4)
     np.testing.assert_array_equal(E.as_array(), table)
     np.testing.assert_array_equal(E.row_as_array(2), table[2])
     np.testing.assert_array_equal(E[2].npvalue(), table[2])
@@ -89,7 +89,7 @@ def test_lookup_parameters_layout_and_rows():
     with pytest.raises(ValueError):
         dy.lookup(E, 4).npvalue()
     with pytest.raises(ValueError):
-        E.init_from_array(np.zeros((3, 3)))
+        E.init_from_array(np.zeros((5, 3)))  # more rows than the table
 
 
 def test_parameters_act_as_expressions():
@@ -99,8 +99,19 @@ def test_parameters_act_as_expressions():
     x = dy.inputVector([1, 2])
     assert (W * x).vec_value() == [1, 2]
     np.testing.assert_array_equal(W.npvalue(), np.eye(2))
-    np.testing.assert_array_equal(dy.parameter(W).npvalue(), np.eye(2))
-    assert dy.parameter(W).vindex == W.expr(True).vindex  # one node per graph
+    assert W.expr(True).vindex == W.expr(True).vindex  # one node per graph
+    # DyNet 2.1's dy.parameter gives the parameters themselves (a tuple of several), which act as
+    # expressions of every later graph too.
+    with pytest.warns(DeprecationWarning):
+        assert dy.parameter(W) is W
+    with pytest.warns(DeprecationWarning):
+        assert dy.parameter(W, W) == (W, W)
+    dy.renew_cg()
+    assert (W * dy.inputVector([1, 2])).vec_value() == [1, 2]
+    with pytest.raises(TypeError):
+        dy.parameter(x)
+    E = pc.add_lookup_parameters((3, 2))
+    assert E.expr() is E and str(E) == "LookupParameter %s" % E.name() and str(W) == "Parameter %s" % W.name()
 
 
 def test_gradient_reaches_the_parameter():
@@ -186,11 +197,11 @@ def test_parameters_of_size_zero_exist_but_are_no_expression(tmp_path):
     assert z.shape() == (0, 100) and b.shape() == (0,)
     assert z.as_array().shape == (0, 100) and z.grad_as_array().shape == (0, 100)
     with pytest.raises(ValueError, match=r"has dim \{0,100\}, no values"):
-        dy.parameter(z)
+        z.npvalue()
     with pytest.raises(ValueError, match="no values"):
-        dy.parameter(w) * b
+        w * b
     dy.renew_cg()
-    dy.sum_elems(dy.parameter(w)).backward()
+    dy.sum_elems(w).backward()
     dy.AdamTrainer(pc).update()
     pc.save(str(tmp_path / "m"))
     loaded = dy.ParameterCollection()
@@ -256,6 +267,48 @@ def test_state_h_and_s_are_tuples_as_dynet_s():
     state = dy.VanillaLSTMBuilder(2, 2, 3, pc).initial_state().add_input(dy.inputVector([1, 2]))
     assert isinstance(state.h(), tuple) and len(state.h()) == 2
     assert isinstance(state.s(), tuple) and len(state.s()) == 4  # cells, then outputs
+
+
+def test_initial_state_is_made_once_a_graph_as_dynet_s():
+    # A second initial_state() in a graph gives the first one again: states of an earlier sentence
+    # stay what they were, where restarting the sequence made them read the later one.
+    pc = dy.ParameterCollection()
+    b = dy.SimpleRNNBuilder(1, 1, 2, pc)
+    s1 = b.initial_state().add_input(dy.inputVector([1.0]))
+    first = s1.output().npvalue()
+    assert b.initial_state() is b.initial_state()
+    b.initial_state().add_input(dy.inputVector([-5.0]))
+    np.testing.assert_array_equal(s1.h()[-1].npvalue(), first)
+    continued = s1.add_input(dy.inputVector([0.0])).output().npvalue()
+    dy.renew_cg()
+    fresh = b.initial_state().add_input(dy.inputVector([1.0])).add_input(dy.inputVector([0.0]))
+    np.testing.assert_allclose(continued, fresh.output().npvalue(), rtol=1e-6)
+
+
+def test_initial_state_of_given_vectors_is_the_state_after_it():
+    # DyNet's initial_state(vecs): initial_state().set_s(vecs), whose output is the last layer's h.
+    pc = dy.ParameterCollection()
+    b = dy.VanillaLSTMBuilder(1, 3, 4, pc)
+    c0, h0 = dy.inputVector([0.1] * 4), dy.inputVector([0.2] * 4)
+    s = b.initial_state([c0, h0])
+    assert s.prev() is b.initial_state()
+    np.testing.assert_allclose(s.output().npvalue(), [0.2] * 4)
+    x = dy.inputVector([1, 2, 3])
+    after = s.add_input(x).output().npvalue()
+    dy.renew_cg()
+    c0, h0, x = dy.inputVector([0.1] * 4), dy.inputVector([0.2] * 4), dy.inputVector([1, 2, 3])
+    np.testing.assert_allclose(b.initial_state().set_s([c0, h0]).add_input(x).output().npvalue(), after, rtol=1e-6)
+
+
+def test_init_from_array_may_fill_the_first_rows():
+    pc = dy.ParameterCollection()
+    E = pc.add_lookup_parameters((4, 3), init=0.0)
+    E.init_from_array(np.ones((2, 3)))
+    np.testing.assert_array_equal(E.as_array(), [[1, 1, 1], [1, 1, 1], [0, 0, 0], [0, 0, 0]])
+    for bad in (np.ones((5, 3)), np.ones((2, 4)), np.ones(3)):
+        with pytest.raises(ValueError, match="init_from_array"):
+            E.init_from_array(bad)
+    np.testing.assert_array_equal(E.as_array()[2:], 0)
 
 
 def test_a_state_of_an_older_graph_raises():
