@@ -11,7 +11,7 @@ AdadeltaTrainer::AdadeltaTrainer(ParameterCollection& model, float eps, float rh
 }
 
 Trainer::Hyperparameters AdadeltaTrainer::hyperparameters() {
-  return {{"epsilon", &epsilon, Hyperparameter::Range::Positive}, {"rho", &rho, Hyperparameter::Range::Fraction}};
+  return {{"epsilon", &epsilon, Hyperparameter::Range::Positive}, {"rho", &rho, Hyperparameter::Range::UnitInterval}};
 }
 
 void AdadeltaTrainer::update_values(Device& device, const update_rules::UpdateCall& call, float gscale) {

@@ -17,7 +17,7 @@ AdamTrainer::AdamTrainer(Variant, ParameterCollection& model, float learning_rat
 
 Trainer::Hyperparameters AdamTrainer::hyperparameters() {
   return {{"beta_1", &beta_1, Hyperparameter::Range::Fraction},
-          {"beta_2", &beta_2, Hyperparameter::Range::Fraction},
+          {"beta_2", &beta_2, Hyperparameter::Range::UnitInterval},
           {"epsilon", &epsilon, Hyperparameter::Range::Positive}};
 }
 

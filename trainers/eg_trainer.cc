@@ -14,7 +14,7 @@ void EGTrainer::enableCyclicalLR(float learning_rate_min, float learning_rate_ma
 }
 
 Trainer::Hyperparameters EGTrainer::hyperparameters() {
-  return {{"momentum", &momentum, Hyperparameter::Range::Fraction}};
+  return {{"momentum", &momentum, Hyperparameter::Range::UnitInterval}};
 }
 
 void EGTrainer::update_values(Device& device, const update_rules::UpdateCall& call, float gscale) {

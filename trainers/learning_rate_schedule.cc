@@ -40,13 +40,13 @@ LearningRateSchedule triangular_cyclical(float eta_min, float eta_max, float ste
                                 " must be finite and >= the lower rate " + std::to_string(eta_min));
   if (!(step_size > 0.f))
     throw std::invalid_argument("triangular_cyclical: the step size " + std::to_string(step_size) + " must be > 0");
-  return [=](unsigned t) {
-    if (t == 0) return eta_min;
-    const double it = t - 1;
-    const double cycle = std::floor(1 + it / (2 * step_size));
-    const double x = std::abs(it / step_size - 2 * cycle + 1);
-    return static_cast<float>(eta_min + (1 - x > 0 ? (eta_max - eta_min) * (1 - x) * std::pow(double(gamma), it) : 0));
-  };
+  return [=](unsigned t) { return t == 0 ? eta_min : cyclical_rate(eta_min, eta_max, step_size, gamma, t - 1); };
+}
+
+float cyclical_rate(float eta_min, float eta_max, float step_size, float gamma, unsigned it) {
+  const double cycle = std::floor(1 + double(it) / (2 * step_size));
+  const double x = std::abs(double(it) / step_size - 2 * cycle + 1);
+  return static_cast<float>(eta_min + (1 - x > 0 ? (eta_max - eta_min) * (1 - x) * std::pow(double(gamma), it) : 0));
 }
 
 }  // namespace dynet

@@ -10,7 +10,7 @@ MomentumSGDTrainer::MomentumSGDTrainer(ParameterCollection& model, float learnin
 }
 
 Trainer::Hyperparameters MomentumSGDTrainer::hyperparameters() {
-  return {{"momentum", &momentum, Hyperparameter::Range::Fraction}};
+  return {{"momentum", &momentum, Hyperparameter::Range::UnitInterval}};
 }
 
 void MomentumSGDTrainer::update_values(Device& device, const update_rules::UpdateCall& call, float gscale) {

@@ -10,7 +10,7 @@ RMSPropTrainer::RMSPropTrainer(ParameterCollection& model, float learning_rate, 
 }
 
 Trainer::Hyperparameters RMSPropTrainer::hyperparameters() {
-  return {{"epsilon", &epsilon, Hyperparameter::Range::Positive}, {"rho", &rho, Hyperparameter::Range::Fraction}};
+  return {{"epsilon", &epsilon, Hyperparameter::Range::Positive}, {"rho", &rho, Hyperparameter::Range::UnitInterval}};
 }
 
 void RMSPropTrainer::update_values(Device& device, const update_rules::UpdateCall& call, float gscale) {

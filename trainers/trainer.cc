@@ -39,6 +39,8 @@ const char* Trainer::Hyperparameter::violation(float v, Range range) {
       return v >= 0.f && std::isfinite(v) ? nullptr : "must be finite and >= 0";
     case Range::Fraction:
       return v >= 0.f && v < 1.f ? nullptr : "must be in [0, 1)";
+    case Range::UnitInterval:
+      return v >= 0.f && v <= 1.f ? nullptr : "must be in [0, 1]";
   }
   return "has an unknown range";
 }
@@ -213,6 +215,7 @@ void Trainer::update_parameters(const std::vector<unsigned>* subset_params,
   ++updates_since_status;
   decay.update_weight_decay();
   if (decay.parameters_need_rescaled()) rescale_and_reset_weight_decay();
+  updated();
   if (profiling) {
     profile::add_time(profile::Phase::Update, profile::now_ns() - start);
     profile::end_step(params.empty() ? default_device() : params[0]->device);

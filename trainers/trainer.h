@@ -39,8 +39,9 @@ class Trainer {
   /// step, and only their gradients are zeroed; the others keep theirs for a later update. Throws
   /// std::invalid_argument, changing nothing, for a position past the end or given twice.
   void update(const std::vector<unsigned>& updated_params, const std::vector<unsigned>& updated_lookup_params);
-  /// Forgets the optimizer state (moments, step count); optionally sets a new learning rate.
-  void restart();
+  /// Forgets the optimizer state (moments, step count); optionally sets a new learning rate first.
+  /// CyclicalSGDTrainer's does nothing, as DyNet's: its cycle goes on.
+  virtual void restart();
   void restart(float lr);
   /// DyNet's: the factor update() scales the gradients by, clip_threshold / their global L2 norm
   /// when that exceeds the threshold (counted as a clip), else 1 (always 1 without clipping).
@@ -92,9 +93,10 @@ class Trainer {
   /// constructors, update() and populate() check it alike.
   struct Hyperparameter {
     enum class Range {
-      Positive,     ///< finite and at least FLT_MIN (no denormal)
-      NonNegative,  ///< finite and >= 0
-      Fraction,     ///< in [0, 1)
+      Positive,      ///< finite and at least FLT_MIN (no denormal)
+      NonNegative,   ///< finite and >= 0
+      Fraction,      ///< in [0, 1)
+      UnitInterval,  ///< in [0, 1]
     };
     const char* name;
     float* value;
@@ -163,6 +165,8 @@ class Trainer {
   /// Called when state was allocated for parameters added since the last update, so that a rule
   /// exposing its state as DyNet's members (MomentumSGDTrainer::vp) can refresh its views.
   virtual void state_allocated() {}
+  /// Called at the end of each update, `updates` counting it.
+  virtual void updated() {}
   /// Component c of the state of parameter i (of lookup table i) starts at state + c * stride.
   float* parameter_state(std::size_t i) const { return param_state_[i].data; }
   float* lookup_parameter_state(std::size_t i) const { return lookup_state_[i].data; }

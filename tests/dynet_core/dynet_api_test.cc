@@ -29,6 +29,7 @@
 #include "dynet/tensor.h"
 #include "dynet/training.h"
 #include "dynet_core/random_engine.h"
+#include "trainers/learning_rate_schedule.h"
 
 using namespace dynet;
 
@@ -144,20 +145,39 @@ TEST_CASE("the cumulative moving average is the mean of the weights after each u
 
 TEST_CASE("CyclicalSGDTrainer's rate follows DyNet's triangle", "[dynet_api][trainers]") {
   ParameterCollection m;
-  Parameter p = m.add_parameters({1});
+  Parameter p = m.add_parameters({1}, ParameterInitConst(0.f));
   CyclicalSGDTrainer trainer(m, 0.1f, 0.5f, 4.f, 1.f);
-  std::vector<float> rates;
-  for (int i = 0; i < 10; ++i) {
+  // One update of gradient 1: the value moves by the rate the update used.
+  auto step = [&] {
     ComputationGraph cg;
-    Expression loss = parameter(cg, p) * 0.f;
+    Expression loss = parameter(cg, p) * 1.f;
     cg.forward(loss);
     cg.backward(loss);
+    const float before = as_vector(*p.values())[0];
     trainer.update();
-    rates.push_back(trainer.learning_rate);
+    return before - as_vector(*p.values())[0];
+  };
+  std::vector<float> used, after;
+  for (int i = 0; i < 10; ++i) {
+    used.push_back(step());
+    after.push_back(trainer.learning_rate);
   }
-  // Update 0 uses eta_min; update t uses the triangle at t - 1: up over 4 updates, down over 4.
-  const std::vector<float> expected = {0.1f, 0.1f, 0.2f, 0.3f, 0.4f, 0.5f, 0.4f, 0.3f, 0.2f, 0.1f};
-  for (int i = 0; i < 10; ++i) CHECK(rates[i] == Approx(expected[i]));
+  // Update 0 uses eta_min; after update it the rate is the triangle at it: up over 4, down over 4.
+  const std::vector<float> triangle = {0.1f, 0.2f, 0.3f, 0.4f, 0.5f, 0.4f, 0.3f, 0.2f, 0.1f, 0.2f};
+  CHECK(used[0] == Approx(0.1f));
+  for (int i = 0; i < 10; ++i) {
+    CHECK(after[i] == Approx(triangle[i]));
+    if (i > 0) CHECK(used[i] == Approx(triangle[i - 1]));
+  }
+  // As in DyNet: a rate the program sets is the next update's, and restart() keeps the cycle.
+  trainer.learning_rate = 0.05f;
+  CHECK(step() == Approx(0.05f));
+  trainer.restart();
+  CHECK(trainer.learning_rate == Approx(cyclical_rate(0.1f, 0.5f, 4.f, 1.f, 10)));
+  trainer.restart(0.07f);
+  CHECK(step() == Approx(0.07f));
+  CHECK(trainer.learning_rate == Approx(cyclical_rate(0.1f, 0.5f, 4.f, 1.f, 11)));
+  CHECK_THROWS_WITH(CyclicalSGDTrainer(m, 0.1f, 0.5f, 0.f), Catch::Contains("step_size"));
 }
 
 TEST_CASE("EGTrainer keeps each parameter a distribution and moves mass against the gradient",

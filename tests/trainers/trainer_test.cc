@@ -105,7 +105,7 @@ TEST_CASE("trainers refuse settings out of range, naming them", "[trainers][erro
   const float nan = std::numeric_limits<float>::quiet_NaN();
   CHECK_THROWS_WITH(SimpleSGDTrainer(m, -0.1f), Catch::Contains("learning_rate"));
   CHECK_THROWS_WITH(SimpleSGDTrainer(m, nan), Catch::Contains("learning_rate"));
-  CHECK_THROWS_WITH(MomentumSGDTrainer(m, 0.1f, 1.f), Catch::Contains("momentum") && Catch::Contains("[0, 1)"));
+  CHECK_THROWS_WITH(MomentumSGDTrainer(m, 0.1f, 1.5f), Catch::Contains("momentum") && Catch::Contains("[0, 1]"));
   CHECK_THROWS_WITH(AdagradTrainer(m, 0.1f, 0.f), Catch::Contains("epsilon"));
   // A denormal epsilon is 0 where denormals are flushed: Adam's and Adagrad's steps of a value of
   // zero second moment would be NaN.
@@ -113,7 +113,14 @@ TEST_CASE("trainers refuse settings out of range, naming them", "[trainers][erro
                     Catch::Contains("epsilon") && Catch::Contains("smallest normal float"));
   CHECK_THROWS_WITH(AdadeltaTrainer(m, 1e-6f, -0.1f), Catch::Contains("rho"));
   CHECK_THROWS_WITH(RMSPropTrainer(m, 0.1f, 1e-20f, 1.5f), Catch::Contains("rho"));
-  CHECK_THROWS_WITH(AdamTrainer(m, 0.001f, 1.f), Catch::Contains("beta_1"));
+  // Adam's bias correction divides by 1 - beta_1^t.
+  CHECK_THROWS_WITH(AdamTrainer(m, 0.001f, 1.f), Catch::Contains("beta_1") && Catch::Contains("[0, 1)"));
+  // DyNet takes 1 where the rule stays finite: a momentum that never decays, a second moment that
+  // keeps its start.
+  CHECK_NOTHROW(MomentumSGDTrainer(m, 0.1f, 1.f));
+  CHECK_NOTHROW(RMSPropTrainer(m, 0.1f, 1e-20f, 1.f));
+  CHECK_NOTHROW(AdadeltaTrainer(m, 1e-6f, 1.f));
+  CHECK_NOTHROW(AdamTrainer(m, 0.001f, 0.9f, 1.f));
   CHECK_THROWS_WITH(AmsgradTrainer(m, 0.001f, 0.9f, -1.f),
                     Catch::Contains("AmsgradTrainer") && Catch::Contains("beta_2"));
 
