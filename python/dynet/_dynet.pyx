@@ -138,7 +138,10 @@ class DynetParams(object):
     def set_weight_decay(self, weight_decay): self.weight_decay = float(weight_decay)
     def set_shared_parameters(self, shared_parameters): self.shared_parameters = int(shared_parameters)
     def set_requested_gpus(self, requested_gpus): self.requested_gpus = int(requested_gpus)
-    def set_gpu_mask(self, gpu_mask): self.gpu_mask = list(gpu_mask)
+    def set_gpu_mask(self, gpu_mask):
+        if any(on not in (0, 1) for on in gpu_mask):
+            raise ValueError("gpu_mask should only contain 0 and 1s")  # DyNet's message
+        self.gpu_mask = list(gpu_mask)
     def set_cpu_mode(self): self.cpu_mode = True
 
 

@@ -52,6 +52,20 @@ class NumpyInitializer(PyInitializer):
         PyInitializer.__init__(self, "from_vector", values=np.asarray(array, dtype=np.float32))
 
 
+cdef tuple _without_trailing_ones(tuple shape):
+    while len(shape) > 1 and shape[-1] == 1:
+        shape = shape[:-1]
+    return shape
+
+
+cdef _check_array_shape(str who, init, tuple shape):
+    """An array `init` must have the shape of `dim` (trailing 1s aside: (3,) for (3, 1)): its values
+    would otherwise fill another shape in column-major order, scrambled."""
+    if isinstance(init, np.ndarray) and \
+            _without_trailing_ones(tuple(init.shape)) != _without_trailing_ones(tuple(int(d) for d in shape)):
+        raise ValueError("%s: init is an array of shape %s, dim is %s" % (who, tuple(init.shape), shape))
+
+
 cdef object _initializer(init, tuple shape, float scale, float mean, float std):
     """DyNet's `init` argument as an initializer: None (Glorot), an initializer, a number (a
     constant), a numpy array, or a name: "normal" (mean, std), "uniform" (scale), "glorot", "he",
@@ -360,9 +374,12 @@ cdef class ParameterCollection:
     """A model: a named tree of parameters (DyNet's ParameterCollection, also called Model)."""
     cdef CParameterCollection c
 
+    cdef public object parent
+
     def __init__(self, parent=None):
-        if parent is not None:
-            raise ValueError("ParameterCollection(parent): use parent.add_subcollection()")
+        # DyNet's keeps the argument and makes a root of its own: a subcollection comes from
+        # parent.add_subcollection().
+        self.parent = parent
 
     def save(self, fname, name="", append=False):
         cdef string k = name.encode()
@@ -419,6 +436,7 @@ cdef class ParameterCollection:
     def add_parameters(self, dim, init=None, name="", device="", scale=1.0, mean=0.0, std=1.0):
         _device(device)
         shape = (dim,) if isinstance(dim, (int, np.integer)) else tuple(dim)
+        _check_array_shape("add_parameters", init, shape)
         i = _initializer(init, shape, scale, mean, std)
         cdef unique_ptr[CParameterInit] ci
         ci.reset(_make_init(i))
@@ -429,6 +447,7 @@ cdef class ParameterCollection:
         shape = (dim, 1) if isinstance(dim, (int, np.integer)) else tuple(dim)  # DyNet's: n rows of one value
         if len(shape) < 2:
             raise ValueError("add_lookup_parameters: dim is (rows, *row_shape), got %s" % (dim,))
+        _check_array_shape("add_lookup_parameters", init, shape)
         i = _initializer(init, shape, scale, mean, std)
         if i.kind == "from_vector":
             p = self.add_lookup_parameters(shape, ConstInitializer(0.0), name, device)

@@ -53,7 +53,9 @@ def test_default_initializers_and_trainer_settings_are_dynet_s_python_ones():
         dy.renew_cg()
         (w * 1.0).backward()
         c.update()
-    assert abs(c.learning_rate - 0.055) < 1e-6  # gamma 1: half way up the triangle to learning_rate_max
+    # gamma 1: after the third update, the next update's rate, the triangle's top (DyNet sets it
+    # after each update)
+    assert abs(c.learning_rate - 0.1) < 1e-6
 
 
 def test_lookup_tables_of_zero_width_rows_exist_but_are_no_expression(tmp_path):
@@ -267,6 +269,41 @@ def test_state_h_and_s_are_tuples_as_dynet_s():
     state = dy.VanillaLSTMBuilder(2, 2, 3, pc).initial_state().add_input(dy.inputVector([1, 2]))
     assert isinstance(state.h(), tuple) and len(state.h()) == 2
     assert isinstance(state.s(), tuple) and len(state.s()) == 4  # cells, then outputs
+
+
+def test_cyclical_rate_is_set_after_each_update_as_dynet_s():
+    pc = dy.ParameterCollection()
+    w = pc.add_parameters(1, init=0.0)
+    c = dy.CyclicalSGDTrainer(pc, learning_rate_min=0.1, learning_rate_max=0.5, step_size=4)
+
+    def step():
+        before = w.as_array()[0]
+        dy.renew_cg()
+        (w * 1.0).backward()
+        c.update()
+        return before - w.as_array()[0]
+
+    assert step() == pytest.approx(0.1) and c.learning_rate == pytest.approx(0.1)
+    assert step() == pytest.approx(0.1) and c.learning_rate == pytest.approx(0.2)
+    c.learning_rate = 0.05  # the next update's
+    assert step() == pytest.approx(0.05) and c.learning_rate == pytest.approx(0.3)
+    c.restart()  # keeps the cycle
+    assert c.learning_rate == pytest.approx(0.3) and step() == pytest.approx(0.3)
+    c.restart(0.07)
+    assert step() == pytest.approx(0.07)
+
+
+def test_collection_arguments_as_dynet_s():
+    assert dy.ParameterCollection(dy.ParameterCollection()).parameters_list() == []
+    pc = dy.ParameterCollection()
+    with pytest.raises(ValueError, match=r"shape \(2, 3\), dim is \(3, 2\)"):
+        pc.add_parameters((3, 2), init=np.arange(6.0).reshape(2, 3))
+    with pytest.raises(ValueError, match="add_lookup_parameters"):
+        pc.add_lookup_parameters((3, 2), init=np.arange(6.0).reshape(2, 3))
+    assert pc.add_lookup_parameters(3, init=np.arange(3.0)).as_array().ravel().tolist() == [0, 1, 2]
+    params = dy.DynetParams()
+    with pytest.raises(ValueError, match="0 and 1"):
+        params.set_gpu_mask([2])
 
 
 def test_initial_state_is_made_once_a_graph_as_dynet_s():
