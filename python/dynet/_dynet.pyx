@@ -18,6 +18,7 @@ from libcpp.vector cimport vector
 
 from dynet._dynet_cpp cimport *
 
+import errno
 import os
 import pickle
 import sys

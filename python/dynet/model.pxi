@@ -519,22 +519,31 @@ def save(basename, objects):
                             "model.save(fname) and load it with model.populate(fname)")
         elif hasattr(obj, "param_collection") and hasattr(obj, "spec"):
             collection = obj.param_collection()
-            records.append(((type(obj), tuple(obj.spec), collection.name()), collection))
+            # A user object's spec is pickled as it is, as DyNet's; a builder's as a plain tuple.
+            spec = tuple(obj.spec) if isinstance(obj.spec, _Spec) else obj.spec
+            records.append(((type(obj), spec, collection.name()), collection))
         else:
             raise TypeError("save: %s has no spec and param_collection() to save" % type(obj).__name__)
-    cdef unique_ptr[CFileSaver] saver = unique_ptr[CFileSaver](new_saver((basename + ".data").encode(), False))
-    for _, obj in records:
-        if isinstance(obj, Parameters):
-            saver.get().save((<Parameters>obj).p, b"")
-        elif isinstance(obj, LookupParameters):
-            saver.get().save((<LookupParameters>obj).p, b"")
-        else:
-            saver.get().save((<ParameterCollection>obj).c, b"")
-    saver.reset()
+    cdef unique_ptr[CFileSaver] saver
     tmp = basename + ".meta.tmp"
+    # The .meta file is opened first, by Python as DyNet's is: a folder that does not exist or
+    # cannot be written raises FileNotFoundError or PermissionError before anything is written.
     with open(tmp, "wb") as f:
-        for meta, _ in records:
-            pickle.dump(meta, f)
+        try:
+            saver.reset(new_saver((basename + ".data").encode(), False))
+            for _, obj in records:
+                if isinstance(obj, Parameters):
+                    saver.get().save((<Parameters>obj).p, b"")
+                elif isinstance(obj, LookupParameters):
+                    saver.get().save((<LookupParameters>obj).p, b"")
+                else:
+                    saver.get().save((<ParameterCollection>obj).c, b"")
+            saver.reset()
+            for meta, _ in records:
+                pickle.dump(meta, f)
+        except BaseException:
+            os.remove(tmp)
+            raise
     os.replace(tmp, basename + ".meta")
 
 
@@ -554,7 +563,9 @@ class _MetaUnpickler(pickle.Unpickler):
 def load_generator(basename, ParameterCollection params not None):
     """Recreates the objects save() wrote, in `params`, one at a time."""
     if not os.path.exists(basename + ".meta"):
-        raise RuntimeError("load: no file '%s.meta' (dy.save writes basename.meta and basename.data)" % basename)
+        # DyNet's opens it with Python's open(): FileNotFoundError, an OSError as programs catch it.
+        raise FileNotFoundError(errno.ENOENT, "load: no such file (dy.save writes basename.meta and basename.data)",
+                                basename + ".meta")
     cdef unique_ptr[CFileLoader] loader = unique_ptr[CFileLoader](new_loader((basename + ".data").encode()))
     cdef string key
     with open(basename + ".meta", "rb") as f:

@@ -460,7 +460,7 @@ def test_dy_save_and_load_round_trip(tmp_path):
     x = dy.inputVector([1, 2])
     np.testing.assert_allclose(lstm2.initial_state().add_input(x).output().npvalue(),
                                lstm.initial_state().add_input(x).output().npvalue(), rtol=1e-6)
-    with pytest.raises(RuntimeError):
+    with pytest.raises(FileNotFoundError):
         dy.load(str(tmp_path / "nothing"), pc2)
 
 
@@ -478,6 +478,38 @@ class _Stack(object):
     @staticmethod
     def from_spec(spec, pc):
         return _Stack(pc, spec)
+
+
+class _Scaled:
+    """A user object of DyNet's saving protocol whose spec is a dict."""
+
+    def __init__(self, model, spec):
+        self.spec = spec
+        self.pc = model.add_subcollection("scaled")
+        self.w = self.pc.add_parameters(spec["n"])
+
+    def param_collection(self):
+        return self.pc
+
+    @staticmethod
+    def from_spec(spec, model):
+        return _Scaled(model, spec)
+
+
+def test_dy_save_pickles_a_user_spec_as_it_is_and_files_errors_are_os_errors(tmp_path):
+    pc = dy.ParameterCollection()
+    obj = _Scaled(pc, {"n": 3, "name": "x"})
+    base = str(tmp_path / "m")
+    dy.save(base, [obj])
+    (loaded,) = dy.load(base, dy.ParameterCollection())
+    assert loaded.spec == {"n": 3, "name": "x"}
+    np.testing.assert_array_equal(loaded.w.as_array(), obj.w.as_array())
+    # As DyNet's open() of basename.meta: an OSError, which programs catch to train from scratch.
+    with pytest.raises(FileNotFoundError):
+        dy.load(str(tmp_path / "none"), dy.ParameterCollection())
+    with pytest.raises(FileNotFoundError):
+        dy.save(str(tmp_path / "no_folder" / "m"), [obj])
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["m.data", "m.meta"]
 
 
 def test_dy_load_reads_each_record_as_a_pickle_of_its_own(tmp_path):
