@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstring>
 #include <initializer_list>
+#include <string>
 #include <vector>
 
 #include "dynet_core/node.h"
@@ -49,6 +50,8 @@ struct Expression {
   Tensor gradient() const;
   /// True when the graph was cleared, reverted past this node, or replaced.
   bool is_stale() const;
+  /// DyNet's: the name of the device the node is computed on ("CPU", "GPU:0").
+  std::string get_device_name() const;
 
  private:
   struct IndexPair {

@@ -235,10 +235,17 @@ void ComputationGraph::reject_expression(const Expression& e, const char* where)
     throw_stale_graph(where);
   else
     why = "the Expression is stale: the graph was reverted to a checkpoint taken before it";
-  // A stale expression is a run-time state, as DyNet reports it (std::runtime_error); a misuse of
-  // the API is an invalid argument.
-  if (e.pg && e.pg == this) throw std::runtime_error(std::string(where) + ": " + why);
+  // A stale or empty expression is a run-time state, as DyNet reports it (std::runtime_error: an
+  // empty one is stale there); one of another graph is a misuse of the API, an invalid argument.
+  if (!e.pg || e.pg == this) throw std::runtime_error(std::string(where) + ": " + why);
   throw std::invalid_argument(std::string(where) + ": " + why);
+}
+
+const Dim& ComputationGraph::get_dimension(VariableIndex i) const {
+  if (i >= size_)
+    throw std::invalid_argument("get_dimension: node " + std::to_string(i) + " of a graph of " + std::to_string(size_) +
+                                " nodes");
+  return node(i).dim;
 }
 
 Tensor ComputationGraph::forward(const Expression& last) {

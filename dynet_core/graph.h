@@ -43,6 +43,8 @@ class ComputationGraph {
   /// Computes only nodes not yet computed, up to `last`, and returns its value.
   Tensor incremental_forward(const Expression& last);
   Tensor get_value(VariableIndex i);
+  /// DyNet's: the dim of node i (std::invalid_argument past the last node).
+  const Dim& get_dimension(VariableIndex i) const;
   Tensor get_value(const Expression& e);
   /// The gradient of node i from the last backward; throws if backward gave it none.
   Tensor get_gradient(VariableIndex i);
@@ -205,11 +207,11 @@ class ComputationGraph {
 /// Throws std::runtime_error: `where` was given an Expression whose graph was cleared or destroyed.
 [[noreturn]] void throw_stale_graph(const char* where);
 
-/// The graph an argument expression lives in; throws std::invalid_argument naming `op` when the
-/// expression is empty and std::runtime_error when its graph is gone. (append() then checks that
-/// its node is live.)
+/// The graph an argument expression lives in; throws std::runtime_error naming `op` when the
+/// expression is empty or its graph is gone, as DyNet's stale check does. (append() then checks
+/// that its node is live.)
 inline ComputationGraph& graph_of(const Expression& e, const char* op) {
-  if (!e.pg) throw std::invalid_argument(std::string(op) + ": " + kEmptyExpressionUsed);
+  if (!e.pg) throw std::runtime_error(std::string(op) + ": " + kEmptyExpressionUsed);
   if (!live_graphs::alive(e.graph_id)) throw_stale_graph(op);
   return *e.pg;
 }

@@ -1,6 +1,7 @@
 #pragma once
 // A view of device memory with a shape. Tensors never own memory: pools do.
 
+#include <iosfwd>
 #include <vector>
 
 #include "dynet_core/dim.h"
@@ -28,7 +29,15 @@ struct Tensor {
 
   /// Start of batch element b; a tensor with one batch element broadcasts to every b.
   float* batch_ptr(unsigned b) const { return d.bd == 1 ? v : v + b * d.batch_size(); }
+  /// DyNet's: the number of batch elements, and batch element b as a tensor of its own (the
+  /// tensor itself when it has one); throws std::invalid_argument for b past the batch.
+  unsigned batch_elems() const { return d.bd; }
+  Tensor batch_elem(unsigned b) const;
 };
+
+/// DyNet's: each batch element's values as a matrix (rows x the rest), in Eigen's layout, one
+/// batch element after another.
+std::ostream& operator<<(std::ostream& os, const Tensor& t);
 
 /// Copies all values to the host (every batch element, in order).
 std::vector<float> as_vector(const Tensor& t);

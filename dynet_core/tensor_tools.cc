@@ -185,11 +185,14 @@ void TensorTools::clip(Tensor& d, float left, float right) {
 }
 
 void TensorTools::identity(Tensor& val) {
+  // std::runtime_error, as DyNet's.
   if (val.d.ndims() != 2 || val.d.rows() != val.d.cols())
-    throw std::invalid_argument("TensorTools::identity: dim " + to_string(val.d) + " is not a square matrix");
+    throw std::runtime_error("TensorTools::identity: dim " + to_string(val.d) + " is not a square matrix");
+  // Every batch element (DyNet's sets the first and leaves the others as they were).
   const unsigned n = val.d.rows();
-  std::vector<float> host(std::size_t(n) * n, 0.f);
-  for (unsigned i = 0; i < n; ++i) host[std::size_t(i) * n + i] = 1.f;
+  std::vector<float> host(val.d.size(), 0.f);
+  for (unsigned b = 0; b < val.d.bd; ++b)
+    for (unsigned i = 0; i < n; ++i) host[(std::size_t(b) * n + i) * n + i] = 1.f;
   set_from_host(val, host.data());
 }
 

@@ -252,6 +252,35 @@ TEST_CASE("get_id numbers graphs in the order they are made", "[dynet_api]") {
   CHECK(b.get_id() > a.get_id());
 }
 
+TEST_CASE("tensor helpers and errors of DyNet's kinds", "[dynet_api]") {
+  ComputationGraph cg;
+  // identity sets every batch element (it read past the values of one before), and refuses a
+  // matrix that is not square with std::runtime_error, as DyNet's.
+  std::vector<float> values(12, 7.f);
+  Tensor batch(Dim({2, 2}, 3), values.data(), nullptr);
+  TensorTools::identity(batch);
+  CHECK(values == std::vector<float>{1, 0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1});
+  std::vector<float> wide(6);
+  Tensor not_square(Dim({2, 3}), wide.data(), nullptr);
+  CHECK_THROWS_AS(TensorTools::identity(not_square), std::runtime_error);
+  CHECK(batch.batch_elems() == 3);
+  CHECK(batch.batch_elem(2).v == values.data() + 8);
+  CHECK(batch.batch_elem(2).d == Dim({2, 2}));
+  CHECK_THROWS_AS(batch.batch_elem(3), std::invalid_argument);
+  std::ostringstream printed;
+  printed << Tensor(Dim({2, 2}), values.data(), nullptr);
+  CHECK(printed.str() == "1 0\n0 1");
+  // as_scalar of more than one value and an empty Expression: std::runtime_error, as DyNet's.
+  Expression v = input(cg, {3}, {1.f, 2.f, 3.f});
+  CHECK_THROWS_AS(as_scalar(v.value()), std::runtime_error);
+  Expression empty;
+  CHECK_THROWS_AS(empty.value(), std::runtime_error);
+  CHECK_THROWS_AS(tanh(empty), std::runtime_error);
+  CHECK(cg.get_dimension(v.i) == Dim({3}));
+  CHECK_THROWS_AS(cg.get_dimension(9), std::invalid_argument);
+  CHECK(v.get_device_name() == "CPU");
+}
+
 TEST_CASE("print_graphviz writes a node per expression and an edge per argument", "[dynet_api]") {
   ComputationGraph cg;
   Expression a = input(cg, 1.f), b = input(cg, 2.f);
