@@ -23,32 +23,28 @@ class SquaredNorms {
   /// clipping takes at every update allocates nothing.
   static SquaredNorms& emptied() {
     thread_local SquaredNorms norms;
-    for (std::size_t k = 0; k < norms.used_; ++k) norms.runs_[k].clear();
-    norms.used_ = 0;
+    norms.devices_.clear();
+    for (std::vector<MemoryRun>& r : norms.runs_) r.clear();
     return norms;
   }
   void add(Device* device, const float* x, std::size_t n) {
     std::size_t k = 0;
-    while (k < used_ && devices_[k] != device) ++k;
-    if (k == used_) {
-      if (used_ == devices_.size()) {
-        devices_.push_back(device);
-        runs_.emplace_back();
-      }
-      devices_[used_++] = device;
+    while (k < devices_.size() && devices_[k] != device) ++k;
+    if (k == devices_.size()) {
+      devices_.push_back(device);
+      if (runs_.size() < devices_.size()) runs_.emplace_back();
     }
     runs_[k].push_back({nullptr, x, n});
   }
   double total() const {
     double sq = 0;
-    for (std::size_t k = 0; k < used_; ++k) sq += devices_[k]->squared_norm(runs_[k].data(), runs_[k].size());
+    for (std::size_t k = 0; k < devices_.size(); ++k) sq += devices_[k]->squared_norm(runs_[k].data(), runs_[k].size());
     return sq;
   }
 
  private:
-  std::size_t used_ = 0;  // devices_ and runs_ past it are kept from earlier norms, unused
   std::vector<Device*> devices_;
-  std::vector<std::vector<MemoryRun>> runs_;
+  std::vector<std::vector<MemoryRun>> runs_;  // runs_[k]: devices_[k]'s; more are kept from earlier norms
 };
 
 }  // namespace

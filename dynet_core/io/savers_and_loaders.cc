@@ -179,6 +179,10 @@ std::vector<SavedParameter> records_of(const ParameterCollection& model, const s
 
 using Plan = std::vector<std::pair<const SavedParameter*, Target>>;
 
+bool starts_with(const std::string& name, const std::string& prefix) {
+  return name.compare(0, prefix.size(), prefix) == 0;
+}
+
 // dybatch's rule: every parameter of the model has the record of its own name under the key (by
 // default the model's name), and the file holds nothing else under that key.
 Plan plan_by_name(const std::vector<SavedParameter>& records, ParameterCollection& model, const std::string& key,
@@ -186,7 +190,7 @@ Plan plan_by_name(const std::vector<SavedParameter>& records, ParameterCollectio
   const std::string prefix = collection_key(model, key);
   std::map<std::string, const SavedParameter*> by_name;
   for (const SavedParameter& r : records)
-    if (r.name.compare(0, prefix.size(), prefix) == 0) by_name[r.name] = &r;
+    if (starts_with(r.name, prefix)) by_name[r.name] = &r;
 
   Plan plan;
   for (const Target& t : targets_of(model)) {
@@ -217,7 +221,7 @@ Plan plan_in_order(const std::vector<SavedParameter>& records, ParameterCollecti
   const std::string prefix = key.empty() || key.back() == '/' ? key : key + '/';
   std::vector<const SavedParameter*> in_file[2];
   for (const SavedParameter& r : records)
-    if (r.name.compare(0, prefix.size(), prefix) == 0) in_file[static_cast<int>(r.kind)].push_back(&r);
+    if (starts_with(r.name, prefix)) in_file[static_cast<int>(r.kind)].push_back(&r);
   const std::vector<Target> targets = targets_of(model);
   const std::size_t lookups = model.lookup_parameters_list().size(), params = targets.size() - lookups;
   if (in_file[0].size() != params || in_file[1].size() != lookups)
@@ -294,27 +298,24 @@ void FileSaver::commit(std::vector<SavedParameter> added) {
 
 FileLoader::FileLoader(std::string path, ArchiveFormat archive) : path_(std::move(path)), archive_(archive) {}
 
-// Whether a record's name starts with `prefix`.
-bool holds_prefix(const std::vector<SavedParameter>& records, const std::string& prefix) {
-  for (const SavedParameter& r : records)
-    if (r.name.compare(0, prefix.size(), prefix) == 0) return true;
-  return false;
-}
-
 void FileLoader::populate(ParameterCollection& model, const std::string& key) {
   const ParameterFile f = read_parameter_file(path_, archive_);
   const std::string file = describe_file(FileContent::Parameters, path_);
   // Without a key, a file of dybatch's format that holds nothing under the model's own name (saved
   // from another collection, e.g. a root, into a subcollection of the same parameters) loads as
   // DyNet's populate loads any file: in order.
-  const bool in_order =
-      f.format == ModelFileFormat::DyNet || (key.empty() && !holds_prefix(f.records, collection_key(model, key)));
-  const char* rule = f.format == ModelFileFormat::DyNet
-                         ? "a file in DyNet's format loads in order, one record a parameter"
-                         : "holding nothing under the model's own name, the file loads in order, one record a "
-                           "parameter, as DyNet's populate loads it";
-  const Plan plan =
-      in_order ? plan_in_order(f.records, model, key, file, rule) : plan_by_name(f.records, model, key, file);
+  const std::string own = collection_key(model, key);
+  const auto under_own = [&](const SavedParameter& r) { return starts_with(r.name, own); };
+  Plan plan;
+  if (f.format == ModelFileFormat::DyNet)
+    plan =
+        plan_in_order(f.records, model, key, file, "a file in DyNet's format loads in order, one record a parameter");
+  else if (key.empty() && std::none_of(f.records.begin(), f.records.end(), under_own))
+    plan = plan_in_order(f.records, model, key, file,
+                         "holding nothing under the model's own name, the file loads in order, one record a "
+                         "parameter, as DyNet's populate loads it");
+  else
+    plan = plan_by_name(f.records, model, key, file);
   for (const auto& [record, target] : plan) copy_values(*record, target, f.format);
 }
 

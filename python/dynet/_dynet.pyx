@@ -725,28 +725,24 @@ def parameter(*args):
     """The arguments themselves, as DyNet 2.1's (a tuple of them for several): Parameters and
     LookupParameters act as expressions of whichever graph uses them, so this call, which DyNet
     2.1 deprecates, adds nothing. A DeprecationWarning says so (DyNet's prints a note)."""
-    for p in args:
-        if not isinstance(p, (Parameters, LookupParameters)):
-            raise TypeError("parameter: Parameters or LookupParameters expected, not %s" % type(p).__name__)
+    _require_parameters("parameter", args)
     warnings.warn("dy.parameter(...) is deprecated (DyNet 2.1): parameters act as expressions by themselves",
                   DeprecationWarning, stacklevel=2)
     return args[0] if len(args) == 1 else args
 
 
 def const_parameter(*args):
-    return _leaves(args, False)
-
-
-cdef object _leaves(tuple args, bint update):
-    out = []
-    for p in args:
-        if isinstance(p, Parameters):
-            out.append((<Parameters>p).expr(update))
-        elif isinstance(p, LookupParameters):
-            out.append(_wrap((<LookupParameters>p)._expr(update)[0]))
-        else:
-            raise TypeError("parameter: Parameters or LookupParameters expected, not %s" % type(p).__name__)
+    """Each argument as an expression of the global graph that backward leaves alone."""
+    _require_parameters("const_parameter", args)
+    out = [_wrap((<Parameters>p)._expr(False)[0]) if isinstance(p, Parameters)
+           else _wrap((<LookupParameters>p)._expr(False)[0]) for p in args]
     return out[0] if len(out) == 1 else out
+
+
+cdef _require_parameters(str who, tuple args):
+    for p in args:
+        if not isinstance(p, (Parameters, LookupParameters)):
+            raise TypeError("%s: Parameters or LookupParameters expected, not %s" % (who, type(p).__name__))
 
 
 def lookup(LookupParameters p not None, index=0, update=True):

@@ -491,12 +491,18 @@ cdef ParameterCollection _wrap_collection(const CParameterCollection& c):
 
 
 cdef _save_one(fname, key, append, p):
-    cdef string k = key.encode()
     cdef unique_ptr[CFileSaver] saver = unique_ptr[CFileSaver](new_saver(fname.encode(), append))
-    if isinstance(p, Parameters):
-        saver.get().save((<Parameters>p).p, k)
+    _save_with(saver.get(), p, key.encode())
+
+
+cdef _save_with(CFileSaver* saver, obj, string key):
+    """Saves parameters, lookup parameters or a collection under `key` ("": their own name)."""
+    if isinstance(obj, Parameters):
+        saver.save((<Parameters>obj).p, key)
+    elif isinstance(obj, LookupParameters):
+        saver.save((<LookupParameters>obj).p, key)
     else:
-        saver.get().save((<LookupParameters>p).p, k)
+        saver.save((<ParameterCollection>obj).c, key)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -532,12 +538,7 @@ def save(basename, objects):
         try:
             saver.reset(new_saver((basename + ".data").encode(), False))
             for _, obj in records:
-                if isinstance(obj, Parameters):
-                    saver.get().save((<Parameters>obj).p, b"")
-                elif isinstance(obj, LookupParameters):
-                    saver.get().save((<LookupParameters>obj).p, b"")
-                else:
-                    saver.get().save((<ParameterCollection>obj).c, b"")
+                _save_with(saver.get(), obj, b"")
             saver.reset()
             for meta, _ in records:
                 pickle.dump(meta, f)
