@@ -60,6 +60,8 @@ void ParameterInitGlorot::initialize_params(Tensor& values) const {
   const Dim& d = values.d;
   // A lookup table's last dimension counts its rows, which are no fan; a 4-d tensor is a bank of
   // filters (height, width, channels in, channels out), whose fans count every filter position.
+  // Otherwise the bound is DyNet's sqrt(3 n / sum of the n dims): sqrt(6 / (rows + cols)) for a
+  // matrix, sqrt(3 / size) for a vector (a bias, a row of a table).
   const unsigned n = d.ndims() - (lookup_ && d.ndims() > 1 ? 1 : 0);
   unsigned fans = 0;
   if (n == 4)
@@ -67,7 +69,8 @@ void ParameterInitGlorot::initialize_params(Tensor& values) const {
   else
     for (unsigned k = 0; k < n; ++k) fans += d[k];
   if (fans == 0) fans = 1;
-  const float scale = gain_ * std::sqrt(6.f / static_cast<float>(fans));
+  const float spread = n == 4 ? 6.f : 3.f * static_cast<float>(n);
+  const float scale = gain_ * std::sqrt(spread / static_cast<float>(fans));
   fill_random(values, std::uniform_real_distribution<float>(-scale, scale));
 }
 

@@ -52,9 +52,10 @@ class ParameterInitIdentity : public ParameterInit {
   void initialize_params(Tensor& values) const override;
 };
 
-/// Glorot/Xavier: uniform on +-gain*sqrt(6 / sum of dims), the last dimension left out with
-/// `is_lookup` (DyNet's add_lookup_parameters passes ParameterInitGlorot(true) by default);
-/// a 4-d filter bank's fans are (in + out channels) times its height and width.
+/// Glorot/Xavier as DyNet: uniform on +-gain*sqrt(3 n / sum of dims) over n dims, the last left out
+/// with `is_lookup` (DyNet's add_lookup_parameters passes ParameterInitGlorot(true) by default);
+/// a 4-d filter bank's bound is gain*sqrt(6 / fans), its fans (in + out channels) times its height
+/// and width.
 class ParameterInitGlorot : public ParameterInit {
  public:
   explicit ParameterInitGlorot(bool is_lookup = false, float gain = 1.f) : lookup_(is_lookup), gain_(gain) {}

@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <stdexcept>
@@ -85,6 +86,25 @@ TEST_CASE("initializers", "[parameters]") {
   CHECK_THROWS_AS(ParameterInitUniform(1.f, -1.f), std::invalid_argument);
   CHECK_THROWS_AS(m.add_parameters(Dim({2}, 2)), std::invalid_argument);
   CHECK(m.parameters_list().size() == before);
+}
+
+TEST_CASE("Glorot's bound is DyNet's: sqrt(3 n / sum of the n dims) and a filter bank's sqrt(6 / fans)",
+          "[parameters]") {
+  ParameterCollection m;
+  // Fills its bound: the largest of many draws comes near it.
+  auto fills = [](const std::vector<float>& values, float bound) {
+    float most = 0.f;
+    for (float v : values) most = std::max(most, std::fabs(v));
+    CHECK(most <= bound);
+    CHECK(most > 0.8f * bound);
+  };
+  fills(as_vector(*m.add_parameters({400}).values()), std::sqrt(3.f / 400.f));
+  fills(as_vector(*m.add_parameters({10, 20}).values()), std::sqrt(6.f / 30.f));
+  fills(as_vector(*m.add_parameters({4, 5, 6}).values()), std::sqrt(9.f / 15.f));
+  fills(as_vector(*m.add_parameters({2, 2, 3, 4}).values()), std::sqrt(6.f / 28.f));
+  fills(as_vector(*m.add_parameters({400}, ParameterInitGlorot(false, 2.f)).values()), 2.f * std::sqrt(3.f / 400.f));
+  // A table's rows count no fan: rows of 8 are bounded as a vector of 8.
+  fills(as_vector(m.add_lookup_parameters(50, {8}).get_storage().all_values), std::sqrt(3.f / 8.f));
 }
 
 TEST_CASE("initializing from a file", "[parameters]") {
