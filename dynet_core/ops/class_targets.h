@@ -12,7 +12,7 @@ namespace dynet {
 /// (as DyNet's PickNegLogSoftmax and Hinge, a vector of one class does not serve a batch).
 inline Dim infer_class_targets(const Dim& x, const IndexList& l) {
   if (x.ndims() > 2 || x.cols() != 1) dims::fail("x must be a column vector (one per batch element)");
-  l.check_range(nullptr, x.rows(), "the classes");
+  l.check_stored(x.rows(), "the classes");
   if (l.given_as_vector && l.count != x.bd)
     dims::fail("a vector of " + std::to_string(l.count) + " classes for a batch of " + std::to_string(x.bd) +
                " (give one class, or a vector of one per batch element)");

@@ -29,6 +29,12 @@ struct IndexList {
 
   /// The indices as a kernel reads them, unchecked: a host_check (check_caller) ran before the launch.
   const unsigned* values() const { return nested ? flat : pindices ? pindices->data() : indices; }
+  /// The check when the node is built: indices copied into the graph are below `limit`. The
+  /// caller's are not read then, as DyNet reads them first at forward: a placeholder the program
+  /// fills before forward is legal (check_caller checks them there).
+  void check_stored(unsigned limit, const std::string& what) const {
+    if (!caller_owned) check_range(nullptr, limit, what);
+  }
   /// The host-side check before a launch: reads the caller's indices (flattening nested vectors) and
   /// throws std::invalid_argument if they changed size or one is not below `limit`. Indices copied
   /// into the graph were checked when the node was built.

@@ -259,7 +259,8 @@ Expression lookup_node(ComputationGraph& g, const OpDef& op, const LookupParamet
                        unsigned count, const std::vector<unsigned>* pindices, bool caller_owned) {
   LookupParameterStorage* table = &table_of(p, op.name);
   if (count == 0) throw std::invalid_argument(std::string(op.name) + ": no indices given");
-  check_lookup_indices(LookupData{table, indices, pindices, count, caller_owned}, op.name);
+  // The caller's indices are read first at forward, as DyNet's (lookup_check).
+  if (!caller_owned) check_lookup_indices(LookupData{table, indices, pindices, count, caller_owned}, op.name);
   return g.append(op, {}, g.make<LookupData>(table, indices, pindices, count, caller_owned));
 }
 
@@ -398,9 +399,7 @@ Expression input(ComputationGraph& g, const Dim& d, const std::vector<float>* pd
   require_graph_device(g, device, "input");
   if (!pdata) throw std::invalid_argument("input: null pointer");
   if (!d.fits()) reject_size(d, "input: the shape");
-  if (pdata->size() != d.size())
-    throw std::invalid_argument("input: dim " + to_string(d) + " holds " + std::to_string(d.size()) +
-                                " values, but the vector has " + std::to_string(pdata->size()));
+  // The caller's vector is read first at forward, as DyNet's (input_check): it may be filled later.
   return input_node(g, d, nullptr, pdata, true);
 }
 

@@ -44,7 +44,7 @@ Dim infer_pick(const DimArgs& xs, const void* data) {
   const SelectData& s = *static_cast<const SelectData*>(data);
   const Dim& x = xs[0];
   dims::require_has_dim(x, s.dim);
-  s.list.check_range(nullptr, x[s.dim], "dimension " + std::to_string(s.dim));
+  s.list.check_stored(x[s.dim], "dimension " + std::to_string(s.dim));
   Dim y = x;
   y.delete_dim(s.dim);
   // As DyNet's PickElement: one index serves every batch element; a vector of them, even of one,
@@ -60,7 +60,7 @@ Dim infer_pick(const DimArgs& xs, const void* data) {
 Dim infer_select(const DimArgs& xs, const void* data) {
   const SelectData& s = *static_cast<const SelectData*>(data);
   const Dim& x = xs[0];
-  s.list.check_range(nullptr, x[s.dim], s.dim == 0 ? "the rows" : "the columns");
+  s.list.check_stored(x[s.dim], s.dim == 0 ? "the rows" : "the columns");
   Dim y = x;
   y.set(s.dim, s.m);
   return y;
@@ -144,8 +144,13 @@ OpDef PickRangeOp = OpRow("pick_range")
 
 Dim infer_pick_batch(const DimArgs& xs, const void* data) {
   const IndexList& l = *static_cast<const IndexList*>(data);
-  l.check_range(nullptr, xs[0].bd, "the batch");
+  l.check_stored(xs[0].bd, "the batch");
   return xs[0].with_batch(l.count);
+}
+
+/// The host-side check before a launch: the caller's batch elements are in x's batch.
+void check_picked_batch(const OpCall& c) {
+  c.op_data<IndexList>().check_caller("pick_batch_elems", c.xs[0].d.bd, "the batch");
 }
 
 // Not batched: which batch elements a node reads depends on whether its argument is shared.
@@ -153,6 +158,7 @@ OpDef PickBatchElemsOp = OpRow("pick_batch_elems")
                              .arity(1)
                              .infer(infer_pick_batch)
                              .forward(copy_blocks<PickedBatchBlocks>)
+                             .host_check(check_picked_batch)
                              .backward(add_blocks_back<PickedBatchBlocks>)
                              .saves(kSavesNothing)
                              .check([](CheckCase& c) {
@@ -281,20 +287,47 @@ Expression pick_batch_elems(const Expression& x, const std::vector<unsigned>& v)
   return g.append(PickBatchElemsOp, {x},
                   g.store(stored_indices(g.store_array(v.data(), v.size()), static_cast<unsigned>(v.size()))));
 }
+Expression pick_batch_elem(const Expression& x, const unsigned* pv) {
+  if (!pv) throw std::invalid_argument("pick_batch_elem: null pointer");
+  return graph_of(x, "pick_batch_elem").append(PickBatchElemsOp, {x}, x.pg->store(caller_index(pv)));
+}
+Expression pick_batch_elems(const Expression& x, const std::vector<unsigned>* pv) {
+  if (!pv) throw std::invalid_argument("pick_batch_elems: null pointer");
+  if (pv->empty()) throw std::invalid_argument("pick_batch_elems: no indices given");
+  return graph_of(x, "pick_batch_elems").append(PickBatchElemsOp, {x}, x.pg->store(caller_indices(pv)));
+}
 
-Expression select_rows(const Expression& x, const std::vector<unsigned>& rows) {
-  const unsigned n = static_cast<unsigned>(rows.size());
-  return called_as("select_rows", [&] {
-    return select_node(SelectOp, x, 0, n, false,
-                       stored_indices(graph_of(x, "select_rows").store_array(rows.data(), n), n));
+namespace {
+
+/// select_rows (dim 0) and select_cols (dim 1) of `v`: copied into the graph, or (DyNet's pointer
+/// overloads) the caller's, read at every forward.
+Expression select_along(const char* name, const Expression& x, unsigned dim, const std::vector<unsigned>& v,
+                        bool callers) {
+  const unsigned n = static_cast<unsigned>(v.size());
+  return called_as(name, [&] {
+    const IndexList list = callers ? caller_indices(&v) : stored_indices(graph_of(x, name).store_array(v.data(), n), n);
+    return select_node(SelectOp, x, dim, n, false, list);
   });
 }
+
+const std::vector<unsigned>& pointed_to(const std::vector<unsigned>* p, const char* name) {
+  if (!p) throw std::invalid_argument(std::string(name) + ": null pointer");
+  return *p;
+}
+
+}  // namespace
+
+Expression select_rows(const Expression& x, const std::vector<unsigned>& rows) {
+  return select_along("select_rows", x, 0, rows, false);
+}
+Expression select_rows(const Expression& x, const std::vector<unsigned>* prows) {
+  return select_along("select_rows", x, 0, pointed_to(prows, "select_rows"), true);
+}
 Expression select_cols(const Expression& x, const std::vector<unsigned>& cols) {
-  const unsigned n = static_cast<unsigned>(cols.size());
-  return called_as("select_cols", [&] {
-    return select_node(SelectOp, x, 1, n, false,
-                       stored_indices(graph_of(x, "select_cols").store_array(cols.data(), n), n));
-  });
+  return select_along("select_cols", x, 1, cols, false);
+}
+Expression select_cols(const Expression& x, const std::vector<unsigned>* pcols) {
+  return select_along("select_cols", x, 1, pointed_to(pcols, "select_cols"), true);
 }
 
 void register_select_ops() { register_ops({&PickOp, &PickRangeOp, &SelectOp, &PickBatchElemsOp, &StridedSelectOp}); }

@@ -31,8 +31,15 @@ Expression strided_select(const Expression& x, const std::vector<int>& strides, 
 Expression pick_batch_elem(const Expression& x, unsigned v);
 /// Batch elements v[0], v[1], ... of x.
 Expression pick_batch_elems(const Expression& x, const std::vector<unsigned>& v);
+/// DyNet's pointer overloads: the caller's index or indices, read at every forward.
+Expression pick_batch_elem(const Expression& x, const unsigned* pv);
+Expression pick_batch_elems(const Expression& x, const std::vector<unsigned>* pv);
 /// Rows (dimension 0) or columns (dimension 1) in the given order; repeats allowed.
 Expression select_rows(const Expression& x, const std::vector<unsigned>& rows);
 Expression select_cols(const Expression& x, const std::vector<unsigned>& cols);
+/// DyNet's modifiable selections: the caller's indices, read at every forward (their count is
+/// fixed when the node is built).
+Expression select_rows(const Expression& x, const std::vector<unsigned>* prows);
+Expression select_cols(const Expression& x, const std::vector<unsigned>* pcols);
 
 }  // namespace dynet

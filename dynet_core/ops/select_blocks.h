@@ -69,7 +69,8 @@ struct PickedBatchBlocks {
   static void each(const OpCall& c, F&& f) {
     const unsigned n = c.y.d.batch_size();
     const IndexList& l = c.op_data<IndexList>();
-    for (unsigned t = 0; t < l.count; ++t) f(std::size_t(t) * n, std::size_t(l.indices[t]) * n, n);
+    const unsigned* v = l.values();
+    for (unsigned t = 0; t < l.count; ++t) f(std::size_t(t) * n, std::size_t(v[t]) * n, n);
   }
 };
 

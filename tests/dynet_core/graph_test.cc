@@ -166,6 +166,52 @@ TEST_CASE("class and pick indices are checked when built, and again at forward w
   CHECK_THROWS_WITH(rows_graph.forward(picked_rows), Catch::Contains("index 9"));
 }
 
+TEST_CASE("values behind a pointer are read first at forward: a placeholder may be filled after the node is built",
+          "[graph][dynet_api]") {
+  // DyNet's nlm example builds `-pick(ydist, &ytrue)` before it ever sets ytrue.
+  ParameterCollection m;
+  LookupParameter table = m.add_lookup_parameters(4, {3});
+  ComputationGraph cg;
+  unsigned row = 1000, target = 1000, picked = 1000, margin_class = 1000;
+  std::vector<unsigned> rows(2, 1000), columns(1, 1000);
+  std::vector<float> values;  // empty until forward
+  Expression looked_up = lookup(cg, table, &row);
+  Expression looked_up_rows = lookup(cg, table, &rows);
+  Expression x = input(cg, Dim({5}), &values);
+  Expression loss = pickneglogsoftmax(x, &target);
+  Expression element = pick(x, &picked);
+  Expression margin = hinge(x, &margin_class);
+  Expression chosen = select_rows(x, &columns);
+  unsigned element_of_batch = 1000;
+  std::vector<unsigned> elements_of_batch(2, 1000);
+  Expression batch = input(cg, Dim({2}, 3), {1.f, 2.f, 3.f, 4.f, 5.f, 6.f});
+  Expression one_element = pick_batch_elem(batch, &element_of_batch);
+  Expression two_elements = pick_batch_elems(batch, &elements_of_batch);
+  row = 3;
+  rows = {2, 0};
+  values = {0.1f, 0.2f, 0.3f, 0.4f, 0.5f};
+  target = 4;
+  picked = 2;
+  margin_class = 0;
+  columns = {1};
+  CHECK(as_vector(cg.forward(looked_up)) == as_vector(table.row_value(3)));
+  std::vector<float> both = as_vector(table.row_value(2)), first = as_vector(table.row_value(0));
+  both.insert(both.end(), first.begin(), first.end());
+  CHECK(as_vector(cg.forward(looked_up_rows)) == both);
+  float log_z = 0.f;
+  for (float v : values) log_z += std::exp(v);
+  CHECK(as_scalar(cg.forward(loss)) == Approx(std::log(log_z) - 0.5f));
+  CHECK(as_scalar(cg.forward(element)) == Approx(0.3f));
+  CHECK(as_scalar(cg.forward(margin)) == Approx(4.f * 1.f + 0.2f + 0.3f + 0.4f + 0.5f - 4.f * 0.1f));
+  CHECK(as_vector(cg.forward(chosen)) == std::vector<float>{0.2f});
+  element_of_batch = 2;
+  elements_of_batch = {1, 0};
+  CHECK(as_vector(cg.forward(one_element)) == std::vector<float>{5.f, 6.f});
+  CHECK(as_vector(cg.forward(two_elements)) == std::vector<float>{3.f, 4.f, 1.f, 2.f});
+  element_of_batch = 3;
+  CHECK_THROWS_WITH(cg.forward(one_element), Catch::Contains("pick_batch_elems") && Catch::Contains("index 3"));
+}
+
 TEST_CASE("lookup gradients mark the touched rows", "[graph][parameters]") {
   ParameterCollection m;
   LookupParameter table = m.add_lookup_parameters(5, {2});

@@ -143,7 +143,7 @@ std::vector<Misuse> expression_misuses(Scene& s) {
       {"min_dim", [](const Expression& x) { return min_dim(x); }},
       {"pick", [](const Expression& x) { return pick(x, 0u); }},
       {"pick_range", [](const Expression& x) { return pick_range(x, 0, 1); }},
-      {"pick_batch_elem", [](const Expression& x) { return pick_batch_elem(x, 0); }},
+      {"pick_batch_elem", [](const Expression& x) { return pick_batch_elem(x, 0u); }},
       {"pick_batch_elems", [](const Expression& x) { return pick_batch_elems(x, {0}); }},
       {"select_rows", [](const Expression& x) { return select_rows(x, {0}); }},
       {"select_cols", [](const Expression& x) { return select_cols(x, {0}); }},
@@ -316,7 +316,12 @@ std::vector<Misuse> expression_misuses(Scene& s) {
   add("pick", "a pointer to one index in a vector for a batch of 3", [&s] { pick(s.batch3, &s.first); });
   add("pick", "a null pointer", [&s] { pick(s.v3, static_cast<const unsigned*>(nullptr)); });
   add("pick", "a null vector pointer", [&s] { pick(s.v3, static_cast<const std::vector<unsigned>*>(nullptr)); });
-  add("pick", "a pointer to an index out of range", [&s] { pick(s.v3, &s.nine); });
+  // DyNet reads a pointer's index first at forward: a placeholder may hold anything before. (On a
+  // graph of its own: forward computes every node before the one asked for.)
+  add("pick", "a pointer to an index out of range at forward", [&s] {
+    ComputationGraph cg;
+    cg.forward(pick(input(cg, Dim({3}), {1.f, 2.f, 3.f}), &s.nine));
+  });
   add("pick", "no indices", [&s] { pick(s.v3, std::vector<unsigned>{}); });
   add("pick_range", "an empty range", [&s] { pick_range(s.v3, 2, 2); });
   add("pick_range", "a range past the end", [&s] { pick_range(s.v3, 1, 9); });
@@ -437,7 +442,10 @@ std::vector<Misuse> expression_misuses(Scene& s) {
   add("lookup", "rows out of range", [&s] { lookup(s.cg, s.named_table, s.far); });
   add("lookup", "no rows", [&s] { lookup(s.cg, s.table, std::vector<unsigned>{}); });
   add("lookup", "a null pointer", [&s] { lookup(s.cg, s.table, static_cast<const unsigned*>(nullptr)); });
-  add("lookup", "a pointer to a row out of range", [&s] { lookup(s.cg, s.table, &s.nine); });
+  add("lookup", "a pointer to a row out of range at forward", [&s] {
+    ComputationGraph cg;
+    cg.forward(lookup(cg, s.table, &s.nine));
+  });
   add("const_lookup", "a row out of range", [&s] { const_lookup(s.cg, s.table, 7u); });
   add("const_lookup", "a null vector pointer",
       [&s] { const_lookup(s.cg, s.table, static_cast<const std::vector<unsigned>*>(nullptr)); });
