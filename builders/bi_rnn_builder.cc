@@ -9,7 +9,7 @@
 namespace dynet {
 
 BiRNNBuilder::BiRNNBuilder(unsigned layers, unsigned input_dim, unsigned hidden_dim, ParameterCollection& model,
-                           const RNNBuilderFactory& factory)
+                           const RNNBuilderFactory& factory, const std::string& name)
     : input_dim_(input_dim), hidden_dim_(hidden_dim) {
   if (layers == 0 || input_dim == 0 || hidden_dim == 0 || hidden_dim % 2 != 0)
     throw std::invalid_argument("BiRNNBuilder: layers and input_dim must be positive and hidden_dim positive and even "
@@ -17,7 +17,7 @@ BiRNNBuilder::BiRNNBuilder(unsigned layers, unsigned input_dim, unsigned hidden_
                                 std::to_string(layers) + ", " + std::to_string(input_dim) + ", " +
                                 std::to_string(hidden_dim));
   if (!factory) throw std::invalid_argument("BiRNNBuilder: the builder factory is empty");
-  local_model_ = model.add_subcollection("bi-rnn-builder");
+  local_model_ = model.add_subcollection(name);
   for (unsigned l = 0; l < layers; ++l) {
     const unsigned in = l == 0 ? input_dim : hidden_dim;
     forward_.push_back(factory(in, hidden_dim / 2, local_model_));

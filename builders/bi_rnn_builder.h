@@ -9,6 +9,7 @@
 
 #include <functional>
 #include <memory>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -30,9 +31,10 @@ RNNBuilderFactory builder_factory() {
 
 class BiRNNBuilder {
  public:
-  /// hidden_dim must be even: each direction has hidden_dim / 2 units.
+  /// hidden_dim must be even: each direction has hidden_dim / 2 units. The builders' parameters
+  /// live in a subcollection of model named `name` (DyNet's Python BiRNNBuilder names it "birnn").
   BiRNNBuilder(unsigned layers, unsigned input_dim, unsigned hidden_dim, ParameterCollection& model,
-               const RNNBuilderFactory& factory);
+               const RNNBuilderFactory& factory, const std::string& name = "bi-rnn-builder");
   /// A BiRNN over the same parameters with graph state of its own (see RNNBuilder::clone).
   BiRNNBuilder(const BiRNNBuilder& other);
   BiRNNBuilder& operator=(const BiRNNBuilder&) = delete;

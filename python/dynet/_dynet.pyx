@@ -266,20 +266,28 @@ cdef const CExpression* _ex(object x) except NULL:
 cdef vector[CExpression] _scratch
 
 
-cdef vector[CExpression]* _exs_scratch(object xs) except NULL:
+class _EmptyListError(ValueError, AssertionError):
+    """An empty list given to an op of a list of expressions: DyNet's functions assert that it is not
+    (AssertionError), and it is a bad argument (ValueError); either catches it."""
+
+
+cdef vector[CExpression]* _exs_scratch(object xs, object function) except NULL:
     """The list of expressions xs in one vector reused by every op call (no allocation once it has
-    grown): ops read their arguments before they return, and never call back into Python."""
+    grown): ops read their arguments before they return, and never call back into Python. With
+    `function` (a name), an empty list raises _EmptyListError naming it, as DyNet asserts."""
     cdef Py_ssize_t i, n
     _scratch.clear()
     if type(xs) is list:
         n = len(<list>xs)
         for i in range(n):
             _scratch.push_back(_ex((<list>xs)[i])[0])
-        return &_scratch
-    if isinstance(xs, (Expression, Parameters, LookupParameters)):
+    elif isinstance(xs, (Expression, Parameters, LookupParameters)):
         raise TypeError("a list of expressions was expected, not one %s" % type(xs).__name__)
-    for x in xs:
-        _scratch.push_back(_ex(x)[0])
+    else:
+        for x in xs:
+            _scratch.push_back(_ex(x)[0])
+    if _scratch.empty() and function is not None:
+        raise _EmptyListError("%s: the list of expressions is empty" % function)
     return &_scratch
 
 
@@ -695,11 +703,20 @@ def inputMatrix(v, d):
 
 
 class inputTensorTranspose(Expression):
-    """DyNet's row-major reading of a 2-D array: the transpose of inputTensor(arr)."""
+    """DyNet's input of flat values read column-major into `dim` (default: one vector of them) and
+    `batch_size` batch elements: a 1-d view of a column-major array, without numpy's reordering."""
 
-    def __new__(cls, arr):
-        a = np.asarray(arr, dtype=np.float32)
-        return inputTensor(a.T if a.ndim == 2 else a)
+    def __new__(cls, val, dim=None, batch_size=1, device=""):
+        v = _floats(val)
+        if v.ndim != 1:
+            raise TypeError("inputTensorTranspose: a flat vector of floats was expected, not an array of shape %s"
+                            % (v.shape,))
+        dim = (v.shape[0],) if dim is None else tuple(dim)
+        total = int(np.prod(dim, dtype=np.int64)) * batch_size
+        if total != v.shape[0]:
+            raise ValueError("dimensions/batch size multiply to", total, ", which does not match size of given array",
+                             v.shape[0])
+        return inputTensor(v.reshape(dim + (batch_size,), order="F"), batched=True, device=device)
 
 
 cdef Expression _sparse(idxs, values, CDim d, float defval):
@@ -761,7 +778,7 @@ def emax(xs):
     """Elementwise maximum of the list, as pairwise maxima (the library has no n-ary max)."""
     cdef vector[CExpression] v = _exs(xs)
     if v.empty():
-        raise ValueError("emax: an empty list")
+        raise _EmptyListError("emax: the list of expressions is empty")
     cdef CExpression m = v[0]
     for i in range(1, v.size()):
         m = c_max(m, v[i])

@@ -283,14 +283,14 @@ cdef class BiRNNBuilder:
     cdef unique_ptr[CBiRNNBuilder] c
     cdef public object spec
     cdef public object builder_layers
-    cdef object model
+    cdef public object model  # DyNet's: the "birnn" subcollection holding the builders' parameters
     cdef unsigned version
     cdef bint bound
 
     def __init__(self, num_layers, input_dim, hidden_dim, model, rnn_builder_factory, builder_layers=None):
         self.spec = _Spec((num_layers, input_dim, hidden_dim, rnn_builder_factory, builder_layers))
         if builder_layers is not None:
-            self.model = model
+            self.model = model.add_subcollection("birnn")  # as DyNet's, though the given layers hold theirs
             self.builder_layers = list(builder_layers)
             return
         if num_layers < 1 or hidden_dim % 2:
@@ -300,7 +300,7 @@ cdef class BiRNNBuilder:
                 and rnn_builder_factory.__module__ == __name__:
             self.c.reset(make_birnn(rnn_builder_factory.__name__.encode(), num_layers, input_dim, hidden_dim,
                                     (<ParameterCollection?>model).c))
-            self.model = model
+            self.model = _wrap_collection(self.c.get().get_parameter_collection())
             # DyNet's (forward, backward) builder of each layer, here the ones the library's runs.
             self.builder_layers = []
             for layer in range(num_layers):
@@ -328,8 +328,6 @@ cdef class BiRNNBuilder:
         return cls(spec[0], spec[1], spec[2], model, spec[3], spec[4] if len(spec) > 4 else None)
 
     def param_collection(self):
-        if self.c:
-            return _wrap_collection(self.c.get().get_parameter_collection())
         return self.model
 
     def whoami(self):

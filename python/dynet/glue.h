@@ -72,14 +72,15 @@ inline RNNBuilder* make_rnn_builder(const std::string& kind, unsigned layers, un
   throw std::invalid_argument("unknown builder '" + kind + "'");
 }
 
-/// The library's BiRNNBuilder over builders of a DyNet class name (see make_rnn_builder).
+/// The library's BiRNNBuilder over builders of a DyNet class name (see make_rnn_builder), its
+/// parameters under "birnn" as DyNet's Python BiRNNBuilder has them.
 inline BiRNNBuilder* make_birnn(const std::string& kind, unsigned layers, unsigned input_dim, unsigned hidden_dim,
                                 ParameterCollection& model) {
   make_rnn_builder_checked(kind);
   RNNBuilderFactory factory = [kind](unsigned in, unsigned hidden, ParameterCollection& m) {
     return std::unique_ptr<RNNBuilder>(make_rnn_builder(kind, 1, in, hidden, m, false, 1.f));
   };
-  return new BiRNNBuilder(layers, input_dim, hidden_dim, model, factory);
+  return new BiRNNBuilder(layers, input_dim, hidden_dim, model, factory, "birnn");
 }
 
 inline SoftmaxBuilder* make_standard_softmax(unsigned rep_dim, unsigned classes, ParameterCollection& model,

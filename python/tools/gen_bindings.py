@@ -6,8 +6,9 @@ of an op or a trainer; _dynet.pyx includes the generated files.
     python3 gen_bindings.py OUT_DIR
 
 In a call, E(x) is argument x as an Expression (an Expression, Parameters or LookupParameters),
-ES(xs) a list of them, U(v) an unsigned int, F(v) a float, UV(v) a list of unsigned ints, G the
-global graph and D(dim, batch) a Dim.
+ES(xs) a list of them (ES(xs, "name"): one that may not be empty, as DyNet asserts), U(v) an
+unsigned int, F(v) a float, UV(v) a list of unsigned ints, G the global graph and D(dim, batch) a
+Dim.
 """
 import ast
 import os
@@ -84,7 +85,7 @@ logsumexp_dim(x, d=0) | logsumexp_dim(E, unsigned) | logsumexp_dim(E(x), U(d))
 contract3d_1d_bias(x, y, b) | contract3d_1d(E, E, E) | contract3d_1d(E(x), E(y), E(b))
 contract3d_1d_1d(x, y, z) | contract3d_1d_1d(E, E, E) | contract3d_1d_1d(E(x), E(y), E(z))
 contract3d_1d_1d_bias(x, y, z, b) | contract3d_1d_1d(E, E, E, E) | contract3d_1d_1d(E(x), E(y), E(z), E(b))
-concatenate(xs, d=0) | concatenate(ES, unsigned) | concatenate(ES(xs), U(d))
+concatenate(xs, d=0) | concatenate(ES, unsigned) | concatenate(ES(xs, "concatenate"), U(d))
 layer_norm(x, g, b) | layer_norm(E, E, E) | layer_norm(E(x), E(g), E(b))
 conv2d(x, f, stride, is_valid=True) | conv2d(E, E, const vector[unsigned]&, bool) | conv2d(E(x), E(f), UV(stride), is_valid)
 conv2d_bias(x, f, b, stride, is_valid=True) | conv2d(E, E, E, const vector[unsigned]&, bool) | conv2d(E(x), E(f), E(b), UV(stride), is_valid)
@@ -111,7 +112,8 @@ one_hot(d, idx, device="") | one_hot(CComputationGraph&, unsigned, const vector[
 SETTABLE = {"scalarInput": "_inputExpression", "pick": "_pickerExpression", "pick_batch": "_pickerExpression",
             "hinge": "_hingeExpression", "hinge_batch": "_hingeExpression"}
 
-EXPAND = [(r"\bE\(([^()]*)\)", r"_ex(\1)[0]"), (r"\bES\(([^()]*)\)", r"_exs_scratch(\1)[0]"), (r"\bUV\(([^()]*)\)", r"_uv(\1)"),
+EXPAND = [(r"\bE\(([^()]*)\)", r"_ex(\1)[0]"), (r"\bES\(([^(),]*)\)", r"_exs_scratch(\1, None)[0]"),
+          (r"\bES\(([^()]*)\)", r"_exs_scratch(\1)[0]"), (r"\bUV\(([^()]*)\)", r"_uv(\1)"),
           (r"\bIV\(([^()]*)\)", r"_iv(\1)"), (r"\bU\(([^()]*)\)", r"<unsigned>_index(\1)"), (r"\bF\(([^()]*)\)", r"<float>(\1)"),
           (r"\bD\(([^()]*)\)", r"_dim(\1)"), (r"\bG\b", r"_graph()[0]")]
 DECL_TYPES = {"E": "const CExpression&", "ES": "const vector[CExpression]&"}
@@ -126,7 +128,7 @@ def rows():
         a, b = BINARY_PARAMETERS.get(py, ("x", "y"))
         yield py, "%s, %s" % (a, b), "%s(E, E)" % cpp, "%s(E(%s), E(%s))" % (cpp, a, b)
     for py, cpp in LISTS:
-        yield py, "xs", "%s(ES)" % cpp, "%s(ES(xs))" % cpp
+        yield py, "xs", "%s(ES)" % cpp, "%s(ES(xs, %r))" % (cpp, py)
     for line in OTHER.strip().splitlines():
         sig, decl, call = [part.strip() for part in line.split("|")]
         name, params = re.match(r"(\w+)\((.*)\)$", sig).groups()

@@ -50,6 +50,10 @@ CASES = [
     (ValueError, lambda: dy.zeros((1 << 20, 1 << 20))),
     (OverflowError, lambda: dy.zeros((-1,))),
     (TypeError, lambda: dy.esum([None])),
+    # DyNet's list ops assert the list is not empty: AssertionError there, and a ValueError too here.
+    *[(error, lambda f=f: f([])) for error in (AssertionError, ValueError)
+      for f in (dy.esum, dy.logsumexp, dy.average, dy.concatenate_cols, dy.concatenate_to_batch,
+                dy.affine_transform, dy.concatenate, dy.emax)],
     (TypeError, lambda: dy.BiRNNBuilder.__new__(dy.BiRNNBuilder).transduce([dy.inputVector([1])])),
 ]
 

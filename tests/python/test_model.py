@@ -394,6 +394,22 @@ def test_stacked_and_bidirectional():
     assert st.add_input(xs[0]).output().dim() == ((3,), 1)
 
 
+def test_a_birnn_s_parameters_and_model_attribute_are_dynet_s():
+    # DyNet's BiRNNBuilder.__init__: model = self.model = model.add_subcollection("birnn"), whatever
+    # the factory, so a second one is /birnn_1/; the builders' parameters lie in it.
+    pc = dy.ParameterCollection()
+    library = dy.BiRNNBuilder(1, 2, 4, pc, dy.VanillaLSTMBuilder)
+    composed = dy.BiRNNBuilder(1, 2, 4, pc, lambda *a: dy.VanillaLSTMBuilder(*a))
+    given = dy.BiRNNBuilder(1, 2, 4, pc, None, builder_layers=composed.builder_layers)
+    assert [b.model.name() for b in (library, composed, given)] == ["/birnn/", "/birnn_1/", "/birnn_2/"]
+    assert library.param_collection().name() == "/birnn/"
+    names = [p.name() for p in pc.parameters_list()]
+    assert names[:3] == ["/birnn/vanilla-lstm-builder/_0", "/birnn/vanilla-lstm-builder/_1",
+                         "/birnn/vanilla-lstm-builder/_2"]
+    assert names[3] == "/birnn/vanilla-lstm-builder_1/_0" and names[6] == "/birnn_1/vanilla-lstm-builder/_0"
+    assert [p.name() for p in library.model.parameters_list()] == names[:6]
+
+
 def test_a_birnn_saved_as_dynet_s_module_saves_it_loads_into_the_library_s(tmp_path):
     # DyNet's dy.save empties the data file, then appends each object's collection; a BiRNNBuilder's
     # lies under /birnn/ and its .meta record holds the class, the spec and that name.

@@ -52,8 +52,17 @@ def test_inputs_and_leaves():
     assert dy.matInput(2, 3).dim() == ((2, 3), 1)
     np.testing.assert_array_equal(dy.inputMatrix([1, 2, 3, 4, 5, 6], (2, 3)).npvalue(),
                                   np.array([1, 2, 3, 4, 5, 6]).reshape((2, 3), order="F"))
+    # DyNet's flat values read column-major: numpy's row-major memory of a comes in as a.T.
     a = np.arange(6, dtype=np.float32).reshape(2, 3)
-    np.testing.assert_array_equal(dy.inputTensorTranspose(a).npvalue(), a.T)
+    np.testing.assert_array_equal(dy.inputTensorTranspose(a.ravel(), (3, 2)).npvalue(), a.T)
+    assert dy.inputTensorTranspose(range(6)).dim() == ((6,), 1)
+    batched = dy.inputTensorTranspose(np.arange(6.), (3,), batch_size=2)
+    assert batched.dim() == ((3,), 2)
+    np.testing.assert_array_equal(batched.npvalue(), np.arange(6.).reshape((3, 2), order="F"))
+    with pytest.raises(ValueError):
+        dy.inputTensorTranspose(np.arange(6.), (4,))
+    with pytest.raises(TypeError):
+        dy.inputTensorTranspose(a)
     pc = dy.ParameterCollection()
     W, E = pc.add_parameters(2), pc.add_lookup_parameters((3, 2))
     w, e = dy.const_parameter(W, E)
