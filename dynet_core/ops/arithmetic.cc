@@ -16,6 +16,8 @@ namespace dynet {
 namespace {
 
 Dim infer_broadcast(const DimArgs& xs, const void*) { return dims::broadcast(xs[0], xs[1]); }
+// DyNet's Pow::dim_forward drops trailing dimensions of 1 (x {3, 1} to the power y gives {3}).
+Dim infer_pow(const DimArgs& xs, const void*) { return dims::broadcast(xs[0], xs[1]).truncate(); }
 
 // The row's ElementwiseRule runs: both arguments the size of y. Plain loops over restrict
 // pointers, which the compiler vectorizes.
@@ -76,10 +78,11 @@ void binary_backward(const OpCall& c, unsigned i) {
 }
 
 template <class R>
-constexpr OpDef binary_op(ElementwiseOp op, Saves saves, Expression (*check)(CheckCase&)) {
+constexpr OpDef binary_op(ElementwiseOp op, Saves saves, Expression (*check)(CheckCase&),
+                          Dim (*infer)(const DimArgs&, const void*) = infer_broadcast) {
   return OpRow(elementwise_op_name(op))
       .arity(2)
-      .infer(infer_broadcast)
+      .infer(infer)
       .forward(binary_forward<R>)
       .backward(binary_backward<R>)
       .saves(saves)
@@ -128,10 +131,13 @@ OpDef MaxOp = binary_op<rules::Max>(ElementwiseOp::max, kSavesInputs, [](CheckCa
   auto p = broadcast_pair(c);
   return max(p.first, p.second);
 });
-OpDef PowOp = binary_op<rules::Pow>(ElementwiseOp::pow, kSavesBoth, [](CheckCase& c) {
-  auto p = broadcast_pair(c, 0.5f, 2.f, -1.5f, 1.5f);
-  return pow(p.first, p.second);
-});
+OpDef PowOp = binary_op<rules::Pow>(
+    ElementwiseOp::pow, kSavesBoth,
+    [](CheckCase& c) {
+      auto p = broadcast_pair(c, 0.5f, 2.f, -1.5f, 1.5f);
+      return pow(p.first, p.second);
+    },
+    infer_pow);
 
 Dim infer_sum(const DimArgs& xs, const void*) { return dims::same_shape(xs); }
 

@@ -156,6 +156,8 @@ Dim infer_maxpool(const DimArgs& xs, const void* data) {
   const Window g(x, d.window[0], d.window[1], d);
   require_window(g.rows, "row", x[0], d.window[0]);
   require_window(g.cols, "column", x[1], d.window[1]);
+  // As many dimensions as x, as DyNet's MaxPooling2D.
+  if (x.ndims() < 3) return Dim({g.rows.out, g.cols.out}, x.bd);
   return Dim({g.rows.out, g.cols.out, x[2]}, x.bd);
 }
 

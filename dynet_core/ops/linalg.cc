@@ -154,8 +154,11 @@ Dim infer_transpose(const DimArgs& xs, const void* data) {
   const Permutation& p = *static_cast<const Permutation*>(data);
   const Dim& x = xs[0];
   // As DyNet's Transpose, a longer permutation only for x of one dimension other than 1 (a vector
-  // laid along any dimension); DyNet also takes a shorter one there, dybatch does not.
-  if (p.n < x.ndims() || (p.n > dims::dynet_nd(x) && x.num_nonone_dims() != 1))
+  // laid along any dimension), and a shorter one there (the default {1, 0} of a {3, 1, 1}); a
+  // shorter one leaves out only dimensions of 1, where DyNet would drop x's values.
+  bool leaves_out_ones = true;
+  for (unsigned k = p.n; k < x.ndims(); ++k) leaves_out_ones &= x[k] == 1;
+  if (!leaves_out_ones || (p.n > dims::dynet_nd(x) && x.num_nonone_dims() != 1))
     dims::fail("the permutation has " + std::to_string(p.n) + " entries; x has " + std::to_string(dims::dynet_nd(x)) +
                " dimensions");
   Dim y;

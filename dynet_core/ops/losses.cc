@@ -253,10 +253,11 @@ Expression huber_distance(const Expression& x, const Expression& y, float c) {
   return called_as("huber_distance", [&] {
     require_same_shape("huber_distance", x, y);
     if (!(c > 0.f)) throw std::invalid_argument("huber_distance: c " + std::to_string(c) + " must be > 0");
-    // With a = |x - y| and m = min(a, c): m (a - m / 2) is a^2 / 2 up to c and c a - c^2 / 2 beyond.
+    // DyNet's (FHuberForward): a^2 below c and c (2a - c) from c on, twice the textbook loss; with
+    // a = |x - y| and m = min(a, c) that is m (2a - m).
     const Expression a = abs(x - y);
     const Expression m = min(a, constant(*x.pg, a.dim(), c));
-    return sum_elems(cmult(m, a - 0.5f * m));
+    return sum_elems(cmult(m, 2.f * a - m));
   });
 }
 Expression pairwise_rank_loss(const Expression& x, const Expression& y, float m) {

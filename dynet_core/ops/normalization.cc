@@ -11,16 +11,18 @@
 namespace dynet {
 
 Expression layer_norm(const Expression& x, const Expression& g, const Expression& b) {
+  // As DyNet's: x of any shape is normalized over all its elements (per batch element), and the
+  // gain and bias broadcast over it, a column of x's rows over a matrix's columns.
   graph_of(x, "layer_norm");
   const Dim xd = called_as("layer_norm", [&] { return x.dim(); });
-  if (xd.ndims() > 1 && xd.cols() != 1)
-    throw std::invalid_argument("layer_norm: x must be a column vector per batch element, got " + to_string(xd));
   for (const Expression* p : {&g, &b}) {
     graph_of(*p, "layer_norm");
     const Dim pd = called_as("layer_norm", [&] { return p->dim(); });
-    if (pd.rows() != xd.rows() || pd.batch_size() != xd.rows())
+    bool broadcasts = pd.rows() == xd.rows();
+    for (unsigned k = 1; k < Dim::kMaxDims; ++k) broadcasts &= pd[k] == 1 || pd[k] == xd[k];
+    if (!broadcasts)
       throw std::invalid_argument("layer_norm: gain and bias must have x's " + std::to_string(xd.rows()) +
-                                  " rows, got " + to_string(pd));
+                                  " rows and broadcast over x " + to_string(xd) + ", got " + to_string(pd));
   }
   return called_as("layer_norm", [&] {
     const Expression centered = x - mean_elems(x);

@@ -241,7 +241,8 @@ OpDef DotProductOp =
           return dot_product(c.input(d.with_batch(bd)), c.input(d.with_batch(c.uniform(0, 1) ? bd : 1)));
         });
 
-Dim infer_logsumexp(const DimArgs& xs, const void*) { return dims::same_shape(xs); }
+// DyNet's LogSumExp::dim_forward drops trailing dimensions of 1.
+Dim infer_logsumexp(const DimArgs& xs, const void*) { return dims::same_shape(xs).truncate(); }
 // The row's ElementwiseRule runs; the kernels run them per batch element, where an argument of
 // one batch element is broadcast.
 void logsumexp_run(const void*, const float* const* xs, unsigned nargs, float* y, std::size_t n) {

@@ -161,6 +161,30 @@ TEST_CASE("what DyNet accepts at the edge of what it refuses", "[ops][shapes]") 
   // AverageColumns takes a vector as one column.
   require_close(as_vector(cg.forward(average_cols(v))), {1.f, 2.f, 3.f});
   CHECK(average_cols(v).dim() == Dim({3}));
+  // Transpose: the default permutation of a vector laid along dimension 0 or 1 of three; one that
+  // would leave out its values is refused.
+  const Expression laid = input(cg, Dim({3, 1, 1}), {1.f, 2.f, 3.f});
+  CHECK(transpose(laid).dim().ndims() == 2);
+  CHECK(transpose(laid).dim() == Dim({1, 3}));
+  require_close(as_vector(cg.forward(transpose(laid))), {1.f, 2.f, 3.f});
+  CHECK(transpose(input(cg, Dim({1, 3, 1}), {1.f, 2.f, 3.f})).dim() == Dim({3, 1}));
+  CHECK_THROWS_WITH(transpose(input(cg, Dim({1, 1, 3}), {1.f, 2.f, 3.f})), Catch::Contains("permutation"));
+}
+
+TEST_CASE("dims as DyNet reports them: pow and a list's logsumexp drop trailing 1s, maxpooling2d keeps x's",
+          "[ops][shapes]") {
+  // Pow::dim_forward and LogSumExp::dim_forward truncate; MaxPooling2D gives as many dimensions as x.
+  ComputationGraph cg;
+  const Expression column = input(cg, Dim({3, 1}), {1.f, 2.f, 3.f});
+  const Expression squared = pow(column, input(cg, 2.f));
+  CHECK(squared.dim().ndims() == 1);
+  require_close(as_vector(cg.forward(squared)), {1.f, 4.f, 9.f});
+  CHECK(logsumexp({column, column}).dim().ndims() == 1);
+  const Expression plane = input(cg, Dim({4, 4}), std::vector<float>(16, 1.f));
+  CHECK(maxpooling2d(plane, {2, 2}, {2, 2}).dim().ndims() == 2);
+  CHECK(maxpooling2d(plane, {2, 2}, {2, 2}).dim() == Dim({2, 2}));
+  const Expression planes = input(cg, Dim({4, 4, 2}), std::vector<float>(32, 1.f));
+  CHECK(maxpooling2d(planes, {2, 2}, {2, 2}).dim().ndims() == 3);
 }
 
 TEST_CASE("sparse input, one_hot and zeroes", "[ops][leaves]") {
@@ -234,8 +258,8 @@ TEST_CASE("distances and losses: l1, huber, pairwise rank, poisson, hinge_dim", 
   const Expression x = input(cg, Dim({3}, 2), {1, -2, 3, 0.5f, 0, 0}), zero = zeros(cg, Dim({3}));
   require_close(as_vector(cg.forward(l1_distance(x, zero))), {6.f, 0.5f});
   const float c = 1.345f;
-  require_close(as_vector(cg.forward(huber_distance(x, zero))),
-                {0.5f + (2 * c - 0.5f * c * c) + (3 * c - 0.5f * c * c), 0.125f});
+  // DyNet's: a^2 below c, c (2a - c) from c on.
+  require_close(as_vector(cg.forward(huber_distance(x, zero))), {1.f + c * (2 * 2 - c) + c * (2 * 3 - c), 0.25f});
   require_close(
       as_vector(cg.forward(pairwise_rank_loss(input(cg, Dim({1, 2}), {2, 0.5f}), input(cg, Dim({1, 2}), {0, 0})))),
       {0.f, 0.5f});

@@ -288,7 +288,7 @@ std::vector<Misuse> expression_misuses(Scene& s) {
   add("hinge", "no classes", [&s] { hinge(s.v3, std::vector<unsigned>{}); });
   add("hinge", "a matrix", [&s] { hinge(s.m34, 0u); });
   add("binary_log_loss", "shapes that differ", [&s] { binary_log_loss(s.v3, s.v4); });
-  add("layer_norm", "a matrix", [&s] { layer_norm(s.m34, s.v3, s.v3); });
+  add("layer_norm", "a gain that does not broadcast over x", [&s] { layer_norm(s.m34, s.m33, s.v3); });
   add("layer_norm", "a gain of other rows", [&s] { layer_norm(s.v3, s.v4, s.v3); });
   add("dropout", "a rate of 1", [&s] { dropout(s.v3, 1.f); });
   add("dropout_batch", "a rate of -1", [&s] { dropout_batch(s.v3, -1.f); });

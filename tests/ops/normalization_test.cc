@@ -42,5 +42,23 @@ TEST_CASE("layer_norm rejects a gain or bias of another size", "[ops][layer_norm
   const Expression x = zeros(cg, Dim({4}));
   CHECK_THROWS_WITH(layer_norm(x, zeros(cg, Dim({3})), zeros(cg, Dim({4}))),
                     Catch::Contains("layer_norm") && Catch::Contains("{3}"));
-  CHECK_THROWS_WITH(layer_norm(zeros(cg, Dim({4, 2})), x, x), Catch::Contains("column vector"));
+  CHECK_THROWS_WITH(layer_norm(zeros(cg, Dim({4, 2})), x, zeros(cg, Dim({4, 3}))),
+                    Catch::Contains("layer_norm") && Catch::Contains("{4,3}"));
+}
+
+TEST_CASE("layer_norm of a matrix normalizes all its elements, the gain and bias broadcast over its columns",
+          "[ops][layer_norm]") {
+  // DyNet's layer_norm: mean_elems and std_elems of x, then cmult(g, .) + b broadcast.
+  ComputationGraph cg;
+  const std::vector<float> values{1.f, 2.f, 3.f, 6.f, -1.f, 0.f};
+  const Expression x = input(cg, Dim({3, 2}), values);
+  const Expression g = input(cg, Dim({3}), {1.f, 2.f, 3.f}), b = input(cg, Dim({3}), {0.f, 1.f, -1.f});
+  const std::vector<float> y = as_vector(cg.forward(layer_norm(x, g, b)));
+  double mean = 0, var = 0;
+  for (float v : values) mean += v / 6;
+  for (float v : values) var += (v - mean) * (v - mean) / 6;
+  const float gains[3] = {1.f, 2.f, 3.f}, biases[3] = {0.f, 1.f, -1.f};
+  REQUIRE(y.size() == 6);
+  for (unsigned k = 0; k < 6; ++k)
+    CHECK(y[k] == Approx(gains[k % 3] * (values[k] - mean) / std::sqrt(var) + biases[k % 3]).epsilon(1e-4));
 }
