@@ -16,6 +16,11 @@
 
 namespace dynet {
 
+namespace {
+/// The log-probability full_log_distribution gives a word in no class: DyNet's stand-in for -inf.
+constexpr float kNoClassLogProbability = -10000.f;
+}  // namespace
+
 std::vector<ClassFactoredSoftmaxBuilder::Entry> ClassFactoredSoftmaxBuilder::read_cluster_file(
     const std::string& path) {
   std::ifstream in(path);
@@ -202,11 +207,8 @@ unsigned ClassFactoredSoftmaxBuilder::sample(const Expression& rep) {
 
 Expression ClassFactoredSoftmaxBuilder::full_log_distribution(const Expression& rep) {
   check_rep(rep, "full_log_distribution");
-  called_as("ClassFactoredSoftmaxBuilder::full_log_distribution", [&] {
-    for (unsigned w = 0; w < word_class_.size(); ++w) class_of(w);
-  });
   const Expression class_log_p = log_softmax(class_scores(rep));
-  std::vector<Expression> pieces;  // class by class
+  std::vector<Expression> pieces;  // class by class, then the value of words in no class
   std::vector<unsigned> offset(word_class_.size());
   unsigned next = 0;
   for (unsigned c = 0; c < num_classes(); ++c) {
@@ -214,6 +216,15 @@ Expression ClassFactoredSoftmaxBuilder::full_log_distribution(const Expression& 
     pieces.push_back(class_words_[c].size() < 2 ? log_pc : log_softmax(word_scores(c, rep)) + log_pc);
     for (unsigned w : class_words_[c]) offset[w] = next++;
   }
+  // A word of the dictionary in no class (converted before the cluster file was read, as "<s>" in
+  // DyNet's rnnlm-cfsm) gets DyNet's -10000, its stand-in for a log-probability of -infinity.
+  bool unclassed = false;
+  for (unsigned w = 0; w < word_class_.size(); ++w)
+    if (word_class_[w] < 0) {
+      offset[w] = next;
+      unclassed = true;
+    }
+  if (unclassed) pieces.push_back(constant(*rep.pg, Dim({1}, rep.dim().bd), kNoClassLogProbability));
   return select_rows(concatenate(pieces), offset);
 }
 

@@ -48,6 +48,8 @@ class RNNBuilder : public BuilderParameters {
   RNNPointer state() const { return cur_; }
   /// The position `p` continued from.
   RNNPointer get_head(RNNPointer p) const;
+  /// The position added last (-1 before the first step).
+  RNNPointer last_added() const { return static_cast<RNNPointer>(states_.size()) - 1; }
 
   /// Adds a position after `prev` whose outputs are h_new (one per layer); LSTM cells are
   /// carried over from `prev`. Returns the top output.
@@ -58,10 +60,12 @@ class RNNBuilder : public BuilderParameters {
 
   /// The output of the top layer at the current position.
   Expression back() const;
-  /// The outputs of every layer at the current position.
-  std::vector<Expression> final_h() const { return get_h(cur_); }
-  /// The full state at the current position, in the layout of start_new_sequence's h_0.
-  std::vector<Expression> final_s() const { return get_s(cur_); }
+  /// The outputs of every layer at the last position added (DyNet's h.back(): after
+  /// rewind_one_step or a branch, not the current position, which back() and get_h(state()) read;
+  /// before any step, the initial state).
+  std::vector<Expression> final_h() const { return get_h(last_added()); }
+  /// The full state at the last position added, in the layout of start_new_sequence's h_0.
+  std::vector<Expression> final_s() const { return get_s(last_added()); }
   /// The outputs of every layer at position i (at -1: the initial state, empty when it is zero).
   std::vector<Expression> get_h(RNNPointer i) const;
   std::vector<Expression> get_s(RNNPointer i) const;

@@ -247,10 +247,16 @@ TEST_CASE("positions: rewind, branches, set_h and set_s", "[builders][rnn]") {
   rnn.rewind_one_step();
   CHECK(rnn.state() == 0);
   CHECK(rnn.back().i == h0.i);
+  // As DyNet's (h.back()): final_h and final_s read the last position added, not the current one.
+  CHECK(rnn.final_h().back().i == h1.i);
+  CHECK(rnn.final_s()[0].i == rnn.get_s(1)[0].i);
   const Expression h2 = rnn.add_input(x2);
   CHECK(rnn.get_head(2) == 0);
   const Expression branch = rnn.add_input(0, x2);  // the same step again, built explicitly
   CHECK(as_vector(cg.incremental_forward(branch)) == as_vector(cg.incremental_forward(h2)));
+  rnn.rewind_one_step();
+  CHECK(rnn.state() == 0);
+  CHECK(rnn.final_h().back().i == branch.i);
 
   // set_h keeps the cells of the position it continues from.
   const Expression h_new = input(cg, Dim({kHidden}), {1.f, 2.f, 3.f, 4.f});

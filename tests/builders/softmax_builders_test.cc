@@ -180,7 +180,13 @@ TEST_CASE("the class-factored softmax reports bad cluster files and unclustered 
   sm.new_graph(cg);
   const Expression rep = zeros(cg, Dim({kRep}));
   CHECK_THROWS_WITH(sm.neg_log_softmax(rep, 0), Catch::Contains("'unclustered'") && Catch::Contains("no class"));
-  CHECK_THROWS_WITH(sm.full_log_distribution(rep), Catch::Contains("no class"));
+  // As DyNet's full_logits: a word in no class gets -10000, the clustered words their distribution.
+  const std::vector<float> full = as_vector(cg.forward(sm.full_log_distribution(rep)));
+  REQUIRE(full.size() == vocabulary.size());
+  CHECK(full[0] == -10000.f);
+  double total = 0;
+  for (std::size_t w = 1; w < full.size(); ++w) total += std::exp(full[w]);
+  CHECK(total == Approx(1.0).epsilon(1e-5));
   CHECK_THROWS_WITH(sm.neg_log_softmax(rep, 99), Catch::Contains("word 99"));
 }
 
