@@ -46,10 +46,16 @@ CellState CoupledLSTMBuilder::step(unsigned layer, const Expression& x, const Ce
     if (peep && c) terms.insert(terms.end(), {v(from_c), *c});
     return affine_transform(terms);
   };
-  const Expression i = logistic(gate(kBI, kX2I, kH2I, kC2I, prev ? &prev->c : nullptr));
+  // With cell dropout, the gates read the cells through one mask, as DyNet's (the new cell's
+  // update reads the previous one whole).
+  const Expression mask = cell_dropout_mask(layer);
+  auto read = [&](const Expression& cell) { return mask.pg ? cmult(cell, mask) : cell; };
+  const Expression prev_c = prev ? read(prev->c) : Expression();
+  const Expression i = logistic(gate(kBI, kX2I, kH2I, kC2I, prev ? &prev_c : nullptr));
   const Expression g = tanh(gate(kBC, kX2C, kH2C, -1, nullptr));
   const Expression c = prev ? cmult(1.f - i, prev->c) + cmult(i, g) : cmult(i, g);
-  const Expression o = logistic(gate(kBO, kX2O, kH2O, kC2O, &c));
+  const Expression read_c = read(c);
+  const Expression o = logistic(gate(kBO, kX2O, kH2O, kC2O, &read_c));
   return {cmult(o, tanh(c)), c};
 }
 

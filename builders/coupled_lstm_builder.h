@@ -35,6 +35,7 @@ class CoupledLSTMBuilder : public RNNBuilder {
   CoupledLSTMBuilder(const std::string& name, Peepholes peepholes) : RNNBuilder(name, true), peepholes_(peepholes) {}
 
   CellState step(unsigned layer, const Expression& x, const CellState* prev, const Expression& h_rec) override;
+  bool gates_read_cells() const override { return peepholes_ == Peepholes::always; }
 
  private:
   Peepholes peepholes_ = Peepholes::always;

@@ -46,13 +46,17 @@ void RNNBuilder::start_new_sequence(const std::vector<Expression>& h_0) {
   cur_ = -1;
 }
 
-void RNNBuilder::set_dropout(float d, float d_h) {
-  for (float rate : {d, d_h})
+void RNNBuilder::set_dropout(float d, float d_h, float d_c) {
+  for (float rate : {d, d_h, d_c})
     if (!(rate >= 0.f && rate < 1.f))
       throw std::invalid_argument(name() + "::set_dropout: a dropout rate must be in [0, 1), got " +
                                   std::to_string(rate));
+  if (d_c > 0.f && !gates_read_cells())
+    throw std::invalid_argument(name() + "::set_dropout: its gates read no memory cell, so it has no cell dropout (" +
+                                std::to_string(d_c) + " given)");
   dropout_x_ = d;
   dropout_h_ = d_h;
+  dropout_c_ = d_c;
   forget_dropout_masks();
 }
 
@@ -70,6 +74,7 @@ void RNNBuilder::set_dropout_masks(unsigned batch_size) {
   for (unsigned l = 0; l < layers(); ++l) {
     masks_x_.push_back(mask(dropout_x_, layer_input_dim(l)));
     masks_h_.push_back(mask(dropout_h_, hidden_dim()));
+    if (dropout_c_ > 0.f) masks_c_.push_back(mask(dropout_c_, hidden_dim()));
   }
 }
 
@@ -81,6 +86,7 @@ std::pair<Expression, Expression> RNNBuilder::dropout_masks(unsigned layer) cons
 void RNNBuilder::forget_dropout_masks() {
   masks_x_.clear();
   masks_h_.clear();
+  masks_c_.clear();
   masks_batch_ = 0;
 }
 
@@ -102,7 +108,7 @@ Expression RNNBuilder::add_step(RNNPointer prev, const Expression& x, const Laye
   check_prev(prev, who);
   check_vector(x, input_dim(), who, "the input");
   const unsigned batch = x.dim().bd;
-  const bool dropping = dropout_x_ > 0.f || dropout_h_ > 0.f;
+  const bool dropping = dropout_x_ > 0.f || dropout_h_ > 0.f || dropout_c_ > 0.f;
   if (dropping && masks_batch_ == 0) set_dropout_masks(batch);
   // An input of one batch element meets masks drawn for more as DyNet's cmult does: the step
   // broadcasts it over the masks' batch.

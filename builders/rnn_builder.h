@@ -73,9 +73,14 @@ class RNNBuilder : public BuilderParameters {
   unsigned num_h0_components() const { return has_cell_ ? 2 * layers() : layers(); }
 
   /// Dropout rate d on the inputs of every layer and d_h on the recurrent state; 0 <= rate < 1.
-  void set_dropout(float d) { set_dropout(d, d); }
-  void set_dropout(float d, float d_h);
-  void disable_dropout() { set_dropout(0.f, 0.f); }
+  /// With one rate, a builder whose gates read the memory cell (CoupledLSTMBuilder, DyNet's
+  /// LSTMBuilder) also drops the cells they read at that rate, as DyNet's does.
+  void set_dropout(float d) { set_dropout(d, d, gates_read_cells() ? d : 0.f); }
+  void set_dropout(float d, float d_h) { set_dropout(d, d_h, 0.f); }
+  /// d_c: the rate on the cells the gates read (one mask a sequence and layer for both the
+  /// previous and the new cell, as DyNet's); only for a builder whose gates read cells.
+  void set_dropout(float d, float d_h, float d_c);
+  void disable_dropout() { set_dropout(0.f, 0.f, 0.f); }
   /// Draws this sequence's masks for batch size `batch_size`. add_input draws them for the
   /// batch size of its first input when this was not called.
   void set_dropout_masks(unsigned batch_size = 1);
@@ -99,6 +104,11 @@ class RNNBuilder : public BuilderParameters {
   virtual Expression step_output(const std::vector<CellState>& layers) const { return layers.back().h; }
   /// True for a builder whose step() multiplies by the dropout masks itself, inside a fused op.
   virtual bool fuses_dropout() const { return false; }
+  /// True for a builder whose gates read the memory cell, which a cell dropout rate then drops.
+  virtual bool gates_read_cells() const { return false; }
+  /// This sequence's mask of layer `layer` for the cells the gates read, {hidden}; empty without
+  /// cell dropout.
+  Expression cell_dropout_mask(unsigned layer) const { return masks_c_.empty() ? Expression() : masks_c_[layer]; }
   /// This sequence's dropout masks of layer `layer`, {its input} and {hidden}, for a step() that
   /// fuses dropout: both empty without dropout; with one rate 0 its mask is all ones.
   std::pair<Expression, Expression> dropout_masks(unsigned layer) const;
@@ -116,8 +126,8 @@ class RNNBuilder : public BuilderParameters {
   Expression zeros_like_state(unsigned batch) const;
 
   bool has_cell_;
-  float dropout_x_ = 0.f, dropout_h_ = 0.f;
-  std::vector<Expression> masks_x_, masks_h_;   ///< per layer (empty expressions for a rate of 0)
+  float dropout_x_ = 0.f, dropout_h_ = 0.f, dropout_c_ = 0.f;
+  std::vector<Expression> masks_x_, masks_h_, masks_c_;  ///< per layer (empty expressions for a rate of 0)
   unsigned masks_batch_ = 0;                    ///< the batch size the masks were drawn for; 0: none yet
   std::vector<CellState> initial_;              ///< per layer; empty for a zero initial state
   std::vector<std::vector<CellState>> states_;  ///< per position, then per layer

@@ -195,6 +195,7 @@ cdef extern from "<dybatch.h>" namespace "dynet":
         vector[CExpression] get_h(int i) except +
         vector[CExpression] get_s(int i) except +
         unsigned num_h0_components()
+        void set_dropout(float d) except +
         void set_dropout(float d, float d_h) except +
         void disable_dropout()
         void set_dropout_masks(unsigned batch_size) except +

@@ -57,7 +57,7 @@ cdef class _RNNBuilder:
         return self.initial_state(None if vecs is None else [inputTensor(v) for v in vecs], update)
 
     def set_dropout(self, f):
-        self._b().set_dropout(f, f)
+        self._b().set_dropout(<float>f)  # CoupledLSTMBuilder drops its gates' cells too, as DyNet's
 
     def disable_dropout(self):
         self._b().disable_dropout()

@@ -318,6 +318,53 @@ TEST_CASE("variational dropout: one mask per sequence and batch element, reused 
   for (float v : as_vector(cg.incremental_forward(rnn.add_input(x)))) CHECK(v == Approx(std::tanh(0.25f)));
 }
 
+TEST_CASE("the coupled LSTM's cell dropout masks the cells its gates read, as DyNet's dropout_rate_c",
+          "[builders][rnn]") {
+  constexpr unsigned n = 64;
+  ParameterCollection model;
+  CoupledLSTMBuilder rnn(1, 1, n, model);
+  const auto& params = rnn.layer_parameters()[0];
+  for (const Parameter& p : params) Parameter(p).zero();
+  std::vector<float> identity(n * n, 0.f);
+  for (unsigned k = 0; k < n; ++k) identity[k * n + k] = 1.f;
+  Parameter(params[6]).set_value(identity);              // W_co: o = logistic(c read through the mask)
+  Parameter(params[10]).set_value(std::vector<float>(n, 1.f));  // b_c: g = tanh(1), c = g / 2
+  const float c = 0.5f * std::tanh(1.f);
+  const float dropped = 0.5f * std::tanh(c), kept = (1.f / (1.f + std::exp(-2.f * c))) * std::tanh(c);
+
+  const float unmasked = std::tanh(c) / (1.f + std::exp(-c));
+
+  ComputationGraph cg;
+  rnn.new_graph(cg);
+  const Expression x = input(cg, 0.f);  // x's mask changes nothing: only the cell's shows
+  auto masked_cells = [&] {
+    rnn.start_new_sequence();
+    unsigned zeros = 0, twos = 0;
+    for (float v : as_vector(cg.incremental_forward(rnn.add_input(x)))) {
+      CHECK((v == Approx(dropped) || v == Approx(kept)));
+      (v == Approx(dropped) ? zeros : twos) += 1;
+    }
+    return zeros > 0 && twos > 0;
+  };
+  rnn.set_dropout(0.f, 0.f, 0.5f);
+  CHECK(masked_cells());
+  // One rate, as DyNet's set_dropout(d), drops the cells too; (d, d_h) does not.
+  rnn.set_dropout(0.5f);
+  CHECK(masked_cells());
+  for (const std::pair<float, float>& rates : {std::pair<float, float>{0.5f, 0.5f}, {0.f, 0.f}}) {
+    rnn.set_dropout(rates.first, rates.second);
+    rnn.start_new_sequence();
+    for (float v : as_vector(cg.incremental_forward(rnn.add_input(x)))) CHECK(v == Approx(unmasked));
+  }
+  rnn.set_dropout(0.5f);
+  rnn.disable_dropout();
+  rnn.start_new_sequence();
+  for (float v : as_vector(cg.incremental_forward(rnn.add_input(x)))) CHECK(v == Approx(unmasked));
+
+  VanillaLSTMBuilder vanilla(1, 1, 2, model);
+  CHECK_THROWS_WITH(vanilla.set_dropout(0.f, 0.f, 0.5f), Catch::Contains("no cell dropout"));
+}
+
 TEST_CASE("recurrent builders reject bad input and keep their state", "[builders][rnn]") {
   ParameterCollection model;
   GRUBuilder rnn(kLayers, kInput, kHidden, model);
