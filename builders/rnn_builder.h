@@ -128,10 +128,10 @@ class RNNBuilder : public BuilderParameters {
   bool has_cell_;
   float dropout_x_ = 0.f, dropout_h_ = 0.f, dropout_c_ = 0.f;
   std::vector<Expression> masks_x_, masks_h_, masks_c_;  ///< per layer (empty expressions for a rate of 0)
-  unsigned masks_batch_ = 0;                    ///< the batch size the masks were drawn for; 0: none yet
-  std::vector<CellState> initial_;              ///< per layer; empty for a zero initial state
-  std::vector<std::vector<CellState>> states_;  ///< per position, then per layer
-  std::vector<RNNPointer> head_;                ///< the position each position continued from
+  unsigned masks_batch_ = 0;                             ///< the batch size the masks were drawn for; 0: none yet
+  std::vector<CellState> initial_;                       ///< per layer; empty for a zero initial state
+  std::vector<std::vector<CellState>> states_;           ///< per position, then per layer
+  std::vector<RNNPointer> head_;                         ///< the position each position continued from
   RNNPointer cur_ = -1;
 };
 
