@@ -19,6 +19,7 @@
 #include "dynet_core/host_random.h"
 #include "dynet_core/ops/registry.h"
 #include "dynet_core/random_engine.h"
+#include "dynet_core/string_util.h"
 
 namespace dynet {
 
@@ -97,7 +98,8 @@ void initialize_locked(Globals& g, const DynetParams& params) {
   register_all_ops();
   keep_freed_heap_memory();
   if (params.gpu_ids.size() > 1)
-    throw std::invalid_argument("--dynet-devices / --dynet-gpus: " + std::to_string(params.gpu_ids.size()) +
+    throw std::invalid_argument("--dynet-devices / --dynet-gpus / --dynet-gpu-ids: " +
+                                std::to_string(params.gpu_ids.size()) +
                                 " GPUs were asked for; dybatch runs on one GPU at a time");
   const bool made = !g.device;
   if (!g.device && !params.gpu_ids.empty()) g.device = make_gpu_device(params.gpu_ids[0], sizes, params.debug_memory);
@@ -135,10 +137,15 @@ struct FlagReading {
 };
 
 void read_devices(const std::string& name, const std::string& value, FlagReading& r) {
-  if (r.devices_given) throw std::invalid_argument("Use only --dynet-gpus or --dynet-devices, not both");
+  if (r.devices_given)
+    throw std::invalid_argument("Use only one of --dynet-gpus, --dynet-gpu-ids and --dynet-devices");
   r.devices_given = true;
   if (name == "--dynet-devices") {
     r.params.gpu_ids = parse_device_list(name, value);
+  } else if (name == "--dynet-gpu-ids") {
+    // DyNet's: GPU ids, comma-separated, each as --dynet-devices GPU:N asks for it ("CPU": none).
+    if (value == "CPU") return;
+    for (const std::string& id : str_split(value, ',')) r.params.gpu_ids.push_back(parse_number(name, id, 0, 63));
   } else {
     r.params.gpu_ids.resize(parse_number(name, value, 0, 64));
     for (std::size_t k = 0; k < r.params.gpu_ids.size(); ++k) r.params.gpu_ids[k] = static_cast<int>(k);
@@ -181,11 +188,7 @@ const Flag kFlags[] = {
      }},
     {"--dynet-devices", false, read_devices},
     {"--dynet-gpus", false, read_devices},
-    {"--dynet-gpu-ids", false,
-     [](const std::string& n, const std::string& v, FlagReading&) {
-       if (v != "0" && v != "CPU")
-         throw std::invalid_argument(n + " " + v + ": this build runs on the CPU only; use --dynet-devices CPU");
-     }},
+    {"--dynet-gpu-ids", false, read_devices},
     {"--dynet-debug-memory", true,
      [](const std::string& n, const std::string& v, FlagReading& r) {
        r.params.debug_memory = v.empty() || parse_number(n, v, 0, 1) == 1;

@@ -114,7 +114,8 @@ TEST_CASE("a misspelled flag's message lists every flag the parser accepts", "[f
   CHECK(known_dynet_flags().size() == dynet_flags.size());
 }
 
-TEST_CASE("the device flags name the GPUs as DyNet reads --dynet-devices and --dynet-gpus", "[flags]") {
+TEST_CASE("the device flags name the GPUs as DyNet reads --dynet-devices, --dynet-gpus and --dynet-gpu-ids",
+          "[flags]") {
   Argv both({"prog", "--dynet-devices", "CPU,GPU:0"});
   CHECK(extract_dynet_params(both.argc, both.argv).gpu_ids == std::vector<int>{0});
   Argv cpu({"prog", "--dynet-devices=CPU"});
@@ -122,11 +123,20 @@ TEST_CASE("the device flags name the GPUs as DyNet reads --dynet-devices and --d
   Argv count({"prog", "--dynet-gpus", "2"});
   CHECK(extract_dynet_params(count.argc, count.argv).gpu_ids == std::vector<int>{0, 1});
   Argv conflict({"prog", "--dynet-gpus", "1", "--dynet-devices", "GPU:0"});
-  CHECK_THROWS_WITH(extract_dynet_params(conflict.argc, conflict.argv), Catch::Contains("not both"));
+  CHECK_THROWS_WITH(extract_dynet_params(conflict.argc, conflict.argv), Catch::Contains("only one of"));
   Argv bad({"prog", "--dynet-devices", "CPU,GPU:x"});
   CHECK_THROWS_WITH(extract_dynet_params(bad.argc, bad.argv), Catch::Contains("'GPU:x' is not a device"));
   Argv twice({"prog", "--dynet-devices", "GPU:1,GPU:1"});
   CHECK_THROWS_WITH(extract_dynet_params(twice.argc, twice.argv), Catch::Contains("GPU:1 is named twice"));
+  // DyNet's --dynet-gpu-ids asks for those GPUs, as --dynet-devices GPU:N does.
+  Argv ids({"prog", "--dynet-gpu-ids", "0"});
+  CHECK(extract_dynet_params(ids.argc, ids.argv).gpu_ids == std::vector<int>{0});
+  Argv two_ids({"prog", "--dynet-gpu-ids=1,3"});
+  CHECK(extract_dynet_params(two_ids.argc, two_ids.argv).gpu_ids == std::vector<int>{1, 3});
+  Argv cpu_id({"prog", "--dynet-gpu-ids", "CPU"});
+  CHECK(extract_dynet_params(cpu_id.argc, cpu_id.argv).gpu_ids.empty());
+  Argv ids_and_gpus({"prog", "--dynet-gpu-ids", "0", "--dynet-gpus", "1"});
+  CHECK_THROWS_WITH(extract_dynet_params(ids_and_gpus.argc, ids_and_gpus.argv), Catch::Contains("only one of"));
 }
 
 TEST_CASE("a GPU asked for is refused at start-up with the reason", "[flags][errors]") {
