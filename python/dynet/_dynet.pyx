@@ -18,6 +18,7 @@ from libcpp.vector cimport vector
 
 from dynet._dynet_cpp cimport *
 
+import atexit
 import errno
 import os
 import pickle
@@ -173,6 +174,14 @@ def init_from_params(params):
     initialize(p)
     _cg = new CComputationGraph()
     _initialized = True
+    atexit.register(_close_last_graph)
+
+
+def _close_last_graph():
+    """At exit the global graph ends, as a C++ program's graph does when it is destroyed, so that
+    --dynet-profiling counts the last graph too (the report is printed after Python's exit)."""
+    if _cg != NULL:
+        _cg.clear()
 
 
 def _requested_gpu_ids(params):

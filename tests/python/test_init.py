@@ -98,3 +98,13 @@ def test_bad_flag_is_a_python_error():
     out = subprocess.run([sys.executable, "-c", "import dynet", "--dynet-autobatch", "9"], capture_output=True,
                          text=True)
     assert out.returncode != 0 and "Error" in out.stderr and "Segmentation" not in out.stderr
+
+
+def test_profiling_counts_the_program_s_last_graph():
+    # The global graph ends at exit, as a C++ program's graph does when destroyed: a program of one
+    # graph and no renew_cg gets its step and the table.
+    code = ("import dynet as dy; m = dy.ParameterCollection(); W = m.add_parameters((3, 3)); "
+            "l = dy.sum_elems(dy.tanh(W * dy.inputVector([1, 2, 3]))); l.value(); l.backward()")
+    out = subprocess.run([sys.executable, "-c", code, "--dynet-profiling", "1"], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert "dybatch profile: 1 training steps" in out.stderr
