@@ -98,9 +98,9 @@ void initialize_locked(Globals& g, const DynetParams& params) {
   register_all_ops();
   keep_freed_heap_memory();
   if (params.gpu_ids.size() > 1)
-    throw std::invalid_argument("--dynet-devices / --dynet-gpus / --dynet-gpu-ids: " +
-                                std::to_string(params.gpu_ids.size()) +
-                                " GPUs were asked for; dybatch runs on one GPU at a time");
+    throw std::invalid_argument(
+        "--dynet-devices / --dynet-gpus / --dynet-gpu-ids: " + std::to_string(params.gpu_ids.size()) +
+        " GPUs were asked for; dybatch runs on one GPU at a time");
   const bool made = !g.device;
   if (!g.device && !params.gpu_ids.empty()) g.device = make_gpu_device(params.gpu_ids[0], sizes, params.debug_memory);
   if (!g.device && params.guard_device_memory)
@@ -137,8 +137,7 @@ struct FlagReading {
 };
 
 void read_devices(const std::string& name, const std::string& value, FlagReading& r) {
-  if (r.devices_given)
-    throw std::invalid_argument("Use only one of --dynet-gpus, --dynet-gpu-ids and --dynet-devices");
+  if (r.devices_given) throw std::invalid_argument("Use only one of --dynet-gpus, --dynet-gpu-ids and --dynet-devices");
   r.devices_given = true;
   if (name == "--dynet-devices") {
     r.params.gpu_ids = parse_device_list(name, value);
