@@ -52,8 +52,9 @@ void RNNBuilder::set_dropout(float d, float d_h, float d_c) {
       throw std::invalid_argument(name() + "::set_dropout: a dropout rate must be in [0, 1), got " +
                                   std::to_string(rate));
   if (d_c > 0.f && !gates_read_cells())
-    throw std::invalid_argument(name() + "::set_dropout: its gates read no memory cell, so it has no cell dropout (" +
-                                std::to_string(d_c) + " given)");
+    throw std::invalid_argument(name() + "::set_dropout: it has no cell dropout (as DyNet's, only CoupledLSTMBuilder " +
+                                "drops the cells its gates read); a cell rate of " + std::to_string(d_c) +
+                                " was given");
   dropout_x_ = d;
   dropout_h_ = d_h;
   dropout_c_ = d_c;

@@ -144,7 +144,12 @@ void read_devices(const std::string& name, const std::string& value, FlagReading
   } else if (name == "--dynet-gpu-ids") {
     // DyNet's: GPU ids, comma-separated, each as --dynet-devices GPU:N asks for it ("CPU": none).
     if (value == "CPU") return;
-    for (const std::string& id : str_split(value, ',')) r.params.gpu_ids.push_back(parse_number(name, id, 0, 63));
+    for (const std::string& id : str_split(value, ',')) {
+      const int gpu = parse_number(name, id, 0, 63);
+      if (std::find(r.params.gpu_ids.begin(), r.params.gpu_ids.end(), gpu) != r.params.gpu_ids.end())
+        throw std::invalid_argument(name + " " + value + ": GPU id " + id + " is named twice");
+      r.params.gpu_ids.push_back(gpu);
+    }
   } else {
     r.params.gpu_ids.resize(parse_number(name, value, 0, 64));
     for (std::size_t k = 0; k < r.params.gpu_ids.size(); ++k) r.params.gpu_ids[k] = static_cast<int>(k);

@@ -12,17 +12,18 @@ namespace dynet {
 
 Expression layer_norm(const Expression& x, const Expression& g, const Expression& b) {
   // As DyNet's: x of any shape is normalized over all its elements (per batch element), and the
-  // gain and bias broadcast over it, a column of x's rows over a matrix's columns.
+  // gain and bias broadcast over it as cmult does: each dimension x's or 1 (a column of x's rows
+  // over a matrix's columns, a row over its rows, a scalar).
   graph_of(x, "layer_norm");
   const Dim xd = called_as("layer_norm", [&] { return x.dim(); });
   for (const Expression* p : {&g, &b}) {
     graph_of(*p, "layer_norm");
     const Dim pd = called_as("layer_norm", [&] { return p->dim(); });
-    bool broadcasts = pd.rows() == xd.rows();
-    for (unsigned k = 1; k < Dim::kMaxDims; ++k) broadcasts &= pd[k] == 1 || pd[k] == xd[k];
+    bool broadcasts = true;
+    for (unsigned k = 0; k < Dim::kMaxDims; ++k) broadcasts &= pd[k] == 1 || pd[k] == xd[k];
     if (!broadcasts)
-      throw std::invalid_argument("layer_norm: gain and bias must have x's " + std::to_string(xd.rows()) +
-                                  " rows and broadcast over x " + to_string(xd) + ", got " + to_string(pd));
+      throw std::invalid_argument("layer_norm: gain and bias must broadcast over x " + to_string(xd) +
+                                  " (each dimension x's or 1), got " + to_string(pd));
   }
   return called_as("layer_norm", [&] {
     const Expression centered = x - mean_elems(x);

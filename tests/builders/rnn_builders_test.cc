@@ -12,6 +12,7 @@
 
 #include "builders/compact_vanilla_lstm_builder.h"
 #include "builders/coupled_lstm_builder.h"
+#include "builders/deep_lstm_builder.h"
 #include "builders/gru_builder.h"
 #include "builders/simple_rnn_builder.h"
 #include "builders/vanilla_lstm_builder.h"
@@ -327,7 +328,7 @@ TEST_CASE("the coupled LSTM's cell dropout masks the cells its gates read, as Dy
   for (const Parameter& p : params) Parameter(p).zero();
   std::vector<float> identity(n * n, 0.f);
   for (unsigned k = 0; k < n; ++k) identity[k * n + k] = 1.f;
-  Parameter(params[6]).set_value(identity);              // W_co: o = logistic(c read through the mask)
+  Parameter(params[6]).set_value(identity);                     // W_co: o = logistic(c read through the mask)
   Parameter(params[10]).set_value(std::vector<float>(n, 1.f));  // b_c: g = tanh(1), c = g / 2
   const float c = 0.5f * std::tanh(1.f);
   const float dropped = 0.5f * std::tanh(c), kept = (1.f / (1.f + std::exp(-2.f * c))) * std::tanh(c);
@@ -363,6 +364,8 @@ TEST_CASE("the coupled LSTM's cell dropout masks the cells its gates read, as Dy
 
   VanillaLSTMBuilder vanilla(1, 1, 2, model);
   CHECK_THROWS_WITH(vanilla.set_dropout(0.f, 0.f, 0.5f), Catch::Contains("no cell dropout"));
+  DeepLSTMBuilder deep(2, 1, 2, model);  // its gates read cells, but DyNet's gives it no cell rate
+  CHECK_THROWS_WITH(deep.set_dropout(0.f, 0.f, 0.5f), Catch::Contains("no cell dropout"));
 }
 
 TEST_CASE("recurrent builders reject bad input and keep their state", "[builders][rnn]") {

@@ -135,6 +135,8 @@ TEST_CASE("the device flags name the GPUs as DyNet reads --dynet-devices, --dyne
   CHECK(extract_dynet_params(two_ids.argc, two_ids.argv).gpu_ids == std::vector<int>{1, 3});
   Argv cpu_id({"prog", "--dynet-gpu-ids", "CPU"});
   CHECK(extract_dynet_params(cpu_id.argc, cpu_id.argv).gpu_ids.empty());
+  Argv same_id({"prog", "--dynet-gpu-ids", "0,0"});
+  CHECK_THROWS_WITH(extract_dynet_params(same_id.argc, same_id.argv), Catch::Contains("GPU id 0 is named twice"));
   Argv ids_and_gpus({"prog", "--dynet-gpu-ids", "0", "--dynet-gpus", "1"});
   CHECK_THROWS_WITH(extract_dynet_params(ids_and_gpus.argc, ids_and_gpus.argv), Catch::Contains("only one of"));
 }

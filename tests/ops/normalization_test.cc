@@ -44,6 +44,13 @@ TEST_CASE("layer_norm rejects a gain or bias of another size", "[ops][layer_norm
                     Catch::Contains("layer_norm") && Catch::Contains("{3}"));
   CHECK_THROWS_WITH(layer_norm(zeros(cg, Dim({4, 2})), x, zeros(cg, Dim({4, 3}))),
                     Catch::Contains("layer_norm") && Catch::Contains("{4,3}"));
+  // As DyNet's cmult: a gain of one row, or a scalar, broadcasts over a matrix too.
+  const Expression m = input(cg, Dim({2, 2}), {1.f, 2.f, 3.f, 5.f});
+  const std::vector<float> row =
+      as_vector(cg.forward(layer_norm(m, input(cg, Dim({1, 2}), {1.f, 2.f}), zeros(cg, Dim({1})))));
+  const std::vector<float> plain = as_vector(cg.forward(layer_norm(m, ones(cg, Dim({2})), zeros(cg, Dim({2})))));
+  REQUIRE(row.size() == 4);
+  for (unsigned k = 0; k < 4; ++k) CHECK(row[k] == Approx(plain[k] * (k < 2 ? 1.f : 2.f)));
 }
 
 TEST_CASE("layer_norm of a matrix normalizes all its elements, the gain and bias broadcast over its columns",
