@@ -53,6 +53,14 @@ T parse_number(const std::string& flag, const std::string& value, T lo, T hi) {
   return v;
 }
 
+/// Adds GPU `id`, named `item` in the flag's `list`, unless the list named it already.
+void add_gpu(std::vector<int>& gpus, int id, const std::string& flag, const std::string& list,
+             const std::string& item) {
+  if (std::find(gpus.begin(), gpus.end(), id) != gpus.end())
+    throw std::invalid_argument(flag + " " + list + ": " + item + " is named twice");
+  gpus.push_back(id);
+}
+
 /// The GPU ids of a --dynet-devices list such as "CPU,GPU:0"; throws naming the item it cannot read.
 std::vector<int> parse_device_list(const std::string& flag, const std::string& list) {
   std::vector<int> gpus;
@@ -62,10 +70,7 @@ std::vector<int> parse_device_list(const std::string& flag, const std::string& l
     const std::string item = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
     if (item.rfind("GPU:", 0) == 0 && item.size() > 4 && item.find_first_not_of("0123456789", 4) == std::string::npos &&
         item.size() <= 7) {
-      const int id = std::stoi(item.substr(4));
-      for (int g : gpus)
-        if (g == id) throw std::invalid_argument(flag + " " + list + ": " + item + " is named twice");
-      gpus.push_back(id);
+      add_gpu(gpus, std::stoi(item.substr(4)), flag, list, item);
     } else if (item != "CPU") {
       throw std::invalid_argument(flag + " " + list + ": '" + item +
                                   "' is not a device; expected CPU or GPU:N, as in --dynet-devices CPU,GPU:0");
@@ -144,12 +149,8 @@ void read_devices(const std::string& name, const std::string& value, FlagReading
   } else if (name == "--dynet-gpu-ids") {
     // DyNet's: GPU ids, comma-separated, each as --dynet-devices GPU:N asks for it ("CPU": none).
     if (value == "CPU") return;
-    for (const std::string& id : str_split(value, ',')) {
-      const int gpu = parse_number(name, id, 0, 63);
-      if (std::find(r.params.gpu_ids.begin(), r.params.gpu_ids.end(), gpu) != r.params.gpu_ids.end())
-        throw std::invalid_argument(name + " " + value + ": GPU id " + id + " is named twice");
-      r.params.gpu_ids.push_back(gpu);
-    }
+    for (const std::string& id : str_split(value, ','))
+      add_gpu(r.params.gpu_ids, parse_number(name, id, 0, 63), name, value, "GPU id " + id);
   } else {
     r.params.gpu_ids.resize(parse_number(name, value, 0, 64));
     for (std::size_t k = 0; k < r.params.gpu_ids.size(); ++k) r.params.gpu_ids[k] = static_cast<int>(k);

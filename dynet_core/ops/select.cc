@@ -278,26 +278,17 @@ Expression strided_select(const Expression& x, const std::vector<int>& strides, 
   return g.append(StridedSelectOp, {x}, g.store(s));
 }
 
-Expression pick_batch_elem(const Expression& x, unsigned v) {
-  return called_as("pick_batch_elem", [&] { return pick_batch_elems(x, {v}); });
-}
-Expression pick_batch_elems(const Expression& x, const std::vector<unsigned>& v) {
+namespace {
+
+/// pick_batch_elems of `v`: copied into the graph, or (DyNet's pointer overloads) the caller's,
+/// read at every forward.
+Expression picked_batch(const Expression& x, const std::vector<unsigned>& v, bool callers) {
   if (v.empty()) throw std::invalid_argument("pick_batch_elems: no indices given");
   ComputationGraph& g = graph_of(x, "pick_batch_elems");
-  return g.append(PickBatchElemsOp, {x},
-                  g.store(stored_indices(g.store_array(v.data(), v.size()), static_cast<unsigned>(v.size()))));
+  const unsigned n = static_cast<unsigned>(v.size());
+  const IndexList list = callers ? caller_indices(&v) : stored_indices(g.store_array(v.data(), n), n);
+  return g.append(PickBatchElemsOp, {x}, g.store(list));
 }
-Expression pick_batch_elem(const Expression& x, const unsigned* pv) {
-  if (!pv) throw std::invalid_argument("pick_batch_elem: null pointer");
-  return graph_of(x, "pick_batch_elem").append(PickBatchElemsOp, {x}, x.pg->store(caller_index(pv)));
-}
-Expression pick_batch_elems(const Expression& x, const std::vector<unsigned>* pv) {
-  if (!pv) throw std::invalid_argument("pick_batch_elems: null pointer");
-  if (pv->empty()) throw std::invalid_argument("pick_batch_elems: no indices given");
-  return graph_of(x, "pick_batch_elems").append(PickBatchElemsOp, {x}, x.pg->store(caller_indices(pv)));
-}
-
-namespace {
 
 /// select_rows (dim 0) and select_cols (dim 1) of `v`: copied into the graph, or (DyNet's pointer
 /// overloads) the caller's, read at every forward.
@@ -316,6 +307,19 @@ const std::vector<unsigned>& pointed_to(const std::vector<unsigned>* p, const ch
 }
 
 }  // namespace
+
+Expression pick_batch_elem(const Expression& x, unsigned v) {
+  return called_as("pick_batch_elem", [&] { return pick_batch_elems(x, {v}); });
+}
+Expression pick_batch_elem(const Expression& x, const unsigned* pv) {
+  if (!pv) throw std::invalid_argument("pick_batch_elem: null pointer");
+  ComputationGraph& g = graph_of(x, "pick_batch_elem");
+  return g.append(PickBatchElemsOp, {x}, g.store(caller_index(pv)));
+}
+Expression pick_batch_elems(const Expression& x, const std::vector<unsigned>& v) { return picked_batch(x, v, false); }
+Expression pick_batch_elems(const Expression& x, const std::vector<unsigned>* pv) {
+  return picked_batch(x, pointed_to(pv, "pick_batch_elems"), true);
+}
 
 Expression select_rows(const Expression& x, const std::vector<unsigned>& rows) {
   return select_along("select_rows", x, 0, rows, false);
